@@ -1,0 +1,571 @@
+//! The checker: [`check`] turns a run into a [`Verdict`].
+//!
+//! Following DESIGN §3.1, the verdict is about the protected data and effects. A run is
+//! `unsafe` when it has a violation of one of the three [`PROPERTIES`]: a lost update, an
+//! out-of-order write, or a duplicate effect. Lock-level anomalies (a double grant, a foreign
+//! release or renewal, two clients believing they hold the lock, a token regression) are
+//! hazards: they explain how harm came about, but do not by themselves make a run unsafe.
+//!
+//! The checker reasons from ground truth the resource cannot see: which grant each write was
+//! made under, and when the client read what it wrote back.
+
+use serde::Serialize;
+
+use crate::scenario::{Fencing, ResourceKind, Scenario};
+use crate::time::{fmt, Micros};
+use crate::trace::{Applied, EventKind, KeyEnd, MsgFate, Run};
+
+/// Safe or unsafe.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Safety {
+    #[default]
+    Safe,
+    Unsafe,
+}
+
+/// A named property and whether the run kept it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Property {
+    pub name: &'static str,
+    pub holds: bool,
+    pub meaning: &'static str,
+}
+
+/// A violation, hazard or note, with where it happened and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// The property violated, or the hazard's kind.
+    pub property: String,
+    pub at_us: Micros,
+    /// The actors concerned, by name.
+    pub actors: Vec<String>,
+    /// One or two sentences that name the cause.
+    pub explanation: String,
+    /// The event where it shows.
+    pub event: Option<usize>,
+}
+
+/// The checker's result.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    pub verdict: Safety,
+    pub properties: Vec<Property>,
+    pub violations: Vec<Finding>,
+    pub hazards: Vec<Finding>,
+    pub notes: Vec<Finding>,
+}
+
+impl Verdict {
+    pub fn is_safe(&self) -> bool {
+        self.verdict == Safety::Safe
+    }
+}
+
+/// The safety properties, with what each means.
+pub const PROPERTIES: [(&str, &str); 3] = [
+    (
+        "lost-update",
+        "no client's write overwrote an update it had not read",
+    ),
+    (
+        "out-of-order-write",
+        "no write made under an older grant was accepted after one made under a newer grant",
+    ),
+    ("duplicate-effect", "no logical request took effect twice"),
+];
+
+struct Cx<'a> {
+    run: &'a Run,
+    sc: &'a Scenario,
+}
+
+impl Cx<'_> {
+    fn name(&self, a: usize) -> String {
+        self.run.actors[a].name.clone()
+    }
+
+    fn token_phrase(&self, t: Option<u64>) -> String {
+        t.map(|t| format!(" with token {t}")).unwrap_or_default()
+    }
+
+    /// Why a client's write was stale: pauses, a held message, an expired lease.
+    fn why_stale(&self, w: &Applied) -> String {
+        let run = self.run;
+        let mut why = Vec::new();
+        let sent = run.intervals.messages[w.msg].sent_us;
+        let grant_at = w.grant.map(|g| run.grants[g].at_us).unwrap_or(0);
+        for p in &run.intervals.pauses {
+            if p.actor == w.client && p.from_us >= grant_at && p.from_us <= sent {
+                why.push(format!(
+                    "{} was paused from {} to {}",
+                    self.name(w.client),
+                    fmt(p.from_us),
+                    fmt(p.to_us)
+                ));
+            }
+        }
+        let m = &run.intervals.messages[w.msg];
+        if m.delayed {
+            why.push(format!(
+                "its write was held in the network from {} to {}",
+                fmt(m.sent_us),
+                fmt(m.arrived_us)
+            ));
+        }
+        if let Some(b) = run
+            .intervals
+            .beliefs
+            .iter()
+            .find(|b| Some(b.grant) == w.grant)
+        {
+            if b.valid_until_us < w.at_us {
+                why.push(format!(
+                    "its lease had run out at {} by its own clock",
+                    fmt(b.valid_until_us)
+                ));
+            }
+        }
+        if why.is_empty() {
+            String::new()
+        } else {
+            format!(" {}.", capitalize(&why.join("; ")))
+        }
+    }
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// Judges a finished run.
+pub fn check(run: &Run, sc: &Scenario) -> Verdict {
+    let cx = Cx { run, sc };
+    let mut violations = Vec::new();
+    lost_updates(&cx, &mut violations);
+    out_of_order(&cx, &mut violations);
+    duplicates(&cx, &mut violations);
+    violations.sort_by_key(|f: &Finding| (f.at_us, f.property.clone()));
+    let mut hazards = Vec::new();
+    double_grants(&cx, &mut hazards);
+    foreign_ops(&cx, &mut hazards);
+    belief_overlaps(&cx, &mut hazards);
+    token_regressions(&cx, &mut hazards);
+    hazards.sort_by_key(|f: &Finding| (f.at_us, f.property.clone()));
+    let notes = liveness(&cx);
+    let properties = PROPERTIES
+        .iter()
+        .map(|(name, meaning)| Property {
+            name,
+            holds: !violations.iter().any(|v| v.property == *name),
+            meaning,
+        })
+        .collect();
+    Verdict {
+        verdict: if violations.is_empty() {
+            Safety::Safe
+        } else {
+            Safety::Unsafe
+        },
+        properties,
+        violations,
+        hazards,
+        notes,
+    }
+}
+
+fn lost_updates(cx: &Cx, out: &mut Vec<Finding>) {
+    let run = cx.run;
+    for w in &run.applied {
+        let Some(read_v) = w.read_version else {
+            continue;
+        };
+        if w.version_before == read_v {
+            continue;
+        }
+        // The writes applied after this client's read, which this write overwrote unseen.
+        let lost: Vec<&Applied> = run
+            .applied
+            .iter()
+            .filter(|o| o.version_before >= read_v && o.version_before < w.version_before)
+            .collect();
+        let Some(first) = lost.first() else { continue };
+        let who = cx.name(w.client);
+        let other = cx.name(first.client);
+        let read_at = run
+            .events
+            .iter()
+            .rev()
+            .find(|e| e.at_us <= w.at_us && matches!(e.kind, EventKind::ReadServed { client, version, .. } if client == w.client && version == read_v))
+            .map(|e| format!(" at {}", fmt(e.at_us)))
+            .unwrap_or_default();
+        let lost_desc = if first.client == w.client {
+            format!("its own earlier write of {}", first.value_after)
+        } else {
+            format!(
+                "{other}'s write of {} at {}",
+                first.value_after,
+                fmt(first.at_us)
+            )
+        };
+        let stale = cx.why_stale(w);
+        let explanation = format!(
+            "The resource accepted {who}'s write of {}{} at {}, which overwrote {lost_desc} without having seen it: {who} had read version {read_v}{read_at}. {} update{} lost: the value is {} after {} accepted writes.{stale}",
+            w.value_after,
+            cx.token_phrase(w.token),
+            fmt(w.at_us),
+            if lost.len() == 1 { "One" } else { "Several" },
+            if lost.len() == 1 { " is" } else { "s are" },
+            w.value_after,
+            w.version_before + 1,
+        );
+        let mut actors = vec![who];
+        if !actors.contains(&other) {
+            actors.push(other);
+        }
+        out.push(Finding {
+            property: "lost-update".into(),
+            at_us: w.at_us,
+            actors,
+            explanation,
+            event: Some(w.event),
+        });
+    }
+}
+
+fn out_of_order(cx: &Cx, out: &mut Vec<Finding>) {
+    let run = cx.run;
+    let mut newest: Option<&Applied> = None;
+    for w in &run.applied {
+        let Some(g) = w.grant else { continue };
+        match newest {
+            Some(n) if n.grant.is_some_and(|ng| ng > g) => {
+                let ng = n.grant.expect("checked");
+                let (who, other) = (cx.name(w.client), cx.name(n.client));
+                let gr = &run.grants[g];
+                let ngr = &run.grants[ng];
+                let no_fence = match (cx.sc.resource.kind, cx.sc.resource.fencing, w.token) {
+                    (_, _, None) => " The write carried no token the resource could compare.",
+                    (ResourceKind::External, _, _) => " The resource ignores tokens.",
+                    (_, Fencing::None, _) => " The resource does not check tokens.",
+                    (_, Fencing::CheckThenWrite, _) => {
+                        " The resource checked the token and wrote in separate steps, so the check was stale by the time of the write."
+                    }
+                    (_, Fencing::Atomic, Some(t)) if ngr.token.is_some_and(|nt| nt <= t) => {
+                        " The newer grant's token was not greater than the older one's, so fencing could not tell them apart."
+                    }
+                    _ => "",
+                };
+                let explanation = format!(
+                    "The resource accepted {who}'s write{} at {} after {other}'s write{} at {}; {other} had been granted the lock at {}, after {who}'s grant at {}.{}{no_fence}",
+                    cx.token_phrase(w.token),
+                    fmt(w.at_us),
+                    cx.token_phrase(n.token),
+                    fmt(n.at_us),
+                    fmt(ngr.at_us),
+                    fmt(gr.at_us),
+                    cx.why_stale(w),
+                );
+                out.push(Finding {
+                    property: "out-of-order-write".into(),
+                    at_us: w.at_us,
+                    actors: vec![who, other],
+                    explanation,
+                    event: Some(w.event),
+                });
+            }
+            Some(n) if n.grant.is_some_and(|ng| ng >= g) => {}
+            _ => newest = Some(w),
+        }
+    }
+}
+
+fn duplicates(cx: &Cx, out: &mut Vec<Finding>) {
+    let run = cx.run;
+    for (i, w) in run.applied.iter().enumerate() {
+        if !w.add {
+            continue;
+        }
+        let Some(first) = run.applied[..i]
+            .iter()
+            .find(|o| o.add && o.request == w.request)
+        else {
+            continue;
+        };
+        let (who, other) = (cx.name(w.client), cx.name(first.client));
+        let how = if first.client == w.client {
+            format!(
+                " {who} had sent it again after a timeout, and both copies arrived{}.",
+                if w.token.is_some() {
+                    " with the current token"
+                } else {
+                    ""
+                }
+            )
+        } else if cx.sc.resource.kind == ResourceKind::External {
+            " The external API ignores tokens, so fencing cannot stop the stale owner.".to_string()
+        } else {
+            String::new()
+        };
+        let explanation = format!(
+            "Request {} took effect twice: from {other} at {} and from {who} at {}.{how} Nothing deduplicated it (no idempotency key).{}",
+            w.request,
+            fmt(first.at_us),
+            fmt(w.at_us),
+            cx.why_stale(w),
+        );
+        let mut actors = vec![who];
+        if !actors.contains(&other) {
+            actors.push(other);
+        }
+        out.push(Finding {
+            property: "duplicate-effect".into(),
+            at_us: w.at_us,
+            actors,
+            explanation,
+            event: Some(w.event),
+        });
+    }
+}
+
+fn double_grants(cx: &Cx, out: &mut Vec<Finding>) {
+    let run = cx.run;
+    for (j, g2) in run.grants.iter().enumerate() {
+        for g1 in &run.grants[..j] {
+            if g1.term_end_us <= g2.at_us {
+                continue;
+            }
+            let (a, b) = (cx.name(g1.client), cx.name(g2.client));
+            let node = cx.name(g2.node);
+            // Why was the first key gone?
+            let key =
+                run.intervals.keys.iter().find(|k| {
+                    k.node == g1.node && k.owner == Some(g1.client) && k.from_us == g1.at_us
+                });
+            let why = if g1.node != g2.node {
+                format!("{} had failed before {a}'s key was replicated, and {node} was promoted without it", cx.name(g1.node))
+            } else {
+                match key.map(|k| (k.end, k.to_us)) {
+                    Some((KeyEnd::Lost, at)) => format!(
+                        "{node} lost {a}'s key when it went down at {} without persistence",
+                        fmt(at)
+                    ),
+                    Some((KeyEnd::Deleted, at)) => {
+                        let by = run
+                            .events
+                            .iter()
+                            .find(|e| {
+                                e.at_us == at
+                                    && matches!(e.kind, EventKind::KeyDeleted { foreign: true, .. })
+                            })
+                            .and_then(|e| match e.kind {
+                                EventKind::KeyDeleted { by, .. } => Some(cx.name(by)),
+                                _ => None,
+                            });
+                        match by {
+                            Some(by) => format!("{by}'s DEL had deleted {a}'s key at {}", fmt(at)),
+                            None => format!("{a}'s key was deleted at {}", fmt(at)),
+                        }
+                    }
+                    Some((KeyEnd::Expired, at)) => {
+                        let jump = run
+                            .intervals
+                            .jumps
+                            .iter()
+                            .find(|jm| jm.actor == g1.node && jm.at_us <= at && jm.by_us > 0);
+                        match jump {
+                            Some(jm) => format!("{node}'s clock jumped forward by {} at {}, so {a}'s key expired early", fmt(jm.by_us), fmt(jm.at_us)),
+                            None => format!("{a}'s key expired early at {} by {node}'s clock", fmt(at)),
+                        }
+                    }
+                    _ => format!("{a}'s key was gone"),
+                }
+            };
+            out.push(Finding {
+                property: "double-grant".into(),
+                at_us: g2.at_us,
+                actors: vec![a.clone(), b.clone()],
+                explanation: format!(
+                    "{node} granted the lock to {b} at {} while {a}'s grant of {} was still promised until {}: {why}.",
+                    fmt(g2.at_us),
+                    fmt(g1.at_us),
+                    fmt(g1.term_end_us)
+                ),
+                event: Some(g2.event),
+            });
+        }
+    }
+}
+
+fn foreign_ops(cx: &Cx, out: &mut Vec<Finding>) {
+    for e in &cx.run.events {
+        let (kind, owner, by) = match e.kind {
+            EventKind::KeyDeleted {
+                owner,
+                by,
+                foreign: true,
+            } => ("foreign-release", owner, by),
+            EventKind::KeyExtended {
+                owner,
+                by,
+                foreign: true,
+            } => ("foreign-renew", owner, by),
+            _ => continue,
+        };
+        let owner = owner
+            .map(|o| cx.name(o))
+            .unwrap_or_else(|| "another client".into());
+        let by = cx.name(by);
+        let what = if kind == "foreign-release" {
+            format!(
+                "{by}'s plain DEL deleted {owner}'s key; a compare-and-delete would have refused"
+            )
+        } else {
+            format!("{by}'s plain PEXPIRE extended {owner}'s key and told {by} it still held the lock; a compare-and-extend would have refused")
+        };
+        out.push(Finding {
+            property: kind.into(),
+            at_us: e.at_us,
+            actors: vec![by, owner],
+            explanation: format!("{what}."),
+            event: Some(e.id),
+        });
+    }
+}
+
+fn belief_overlaps(cx: &Cx, out: &mut Vec<Finding>) {
+    let b = &cx.run.intervals.beliefs;
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, x) in b.iter().enumerate() {
+        for y in &b[i + 1..] {
+            if x.client == y.client
+                || !seen.insert((x.client.min(y.client), x.client.max(y.client)))
+            {
+                continue;
+            }
+            let from = x.from_us.max(y.from_us);
+            let to = x.to_us.min(y.to_us);
+            if from >= to {
+                continue;
+            }
+            // The earlier holder outlived its lease (or both were granted at once).
+            let (old, new) = if x.from_us <= y.from_us {
+                (x, y)
+            } else {
+                (y, x)
+            };
+            let (o, n) = (cx.name(old.client), cx.name(new.client));
+            out.push(Finding {
+                property: "belief-overlap".into(),
+                at_us: from,
+                actors: vec![o.clone(), n.clone()],
+                explanation: format!(
+                    "{o} believed it held the lock until {} (its lease ran out at {} by its own clock) while {n} believed it held it from {}.",
+                    fmt(old.to_us),
+                    fmt(old.valid_until_us),
+                    fmt(new.from_us)
+                ),
+                event: None,
+            });
+        }
+    }
+}
+
+fn token_regressions(cx: &Cx, out: &mut Vec<Finding>) {
+    let mut best: Option<(Micros, u64, usize)> = None;
+    for &(at, t, to) in &cx.run.tokens {
+        if let Some((bat, bt, bto)) = best {
+            if t <= bt {
+                out.push(Finding {
+                    property: "token-regression".into(),
+                    at_us: at,
+                    actors: vec![cx.name(to), cx.name(bto)],
+                    explanation: format!(
+                        "Token {t} issued to {} at {} is not greater than token {bt} issued to {} at {}: the counter was lost and started again.",
+                        cx.name(to),
+                        fmt(at),
+                        cx.name(bto),
+                        fmt(bat)
+                    ),
+                    event: None,
+                });
+            }
+        }
+        if best.is_none_or(|(_, bt, _)| t > bt) {
+            best = Some((at, t, to));
+        }
+    }
+}
+
+fn liveness(cx: &Cx) -> Vec<Finding> {
+    let run = cx.run;
+    let mut notes = Vec::new();
+    // A holder that crashed: the lock stays taken until its key expires.
+    for d in &run.intervals.downs {
+        if run.actors[d.actor].role != crate::trace::Role::Client {
+            continue;
+        }
+        if let Some(k) = run
+            .intervals
+            .keys
+            .iter()
+            .find(|k| k.owner == Some(d.actor) && k.from_us <= d.from_us && k.to_us > d.from_us)
+        {
+            notes.push(Finding {
+                property: "liveness".into(),
+                at_us: d.from_us,
+                actors: vec![cx.name(d.actor)],
+                explanation: format!(
+                    "{} crashed holding the lock at {}; nobody could take it until its key {} at {}. Expiry is what restores progress.",
+                    cx.name(d.actor),
+                    fmt(d.from_us),
+                    if k.end == KeyEnd::Expired { "expired" } else { "went away" },
+                    fmt(k.to_us)
+                ),
+                event: None,
+            });
+        }
+    }
+    for e in &run.events {
+        match e.kind {
+            EventKind::GaveUp => notes.push(Finding {
+                property: "liveness".into(),
+                at_us: e.at_us,
+                actors: vec![cx.name(e.actor)],
+                explanation: format!("{} gave up without getting the lock.", cx.name(e.actor)),
+                event: Some(e.id),
+            }),
+            EventKind::Done { completed: false } => notes.push(Finding {
+                property: "incomplete".into(),
+                at_us: e.at_us,
+                actors: vec![cx.name(e.actor)],
+                explanation: format!(
+                    "{} stopped without finishing its work (and knows it).",
+                    cx.name(e.actor)
+                ),
+                event: Some(e.id),
+            }),
+            _ => {}
+        }
+    }
+    let in_flight = run
+        .intervals
+        .messages
+        .iter()
+        .filter(|m| m.fate == MsgFate::InFlight)
+        .count();
+    if in_flight > 0 {
+        notes.push(Finding {
+            property: "in-flight".into(),
+            at_us: run.end_us,
+            actors: vec![],
+            explanation: format!("{in_flight} message(s) were still in flight when the run ended."),
+            event: None,
+        });
+    }
+    notes
+}

@@ -1,0 +1,577 @@
+//! A client process: [`Client`], running its program of [`Step`]s.
+//!
+//! The client never touches the world. [`Client::handle`] takes an [`Input`] (start, a reply,
+//! a timer) and the moment it happens ([`Cx`]), and returns [`Effect`]s: messages to send,
+//! timers to arm, events to record. The driver delivers them.
+//!
+//! A client judges its lease by its own clock: it counts the lease from the moment it sent the
+//! acquire (as Redlock's step 1 does), so its deadline is conservative. Work, retry delays and
+//! timeouts are measured as elapsed time (a monotonic clock), so only lease deadlines see a
+//! clock jump.
+
+use crate::msg::{Payload, RedisCmd, RedisReply};
+use crate::rng::Rng;
+use crate::scenario::{ReleaseStyle, RenewStyle, Step, TokenKind};
+use crate::time::{Micros, MS};
+use crate::trace::{EventKind, WriteOutcome};
+
+/// Where a client sends a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dest {
+    /// The current Redis primary.
+    Lock,
+    Resource,
+}
+
+/// What a client's timer is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimerKind {
+    WorkDone,
+    Retry,
+    Timeout(u64),
+}
+
+/// Something a client asks the driver to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    Send(Dest, Payload),
+    Timer(Micros, TimerKind),
+    Event(EventKind),
+}
+
+/// What happens to a client.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    Start,
+    Message(Payload),
+    Timer(TimerKind),
+}
+
+/// The moment and settings a handler sees.
+#[derive(Clone, Copy, Debug)]
+pub struct Cx<'a> {
+    /// The client's own clock reading now.
+    pub local: Micros,
+    pub name: &'a str,
+    pub ttl_ms: u64,
+    pub release: ReleaseStyle,
+    pub renew: RenewStyle,
+    pub token: TokenKind,
+    /// Whether the acquire script increments a counter on the Redis node.
+    pub incr_on_node: bool,
+}
+
+/// The lease a client believes it holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lease {
+    pub owner: String,
+    pub token: Option<u64>,
+    pub grant: usize,
+    /// When the lease runs out, on the client's own clock.
+    pub until_local: Micros,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Wait {
+    Nothing,
+    Reply { req: u64, sent_local: Micros },
+    Timer,
+}
+
+/// A client's state.
+#[derive(Clone, Debug)]
+pub struct Client {
+    steps: Vec<Step>,
+    pc: usize,
+    rng: Rng,
+    next_req: u64,
+    wait: Wait,
+    /// The lease it believes it holds.
+    pub lease: Option<Lease>,
+    /// The last value read, its version, and when the resource served it.
+    read: Option<(i64, u64, Micros)>,
+    read_pc: Option<usize>,
+    attempt: u32,
+    resends: u32,
+    conflicts: u32,
+    owner: String,
+    /// The last message sent for the current step, kept for resends.
+    last_payload: Option<Payload>,
+    /// Set when the program has ended.
+    pub done: bool,
+}
+
+/// How many times a conditional write may conflict before the client gives up.
+const MAX_CONFLICTS: u32 = 10;
+/// How long a renewal or release waits for its reply.
+const SCRIPT_TIMEOUT_MS: u64 = 1_000;
+
+impl Client {
+    pub fn new(steps: Vec<Step>, rng: Rng) -> Client {
+        Client {
+            steps,
+            pc: 0,
+            rng,
+            next_req: 1,
+            wait: Wait::Nothing,
+            lease: None,
+            read: None,
+            read_pc: None,
+            attempt: 0,
+            resends: 0,
+            conflicts: 0,
+            owner: String::new(),
+            last_payload: None,
+            done: false,
+        }
+    }
+
+    /// The token this client presents to the resource, by the scenario's token source.
+    fn token(&self, cx: &Cx) -> Option<u64> {
+        let lease = self.lease.as_ref()?;
+        match cx.token {
+            TokenKind::None => None,
+            TokenKind::Counter => lease.token,
+            TokenKind::RandomOwner => u64::from_str_radix(&lease.owner, 16).ok(),
+        }
+    }
+
+    /// Handles one input and returns what the driver must do.
+    pub fn handle(&mut self, input: Input, cx: &Cx) -> Vec<Effect> {
+        let mut out = Vec::new();
+        if self.done {
+            return out;
+        }
+        match input {
+            Input::Start => {
+                out.push(Effect::Event(EventKind::Start));
+                self.advance(cx, &mut out);
+            }
+            Input::Timer(kind) => self.on_timer(kind, cx, &mut out),
+            Input::Message(p) => self.on_message(p, cx, &mut out),
+        }
+        out
+    }
+
+    fn send(
+        &mut self,
+        dest: Dest,
+        make: impl FnOnce(u64) -> Payload,
+        timeout_ms: Option<u64>,
+        cx: &Cx,
+        out: &mut Vec<Effect>,
+    ) {
+        let req = self.next_req;
+        self.next_req += 1;
+        let p = make(req);
+        self.last_payload = Some(p.clone());
+        out.push(Effect::Send(dest, p));
+        if let Some(t) = timeout_ms {
+            out.push(Effect::Timer(t as Micros * MS, TimerKind::Timeout(req)));
+        }
+        self.wait = Wait::Reply {
+            req,
+            sent_local: cx.local,
+        };
+    }
+
+    fn finish(&mut self, completed: bool, out: &mut Vec<Effect>) {
+        self.done = true;
+        self.wait = Wait::Nothing;
+        out.push(Effect::Event(EventKind::Done { completed }));
+    }
+
+    fn lose(&mut self, why: String, out: &mut Vec<Effect>) {
+        self.lease = None;
+        out.push(Effect::Event(EventKind::LostLock { why }));
+        self.finish(false, out);
+    }
+
+    fn next(&mut self, cx: &Cx, out: &mut Vec<Effect>) {
+        self.pc += 1;
+        self.advance(cx, out);
+    }
+
+    /// Runs steps until one has to wait for a reply or a timer.
+    fn advance(&mut self, cx: &Cx, out: &mut Vec<Effect>) {
+        loop {
+            let Some(step) = self.steps.get(self.pc).cloned() else {
+                self.finish(true, out);
+                return;
+            };
+            match step {
+                Step::Acquire { timeout_ms, .. } => {
+                    self.attempt = 0;
+                    self.owner = format!("{:016x}", self.rng.next_u64());
+                    self.send_acquire(timeout_ms, cx, out);
+                    return;
+                }
+                Step::Read { activate } => {
+                    let token = if activate { self.token(cx) } else { None };
+                    self.read_pc = Some(self.pc);
+                    self.send(
+                        Dest::Resource,
+                        |req| Payload::Read {
+                            req,
+                            token,
+                            activate,
+                        },
+                        None,
+                        cx,
+                        out,
+                    );
+                    return;
+                }
+                Step::Work { ms } => {
+                    out.push(Effect::Event(EventKind::Work { ms }));
+                    out.push(Effect::Timer(ms as Micros * MS, TimerKind::WorkDone));
+                    self.wait = Wait::Timer;
+                    return;
+                }
+                Step::Write {
+                    op,
+                    request,
+                    timeout_ms,
+                    conditional,
+                    ..
+                } => {
+                    self.resends = 0;
+                    let request = request.unwrap_or_else(|| format!("{}-{}", cx.name, self.pc));
+                    let value = self.read.map(|r| r.0).unwrap_or(0) + 1;
+                    let token = self.token(cx);
+                    let grant = self.lease.as_ref().map(|l| l.grant);
+                    let (read_version, read_at_us) = match self.read {
+                        Some((_, v, at)) => (Some(v), Some(at)),
+                        None => (None, None),
+                    };
+                    self.send(
+                        Dest::Resource,
+                        |req| Payload::Write {
+                            req,
+                            token,
+                            grant,
+                            op,
+                            value,
+                            request,
+                            read_version,
+                            read_at_us,
+                            conditional,
+                        },
+                        timeout_ms,
+                        cx,
+                        out,
+                    );
+                    return;
+                }
+                Step::Renew {} => {
+                    let Some(lease) = &self.lease else {
+                        self.pc += 1;
+                        continue;
+                    };
+                    let cmd = RedisCmd::Renew {
+                        owner: lease.owner.clone(),
+                        ttl_ms: cx.ttl_ms,
+                        compare: cx.renew == RenewStyle::CompareAndExtend,
+                    };
+                    self.send(
+                        Dest::Lock,
+                        |req| Payload::Redis { req, cmd },
+                        Some(SCRIPT_TIMEOUT_MS),
+                        cx,
+                        out,
+                    );
+                    return;
+                }
+                Step::Release {} => {
+                    let Some(lease) = &self.lease else {
+                        self.pc += 1;
+                        continue;
+                    };
+                    let cmd = RedisCmd::Release {
+                        owner: lease.owner.clone(),
+                        compare: cx.release == ReleaseStyle::CompareAndDelete,
+                    };
+                    self.send(
+                        Dest::Lock,
+                        |req| Payload::Redis { req, cmd },
+                        Some(SCRIPT_TIMEOUT_MS),
+                        cx,
+                        out,
+                    );
+                    return;
+                }
+                Step::CheckDeadline { margin_ms } => {
+                    let Some(lease) = &self.lease else {
+                        self.lose("it holds no lease".into(), out);
+                        return;
+                    };
+                    let left = lease.until_local - cx.local;
+                    if left > margin_ms as Micros * MS {
+                        out.push(Effect::Event(EventKind::DeadlineOk { left_us: left }));
+                        self.pc += 1;
+                        continue;
+                    }
+                    self.lose(
+                        format!(
+                            "its deadline is {} away on its own clock",
+                            crate::time::fmt(left.max(0))
+                        ),
+                        out,
+                    );
+                    return;
+                }
+            }
+        }
+    }
+
+    fn send_acquire(&mut self, timeout_ms: u64, cx: &Cx, out: &mut Vec<Effect>) {
+        self.attempt += 1;
+        let cmd = RedisCmd::Acquire {
+            owner: self.owner.clone(),
+            ttl_ms: cx.ttl_ms,
+            incr: cx.incr_on_node,
+        };
+        self.send(
+            Dest::Lock,
+            |req| Payload::Redis { req, cmd },
+            Some(timeout_ms),
+            cx,
+            out,
+        );
+    }
+
+    /// After a refused or unanswered attempt: wait and try again, or give up.
+    fn retry_acquire(&mut self, out: &mut Vec<Effect>) {
+        let Some(Step::Acquire {
+            retry_ms, attempts, ..
+        }) = self.steps.get(self.pc).cloned()
+        else {
+            return;
+        };
+        if self.attempt >= attempts {
+            out.push(Effect::Event(EventKind::GaveUp));
+            self.finish(false, out);
+            return;
+        }
+        out.push(Effect::Timer(retry_ms as Micros * MS, TimerKind::Retry));
+        self.wait = Wait::Timer;
+    }
+
+    fn on_timer(&mut self, kind: TimerKind, cx: &Cx, out: &mut Vec<Effect>) {
+        match kind {
+            TimerKind::WorkDone if self.wait == Wait::Timer => self.next(cx, out),
+            TimerKind::Retry if self.wait == Wait::Timer => {
+                if let Some(Step::Acquire { timeout_ms, .. }) = self.steps.get(self.pc).cloned() {
+                    self.send_acquire(timeout_ms, cx, out);
+                }
+            }
+            TimerKind::Timeout(req) => {
+                let Wait::Reply { req: waiting, .. } = self.wait else {
+                    return;
+                };
+                if waiting != req {
+                    return;
+                }
+                match self.steps.get(self.pc).cloned() {
+                    Some(Step::Acquire { .. }) => {
+                        out.push(Effect::Event(EventKind::Timeout {
+                            what: "its lock request".into(),
+                        }));
+                        self.retry_acquire(out);
+                    }
+                    Some(Step::Write {
+                        retries,
+                        timeout_ms,
+                        ..
+                    }) => {
+                        if self.resends < retries {
+                            self.resends += 1;
+                            out.push(Effect::Event(EventKind::Timeout {
+                                what: "its write; it sends it again".into(),
+                            }));
+                            if let Some(Payload::Write {
+                                token,
+                                grant,
+                                op,
+                                value,
+                                request,
+                                read_version,
+                                read_at_us,
+                                conditional,
+                                ..
+                            }) = self.last_payload.clone()
+                            {
+                                self.send(
+                                    Dest::Resource,
+                                    |req| Payload::Write {
+                                        req,
+                                        token,
+                                        grant,
+                                        op,
+                                        value,
+                                        request,
+                                        read_version,
+                                        read_at_us,
+                                        conditional,
+                                    },
+                                    timeout_ms,
+                                    cx,
+                                    out,
+                                );
+                            }
+                        } else {
+                            out.push(Effect::Event(EventKind::Timeout {
+                                what: "its write; it gives up".into(),
+                            }));
+                            self.finish(false, out);
+                        }
+                    }
+                    Some(Step::Renew {}) => {
+                        out.push(Effect::Event(EventKind::Timeout {
+                            what: "its renewal".into(),
+                        }));
+                        self.lose("its renewal got no reply".into(), out);
+                    }
+                    Some(Step::Release {}) => {
+                        out.push(Effect::Event(EventKind::Timeout {
+                            what: "its release".into(),
+                        }));
+                        self.lease = None;
+                        out.push(Effect::Event(EventKind::Released { removed: false }));
+                        self.next(cx, out);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn on_message(&mut self, p: Payload, cx: &Cx, out: &mut Vec<Effect>) {
+        let Wait::Reply {
+            req: waiting,
+            sent_local,
+        } = self.wait
+        else {
+            return;
+        };
+        let req = match &p {
+            Payload::RedisReply { req, .. }
+            | Payload::ReadReply { req, .. }
+            | Payload::WriteReply { req, .. } => *req,
+            _ => return,
+        };
+        // A write resent after a timeout accepts the reply to any copy of it.
+        let is_resend_reply =
+            matches!(p, Payload::WriteReply { .. }) && req < waiting && self.resends > 0;
+        if req != waiting && !is_resend_reply {
+            return; // a late reply to an earlier request
+        }
+        let step = self.steps.get(self.pc).cloned();
+        match (step, p) {
+            (Some(Step::Acquire { .. }), Payload::RedisReply { reply, .. }) => match reply {
+                RedisReply::Ok { token, grant } => {
+                    let until_local = sent_local + cx.ttl_ms as Micros * MS;
+                    self.lease = Some(Lease {
+                        owner: self.owner.clone(),
+                        token,
+                        grant,
+                        until_local,
+                    });
+                    let token = self.token(cx);
+                    out.push(Effect::Event(EventKind::Acquired {
+                        token,
+                        until_local_us: until_local,
+                        grant,
+                    }));
+                    self.next(cx, out);
+                }
+                _ => {
+                    out.push(Effect::Event(EventKind::Refused {
+                        attempt: self.attempt,
+                    }));
+                    self.retry_acquire(out);
+                }
+            },
+            (Some(Step::Renew {}), Payload::RedisReply { reply, .. }) => {
+                if reply == RedisReply::Int(1) {
+                    let until_local = sent_local + cx.ttl_ms as Micros * MS;
+                    if let Some(l) = &mut self.lease {
+                        l.until_local = until_local;
+                    }
+                    out.push(Effect::Event(EventKind::Renewed {
+                        until_local_us: until_local,
+                    }));
+                    self.next(cx, out);
+                } else {
+                    self.lose(
+                        "its renewal was refused: the key is gone or holds another owner's value"
+                            .into(),
+                        out,
+                    );
+                }
+            }
+            (Some(Step::Release {}), Payload::RedisReply { reply, .. }) => {
+                self.lease = None;
+                out.push(Effect::Event(EventKind::Released {
+                    removed: reply == RedisReply::Int(1),
+                }));
+                self.next(cx, out);
+            }
+            (
+                Some(Step::Read { .. }),
+                Payload::ReadReply {
+                    value,
+                    version,
+                    refused_by,
+                    ..
+                },
+            ) => {
+                if let Some(h) = refused_by {
+                    self.lose(format!("the resource has already seen token {h}"), out);
+                    return;
+                }
+                // The resource's serving time is not known to the client; the driver records it.
+                self.read = Some((value, version, 0));
+                out.push(Effect::Event(EventKind::ReadDone { value, version }));
+                self.next(cx, out);
+            }
+            (
+                Some(Step::Write { .. }),
+                Payload::WriteReply {
+                    outcome, highest, ..
+                },
+            ) => {
+                out.push(Effect::Event(EventKind::WriteDone { outcome }));
+                match outcome {
+                    WriteOutcome::Accepted | WriteOutcome::Duplicate => {
+                        self.read = None;
+                        self.next(cx, out);
+                    }
+                    WriteOutcome::Rejected => self.lose(
+                        format!("the resource has already seen token {highest}"),
+                        out,
+                    ),
+                    WriteOutcome::Conflict => {
+                        self.conflicts += 1;
+                        match self.read_pc {
+                            Some(pc) if self.conflicts <= MAX_CONFLICTS => {
+                                self.pc = pc;
+                                self.advance(cx, out);
+                            }
+                            _ => self.finish(false, out),
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Records when the resource served this client's last read (ground truth for the checker).
+    pub fn set_read_time(&mut self, at: Micros) {
+        if let Some(r) = &mut self.read {
+            r.2 = at;
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! The Lease Lab engine: a pure, deterministic simulation of clients, lock services and a
+//! protected resource.
+//!
+//! The principal types are [`Scenario`] (the input: serde, editable, shareable), [`Run`] (the
+//! output: the trace, the intervals a timeline draws, and the [`Verdict`]), and the entry
+//! point [`run`]. Data flows one way: `Scenario` → [`run`] → `Run`.
+//!
+//! Architecture invariant: this crate does no I/O, reads no real clock and draws no OS
+//! randomness; every random draw comes from the scenario's seed ([`rng::Rng`]). The same
+//! scenario gives the same trace, bit for bit, natively and in WebAssembly.
+
+pub mod checker;
+pub mod client;
+pub mod clock;
+pub mod library;
+pub mod msg;
+pub mod redis;
+pub mod render;
+pub mod resource;
+pub mod rng;
+pub mod scenario;
+pub mod time;
+pub mod trace;
+mod world;
+
+use std::fmt;
+
+pub use checker::{Finding, Safety, Verdict};
+pub use scenario::{Scenario, ScenarioError};
+pub use trace::{Event, EventKind, Run};
+
+/// Why a scenario could not be run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunError {
+    /// The scenario is invalid.
+    Invalid(ScenarioError),
+    /// The run needed more events than the engine allows.
+    TooManyEvents { limit: usize, at_us: time::Micros },
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::Invalid(e) => write!(f, "{e}"),
+            RunError::TooManyEvents { limit, at_us } => write!(
+                f,
+                "the run needs more than {limit} events (reached at {} of simulated time); shorten duration_ms, or lengthen retry and work times",
+                time::fmt(*at_us)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+impl From<ScenarioError> for RunError {
+    fn from(e: ScenarioError) -> Self {
+        RunError::Invalid(e)
+    }
+}
+
+/// Simulates a scenario and checks the result.
+pub fn run(scenario: &Scenario) -> Result<Run, RunError> {
+    scenario.validate()?;
+    world::simulate(scenario)
+}

@@ -1,0 +1,180 @@
+//! What travels between actors: [`Payload`], and the Redis commands and replies inside it.
+
+use crate::redis::Entry;
+use crate::scenario::WriteOp;
+use crate::time::Micros;
+use crate::trace::WriteOutcome;
+
+/// A Redis command as a client sends it. Each is atomic on the node (a command or a Lua script).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RedisCmd {
+    /// `SET lock <owner> NX PX <ttl>`, and with `incr` also `INCR lock:fence` in the same script.
+    Acquire {
+        owner: String,
+        ttl_ms: u64,
+        incr: bool,
+    },
+    /// Compare-and-delete (`compare`) or a plain `DEL`.
+    Release { owner: String, compare: bool },
+    /// Compare-and-extend (`compare`) or a plain `PEXPIRE`.
+    Renew {
+        owner: String,
+        ttl_ms: u64,
+        compare: bool,
+    },
+}
+
+/// A Redis reply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RedisReply {
+    /// `OK`, with the token when the acquire script issued one, and (for the checker only,
+    /// never read by the client's logic) the index of the grant.
+    Ok { token: Option<u64>, grant: usize },
+    /// `nil`: `SET NX` found the key.
+    Nil,
+    /// An integer reply (1 done, 0 not done, -1 no such key: redsync's convention).
+    Int(i64),
+}
+
+/// A message's content.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Payload {
+    Redis {
+        req: u64,
+        cmd: RedisCmd,
+    },
+    RedisReply {
+        req: u64,
+        reply: RedisReply,
+    },
+    Read {
+        req: u64,
+        token: Option<u64>,
+        activate: bool,
+    },
+    ReadReply {
+        req: u64,
+        value: i64,
+        version: u64,
+        refused_by: Option<u64>,
+    },
+    Write {
+        req: u64,
+        token: Option<u64>,
+        /// Ground truth for the checker: the grant the client believed it held.
+        grant: Option<usize>,
+        op: WriteOp,
+        value: i64,
+        request: String,
+        read_version: Option<u64>,
+        read_at_us: Option<Micros>,
+        conditional: bool,
+    },
+    WriteReply {
+        req: u64,
+        outcome: WriteOutcome,
+        highest: u64,
+    },
+    /// The primary's replication stream: the key's new state (`None`: deleted).
+    Replicate {
+        key: String,
+        entry: Option<Entry>,
+    },
+}
+
+/// The first eight characters of an owner value, for narration.
+pub fn short(owner: &str) -> &str {
+    &owner[..owner.len().min(8)]
+}
+
+impl Payload {
+    /// The message as a short command line, for arrows and narration.
+    pub fn describe(&self) -> String {
+        match self {
+            Payload::Redis { cmd, .. } => match cmd {
+                RedisCmd::Acquire {
+                    owner,
+                    ttl_ms,
+                    incr,
+                } => {
+                    let base = format!("SET lock {} NX PX {ttl_ms}", short(owner));
+                    if *incr {
+                        format!("{base} + INCR lock:fence")
+                    } else {
+                        base
+                    }
+                }
+                RedisCmd::Release {
+                    owner,
+                    compare: true,
+                } => format!("compare-and-delete lock {}", short(owner)),
+                RedisCmd::Release { compare: false, .. } => "DEL lock".into(),
+                RedisCmd::Renew {
+                    owner,
+                    ttl_ms,
+                    compare: true,
+                } => {
+                    format!("compare-and-extend lock {} {ttl_ms}", short(owner))
+                }
+                RedisCmd::Renew {
+                    ttl_ms,
+                    compare: false,
+                    ..
+                } => format!("PEXPIRE lock {ttl_ms}"),
+            },
+            Payload::RedisReply { reply, .. } => match reply {
+                RedisReply::Ok { token: Some(t), .. } => format!("OK, token {t}"),
+                RedisReply::Ok { token: None, .. } => "OK".into(),
+                RedisReply::Nil => "nil".into(),
+                RedisReply::Int(n) => format!("{n}"),
+            },
+            Payload::Read {
+                token: Some(t),
+                activate: true,
+                ..
+            } => format!("read with token {t}"),
+            Payload::Read { .. } => "read".into(),
+            Payload::ReadReply {
+                refused_by: Some(h),
+                ..
+            } => format!("refused: token below {h}"),
+            Payload::ReadReply { value, version, .. } => {
+                format!("value {value} (version {version})")
+            }
+            Payload::Write {
+                token,
+                op,
+                value,
+                request,
+                conditional,
+                read_version,
+                ..
+            } => {
+                let what = match op {
+                    WriteOp::Set => format!("write {value}"),
+                    WriteOp::Add => format!("add 1 ({request})"),
+                };
+                let cond = match (conditional, read_version) {
+                    (true, Some(v)) => format!(" if version = {v}"),
+                    _ => String::new(),
+                };
+                match token {
+                    Some(t) => format!("{what}{cond}, token {t}"),
+                    None => format!("{what}{cond}"),
+                }
+            }
+            Payload::WriteReply {
+                outcome, highest, ..
+            } => match outcome {
+                WriteOutcome::Accepted => "ok".into(),
+                WriteOutcome::Rejected => format!("rejected: token below {highest}"),
+                WriteOutcome::Duplicate => "already done".into(),
+                WriteOutcome::Conflict => "conflict: version changed".into(),
+            },
+            Payload::Replicate { entry: Some(e), .. } => {
+                format!("replicate SET lock {}", short(&e.value))
+            }
+            Payload::Replicate { entry: None, .. } => "replicate DEL lock".into(),
+        }
+    }
+}

@@ -1,0 +1,290 @@
+//! A Redis node: [`Node`], its keys with absolute expiry times on the node's own clock, and the
+//! commands a lock needs ([`Node::execute`]), following SEMANTICS §1.
+//!
+//! Expiry is passive and exact: a key whose expiry time has passed on the node's clock is
+//! absent to every command (Redis 2.6+ expires within 0–1 ms; the model uses 0). Scripts run
+//! at one instant, as Lua scripts do (time is frozen during a script).
+
+use std::collections::BTreeMap;
+
+use crate::msg::{RedisCmd, RedisReply};
+use crate::time::{Micros, MS};
+use crate::trace::ActorId;
+
+/// The lock's key.
+pub const LOCK_KEY: &str = "lock";
+/// The fencing counter's key (with `token.store: redis`).
+pub const FENCE_KEY: &str = "lock:fence";
+
+/// A key's value and expiry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The string value (an owner value, or a counter's decimal digits).
+    pub value: String,
+    /// Absolute expiry time on the node's clock (Redis stores absolute Unix ms).
+    pub expires_local: Option<Micros>,
+    /// Ground truth for the checker and the timeline: the client that set it and its grant.
+    pub owner: Option<ActorId>,
+    pub grant: Option<usize>,
+}
+
+/// What a command did to the lock key, for the trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// `SET NX` set the key; `token` was issued by `INCR` in the same script.
+    Set { token: Option<u64> },
+    /// `SET NX` found the key held.
+    Busy { holder: Option<ActorId> },
+    Deleted {
+        owner: Option<ActorId>,
+        grant: Option<usize>,
+        foreign: bool,
+    },
+    Extended {
+        owner: Option<ActorId>,
+        grant: Option<usize>,
+        foreign: bool,
+    },
+    /// A compare-and-X script found another owner's value, or no key.
+    Unchanged { missing: bool },
+}
+
+/// A Redis node's data.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Node {
+    pub keys: BTreeMap<String, Entry>,
+}
+
+impl Node {
+    /// Removes the lock key if its expiry has passed at `now_local`; returns it if so.
+    pub fn expire(&mut self, now_local: Micros) -> Option<Entry> {
+        let expired = matches!(self.keys.get(LOCK_KEY), Some(Entry { expires_local: Some(at), .. }) if now_local >= *at);
+        if expired {
+            self.keys.remove(LOCK_KEY)
+        } else {
+            None
+        }
+    }
+
+    /// The live lock key at `now_local`.
+    pub fn lock(&self, now_local: Micros) -> Option<&Entry> {
+        self.keys
+            .get(LOCK_KEY)
+            .filter(|e| e.expires_local.is_none_or(|at| now_local < at))
+    }
+
+    /// Runs a command from `client` at `now_local`. `grant` is the index the next grant gets.
+    /// `durable_token` is the token to hand out when the counter is not kept on this node.
+    pub fn execute(
+        &mut self,
+        cmd: &RedisCmd,
+        client: ActorId,
+        now_local: Micros,
+        grant: usize,
+        durable_token: Option<u64>,
+    ) -> (RedisReply, Change) {
+        self.expire(now_local);
+        match cmd {
+            RedisCmd::Acquire {
+                owner,
+                ttl_ms,
+                incr,
+            } => {
+                if let Some(e) = self.keys.get(LOCK_KEY) {
+                    return (RedisReply::Nil, Change::Busy { holder: e.owner });
+                }
+                self.keys.insert(
+                    LOCK_KEY.into(),
+                    Entry {
+                        value: owner.clone(),
+                        expires_local: Some(now_local + *ttl_ms as Micros * MS),
+                        owner: Some(client),
+                        grant: Some(grant),
+                    },
+                );
+                let token = if *incr {
+                    Some(self.incr(FENCE_KEY))
+                } else {
+                    durable_token
+                };
+                (RedisReply::Ok { token, grant }, Change::Set { token })
+            }
+            RedisCmd::Release { owner, compare } => match self.keys.get(LOCK_KEY) {
+                None => (
+                    RedisReply::Int(if *compare { -1 } else { 0 }),
+                    Change::Unchanged { missing: true },
+                ),
+                Some(e) if *compare && &e.value != owner => {
+                    (RedisReply::Int(0), Change::Unchanged { missing: false })
+                }
+                Some(e) => {
+                    let foreign = &e.value != owner;
+                    let (o, g) = (e.owner, e.grant);
+                    self.keys.remove(LOCK_KEY);
+                    (
+                        RedisReply::Int(1),
+                        Change::Deleted {
+                            owner: o,
+                            grant: g,
+                            foreign,
+                        },
+                    )
+                }
+            },
+            RedisCmd::Renew {
+                owner,
+                ttl_ms,
+                compare,
+            } => match self.keys.get_mut(LOCK_KEY) {
+                None => (
+                    RedisReply::Int(if *compare { -1 } else { 0 }),
+                    Change::Unchanged { missing: true },
+                ),
+                Some(e) if *compare && &e.value != owner => {
+                    (RedisReply::Int(0), Change::Unchanged { missing: false })
+                }
+                Some(e) => {
+                    e.expires_local = Some(now_local + *ttl_ms as Micros * MS);
+                    let foreign = &e.value != owner;
+                    (
+                        RedisReply::Int(1),
+                        Change::Extended {
+                            owner: e.owner,
+                            grant: e.grant,
+                            foreign,
+                        },
+                    )
+                }
+            },
+        }
+    }
+
+    /// `INCR key`: a missing key counts as 0.
+    pub fn incr(&mut self, key: &str) -> u64 {
+        let e = self.keys.entry(key.into()).or_insert(Entry {
+            value: "0".into(),
+            expires_local: None,
+            owner: None,
+            grant: None,
+        });
+        let n = e.value.parse::<u64>().unwrap_or(0) + 1;
+        e.value = n.to_string();
+        n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn acquire(owner: &str) -> RedisCmd {
+        RedisCmd::Acquire {
+            owner: owner.into(),
+            ttl_ms: 100,
+            incr: false,
+        }
+    }
+
+    #[test]
+    fn set_nx_px_then_expiry() {
+        let mut n = Node::default();
+        assert!(matches!(
+            n.execute(&acquire("a"), 0, 0, 0, None).0,
+            RedisReply::Ok { .. }
+        ));
+        assert_eq!(
+            n.execute(&acquire("b"), 1, 99 * MS, 1, None).0,
+            RedisReply::Nil
+        );
+        // At exactly the expiry time the key is gone.
+        assert!(matches!(
+            n.execute(&acquire("b"), 1, 100 * MS, 1, None).0,
+            RedisReply::Ok { .. }
+        ));
+    }
+
+    #[test]
+    fn compare_and_delete_refuses_a_foreign_value() {
+        let mut n = Node::default();
+        n.execute(&acquire("b"), 1, 0, 0, None);
+        let (r, c) = n.execute(
+            &RedisCmd::Release {
+                owner: "a".into(),
+                compare: true,
+            },
+            0,
+            1,
+            1,
+            None,
+        );
+        assert_eq!(r, RedisReply::Int(0));
+        assert_eq!(c, Change::Unchanged { missing: false });
+        let (r, c) = n.execute(
+            &RedisCmd::Release {
+                owner: "a".into(),
+                compare: false,
+            },
+            0,
+            1,
+            1,
+            None,
+        );
+        assert_eq!(r, RedisReply::Int(1));
+        assert!(matches!(c, Change::Deleted { foreign: true, .. }));
+    }
+
+    #[test]
+    fn plain_pexpire_extends_someone_elses_key() {
+        let mut n = Node::default();
+        n.execute(&acquire("b"), 1, 0, 0, None);
+        let (r, _) = n.execute(
+            &RedisCmd::Renew {
+                owner: "a".into(),
+                ttl_ms: 500,
+                compare: true,
+            },
+            0,
+            50 * MS,
+            1,
+            None,
+        );
+        assert_eq!(r, RedisReply::Int(0));
+        let (r, c) = n.execute(
+            &RedisCmd::Renew {
+                owner: "a".into(),
+                ttl_ms: 500,
+                compare: false,
+            },
+            0,
+            50 * MS,
+            1,
+            None,
+        );
+        assert_eq!(r, RedisReply::Int(1));
+        assert!(matches!(c, Change::Extended { foreign: true, .. }));
+        assert_eq!(n.lock(549 * MS).map(|e| e.value.as_str()), Some("b"));
+    }
+
+    #[test]
+    fn missing_key_replies_minus_one_to_scripts() {
+        let mut n = Node::default();
+        let (r, _) = n.execute(
+            &RedisCmd::Release {
+                owner: "a".into(),
+                compare: true,
+            },
+            0,
+            0,
+            0,
+            None,
+        );
+        assert_eq!(r, RedisReply::Int(-1));
+    }
+
+    #[test]
+    fn incr_counts_from_zero() {
+        let mut n = Node::default();
+        assert_eq!(n.incr(FENCE_KEY), 1);
+        assert_eq!(n.incr(FENCE_KEY), 2);
+    }
+}

@@ -1,0 +1,456 @@
+//! The output of a run: [`Run`], holding the trace ([`Event`], [`EventKind`]), the intervals a
+//! timeline draws ([`Intervals`]) and the verdict ([`crate::checker::Verdict`]).
+//!
+//! Everything here is derived from a scenario by [`crate::run`]; none of it is ever stored or
+//! shared (share the scenario instead).
+
+use serde::Serialize;
+
+use crate::checker::Verdict;
+use crate::time::Micros;
+
+/// An index into [`Run::actors`].
+pub type ActorId = usize;
+/// An index into [`Run::events`].
+pub type EventId = usize;
+/// An index into [`Intervals::messages`].
+pub type MsgId = usize;
+
+/// What part an actor plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Role {
+    Client,
+    Redis,
+    Replica,
+    Resource,
+}
+
+/// An actor of the run, in lane order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Actor {
+    pub name: String,
+    pub role: Role,
+}
+
+/// One thing that happened.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Event {
+    /// Its index in the trace.
+    pub id: EventId,
+    /// True time.
+    pub at_us: Micros,
+    /// Where it happened.
+    pub actor: ActorId,
+    /// What the actor's own clock read at that moment.
+    pub local_us: Micros,
+    pub kind: EventKind,
+    /// For a receipt, the event that sent the message.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cause: Option<EventId>,
+    /// One sentence saying what happened.
+    pub text: String,
+    /// The scenario's narration, when this event is one of its key moments.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moment: Option<String>,
+}
+
+/// What a write did at the resource.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WriteOutcome {
+    Accepted,
+    Rejected,
+    Duplicate,
+    Conflict,
+}
+
+/// The kinds of events. Fields name actors by [`ActorId`] and times in microseconds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum EventKind {
+    /// A client's program starts.
+    Start,
+    /// A message leaves.
+    Send {
+        msg: MsgId,
+        to: ActorId,
+        what: String,
+    },
+    /// A message arrives and is handled.
+    Receive {
+        msg: MsgId,
+        from: ActorId,
+        what: String,
+    },
+    /// A message never arrives (dropped, partitioned, or its receiver is down).
+    Lost {
+        msg: MsgId,
+        from: ActorId,
+        why: String,
+    },
+    /// A client learns it holds the lock, until `until_local_us` on its own clock.
+    Acquired {
+        token: Option<u64>,
+        until_local_us: Micros,
+        grant: usize,
+    },
+    /// A client's attempt found the lock held (or got no reply).
+    Refused {
+        attempt: u32,
+    },
+    /// A client ran out of attempts.
+    GaveUp,
+    /// A client's renewal succeeded.
+    Renewed {
+        until_local_us: Micros,
+    },
+    /// A client learns it no longer holds the lock and stops.
+    LostLock {
+        why: String,
+    },
+    /// A client released the lock (or tried to).
+    Released {
+        removed: bool,
+    },
+    /// A client checked its deadline and went on.
+    DeadlineOk {
+        left_us: Micros,
+    },
+    /// A client starts computing.
+    Work {
+        ms: u64,
+    },
+    /// A client got the resource's value.
+    ReadDone {
+        value: i64,
+        version: u64,
+    },
+    /// A client got the reply to its write.
+    WriteDone {
+        outcome: WriteOutcome,
+    },
+    /// A client gave up waiting for a reply.
+    Timeout {
+        what: String,
+    },
+    /// A client's program ended.
+    Done {
+        completed: bool,
+    },
+    /// A Redis node set the lock key.
+    KeySet {
+        owner: ActorId,
+        token: Option<u64>,
+    },
+    /// A Redis node refused `SET NX` because the key exists.
+    KeyBusy {
+        holder: Option<ActorId>,
+    },
+    /// A Redis node's clock passed the key's expiry.
+    KeyExpired {
+        owner: Option<ActorId>,
+    },
+    /// A key was deleted by a client; `foreign` when it was not the client's own.
+    KeyDeleted {
+        owner: Option<ActorId>,
+        by: ActorId,
+        foreign: bool,
+    },
+    /// A key's expiry was extended; `foreign` when it was not the client's own.
+    KeyExtended {
+        owner: Option<ActorId>,
+        by: ActorId,
+        foreign: bool,
+    },
+    /// A compare-and-X script found another value (or no key) and did nothing.
+    KeyUnchanged {
+        by: ActorId,
+        missing: bool,
+    },
+    /// The replica applied a replicated write.
+    Replicated {
+        what: String,
+    },
+    /// The resource served a read.
+    ReadServed {
+        client: ActorId,
+        value: i64,
+        version: u64,
+    },
+    /// The resource applied a write.
+    Accepted {
+        client: ActorId,
+        token: Option<u64>,
+        value: i64,
+    },
+    /// The resource refused a write (or an activation) because of its token.
+    Rejected {
+        client: ActorId,
+        token: Option<u64>,
+        highest: u64,
+    },
+    /// The resource had already applied this request id.
+    Duplicate {
+        client: ActorId,
+        request: String,
+    },
+    /// A conditional write found a newer version.
+    Conflict {
+        client: ActorId,
+        expected: u64,
+        actual: u64,
+    },
+    /// Check-then-write: the check passed; the write follows later.
+    Checked {
+        client: ActorId,
+        token: Option<u64>,
+    },
+    /// A pause starts.
+    Paused {
+        until_us: Micros,
+    },
+    /// A pause ends; buffered messages and timers are handled now.
+    Resumed {
+        buffered: usize,
+    },
+    Crashed,
+    Restarted {
+        kept_data: bool,
+    },
+    ClockJumped {
+        by_us: Micros,
+    },
+    DriftChanged {
+        ppm: i64,
+    },
+    Isolated {
+        until_us: Micros,
+    },
+    Healed,
+    /// The replica became the primary.
+    Promoted,
+}
+
+impl EventKind {
+    /// The word used to match key moments, and the actor the word is about (the client for
+    /// events at the resource or the lock service). See [`crate::scenario::Moment`].
+    pub fn tag(&self, actor: ActorId) -> (&'static str, ActorId) {
+        use EventKind::*;
+        match self {
+            Start => ("start", actor),
+            Send { .. } => ("send", actor),
+            Receive { .. } => ("receive", actor),
+            Lost { from, .. } => ("lost", *from),
+            Acquired { .. } => ("acquired", actor),
+            Refused { .. } => ("refused", actor),
+            GaveUp => ("gave-up", actor),
+            Renewed { .. } => ("renewed", actor),
+            LostLock { .. } => ("lost-lock", actor),
+            Released { .. } => ("released", actor),
+            DeadlineOk { .. } => ("deadline-ok", actor),
+            Work { .. } => ("work", actor),
+            ReadDone { .. } => ("read", actor),
+            WriteDone { .. } => ("write-done", actor),
+            Timeout { .. } => ("timeout", actor),
+            Done { .. } => ("done", actor),
+            KeySet { owner, .. } => ("key-set", *owner),
+            KeyBusy { .. } => ("key-busy", actor),
+            KeyExpired { owner } => ("expired", owner.unwrap_or(actor)),
+            KeyDeleted { by, .. } => ("deleted", *by),
+            KeyExtended { by, .. } => ("extended", *by),
+            KeyUnchanged { by, .. } => ("unchanged", *by),
+            Replicated { .. } => ("replicated", actor),
+            ReadServed { client, .. } => ("served", *client),
+            Accepted { client, .. } => ("accepted", *client),
+            Rejected { client, .. } => ("rejected", *client),
+            Duplicate { client, .. } => ("duplicate", *client),
+            Conflict { client, .. } => ("conflict", *client),
+            Checked { client, .. } => ("checked", *client),
+            Paused { .. } => ("paused", actor),
+            Resumed { .. } => ("resumed", actor),
+            Crashed => ("crashed", actor),
+            Restarted { .. } => ("restarted", actor),
+            ClockJumped { .. } => ("clock-jump", actor),
+            DriftChanged { .. } => ("drift", actor),
+            Isolated { .. } => ("isolated", actor),
+            Healed => ("healed", actor),
+            Promoted => ("promoted", actor),
+        }
+    }
+
+    /// Whether this event is a fault (drawn as such, and always worth a marker).
+    pub fn is_fault(&self) -> bool {
+        use EventKind::*;
+        matches!(
+            self,
+            Paused { .. }
+                | Crashed
+                | Restarted { .. }
+                | ClockJumped { .. }
+                | DriftChanged { .. }
+                | Isolated { .. }
+                | Promoted
+        )
+    }
+}
+
+/// A span of true time on one actor's lane.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Span {
+    pub actor: ActorId,
+    pub from_us: Micros,
+    pub to_us: Micros,
+}
+
+/// What a client believed about one lease, from the grant to when it stopped believing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Belief {
+    pub client: ActorId,
+    /// Index into [`Run::grants`].
+    pub grant: usize,
+    pub token: Option<u64>,
+    /// When the client learned of the grant.
+    pub from_us: Micros,
+    /// When it stopped believing (released, learned it lost the lock, crashed, finished).
+    pub to_us: Micros,
+    /// When its lease ran out by its own clock (after its last renewal), in true time.
+    pub valid_until_us: Micros,
+}
+
+/// How a key's life ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KeyEnd {
+    Expired,
+    Deleted,
+    /// The node crashed or restarted without persistence.
+    Lost,
+    /// Still there when the run ended.
+    RunEnd,
+}
+
+/// A lock key's life on one node.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct KeySpan {
+    pub node: ActorId,
+    pub owner: Option<ActorId>,
+    pub from_us: Micros,
+    pub to_us: Micros,
+    pub end: KeyEnd,
+}
+
+/// What became of a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MsgFate {
+    Delivered,
+    Lost,
+    /// Still in flight when the run ended.
+    InFlight,
+}
+
+/// A message from send to receipt.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Message {
+    pub from: ActorId,
+    pub to: ActorId,
+    pub sent_us: Micros,
+    /// When it arrived or was lost (the run's end if still in flight).
+    pub arrived_us: Micros,
+    pub fate: MsgFate,
+    /// A delay fault held it.
+    pub delayed: bool,
+    pub what: String,
+    pub send_event: EventId,
+}
+
+/// A clock jump, for the timeline.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Jump {
+    pub actor: ActorId,
+    pub at_us: Micros,
+    pub by_us: Micros,
+}
+
+/// The spans a timeline draws.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Intervals {
+    pub beliefs: Vec<Belief>,
+    pub keys: Vec<KeySpan>,
+    pub pauses: Vec<Span>,
+    /// From a crash to the restart (or the run's end).
+    pub downs: Vec<Span>,
+    pub partitions: Vec<Span>,
+    pub messages: Vec<Message>,
+    pub jumps: Vec<Jump>,
+}
+
+/// A grant of the lock by the lock service: the ground truth the checker reasons from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Grant {
+    pub client: ActorId,
+    pub node: ActorId,
+    pub at_us: Micros,
+    pub token: Option<u64>,
+    pub event: EventId,
+    /// When the grant's promised term ends in true time: the grant (or its last renewal) plus
+    /// the TTL, or earlier if its owner released it.
+    pub term_end_us: Micros,
+    pub released_us: Option<Micros>,
+}
+
+/// A write the resource applied, with what the checker needs to judge it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Applied {
+    pub at_us: Micros,
+    pub client: ActorId,
+    /// The grant the client believed it held when it made the write.
+    pub grant: Option<usize>,
+    pub token: Option<u64>,
+    pub add: bool,
+    pub request: String,
+    /// The version the client had read, for a read-modify-write.
+    pub read_version: Option<u64>,
+    pub version_before: u64,
+    pub value_after: i64,
+    pub event: EventId,
+    /// The message that carried it.
+    pub msg: MsgId,
+}
+
+/// A whole run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Run {
+    pub scenario: String,
+    pub seed: u64,
+    pub actors: Vec<Actor>,
+    pub events: Vec<Event>,
+    pub intervals: Intervals,
+    pub grants: Vec<Grant>,
+    pub applied: Vec<Applied>,
+    /// Tokens in the order they were issued: (true time, token, client).
+    pub tokens: Vec<(Micros, u64, ActorId)>,
+    /// The resource's value at the end.
+    pub final_value: i64,
+    /// How many increments the clients' completed operations intended.
+    pub end_us: Micros,
+    pub verdict: Verdict,
+}
+
+impl Run {
+    /// An actor's name.
+    pub fn name(&self, a: ActorId) -> &str {
+        &self.actors[a].name
+    }
+
+    /// The id of an actor by name.
+    pub fn actor_id(&self, name: &str) -> Option<ActorId> {
+        self.actors.iter().position(|a| a.name == name)
+    }
+
+    /// The events that carry a key moment.
+    pub fn moments(&self) -> impl Iterator<Item = &Event> {
+        self.events.iter().filter(|e| e.moment.is_some())
+    }
+}
