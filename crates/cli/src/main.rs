@@ -51,26 +51,16 @@ fn parse_flags(args: &[String], allowed: &[&str]) -> Result<Flags, Bad> {
     while let Some(a) = it.next() {
         let flag = a.as_str();
         if flag.starts_with("--") && !allowed.contains(&flag) {
-            return Err(Bad(format!(
-                "unknown option `{flag}` (see `leaselab --help`)"
-            )));
+            return Err(Bad(format!("unknown option `{flag}` (see `leaselab --help`)")));
         }
         match flag {
             "--json" => f.json = true,
             "--fix" => f.fix = true,
             "--seed" => {
-                let v = it
-                    .next()
-                    .ok_or_else(|| Bad("--seed needs a number, e.g. --seed 7".into()))?;
-                let n: u64 = v.parse().map_err(|_| {
-                    Bad(format!(
-                        "--seed: `{v}` is not a whole number from 0 to 9007199254740991"
-                    ))
-                })?;
+                let v = it.next().ok_or_else(|| Bad("--seed needs a number, e.g. --seed 7".into()))?;
+                let n: u64 = v.parse().map_err(|_| Bad(format!("--seed: `{v}` is not a whole number from 0 to 9007199254740991")))?;
                 if n > sim::scenario::limits::SEED {
-                    return Err(Bad(format!(
-                        "--seed: {n} is above 9007199254740991 (2^53 - 1)"
-                    )));
+                    return Err(Bad(format!("--seed: {n} is above 9007199254740991 (2^53 - 1)")));
                 }
                 f.seed = Some(n);
             }
@@ -98,20 +88,13 @@ fn one_positional(f: &Flags, what: &str) -> Result<String, Bad> {
     match f.positional.as_slice() {
         [one] => Ok(one.clone()),
         [] => Err(Bad(format!("missing {what} (see `leaselab list`)"))),
-        more => Err(Bad(format!(
-            "expected one {what}, got {}: {}",
-            more.len(),
-            more.join(" ")
-        ))),
+        more => Err(Bad(format!("expected one {what}, got {}: {}", more.len(), more.join(" ")))),
     }
 }
 
 fn list(f: Flags) -> Result<String, Bad> {
     if !f.positional.is_empty() {
-        return Err(Bad(format!(
-            "`list` takes no arguments, got `{}`",
-            f.positional.join(" ")
-        )));
+        return Err(Bad(format!("`list` takes no arguments, got `{}`", f.positional.join(" "))));
     }
     let all = library::all();
     if f.json {
@@ -124,10 +107,7 @@ fn list(f: Flags) -> Result<String, Bad> {
                 })
             })
             .collect();
-        return Ok(format!(
-            "{}\n",
-            serde_json::to_string_pretty(&items).expect("json")
-        ));
+        return Ok(format!("{}\n", serde_json::to_string_pretty(&items).expect("json")));
     }
     let mut out = String::new();
     for (chapter, title) in library::CHAPTERS {
@@ -147,10 +127,7 @@ fn list(f: Flags) -> Result<String, Bad> {
 fn library_scenario(id: &str) -> Result<Scenario, Bad> {
     library::get(id).ok_or_else(|| {
         let ids: Vec<&str> = library::FILES.iter().map(|(i, _)| *i).collect();
-        Bad(format!(
-            "no scenario `{id}` in the library; try one of: {}",
-            ids.join(", ")
-        ))
+        Bad(format!("no scenario `{id}` in the library; try one of: {}", ids.join(", ")))
     })
 }
 
@@ -172,13 +149,11 @@ fn show(f: Flags) -> Result<String, Bad> {
 }
 
 fn load(arg: &str) -> Result<Scenario, Bad> {
-    let looks_like_file =
-        arg.ends_with(".json") || arg.contains('/') || std::path::Path::new(arg).exists();
+    let looks_like_file = arg.ends_with(".json") || arg.contains('/') || std::path::Path::new(arg).exists();
     if !looks_like_file {
         return library_scenario(arg);
     }
-    let text = std::fs::read_to_string(arg)
-        .map_err(|e| Bad(format!("{arg}: cannot read the file: {e}")))?;
+    let text = std::fs::read_to_string(arg).map_err(|e| Bad(format!("{arg}: cannot read the file: {e}")))?;
     Scenario::parse(&text).map_err(|e| Bad(format!("{arg}: {e}")))
 }
 
@@ -190,10 +165,7 @@ fn run(f: Flags) -> Result<String, Bad> {
     }
     let run = sim::run(&s).map_err(|e| Bad(format!("{arg}: {e}")))?;
     if f.json {
-        Ok(format!(
-            "{}\n",
-            serde_json::to_string_pretty(&render::verdict_json(&run)).expect("json")
-        ))
+        Ok(format!("{}\n", serde_json::to_string_pretty(&render::verdict_json(&run)).expect("json")))
     } else {
         Ok(render::trace_text(&run, &s.title))
     }

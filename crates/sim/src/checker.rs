@@ -64,14 +64,8 @@ impl Verdict {
 
 /// The safety properties, with what each means.
 pub const PROPERTIES: [(&str, &str); 3] = [
-    (
-        "lost-update",
-        "no client's write overwrote an update it had not read",
-    ),
-    (
-        "out-of-order-write",
-        "no write made under an older grant was accepted after one made under a newer grant",
-    ),
+    ("lost-update", "no client's write overwrote an update it had not read"),
+    ("out-of-order-write", "no write made under an older grant was accepted after one made under a newer grant"),
     ("duplicate-effect", "no logical request took effect twice"),
 ];
 
@@ -97,33 +91,16 @@ impl Cx<'_> {
         let grant_at = w.grant.map(|g| run.grants[g].at_us).unwrap_or(0);
         for p in &run.intervals.pauses {
             if p.actor == w.client && p.from_us >= grant_at && p.from_us <= sent {
-                why.push(format!(
-                    "{} was paused from {} to {}",
-                    self.name(w.client),
-                    fmt(p.from_us),
-                    fmt(p.to_us)
-                ));
+                why.push(format!("{} was paused from {} to {}", self.name(w.client), fmt(p.from_us), fmt(p.to_us)));
             }
         }
         let m = &run.intervals.messages[w.msg];
         if m.delayed {
-            why.push(format!(
-                "its write was held in the network from {} to {}",
-                fmt(m.sent_us),
-                fmt(m.arrived_us)
-            ));
+            why.push(format!("its write was held in the network from {} to {}", fmt(m.sent_us), fmt(m.arrived_us)));
         }
-        if let Some(b) = run
-            .intervals
-            .beliefs
-            .iter()
-            .find(|b| Some(b.grant) == w.grant)
-        {
+        if let Some(b) = run.intervals.beliefs.iter().find(|b| Some(b.grant) == w.grant) {
             if b.valid_until_us < w.at_us {
-                why.push(format!(
-                    "its lease had run out at {} by its own clock",
-                    fmt(b.valid_until_us)
-                ));
+                why.push(format!("its lease had run out at {} by its own clock", fmt(b.valid_until_us)));
             }
         }
         if why.is_empty() {
@@ -159,23 +136,9 @@ pub fn check(run: &Run, sc: &Scenario) -> Verdict {
     let notes = liveness(&cx);
     let properties = PROPERTIES
         .iter()
-        .map(|(name, meaning)| Property {
-            name,
-            holds: !violations.iter().any(|v| v.property == *name),
-            meaning,
-        })
+        .map(|(name, meaning)| Property { name, holds: !violations.iter().any(|v| v.property == *name), meaning })
         .collect();
-    Verdict {
-        verdict: if violations.is_empty() {
-            Safety::Safe
-        } else {
-            Safety::Unsafe
-        },
-        properties,
-        violations,
-        hazards,
-        notes,
-    }
+    Verdict { verdict: if violations.is_empty() { Safety::Safe } else { Safety::Unsafe }, properties, violations, hazards, notes }
 }
 
 fn lost_updates(cx: &Cx, out: &mut Vec<Finding>) {
@@ -188,29 +151,16 @@ fn lost_updates(cx: &Cx, out: &mut Vec<Finding>) {
             continue;
         }
         // The writes applied after this client's read, which this write overwrote unseen.
-        let lost: Vec<&Applied> = run
-            .applied
-            .iter()
-            .filter(|o| o.version_before >= read_v && o.version_before < w.version_before)
-            .collect();
+        let lost: Vec<&Applied> =
+            run.applied.iter().filter(|o| o.version_before >= read_v && o.version_before < w.version_before).collect();
         let Some(first) = lost.first() else { continue };
         let who = cx.name(w.client);
         let other = cx.name(first.client);
-        let read_at = run
-            .events
-            .iter()
-            .rev()
-            .find(|e| e.at_us <= w.at_us && matches!(e.kind, EventKind::ReadServed { client, version, .. } if client == w.client && version == read_v))
-            .map(|e| format!(" at {}", fmt(e.at_us)))
-            .unwrap_or_default();
+        let read_at = w.read_at_us.map(|t| format!(" at {}", fmt(t))).unwrap_or_default();
         let lost_desc = if first.client == w.client {
             format!("its own earlier write of {}", first.value_after)
         } else {
-            format!(
-                "{other}'s write of {} at {}",
-                first.value_after,
-                fmt(first.at_us)
-            )
+            format!("{other}'s write of {} at {}", first.value_after, fmt(first.at_us))
         };
         let stale = cx.why_stale(w);
         let explanation = format!(
@@ -227,13 +177,7 @@ fn lost_updates(cx: &Cx, out: &mut Vec<Finding>) {
         if !actors.contains(&other) {
             actors.push(other);
         }
-        out.push(Finding {
-            property: "lost-update".into(),
-            at_us: w.at_us,
-            actors,
-            explanation,
-            event: Some(w.event),
-        });
+        out.push(Finding { property: "lost-update".into(), at_us: w.at_us, actors, explanation, event: Some(w.event) });
     }
 }
 
@@ -290,21 +234,14 @@ fn duplicates(cx: &Cx, out: &mut Vec<Finding>) {
         if !w.add {
             continue;
         }
-        let Some(first) = run.applied[..i]
-            .iter()
-            .find(|o| o.add && o.request == w.request)
-        else {
+        let Some(first) = run.applied[..i].iter().find(|o| o.add && o.request == w.request) else {
             continue;
         };
         let (who, other) = (cx.name(w.client), cx.name(first.client));
         let how = if first.client == w.client {
             format!(
                 " {who} had sent it again after a timeout, and both copies arrived{}.",
-                if w.token.is_some() {
-                    " with the current token"
-                } else {
-                    ""
-                }
+                if w.token.is_some() { " with the current token" } else { "" }
             )
         } else if cx.sc.resource.kind == ResourceKind::External {
             " The external API ignores tokens, so fencing cannot stop the stale owner.".to_string()
@@ -322,13 +259,7 @@ fn duplicates(cx: &Cx, out: &mut Vec<Finding>) {
         if !actors.contains(&other) {
             actors.push(other);
         }
-        out.push(Finding {
-            property: "duplicate-effect".into(),
-            at_us: w.at_us,
-            actors,
-            explanation,
-            event: Some(w.event),
-        });
+        out.push(Finding { property: "duplicate-effect".into(), at_us: w.at_us, actors, explanation, event: Some(w.event) });
     }
 }
 
@@ -342,26 +273,17 @@ fn double_grants(cx: &Cx, out: &mut Vec<Finding>) {
             let (a, b) = (cx.name(g1.client), cx.name(g2.client));
             let node = cx.name(g2.node);
             // Why was the first key gone?
-            let key =
-                run.intervals.keys.iter().find(|k| {
-                    k.node == g1.node && k.owner == Some(g1.client) && k.from_us == g1.at_us
-                });
+            let key = run.intervals.keys.iter().find(|k| k.node == g1.node && k.owner == Some(g1.client) && k.from_us == g1.at_us);
             let why = if g1.node != g2.node {
                 format!("{} had failed before {a}'s key was replicated, and {node} was promoted without it", cx.name(g1.node))
             } else {
                 match key.map(|k| (k.end, k.to_us)) {
-                    Some((KeyEnd::Lost, at)) => format!(
-                        "{node} lost {a}'s key when it went down at {} without persistence",
-                        fmt(at)
-                    ),
+                    Some((KeyEnd::Lost, at)) => format!("{node} lost {a}'s key when it went down at {} without persistence", fmt(at)),
                     Some((KeyEnd::Deleted, at)) => {
                         let by = run
                             .events
                             .iter()
-                            .find(|e| {
-                                e.at_us == at
-                                    && matches!(e.kind, EventKind::KeyDeleted { foreign: true, .. })
-                            })
+                            .find(|e| e.at_us == at && matches!(e.kind, EventKind::KeyDeleted { foreign: true, .. }))
                             .and_then(|e| match e.kind {
                                 EventKind::KeyDeleted { by, .. } => Some(cx.name(by)),
                                 _ => None,
@@ -372,13 +294,13 @@ fn double_grants(cx: &Cx, out: &mut Vec<Finding>) {
                         }
                     }
                     Some((KeyEnd::Expired, at)) => {
-                        let jump = run
-                            .intervals
-                            .jumps
-                            .iter()
-                            .find(|jm| jm.actor == g1.node && jm.at_us <= at && jm.by_us > 0);
+                        let jump = run.intervals.jumps.iter().find(|jm| jm.actor == g1.node && jm.at_us <= at && jm.by_us > 0);
                         match jump {
-                            Some(jm) => format!("{node}'s clock jumped forward by {} at {}, so {a}'s key expired early", fmt(jm.by_us), fmt(jm.at_us)),
+                            Some(jm) => format!(
+                                "{node}'s clock jumped forward by {} at {}, so {a}'s key expired early",
+                                fmt(jm.by_us),
+                                fmt(jm.at_us)
+                            ),
                             None => format!("{a}'s key expired early at {} by {node}'s clock", fmt(at)),
                         }
                     }
@@ -404,28 +326,18 @@ fn double_grants(cx: &Cx, out: &mut Vec<Finding>) {
 fn foreign_ops(cx: &Cx, out: &mut Vec<Finding>) {
     for e in &cx.run.events {
         let (kind, owner, by) = match e.kind {
-            EventKind::KeyDeleted {
-                owner,
-                by,
-                foreign: true,
-            } => ("foreign-release", owner, by),
-            EventKind::KeyExtended {
-                owner,
-                by,
-                foreign: true,
-            } => ("foreign-renew", owner, by),
+            EventKind::KeyDeleted { owner, by, foreign: true } => ("foreign-release", owner, by),
+            EventKind::KeyExtended { owner, by, foreign: true } => ("foreign-renew", owner, by),
             _ => continue,
         };
-        let owner = owner
-            .map(|o| cx.name(o))
-            .unwrap_or_else(|| "another client".into());
+        let owner = owner.map(|o| cx.name(o)).unwrap_or_else(|| "another client".into());
         let by = cx.name(by);
         let what = if kind == "foreign-release" {
-            format!(
-                "{by}'s plain DEL deleted {owner}'s key; a compare-and-delete would have refused"
-            )
+            format!("{by}'s plain DEL deleted {owner}'s key; a compare-and-delete would have refused")
         } else {
-            format!("{by}'s plain PEXPIRE extended {owner}'s key and told {by} it still held the lock; a compare-and-extend would have refused")
+            format!(
+                "{by}'s plain PEXPIRE extended {owner}'s key and told {by} it still held the lock; a compare-and-extend would have refused"
+            )
         };
         out.push(Finding {
             property: kind.into(),
@@ -442,9 +354,7 @@ fn belief_overlaps(cx: &Cx, out: &mut Vec<Finding>) {
     let mut seen = std::collections::BTreeSet::new();
     for (i, x) in b.iter().enumerate() {
         for y in &b[i + 1..] {
-            if x.client == y.client
-                || !seen.insert((x.client.min(y.client), x.client.max(y.client)))
-            {
+            if x.client == y.client || !seen.insert((x.client.min(y.client), x.client.max(y.client))) {
                 continue;
             }
             let from = x.from_us.max(y.from_us);
@@ -453,11 +363,7 @@ fn belief_overlaps(cx: &Cx, out: &mut Vec<Finding>) {
                 continue;
             }
             // The earlier holder outlived its lease (or both were granted at once).
-            let (old, new) = if x.from_us <= y.from_us {
-                (x, y)
-            } else {
-                (y, x)
-            };
+            let (old, new) = if x.from_us <= y.from_us { (x, y) } else { (y, x) };
             let (o, n) = (cx.name(old.client), cx.name(new.client));
             out.push(Finding {
                 property: "belief-overlap".into(),
@@ -509,12 +415,7 @@ fn liveness(cx: &Cx) -> Vec<Finding> {
         if run.actors[d.actor].role != crate::trace::Role::Client {
             continue;
         }
-        if let Some(k) = run
-            .intervals
-            .keys
-            .iter()
-            .find(|k| k.owner == Some(d.actor) && k.from_us <= d.from_us && k.to_us > d.from_us)
-        {
+        if let Some(k) = run.intervals.keys.iter().find(|k| k.owner == Some(d.actor) && k.from_us <= d.from_us && k.to_us > d.from_us) {
             notes.push(Finding {
                 property: "liveness".into(),
                 at_us: d.from_us,
@@ -543,21 +444,13 @@ fn liveness(cx: &Cx) -> Vec<Finding> {
                 property: "incomplete".into(),
                 at_us: e.at_us,
                 actors: vec![cx.name(e.actor)],
-                explanation: format!(
-                    "{} stopped without finishing its work (and knows it).",
-                    cx.name(e.actor)
-                ),
+                explanation: format!("{} stopped without finishing its work (and knows it).", cx.name(e.actor)),
                 event: Some(e.id),
             }),
             _ => {}
         }
     }
-    let in_flight = run
-        .intervals
-        .messages
-        .iter()
-        .filter(|m| m.fate == MsgFate::InFlight)
-        .count();
+    let in_flight = run.intervals.messages.iter().filter(|m| m.fate == MsgFate::InFlight).count();
     if in_flight > 0 {
         notes.push(Finding {
             property: "in-flight".into(),

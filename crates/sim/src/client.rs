@@ -153,14 +153,7 @@ impl Client {
         out
     }
 
-    fn send(
-        &mut self,
-        dest: Dest,
-        make: impl FnOnce(u64) -> Payload,
-        timeout_ms: Option<u64>,
-        cx: &Cx,
-        out: &mut Vec<Effect>,
-    ) {
+    fn send(&mut self, dest: Dest, make: impl FnOnce(u64) -> Payload, timeout_ms: Option<u64>, cx: &Cx, out: &mut Vec<Effect>) {
         let req = self.next_req;
         self.next_req += 1;
         let p = make(req);
@@ -169,10 +162,7 @@ impl Client {
         if let Some(t) = timeout_ms {
             out.push(Effect::Timer(t as Micros * MS, TimerKind::Timeout(req)));
         }
-        self.wait = Wait::Reply {
-            req,
-            sent_local: cx.local,
-        };
+        self.wait = Wait::Reply { req, sent_local: cx.local };
     }
 
     fn finish(&mut self, completed: bool, out: &mut Vec<Effect>) {
@@ -209,17 +199,7 @@ impl Client {
                 Step::Read { activate } => {
                     let token = if activate { self.token(cx) } else { None };
                     self.read_pc = Some(self.pc);
-                    self.send(
-                        Dest::Resource,
-                        |req| Payload::Read {
-                            req,
-                            token,
-                            activate,
-                        },
-                        None,
-                        cx,
-                        out,
-                    );
+                    self.send(Dest::Resource, |req| Payload::Read { req, token, activate }, None, cx, out);
                     return;
                 }
                 Step::Work { ms } => {
@@ -228,13 +208,7 @@ impl Client {
                     self.wait = Wait::Timer;
                     return;
                 }
-                Step::Write {
-                    op,
-                    request,
-                    timeout_ms,
-                    conditional,
-                    ..
-                } => {
+                Step::Write { op, request, timeout_ms, conditional, .. } => {
                     self.resends = 0;
                     let request = request.unwrap_or_else(|| format!("{}-{}", cx.name, self.pc));
                     let value = self.read.map(|r| r.0).unwrap_or(0) + 1;
@@ -246,17 +220,7 @@ impl Client {
                     };
                     self.send(
                         Dest::Resource,
-                        |req| Payload::Write {
-                            req,
-                            token,
-                            grant,
-                            op,
-                            value,
-                            request,
-                            read_version,
-                            read_at_us,
-                            conditional,
-                        },
+                        |req| Payload::Write { req, token, grant, op, value, request, read_version, read_at_us, conditional },
                         timeout_ms,
                         cx,
                         out,
@@ -273,13 +237,7 @@ impl Client {
                         ttl_ms: cx.ttl_ms,
                         compare: cx.renew == RenewStyle::CompareAndExtend,
                     };
-                    self.send(
-                        Dest::Lock,
-                        |req| Payload::Redis { req, cmd },
-                        Some(SCRIPT_TIMEOUT_MS),
-                        cx,
-                        out,
-                    );
+                    self.send(Dest::Lock, |req| Payload::Redis { req, cmd }, Some(SCRIPT_TIMEOUT_MS), cx, out);
                     return;
                 }
                 Step::Release {} => {
@@ -287,17 +245,8 @@ impl Client {
                         self.pc += 1;
                         continue;
                     };
-                    let cmd = RedisCmd::Release {
-                        owner: lease.owner.clone(),
-                        compare: cx.release == ReleaseStyle::CompareAndDelete,
-                    };
-                    self.send(
-                        Dest::Lock,
-                        |req| Payload::Redis { req, cmd },
-                        Some(SCRIPT_TIMEOUT_MS),
-                        cx,
-                        out,
-                    );
+                    let cmd = RedisCmd::Release { owner: lease.owner.clone(), compare: cx.release == ReleaseStyle::CompareAndDelete };
+                    self.send(Dest::Lock, |req| Payload::Redis { req, cmd }, Some(SCRIPT_TIMEOUT_MS), cx, out);
                     return;
                 }
                 Step::CheckDeadline { margin_ms } => {
@@ -311,13 +260,7 @@ impl Client {
                         self.pc += 1;
                         continue;
                     }
-                    self.lose(
-                        format!(
-                            "its deadline is {} away on its own clock",
-                            crate::time::fmt(left.max(0))
-                        ),
-                        out,
-                    );
+                    self.lose(format!("its deadline is {} away on its own clock", crate::time::fmt(left.max(0))), out);
                     return;
                 }
             }
@@ -326,26 +269,13 @@ impl Client {
 
     fn send_acquire(&mut self, timeout_ms: u64, cx: &Cx, out: &mut Vec<Effect>) {
         self.attempt += 1;
-        let cmd = RedisCmd::Acquire {
-            owner: self.owner.clone(),
-            ttl_ms: cx.ttl_ms,
-            incr: cx.incr_on_node,
-        };
-        self.send(
-            Dest::Lock,
-            |req| Payload::Redis { req, cmd },
-            Some(timeout_ms),
-            cx,
-            out,
-        );
+        let cmd = RedisCmd::Acquire { owner: self.owner.clone(), ttl_ms: cx.ttl_ms, incr: cx.incr_on_node };
+        self.send(Dest::Lock, |req| Payload::Redis { req, cmd }, Some(timeout_ms), cx, out);
     }
 
     /// After a refused or unanswered attempt: wait and try again, or give up.
     fn retry_acquire(&mut self, out: &mut Vec<Effect>) {
-        let Some(Step::Acquire {
-            retry_ms, attempts, ..
-        }) = self.steps.get(self.pc).cloned()
-        else {
+        let Some(Step::Acquire { retry_ms, attempts, .. }) = self.steps.get(self.pc).cloned() else {
             return;
         };
         if self.attempt >= attempts {
@@ -374,68 +304,36 @@ impl Client {
                 }
                 match self.steps.get(self.pc).cloned() {
                     Some(Step::Acquire { .. }) => {
-                        out.push(Effect::Event(EventKind::Timeout {
-                            what: "its lock request".into(),
-                        }));
+                        out.push(Effect::Event(EventKind::Timeout { what: "its lock request".into() }));
                         self.retry_acquire(out);
                     }
-                    Some(Step::Write {
-                        retries,
-                        timeout_ms,
-                        ..
-                    }) => {
+                    Some(Step::Write { retries, timeout_ms, .. }) => {
                         if self.resends < retries {
                             self.resends += 1;
-                            out.push(Effect::Event(EventKind::Timeout {
-                                what: "its write; it sends it again".into(),
-                            }));
+                            out.push(Effect::Event(EventKind::Timeout { what: "its write; it sends it again".into() }));
                             if let Some(Payload::Write {
-                                token,
-                                grant,
-                                op,
-                                value,
-                                request,
-                                read_version,
-                                read_at_us,
-                                conditional,
-                                ..
+                                token, grant, op, value, request, read_version, read_at_us, conditional, ..
                             }) = self.last_payload.clone()
                             {
                                 self.send(
                                     Dest::Resource,
-                                    |req| Payload::Write {
-                                        req,
-                                        token,
-                                        grant,
-                                        op,
-                                        value,
-                                        request,
-                                        read_version,
-                                        read_at_us,
-                                        conditional,
-                                    },
+                                    |req| Payload::Write { req, token, grant, op, value, request, read_version, read_at_us, conditional },
                                     timeout_ms,
                                     cx,
                                     out,
                                 );
                             }
                         } else {
-                            out.push(Effect::Event(EventKind::Timeout {
-                                what: "its write; it gives up".into(),
-                            }));
+                            out.push(Effect::Event(EventKind::Timeout { what: "its write; it gives up".into() }));
                             self.finish(false, out);
                         }
                     }
                     Some(Step::Renew {}) => {
-                        out.push(Effect::Event(EventKind::Timeout {
-                            what: "its renewal".into(),
-                        }));
+                        out.push(Effect::Event(EventKind::Timeout { what: "its renewal".into() }));
                         self.lose("its renewal got no reply".into(), out);
                     }
                     Some(Step::Release {}) => {
-                        out.push(Effect::Event(EventKind::Timeout {
-                            what: "its release".into(),
-                        }));
+                        out.push(Effect::Event(EventKind::Timeout { what: "its release".into() }));
                         self.lease = None;
                         out.push(Effect::Event(EventKind::Released { removed: false }));
                         self.next(cx, out);
@@ -448,22 +346,15 @@ impl Client {
     }
 
     fn on_message(&mut self, p: Payload, cx: &Cx, out: &mut Vec<Effect>) {
-        let Wait::Reply {
-            req: waiting,
-            sent_local,
-        } = self.wait
-        else {
+        let Wait::Reply { req: waiting, sent_local } = self.wait else {
             return;
         };
         let req = match &p {
-            Payload::RedisReply { req, .. }
-            | Payload::ReadReply { req, .. }
-            | Payload::WriteReply { req, .. } => *req,
+            Payload::RedisReply { req, .. } | Payload::ReadReply { req, .. } | Payload::WriteReply { req, .. } => *req,
             _ => return,
         };
         // A write resent after a timeout accepts the reply to any copy of it.
-        let is_resend_reply =
-            matches!(p, Payload::WriteReply { .. }) && req < waiting && self.resends > 0;
+        let is_resend_reply = matches!(p, Payload::WriteReply { .. }) && req < waiting && self.resends > 0;
         if req != waiting && !is_resend_reply {
             return; // a late reply to an earlier request
         }
@@ -472,24 +363,13 @@ impl Client {
             (Some(Step::Acquire { .. }), Payload::RedisReply { reply, .. }) => match reply {
                 RedisReply::Ok { token, grant } => {
                     let until_local = sent_local + cx.ttl_ms as Micros * MS;
-                    self.lease = Some(Lease {
-                        owner: self.owner.clone(),
-                        token,
-                        grant,
-                        until_local,
-                    });
+                    self.lease = Some(Lease { owner: self.owner.clone(), token, grant, until_local });
                     let token = self.token(cx);
-                    out.push(Effect::Event(EventKind::Acquired {
-                        token,
-                        until_local_us: until_local,
-                        grant,
-                    }));
+                    out.push(Effect::Event(EventKind::Acquired { token, until_local_us: until_local, grant }));
                     self.next(cx, out);
                 }
                 _ => {
-                    out.push(Effect::Event(EventKind::Refused {
-                        attempt: self.attempt,
-                    }));
+                    out.push(Effect::Event(EventKind::Refused { attempt: self.attempt }));
                     self.retry_acquire(out);
                 }
             },
@@ -499,34 +379,18 @@ impl Client {
                     if let Some(l) = &mut self.lease {
                         l.until_local = until_local;
                     }
-                    out.push(Effect::Event(EventKind::Renewed {
-                        until_local_us: until_local,
-                    }));
+                    out.push(Effect::Event(EventKind::Renewed { until_local_us: until_local }));
                     self.next(cx, out);
                 } else {
-                    self.lose(
-                        "its renewal was refused: the key is gone or holds another owner's value"
-                            .into(),
-                        out,
-                    );
+                    self.lose("its renewal was refused: the key is gone or holds another owner's value".into(), out);
                 }
             }
             (Some(Step::Release {}), Payload::RedisReply { reply, .. }) => {
                 self.lease = None;
-                out.push(Effect::Event(EventKind::Released {
-                    removed: reply == RedisReply::Int(1),
-                }));
+                out.push(Effect::Event(EventKind::Released { removed: reply == RedisReply::Int(1) }));
                 self.next(cx, out);
             }
-            (
-                Some(Step::Read { .. }),
-                Payload::ReadReply {
-                    value,
-                    version,
-                    refused_by,
-                    ..
-                },
-            ) => {
+            (Some(Step::Read { .. }), Payload::ReadReply { value, version, refused_by, .. }) => {
                 if let Some(h) = refused_by {
                     self.lose(format!("the resource has already seen token {h}"), out);
                     return;
@@ -536,22 +400,14 @@ impl Client {
                 out.push(Effect::Event(EventKind::ReadDone { value, version }));
                 self.next(cx, out);
             }
-            (
-                Some(Step::Write { .. }),
-                Payload::WriteReply {
-                    outcome, highest, ..
-                },
-            ) => {
+            (Some(Step::Write { .. }), Payload::WriteReply { outcome, highest, .. }) => {
                 out.push(Effect::Event(EventKind::WriteDone { outcome }));
                 match outcome {
                     WriteOutcome::Accepted | WriteOutcome::Duplicate => {
                         self.read = None;
                         self.next(cx, out);
                     }
-                    WriteOutcome::Rejected => self.lose(
-                        format!("the resource has already seen token {highest}"),
-                        out,
-                    ),
+                    WriteOutcome::Rejected => self.lose(format!("the resource has already seen token {highest}"), out),
                     WriteOutcome::Conflict => {
                         self.conflicts += 1;
                         match self.read_pc {

@@ -42,29 +42,14 @@ impl Clock {
     pub fn new(offset: Micros, ppm: i64, changes: &[(Micros, ClockChange)]) -> Clock {
         let mut sorted: Vec<(usize, &(Micros, ClockChange))> = changes.iter().enumerate().collect();
         sorted.sort_by_key(|(i, (t, _))| (*t, *i));
-        let mut segments = vec![Segment {
-            start: 0,
-            local: offset,
-            ppm,
-        }];
+        let mut segments = vec![Segment { start: 0, local: offset, ppm }];
         for (_, (t, change)) in sorted {
             let t = (*t).max(0);
-            let now = Clock {
-                segments: segments.clone(),
-            }
-            .local_at(t);
+            let now = Clock { segments: segments.clone() }.local_at(t);
             let last_ppm = segments.last().map(|s| s.ppm).unwrap_or(ppm);
             let seg = match change {
-                ClockChange::Jump(by) => Segment {
-                    start: t,
-                    local: now + by,
-                    ppm: last_ppm,
-                },
-                ClockChange::Drift(p) => Segment {
-                    start: t,
-                    local: now,
-                    ppm: *p,
-                },
+                ClockChange::Jump(by) => Segment { start: t, local: now + by, ppm: last_ppm },
+                ClockChange::Drift(p) => Segment { start: t, local: now, ppm: *p },
             };
             if segments.last().map(|s| s.start) == Some(t) {
                 *segments.last_mut().expect("at least one segment") = seg;

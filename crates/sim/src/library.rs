@@ -63,9 +63,5 @@ pub fn get(id: &str) -> Option<Scenario> {
 
 /// The title of a chapter.
 pub fn chapter_title(id: &str) -> &'static str {
-    CHAPTERS
-        .iter()
-        .find(|(c, _)| *c == id)
-        .map(|(_, t)| *t)
-        .unwrap_or("Other")
+    CHAPTERS.iter().find(|(c, _)| *c == id).map(|(_, t)| *t).unwrap_or("Other")
 }

@@ -9,19 +9,11 @@ use crate::trace::WriteOutcome;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RedisCmd {
     /// `SET lock <owner> NX PX <ttl>`, and with `incr` also `INCR lock:fence` in the same script.
-    Acquire {
-        owner: String,
-        ttl_ms: u64,
-        incr: bool,
-    },
+    Acquire { owner: String, ttl_ms: u64, incr: bool },
     /// Compare-and-delete (`compare`) or a plain `DEL`.
     Release { owner: String, compare: bool },
     /// Compare-and-extend (`compare`) or a plain `PEXPIRE`.
-    Renew {
-        owner: String,
-        ttl_ms: u64,
-        compare: bool,
-    },
+    Renew { owner: String, ttl_ms: u64, compare: bool },
 }
 
 /// A Redis reply.
@@ -92,11 +84,7 @@ impl Payload {
     pub fn describe(&self) -> String {
         match self {
             Payload::Redis { cmd, .. } => match cmd {
-                RedisCmd::Acquire {
-                    owner,
-                    ttl_ms,
-                    incr,
-                } => {
+                RedisCmd::Acquire { owner, ttl_ms, incr } => {
                     let base = format!("SET lock {} NX PX {ttl_ms}", short(owner));
                     if *incr {
                         format!("{base} + INCR lock:fence")
@@ -104,23 +92,12 @@ impl Payload {
                         base
                     }
                 }
-                RedisCmd::Release {
-                    owner,
-                    compare: true,
-                } => format!("compare-and-delete lock {}", short(owner)),
+                RedisCmd::Release { owner, compare: true } => format!("compare-and-delete lock {}", short(owner)),
                 RedisCmd::Release { compare: false, .. } => "DEL lock".into(),
-                RedisCmd::Renew {
-                    owner,
-                    ttl_ms,
-                    compare: true,
-                } => {
+                RedisCmd::Renew { owner, ttl_ms, compare: true } => {
                     format!("compare-and-extend lock {} {ttl_ms}", short(owner))
                 }
-                RedisCmd::Renew {
-                    ttl_ms,
-                    compare: false,
-                    ..
-                } => format!("PEXPIRE lock {ttl_ms}"),
+                RedisCmd::Renew { ttl_ms, compare: false, .. } => format!("PEXPIRE lock {ttl_ms}"),
             },
             Payload::RedisReply { reply, .. } => match reply {
                 RedisReply::Ok { token: Some(t), .. } => format!("OK, token {t}"),
@@ -128,28 +105,13 @@ impl Payload {
                 RedisReply::Nil => "nil".into(),
                 RedisReply::Int(n) => format!("{n}"),
             },
-            Payload::Read {
-                token: Some(t),
-                activate: true,
-                ..
-            } => format!("read with token {t}"),
+            Payload::Read { token: Some(t), activate: true, .. } => format!("read with token {t}"),
             Payload::Read { .. } => "read".into(),
-            Payload::ReadReply {
-                refused_by: Some(h),
-                ..
-            } => format!("refused: token below {h}"),
+            Payload::ReadReply { refused_by: Some(h), .. } => format!("refused: token below {h}"),
             Payload::ReadReply { value, version, .. } => {
                 format!("value {value} (version {version})")
             }
-            Payload::Write {
-                token,
-                op,
-                value,
-                request,
-                conditional,
-                read_version,
-                ..
-            } => {
+            Payload::Write { token, op, value, request, conditional, read_version, .. } => {
                 let what = match op {
                     WriteOp::Set => format!("write {value}"),
                     WriteOp::Add => format!("add 1 ({request})"),
@@ -163,9 +125,7 @@ impl Payload {
                     None => format!("{what}{cond}"),
                 }
             }
-            Payload::WriteReply {
-                outcome, highest, ..
-            } => match outcome {
+            Payload::WriteReply { outcome, highest, .. } => match outcome {
                 WriteOutcome::Accepted => "ok".into(),
                 WriteOutcome::Rejected => format!("rejected: token below {highest}"),
                 WriteOutcome::Duplicate => "already done".into(),

@@ -32,9 +32,13 @@ pub struct Entry {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Change {
     /// `SET NX` set the key; `token` was issued by `INCR` in the same script.
-    Set { token: Option<u64> },
+    Set {
+        token: Option<u64>,
+    },
     /// `SET NX` found the key held.
-    Busy { holder: Option<ActorId> },
+    Busy {
+        holder: Option<ActorId>,
+    },
     Deleted {
         owner: Option<ActorId>,
         grant: Option<usize>,
@@ -46,7 +50,9 @@ pub enum Change {
         foreign: bool,
     },
     /// A compare-and-X script found another owner's value, or no key.
-    Unchanged { missing: bool },
+    Unchanged {
+        missing: bool,
+    },
 }
 
 /// A Redis node's data.
@@ -68,9 +74,7 @@ impl Node {
 
     /// The live lock key at `now_local`.
     pub fn lock(&self, now_local: Micros) -> Option<&Entry> {
-        self.keys
-            .get(LOCK_KEY)
-            .filter(|e| e.expires_local.is_none_or(|at| now_local < at))
+        self.keys.get(LOCK_KEY).filter(|e| e.expires_local.is_none_or(|at| now_local < at))
     }
 
     /// Runs a command from `client` at `now_local`. `grant` is the index the next grant gets.
@@ -85,11 +89,7 @@ impl Node {
     ) -> (RedisReply, Change) {
         self.expire(now_local);
         match cmd {
-            RedisCmd::Acquire {
-                owner,
-                ttl_ms,
-                incr,
-            } => {
+            RedisCmd::Acquire { owner, ttl_ms, incr } => {
                 if let Some(e) = self.keys.get(LOCK_KEY) {
                     return (RedisReply::Nil, Change::Busy { holder: e.owner });
                 }
@@ -102,58 +102,26 @@ impl Node {
                         grant: Some(grant),
                     },
                 );
-                let token = if *incr {
-                    Some(self.incr(FENCE_KEY))
-                } else {
-                    durable_token
-                };
+                let token = if *incr { Some(self.incr(FENCE_KEY)) } else { durable_token };
                 (RedisReply::Ok { token, grant }, Change::Set { token })
             }
             RedisCmd::Release { owner, compare } => match self.keys.get(LOCK_KEY) {
-                None => (
-                    RedisReply::Int(if *compare { -1 } else { 0 }),
-                    Change::Unchanged { missing: true },
-                ),
-                Some(e) if *compare && &e.value != owner => {
-                    (RedisReply::Int(0), Change::Unchanged { missing: false })
-                }
+                None => (RedisReply::Int(if *compare { -1 } else { 0 }), Change::Unchanged { missing: true }),
+                Some(e) if *compare && &e.value != owner => (RedisReply::Int(0), Change::Unchanged { missing: false }),
                 Some(e) => {
                     let foreign = &e.value != owner;
                     let (o, g) = (e.owner, e.grant);
                     self.keys.remove(LOCK_KEY);
-                    (
-                        RedisReply::Int(1),
-                        Change::Deleted {
-                            owner: o,
-                            grant: g,
-                            foreign,
-                        },
-                    )
+                    (RedisReply::Int(1), Change::Deleted { owner: o, grant: g, foreign })
                 }
             },
-            RedisCmd::Renew {
-                owner,
-                ttl_ms,
-                compare,
-            } => match self.keys.get_mut(LOCK_KEY) {
-                None => (
-                    RedisReply::Int(if *compare { -1 } else { 0 }),
-                    Change::Unchanged { missing: true },
-                ),
-                Some(e) if *compare && &e.value != owner => {
-                    (RedisReply::Int(0), Change::Unchanged { missing: false })
-                }
+            RedisCmd::Renew { owner, ttl_ms, compare } => match self.keys.get_mut(LOCK_KEY) {
+                None => (RedisReply::Int(if *compare { -1 } else { 0 }), Change::Unchanged { missing: true }),
+                Some(e) if *compare && &e.value != owner => (RedisReply::Int(0), Change::Unchanged { missing: false }),
                 Some(e) => {
                     e.expires_local = Some(now_local + *ttl_ms as Micros * MS);
                     let foreign = &e.value != owner;
-                    (
-                        RedisReply::Int(1),
-                        Change::Extended {
-                            owner: e.owner,
-                            grant: e.grant,
-                            foreign,
-                        },
-                    )
+                    (RedisReply::Int(1), Change::Extended { owner: e.owner, grant: e.grant, foreign })
                 }
             },
         }
@@ -161,12 +129,7 @@ impl Node {
 
     /// `INCR key`: a missing key counts as 0.
     pub fn incr(&mut self, key: &str) -> u64 {
-        let e = self.keys.entry(key.into()).or_insert(Entry {
-            value: "0".into(),
-            expires_local: None,
-            owner: None,
-            grant: None,
-        });
+        let e = self.keys.entry(key.into()).or_insert(Entry { value: "0".into(), expires_local: None, owner: None, grant: None });
         let n = e.value.parse::<u64>().unwrap_or(0) + 1;
         e.value = n.to_string();
         n
@@ -178,57 +141,26 @@ mod tests {
     use super::*;
 
     fn acquire(owner: &str) -> RedisCmd {
-        RedisCmd::Acquire {
-            owner: owner.into(),
-            ttl_ms: 100,
-            incr: false,
-        }
+        RedisCmd::Acquire { owner: owner.into(), ttl_ms: 100, incr: false }
     }
 
     #[test]
     fn set_nx_px_then_expiry() {
         let mut n = Node::default();
-        assert!(matches!(
-            n.execute(&acquire("a"), 0, 0, 0, None).0,
-            RedisReply::Ok { .. }
-        ));
-        assert_eq!(
-            n.execute(&acquire("b"), 1, 99 * MS, 1, None).0,
-            RedisReply::Nil
-        );
+        assert!(matches!(n.execute(&acquire("a"), 0, 0, 0, None).0, RedisReply::Ok { .. }));
+        assert_eq!(n.execute(&acquire("b"), 1, 99 * MS, 1, None).0, RedisReply::Nil);
         // At exactly the expiry time the key is gone.
-        assert!(matches!(
-            n.execute(&acquire("b"), 1, 100 * MS, 1, None).0,
-            RedisReply::Ok { .. }
-        ));
+        assert!(matches!(n.execute(&acquire("b"), 1, 100 * MS, 1, None).0, RedisReply::Ok { .. }));
     }
 
     #[test]
     fn compare_and_delete_refuses_a_foreign_value() {
         let mut n = Node::default();
         n.execute(&acquire("b"), 1, 0, 0, None);
-        let (r, c) = n.execute(
-            &RedisCmd::Release {
-                owner: "a".into(),
-                compare: true,
-            },
-            0,
-            1,
-            1,
-            None,
-        );
+        let (r, c) = n.execute(&RedisCmd::Release { owner: "a".into(), compare: true }, 0, 1, 1, None);
         assert_eq!(r, RedisReply::Int(0));
         assert_eq!(c, Change::Unchanged { missing: false });
-        let (r, c) = n.execute(
-            &RedisCmd::Release {
-                owner: "a".into(),
-                compare: false,
-            },
-            0,
-            1,
-            1,
-            None,
-        );
+        let (r, c) = n.execute(&RedisCmd::Release { owner: "a".into(), compare: false }, 0, 1, 1, None);
         assert_eq!(r, RedisReply::Int(1));
         assert!(matches!(c, Change::Deleted { foreign: true, .. }));
     }
@@ -237,29 +169,9 @@ mod tests {
     fn plain_pexpire_extends_someone_elses_key() {
         let mut n = Node::default();
         n.execute(&acquire("b"), 1, 0, 0, None);
-        let (r, _) = n.execute(
-            &RedisCmd::Renew {
-                owner: "a".into(),
-                ttl_ms: 500,
-                compare: true,
-            },
-            0,
-            50 * MS,
-            1,
-            None,
-        );
+        let (r, _) = n.execute(&RedisCmd::Renew { owner: "a".into(), ttl_ms: 500, compare: true }, 0, 50 * MS, 1, None);
         assert_eq!(r, RedisReply::Int(0));
-        let (r, c) = n.execute(
-            &RedisCmd::Renew {
-                owner: "a".into(),
-                ttl_ms: 500,
-                compare: false,
-            },
-            0,
-            50 * MS,
-            1,
-            None,
-        );
+        let (r, c) = n.execute(&RedisCmd::Renew { owner: "a".into(), ttl_ms: 500, compare: false }, 0, 50 * MS, 1, None);
         assert_eq!(r, RedisReply::Int(1));
         assert!(matches!(c, Change::Extended { foreign: true, .. }));
         assert_eq!(n.lock(549 * MS).map(|e| e.value.as_str()), Some("b"));
@@ -268,16 +180,7 @@ mod tests {
     #[test]
     fn missing_key_replies_minus_one_to_scripts() {
         let mut n = Node::default();
-        let (r, _) = n.execute(
-            &RedisCmd::Release {
-                owner: "a".into(),
-                compare: true,
-            },
-            0,
-            0,
-            0,
-            None,
-        );
+        let (r, _) = n.execute(&RedisCmd::Release { owner: "a".into(), compare: true }, 0, 0, 0, None);
         assert_eq!(r, RedisReply::Int(-1));
     }
 

@@ -14,23 +14,9 @@ pub fn trace_text(run: &Run, title: &str) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# {} — {title} (seed {})", run.scenario, run.seed);
     let _ = writeln!(s, "#      true time  actor     own clock  what happened");
-    let width = run
-        .actors
-        .iter()
-        .map(|a| a.name.len())
-        .max()
-        .unwrap_or(5)
-        .max(5);
+    let width = run.actors.iter().map(|a| a.name.len()).max().unwrap_or(5).max(5);
     for e in &run.events {
-        let _ = writeln!(
-            s,
-            "{:>4} {} {:<width$} {}  {}",
-            e.id,
-            fmt_column(e.at_us),
-            run.name(e.actor),
-            fmt_column(e.local_us),
-            e.text
-        );
+        let _ = writeln!(s, "{:>4} {} {:<width$} {}  {}", e.id, fmt_column(e.at_us), run.name(e.actor), fmt_column(e.local_us), e.text);
         if let Some(m) = &e.moment {
             let _ = writeln!(s, "{:>width2$}» {m}", "", width2 = 16 + width + 13);
         }
@@ -44,31 +30,15 @@ pub fn trace_text(run: &Run, title: &str) -> String {
 pub fn verdict_text(run: &Run) -> String {
     let mut s = String::new();
     let v = &run.verdict;
-    let _ = writeln!(
-        s,
-        "verdict: {}",
-        if v.is_safe() { "SAFE" } else { "UNSAFE" }
-    );
-    let _ = writeln!(
-        s,
-        "final value: {} after {} accepted writes",
-        run.final_value,
-        run.applied.len()
-    );
+    let _ = writeln!(s, "verdict: {}", if v.is_safe() { "SAFE" } else { "UNSAFE" });
+    let _ = writeln!(s, "final value: {} after {} accepted writes", run.final_value, run.applied.len());
     let section = |s: &mut String, name: &str, items: &[Finding]| {
         if items.is_empty() {
             return;
         }
         let _ = writeln!(s, "{name}:");
         for f in items {
-            let _ = writeln!(
-                s,
-                "  - {} at {} ({}): {}",
-                f.property,
-                fmt(f.at_us),
-                f.actors.join(", "),
-                f.explanation
-            );
+            let _ = writeln!(s, "  - {} at {} ({}): {}", f.property, fmt(f.at_us), f.actors.join(", "), f.explanation);
         }
     };
     section(&mut s, "violations", &v.violations);
@@ -91,9 +61,9 @@ fn finding_json(f: &Finding) -> serde_json::Value {
 pub fn verdict_json(run: &Run) -> serde_json::Value {
     let v = &run.verdict;
     json!({
+        "verdict": if v.is_safe() { "safe" } else { "unsafe" },
         "scenario": run.scenario,
         "seed": run.seed,
-        "verdict": if v.is_safe() { "safe" } else { "unsafe" },
         "properties": v.properties,
         "violations": v.violations.iter().map(finding_json).collect::<Vec<_>>(),
         "hazards": v.hazards.iter().map(finding_json).collect::<Vec<_>>(),

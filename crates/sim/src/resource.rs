@@ -36,13 +36,7 @@ pub struct Store {
 
 impl Store {
     pub fn new(cfg: Resource) -> Store {
-        Store {
-            cfg,
-            value: 0,
-            version: 0,
-            highest: 0,
-            seen: BTreeSet::new(),
-        }
+        Store { cfg, value: 0, version: 0, highest: 0, seen: BTreeSet::new() }
     }
 
     /// Whether tokens are looked at at all.
@@ -65,22 +59,14 @@ impl Store {
     }
 
     /// What to do with a write when it arrives.
-    pub fn decide(
-        &self,
-        token: Option<u64>,
-        request: &str,
-        conditional: bool,
-        read_version: Option<u64>,
-    ) -> Decision {
+    pub fn decide(&self, token: Option<u64>, request: &str, conditional: bool, read_version: Option<u64>) -> Decision {
         if self.cfg.idempotency && self.seen.contains(request) {
             return Decision::Duplicate;
         }
         if conditional {
             if let Some(v) = read_version {
                 if v != self.version {
-                    return Decision::Conflict {
-                        actual: self.version,
-                    };
+                    return Decision::Conflict { actual: self.version };
                 }
             }
         }
@@ -95,13 +81,7 @@ impl Store {
     }
 
     /// Applies a write; returns the version before it and the value after it.
-    pub fn apply(
-        &mut self,
-        token: Option<u64>,
-        op: WriteOp,
-        value: i64,
-        request: &str,
-    ) -> (u64, i64) {
+    pub fn apply(&mut self, token: Option<u64>, op: WriteOp, value: i64, request: &str) -> (u64, i64) {
         if self.fences() {
             if let Some(t) = token {
                 self.highest = match self.cfg.fencing {
@@ -129,12 +109,7 @@ mod tests {
     use super::*;
 
     fn store(fencing: Fencing) -> Store {
-        Store::new(Resource {
-            kind: ResourceKind::Store,
-            fencing,
-            idempotency: false,
-            check_write_gap_ms: 10,
-        })
+        Store::new(Resource { kind: ResourceKind::Store, fencing, idempotency: false, check_write_gap_ms: 10 })
     }
 
     #[test]
@@ -173,34 +148,19 @@ mod tests {
 
     #[test]
     fn idempotency_applies_once() {
-        let mut s = Store::new(Resource {
-            kind: ResourceKind::External,
-            fencing: Fencing::None,
-            idempotency: true,
-            check_write_gap_ms: 0,
-        });
+        let mut s = Store::new(Resource { kind: ResourceKind::External, fencing: Fencing::None, idempotency: true, check_write_gap_ms: 0 });
         assert_eq!(s.decide(None, "charge-17", false, None), Decision::Apply);
         s.apply(None, WriteOp::Add, 0, "charge-17");
-        assert_eq!(
-            s.decide(None, "charge-17", false, None),
-            Decision::Duplicate
-        );
+        assert_eq!(s.decide(None, "charge-17", false, None), Decision::Duplicate);
         assert_eq!(s.value, 1);
     }
 
     #[test]
     fn conditional_write_conflicts_on_a_new_version() {
-        let mut s = Store::new(Resource {
-            kind: ResourceKind::Database,
-            fencing: Fencing::None,
-            idempotency: false,
-            check_write_gap_ms: 0,
-        });
+        let mut s =
+            Store::new(Resource { kind: ResourceKind::Database, fencing: Fencing::None, idempotency: false, check_write_gap_ms: 0 });
         s.apply(None, WriteOp::Set, 1, "b");
-        assert_eq!(
-            s.decide(None, "a", true, Some(0)),
-            Decision::Conflict { actual: 1 }
-        );
+        assert_eq!(s.decide(None, "a", true, Some(0)), Decision::Conflict { actual: 1 });
         assert_eq!(s.decide(None, "a", true, Some(1)), Decision::Apply);
     }
 }

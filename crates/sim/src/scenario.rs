@@ -230,11 +230,7 @@ fn default_store() -> CounterStore {
 
 impl Default for TokenSource {
     fn default() -> Self {
-        TokenSource {
-            source: TokenKind::None,
-            start: 1,
-            store: CounterStore::Durable,
-        }
+        TokenSource { source: TokenKind::None, start: 1, store: CounterStore::Durable }
     }
 }
 
@@ -282,12 +278,7 @@ fn default_gap() -> u64 {
 
 impl Default for Resource {
     fn default() -> Self {
-        Resource {
-            kind: ResourceKind::Store,
-            fencing: Fencing::None,
-            idempotency: false,
-            check_write_gap_ms: 200,
-        }
+        Resource { kind: ResourceKind::Store, fencing: Fencing::None, idempotency: false, check_write_gap_ms: 200 }
     }
 }
 
@@ -303,10 +294,7 @@ pub struct Network {
 
 impl Default for Network {
     fn default() -> Self {
-        Network {
-            latency_ms: [1, 3],
-            links: Vec::new(),
-        }
+        Network { latency_ms: [1, 3], links: Vec::new() }
     }
 }
 
@@ -420,30 +408,18 @@ fn default_timeout() -> u64 {
 pub enum Fault {
     /// A stop-the-world pause: the actor keeps its state, receives nothing, and resumes
     /// believing what it believed.
-    Pause {
-        actor: String,
-        at_ms: u64,
-        duration_ms: u64,
-    },
+    Pause { actor: String, at_ms: u64, duration_ms: u64 },
     /// The actor stops; its timers and in-flight work are gone.
     Crash { actor: String, at_ms: u64 },
     /// A crashed actor starts again. A Redis node keeps its keys only with
     /// `lock.persistence: always`; a client runs its program from the start.
     Restart { actor: String, at_ms: u64 },
     /// The actor's clock is stepped by `by_ms` (negative steps back).
-    ClockJump {
-        actor: String,
-        at_ms: u64,
-        by_ms: i64,
-    },
+    ClockJump { actor: String, at_ms: u64, by_ms: i64 },
     /// From `at_ms` the actor's clock drifts at `ppm`.
     Drift { actor: String, at_ms: u64, ppm: i64 },
     /// The actors named are cut off from all others for `duration_ms`.
-    Partition {
-        isolate: Vec<String>,
-        at_ms: u64,
-        duration_ms: u64,
-    },
+    Partition { isolate: Vec<String>, at_ms: u64, duration_ms: u64 },
     /// The next `count` messages sent from `from` to `to` at or after `at_ms` are held
     /// `extra_ms` longer in the network.
     Delay {
@@ -518,11 +494,7 @@ pub struct ScenarioError {
 
 impl ScenarioError {
     pub fn at(path: impl Into<String>, message: impl Into<String>) -> ScenarioError {
-        ScenarioError {
-            path: path.into(),
-            line_col: None,
-            message: message.into(),
-        }
+        ScenarioError { path: path.into(), line_col: None, message: message.into() }
     }
 }
 
@@ -569,10 +541,7 @@ impl Scenario {
     pub fn from_value(value: serde_json::Value) -> Result<Scenario, ScenarioError> {
         if let Some(v) = value.get("version") {
             if v != &serde_json::json!(1) {
-                return Err(ScenarioError::at(
-                    "version",
-                    format!("only version 1 exists, not {v}"),
-                ));
+                return Err(ScenarioError::at("version", format!("only version 1 exists, not {v}")));
             }
         }
         let sc: Scenario = serde_path_to_error::deserialize(value).map_err(|e| {
@@ -602,12 +571,8 @@ impl Scenario {
     pub fn with_settings(&self, set: &[Setting]) -> Result<Scenario, ScenarioError> {
         let mut v = serde_json::to_value(self).expect("a scenario always serializes");
         for (i, s) in set.iter().enumerate() {
-            let slot = pointer_mut(&mut v, &s.path).ok_or_else(|| {
-                ScenarioError::at(
-                    format!("fix.set[{i}].path"),
-                    format!("no setting at `{}`", s.path),
-                )
-            })?;
+            let slot = pointer_mut(&mut v, &s.path)
+                .ok_or_else(|| ScenarioError::at(format!("fix.set[{i}].path"), format!("no setting at `{}`", s.path)))?;
             *slot = s.value.clone();
         }
         Scenario::from_value(v)
@@ -631,28 +596,14 @@ impl Scenario {
         use limits::*;
         let err = |p: String, m: String| Err(ScenarioError::at(p, m));
         if self.version != 1 {
-            return err(
-                "version".into(),
-                format!("only version 1 exists, not {}", self.version),
-            );
+            return err("version".into(), format!("only version 1 exists, not {}", self.version));
         }
-        let id_ok = !self.id.is_empty()
-            && self.id.len() <= 64
-            && self
-                .id
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+        let id_ok =
+            !self.id.is_empty() && self.id.len() <= 64 && self.id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
         if !id_ok {
-            return err(
-                "id".into(),
-                "use 1 to 64 characters: lowercase letters, digits and '-'".into(),
-            );
+            return err("id".into(), "use 1 to 64 characters: lowercase letters, digits and '-'".into());
         }
-        for (path, text) in [
-            ("title", &self.title),
-            ("story", &self.story),
-            ("chapter", &self.chapter),
-        ] {
+        for (path, text) in [("title", &self.title), ("story", &self.story), ("chapter", &self.chapter)] {
             if text.len() > TEXT {
                 return err(path.into(), format!("longer than {TEXT} bytes"));
             }
@@ -662,12 +613,8 @@ impl Scenario {
                 return err(format!("notice[{i}]"), format!("longer than {TEXT} bytes"));
             }
         }
-        if self.moments.len() > 200 || self.sources.len() > 100 || self.simplifications.len() > 100
-        {
-            return err(
-                "moments".into(),
-                "too many moments, sources or simplifications (200, 100, 100 at most)".into(),
-            );
+        if self.moments.len() > 200 || self.sources.len() > 100 || self.simplifications.len() > 100 {
+            return err("moments".into(), "too many moments, sources or simplifications (200, 100, 100 at most)".into());
         }
         for (i, m) in self.moments.iter().enumerate() {
             if m.text.len() > TEXT || m.on.len() > 100 {
@@ -678,88 +625,49 @@ impl Scenario {
             return err("seed".into(), format!("must be at most {SEED} (2^53 - 1)"));
         }
         if self.duration_ms == 0 || self.duration_ms > DURATION_MS {
-            return err(
-                "duration_ms".into(),
-                format!("must be between 1 and {DURATION_MS} (one hour)"),
-            );
+            return err("duration_ms".into(), format!("must be between 1 and {DURATION_MS} (one hour)"));
         }
         let dur = self.duration_ms;
         let l = &self.lock;
         if l.ttl_ms == 0 || l.ttl_ms > DURATION_MS {
-            return err(
-                "lock.ttl_ms".into(),
-                format!("must be between 1 and {DURATION_MS}"),
-            );
+            return err("lock.ttl_ms".into(), format!("must be between 1 and {DURATION_MS}"));
         }
         if let Some(r) = &l.replica {
             if r.lag_ms > DURATION_MS {
-                return err(
-                    "lock.replica.lag_ms".into(),
-                    format!("must be at most {DURATION_MS}"),
-                );
+                return err("lock.replica.lag_ms".into(), format!("must be at most {DURATION_MS}"));
             }
         }
         if self.token.start == 0 || self.token.start > SEED {
-            return err(
-                "token.start".into(),
-                format!("must be between 1 and {SEED}"),
-            );
+            return err("token.start".into(), format!("must be between 1 and {SEED}"));
         }
         if self.resource.check_write_gap_ms > DURATION_MS {
-            return err(
-                "resource.check_write_gap_ms".into(),
-                format!("must be at most {DURATION_MS}"),
-            );
+            return err("resource.check_write_gap_ms".into(), format!("must be at most {DURATION_MS}"));
         }
         if self.clients.is_empty() {
             return err("clients".into(), "at least one client is needed".into());
         }
         if self.clients.len() > CLIENTS {
-            return err(
-                "clients".into(),
-                format!(
-                    "{} clients; at most {CLIENTS} are allowed",
-                    self.clients.len()
-                ),
-            );
+            return err("clients".into(), format!("{} clients; at most {CLIENTS} are allowed", self.clients.len()));
         }
         let names = self.actor_names();
         let mut seen = BTreeSet::new();
         for (i, c) in self.clients.iter().enumerate() {
-            let ok = !c.name.is_empty()
-                && c.name.len() <= 16
-                && c.name
-                    .chars()
-                    .all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_');
+            let ok =
+                !c.name.is_empty() && c.name.len() <= 16 && c.name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_');
             if !ok {
-                return err(
-                    format!("clients[{i}].name"),
-                    "use 1 to 16 letters, digits, '-' or '_'".into(),
-                );
+                return err(format!("clients[{i}].name"), "use 1 to 16 letters, digits, '-' or '_'".into());
             }
             if ["redis", "replica", "resource"].contains(&c.name.as_str()) {
-                return err(
-                    format!("clients[{i}].name"),
-                    format!("`{}` is the name of a server", c.name),
-                );
+                return err(format!("clients[{i}].name"), format!("`{}` is the name of a server", c.name));
             }
             if !seen.insert(c.name.clone()) {
-                return err(
-                    format!("clients[{i}].name"),
-                    format!("`{}` is used by another client", c.name),
-                );
+                return err(format!("clients[{i}].name"), format!("`{}` is used by another client", c.name));
             }
             if c.start_ms > dur {
-                return err(
-                    format!("clients[{i}].start_ms"),
-                    format!("is after the end of the run ({dur} ms)"),
-                );
+                return err(format!("clients[{i}].start_ms"), format!("is after the end of the run ({dur} ms)"));
             }
             if c.steps.len() > STEPS {
-                return err(
-                    format!("clients[{i}].steps"),
-                    format!("{} steps; at most {STEPS} are allowed", c.steps.len()),
-                );
+                return err(format!("clients[{i}].steps"), format!("{} steps; at most {STEPS} are allowed", c.steps.len()));
             }
             for (j, s) in c.steps.iter().enumerate() {
                 let p = format!("clients[{i}].steps[{j}]");
@@ -770,23 +678,14 @@ impl Scenario {
             if names.iter().any(|n| n == a) {
                 Ok(())
             } else {
-                Err(ScenarioError::at(
-                    p,
-                    format!("no actor is called `{a}` (actors: {})", names.join(", ")),
-                ))
+                Err(ScenarioError::at(p, format!("no actor is called `{a}` (actors: {})", names.join(", "))))
             }
         };
         let range = |p: String, r: [u64; 2]| -> Result<(), ScenarioError> {
             if r[0] > r[1] {
-                Err(ScenarioError::at(
-                    p,
-                    format!("the minimum {} is above the maximum {}", r[0], r[1]),
-                ))
+                Err(ScenarioError::at(p, format!("the minimum {} is above the maximum {}", r[0], r[1])))
             } else if r[1] > 600_000 {
-                Err(ScenarioError::at(
-                    p,
-                    "latencies above 600000 ms (ten minutes) are not supported; use a delay fault",
-                ))
+                Err(ScenarioError::at(p, "latencies above 600000 ms (ten minutes) are not supported; use a delay fault"))
             } else {
                 Ok(())
             }
@@ -803,49 +702,29 @@ impl Scenario {
         for (name, c) in &self.clocks {
             actor(format!("clocks.{name}"), name)?;
             if c.offset_ms.abs() > CLOCK_MS {
-                return err(
-                    format!("clocks.{name}.offset_ms"),
-                    format!("must be within ±{CLOCK_MS}"),
-                );
+                return err(format!("clocks.{name}.offset_ms"), format!("must be within ±{CLOCK_MS}"));
             }
             if c.drift_ppm.abs() > DRIFT_PPM {
-                return err(
-                    format!("clocks.{name}.drift_ppm"),
-                    format!("must be within ±{DRIFT_PPM}"),
-                );
+                return err(format!("clocks.{name}.drift_ppm"), format!("must be within ±{DRIFT_PPM}"));
             }
         }
         if self.faults.len() > FAULTS {
-            return err(
-                "faults".into(),
-                format!("{} faults; at most {FAULTS} are allowed", self.faults.len()),
-            );
+            return err("faults".into(), format!("{} faults; at most {FAULTS} are allowed", self.faults.len()));
         }
         for (i, f) in self.faults.iter().enumerate() {
             let p = |field: &str| format!("faults[{i}].{}.{field}", fault_name(f));
             if f.at_ms() > dur {
-                return err(
-                    p("at_ms"),
-                    format!("is after the end of the run ({dur} ms)"),
-                );
+                return err(p("at_ms"), format!("is after the end of the run ({dur} ms)"));
             }
             match f {
-                Fault::Pause {
-                    actor: a,
-                    duration_ms,
-                    ..
-                } => {
+                Fault::Pause { actor: a, duration_ms, .. } => {
                     actor(p("actor"), a)?;
                     if *duration_ms > DURATION_MS {
                         return err(p("duration_ms"), format!("must be at most {DURATION_MS}"));
                     }
                 }
-                Fault::Crash { actor: a, .. } | Fault::Restart { actor: a, .. } => {
-                    actor(p("actor"), a)?
-                }
-                Fault::ClockJump {
-                    actor: a, by_ms, ..
-                } => {
+                Fault::Crash { actor: a, .. } | Fault::Restart { actor: a, .. } => actor(p("actor"), a)?,
+                Fault::ClockJump { actor: a, by_ms, .. } => {
                     actor(p("actor"), a)?;
                     if by_ms.abs() > CLOCK_MS {
                         return err(p("by_ms"), format!("must be within ±{CLOCK_MS}"));
@@ -857,11 +736,7 @@ impl Scenario {
                         return err(p("ppm"), format!("must be within ±{DRIFT_PPM}"));
                     }
                 }
-                Fault::Partition {
-                    isolate,
-                    duration_ms,
-                    ..
-                } => {
+                Fault::Partition { isolate, duration_ms, .. } => {
                     if isolate.is_empty() {
                         return err(p("isolate"), "name at least one actor".into());
                     }
@@ -872,13 +747,7 @@ impl Scenario {
                         return err(p("duration_ms"), format!("must be at most {DURATION_MS}"));
                     }
                 }
-                Fault::Delay {
-                    from,
-                    to,
-                    extra_ms,
-                    count,
-                    ..
-                } => {
+                Fault::Delay { from, to, extra_ms, count, .. } => {
                     actor(p("from"), from)?;
                     actor(p("to"), to)?;
                     if *extra_ms > DURATION_MS {
@@ -888,9 +757,7 @@ impl Scenario {
                         return err(p("count"), "must be between 1 and 1000".into());
                     }
                 }
-                Fault::Drop {
-                    from, to, count, ..
-                } => {
+                Fault::Drop { from, to, count, .. } => {
                     actor(p("from"), from)?;
                     actor(p("to"), to)?;
                     if *count == 0 || *count > 1000 {
@@ -899,20 +766,14 @@ impl Scenario {
                 }
                 Fault::Failover { .. } => {
                     if self.lock.replica.is_none() {
-                        return err(
-                            format!("faults[{i}].failover"),
-                            "a failover needs a replica: set lock.replica".into(),
-                        );
+                        return err(format!("faults[{i}].failover"), "a failover needs a replica: set lock.replica".into());
                     }
                 }
             }
         }
         if let Some(fix) = &self.fix {
             if fix.set.is_empty() || fix.set.len() > 16 {
-                return err(
-                    "fix.set".into(),
-                    "a fix changes between 1 and 16 settings".into(),
-                );
+                return err("fix.set".into(), "a fix changes between 1 and 16 settings".into());
             }
         }
         Ok(())
@@ -923,40 +784,22 @@ impl Scenario {
         let e = |f: &str, m: String| Err(ScenarioError::at(format!("{p}.{f}"), m));
         let max = limits::DURATION_MS;
         match s {
-            Step::Acquire {
-                retry_ms,
-                attempts,
-                timeout_ms,
-            } => {
+            Step::Acquire { retry_ms, attempts, timeout_ms } => {
                 if no_lock {
-                    return e(
-                        "acquire",
-                        "there is no lock service (lock.kind is none)".into(),
-                    );
+                    return e("acquire", "there is no lock service (lock.kind is none)".into());
                 }
                 if *retry_ms == 0 || *retry_ms > max {
                     return e("acquire.retry_ms", format!("must be between 1 and {max}"));
                 }
                 if *attempts == 0 || *attempts > limits::ATTEMPTS {
-                    return e(
-                        "acquire.attempts",
-                        format!("must be between 1 and {}", limits::ATTEMPTS),
-                    );
+                    return e("acquire.attempts", format!("must be between 1 and {}", limits::ATTEMPTS));
                 }
                 if *timeout_ms == 0 || *timeout_ms > max {
                     return e("acquire.timeout_ms", format!("must be between 1 and {max}"));
                 }
             }
-            Step::Work { ms } if *ms > max => {
-                return e("work.ms", format!("must be at most {max}"))
-            }
-            Step::Write {
-                request,
-                timeout_ms,
-                retries,
-                conditional,
-                ..
-            } => {
+            Step::Work { ms } if *ms > max => return e("work.ms", format!("must be at most {max}")),
+            Step::Write { request, timeout_ms, retries, conditional, .. } => {
                 if let Some(r) = request {
                     if r.is_empty() || r.len() > 64 {
                         return e("write.request", "use 1 to 64 characters".into());
@@ -971,30 +814,16 @@ impl Scenario {
                     return e("write.retries", "must be at most 100".into());
                 }
                 if *retries > 0 && timeout_ms.is_none() {
-                    return e(
-                        "write.retries",
-                        "retries need a timeout_ms to decide when to resend".into(),
-                    );
+                    return e("write.retries", "retries need a timeout_ms to decide when to resend".into());
                 }
                 if *conditional && self.resource.kind != ResourceKind::Database {
-                    return e(
-                        "write.conditional",
-                        "conditional writes need a database (resource.kind: database)".into(),
-                    );
+                    return e("write.conditional", "conditional writes need a database (resource.kind: database)".into());
                 }
             }
             Step::Renew {} if no_lock || self.lock.renew == RenewStyle::None => {
-                return e(
-                    "renew",
-                    "this lock service does not renew (lock.renew is none)".into(),
-                );
+                return e("renew", "this lock service does not renew (lock.renew is none)".into());
             }
-            Step::Release {} if no_lock => {
-                return e(
-                    "release",
-                    "there is no lock service (lock.kind is none)".into(),
-                )
-            }
+            Step::Release {} if no_lock => return e("release", "there is no lock service (lock.kind is none)".into()),
             Step::CheckDeadline { margin_ms } if *margin_ms > max => {
                 return e("check_deadline.margin_ms", format!("must be at most {max}"));
             }

@@ -71,17 +71,15 @@ pub enum WriteOutcome {
 pub enum EventKind {
     /// A client's program starts.
     Start,
-    /// A message leaves.
+    /// A message leaves (what it says is in [`Intervals::messages`]).
     Send {
         msg: MsgId,
         to: ActorId,
-        what: String,
     },
     /// A message arrives and is handled.
     Receive {
         msg: MsgId,
         from: ActorId,
-        what: String,
     },
     /// A message never arrives (dropped, partitioned, or its receiver is down).
     Lost {
@@ -282,16 +280,7 @@ impl EventKind {
     /// Whether this event is a fault (drawn as such, and always worth a marker).
     pub fn is_fault(&self) -> bool {
         use EventKind::*;
-        matches!(
-            self,
-            Paused { .. }
-                | Crashed
-                | Restarted { .. }
-                | ClockJumped { .. }
-                | DriftChanged { .. }
-                | Isolated { .. }
-                | Promoted
-        )
+        matches!(self, Paused { .. } | Crashed | Restarted { .. } | ClockJumped { .. } | DriftChanged { .. } | Isolated { .. } | Promoted)
     }
 }
 
@@ -412,6 +401,8 @@ pub struct Applied {
     pub request: String,
     /// The version the client had read, for a read-modify-write.
     pub read_version: Option<u64>,
+    /// When the resource served that read.
+    pub read_at_us: Option<Micros>,
     pub version_before: u64,
     pub value_after: i64,
     pub event: EventId,

@@ -28,38 +28,20 @@ use crate::RunError;
 enum Action {
     Start(ActorId),
     Deliver(MsgId),
-    ClientTimer {
-        actor: ActorId,
-        inc: u32,
-        kind: TimerKind,
-    },
+    ClientTimer { actor: ActorId, inc: u32, kind: TimerKind },
     Fault(usize),
     Resume(ActorId),
     Heal(usize),
-    Expiry {
-        node: ActorId,
-        gen: u64,
-    },
-    Ship {
-        node: ActorId,
-        inc: u32,
-        key: String,
-        entry: Option<Entry>,
-    },
-    Commit {
-        inc: u32,
-        client: ActorId,
-        msg: MsgId,
-    },
+    Expiry { node: ActorId, gen: u64 },
+    Ship { node: ActorId, inc: u32, key: String, entry: Option<Entry> },
+    Commit { inc: u32, client: ActorId, msg: MsgId },
 }
 
 impl Action {
     /// The actor whose process does this work (paused: it waits; crashed: it is lost).
     fn worker(&self, msgs: &[Message]) -> Option<ActorId> {
         match self {
-            Action::Start(a)
-            | Action::ClientTimer { actor: a, .. }
-            | Action::Ship { node: a, .. } => Some(*a),
+            Action::Start(a) | Action::ClientTimer { actor: a, .. } | Action::Ship { node: a, .. } => Some(*a),
             Action::Deliver(m) => Some(msgs[*m].to),
             _ => None,
         }
@@ -134,7 +116,8 @@ struct World<'s> {
     grants: Vec<Grant>,
     applied: Vec<Applied>,
     tokens: Vec<(Micros, u64, ActorId)>,
-    link_rng: BTreeMap<(ActorId, ActorId), Rng>,
+    /// Per link: its latency range in ms and its random stream.
+    link_rng: BTreeMap<(ActorId, ActorId), ([u64; 2], Rng)>,
     link_faults: Vec<LinkFault>,
     partitions: Vec<Partition>,
     open_belief: Vec<Option<usize>>,
@@ -156,12 +139,7 @@ impl<'s> World<'s> {
     fn new(sc: &'s Scenario) -> World<'s> {
         let names = sc.actor_names();
         let n_clients = sc.clients.len();
-        let id_of = |name: &str| {
-            names
-                .iter()
-                .position(|n| n == name)
-                .expect("validated actor name")
-        };
+        let id_of = |name: &str| names.iter().position(|n| n == name).expect("validated actor name");
         let actors: Vec<Actor> = names
             .iter()
             .enumerate()
@@ -187,16 +165,10 @@ impl<'s> World<'s> {
                     .faults
                     .iter()
                     .filter_map(|f| match f {
-                        Fault::ClockJump {
-                            actor,
-                            at_ms,
-                            by_ms,
-                        } if actor == name => {
+                        Fault::ClockJump { actor, at_ms, by_ms } if actor == name => {
                             Some((ms(*at_ms as i64), ClockChange::Jump(ms(*by_ms))))
                         }
-                        Fault::Drift { actor, at_ms, ppm } if actor == name => {
-                            Some((ms(*at_ms as i64), ClockChange::Drift(*ppm)))
-                        }
+                        Fault::Drift { actor, at_ms, ppm } if actor == name => Some((ms(*at_ms as i64), ClockChange::Drift(*ppm))),
                         _ => None,
                     })
                     .collect();
@@ -209,16 +181,8 @@ impl<'s> World<'s> {
                 }
             })
             .collect();
-        let clients = sc
-            .clients
-            .iter()
-            .map(|c| {
-                Some(Client::new(
-                    c.steps.clone(),
-                    Rng::stream(sc.seed, &format!("client:{}", c.name)),
-                ))
-            })
-            .collect();
+        let clients =
+            sc.clients.iter().map(|c| Some(Client::new(c.steps.clone(), Rng::stream(sc.seed, &format!("client:{}", c.name))))).collect();
         let mut nodes = BTreeMap::new();
         let (mut primary, mut replica) = (None, None);
         if sc.lock.kind == LockKind::Redis {
@@ -228,12 +192,7 @@ impl<'s> World<'s> {
                 // The counter has been running before the scenario starts.
                 node.keys.insert(
                     FENCE_KEY.into(),
-                    Entry {
-                        value: (sc.token.start - 1).to_string(),
-                        expires_local: None,
-                        owner: None,
-                        grant: None,
-                    },
+                    Entry { value: (sc.token.start - 1).to_string(), expires_local: None, owner: None, grant: None },
                 );
             }
             if sc.lock.replica.is_some() {
@@ -248,31 +207,16 @@ impl<'s> World<'s> {
             .faults
             .iter()
             .filter_map(|f| match f {
-                Fault::Delay {
-                    from,
-                    to,
-                    at_ms,
-                    extra_ms,
-                    count,
-                } => Some(LinkFault {
+                Fault::Delay { from, to, at_ms, extra_ms, count } => Some(LinkFault {
                     from: id_of(from),
                     to: id_of(to),
                     at: ms(*at_ms as i64),
                     extra: Some(ms(*extra_ms as i64)),
                     left: *count,
                 }),
-                Fault::Drop {
-                    from,
-                    to,
-                    at_ms,
-                    count,
-                } => Some(LinkFault {
-                    from: id_of(from),
-                    to: id_of(to),
-                    at: ms(*at_ms as i64),
-                    extra: None,
-                    left: *count,
-                }),
+                Fault::Drop { from, to, at_ms, count } => {
+                    Some(LinkFault { from: id_of(from), to: id_of(to), at: ms(*at_ms as i64), extra: None, left: *count })
+                }
                 _ => None,
             })
             .collect();
@@ -321,11 +265,7 @@ impl<'s> World<'s> {
 
     fn push(&mut self, at: Micros, action: Action) {
         self.seq += 1;
-        self.queue.push(Item {
-            at,
-            seq: self.seq,
-            action,
-        });
+        self.queue.push(Item { at, seq: self.seq, action });
     }
 
     fn local(&self, a: ActorId) -> Micros {
@@ -344,10 +284,7 @@ impl<'s> World<'s> {
             self.now = item.at;
             self.dispatch(item.action);
             if self.overflow {
-                return Err(RunError::TooManyEvents {
-                    limit: crate::scenario::limits::EVENTS,
-                    at_us: self.now,
-                });
+                return Err(RunError::TooManyEvents { limit: crate::scenario::limits::EVENTS, at_us: self.now });
             }
         }
         Ok(())
@@ -383,12 +320,7 @@ impl<'s> World<'s> {
                     self.expire(node);
                 }
             }
-            Action::Ship {
-                node,
-                inc,
-                key,
-                entry,
-            } => {
+            Action::Ship { node, inc, key, entry } => {
                 if self.procs[node].inc == inc {
                     if let Some(r) = self.replica {
                         self.send(node, r, Payload::Replicate { key, entry });
@@ -401,9 +333,7 @@ impl<'s> World<'s> {
                     return;
                 }
                 if self.procs[r].paused_until.is_some() {
-                    self.procs[r]
-                        .deferred
-                        .push(Action::Commit { inc, client, msg });
+                    self.procs[r].deferred.push(Action::Commit { inc, client, msg });
                     return;
                 }
                 self.apply_write(client, msg);
@@ -419,43 +349,32 @@ impl<'s> World<'s> {
             self.overflow = true;
         }
         let text = self.narrate(actor, &kind);
-        self.events.push(Event {
-            id,
-            at_us: self.now,
-            actor,
-            local_us: self.local(actor),
-            kind,
-            cause,
-            text,
-            moment: None,
-        });
+        self.events.push(Event { id, at_us: self.now, actor, local_us: self.local(actor), kind, cause, text, moment: None });
         id
     }
 
     // ----- the network -----------------------------------------------------------------
 
     fn latency(&mut self, from: ActorId, to: ActorId) -> Micros {
-        let (fname, tname) = (self.actors[from].name.clone(), self.actors[to].name.clone());
-        let range = self
-            .sc
-            .network
-            .links
-            .iter()
-            .find(|l| l.from == fname && l.to == tname)
-            .map(|l| l.latency_ms)
-            .unwrap_or(self.sc.network.latency_ms);
-        let seed = self.sc.seed;
-        let rng = self
-            .link_rng
-            .entry((from, to))
-            .or_insert_with(|| Rng::stream(seed, &format!("link:{fname}->{tname}")));
+        if !self.link_rng.contains_key(&(from, to)) {
+            let (fname, tname) = (&self.actors[from].name, &self.actors[to].name);
+            let range = self
+                .sc
+                .network
+                .links
+                .iter()
+                .find(|l| &l.from == fname && &l.to == tname)
+                .map(|l| l.latency_ms)
+                .unwrap_or(self.sc.network.latency_ms);
+            let rng = Rng::stream(self.sc.seed, &format!("link:{fname}->{tname}"));
+            self.link_rng.insert((from, to), (range, rng));
+        }
+        let (range, rng) = self.link_rng.get_mut(&(from, to)).expect("inserted above");
         rng.range_inclusive(range[0] as i64 * MS, range[1] as i64 * MS)
     }
 
     fn cut(&self, a: ActorId, b: ActorId) -> bool {
-        self.partitions
-            .iter()
-            .any(|p| p.active && (p.isolate.contains(&a) != p.isolate.contains(&b)))
+        self.partitions.iter().any(|p| p.active && (p.isolate.contains(&a) != p.isolate.contains(&b)))
     }
 
     fn send(&mut self, from: ActorId, to: ActorId, payload: Payload) {
@@ -464,11 +383,7 @@ impl<'s> World<'s> {
         let mut lat = self.latency(from, to);
         let (mut delayed, mut dropped) = (false, false);
         let now = self.now;
-        if let Some(f) = self
-            .link_faults
-            .iter_mut()
-            .find(|f| f.from == from && f.to == to && f.at <= now && f.left > 0)
-        {
+        if let Some(f) = self.link_faults.iter_mut().find(|f| f.from == from && f.to == to && f.at <= now && f.left > 0) {
             f.left -= 1;
             match f.extra {
                 Some(extra) => {
@@ -478,20 +393,7 @@ impl<'s> World<'s> {
                 None => dropped = true,
             }
         }
-        let ev = self.emit(
-            from,
-            EventKind::Send {
-                msg,
-                to,
-                what: what.clone(),
-            },
-            None,
-        );
-        if delayed {
-            let t = self.events[ev].text.clone();
-            self.events[ev].text =
-                format!("{t} The network holds it: it will arrive in {}.", fmt(lat));
-        }
+        let ev = self.events.len();
         self.iv.messages.push(Message {
             from,
             to,
@@ -502,6 +404,10 @@ impl<'s> World<'s> {
             what,
             send_event: ev,
         });
+        self.emit(from, EventKind::Send { msg, to }, None);
+        if delayed {
+            self.events[ev].text.push_str(&format!(" The network holds it: it will arrive in {}.", fmt(lat)));
+        }
         self.payloads.push(payload);
         self.dropped.push(dropped);
         self.push(now + lat, Action::Deliver(msg));
@@ -527,14 +433,12 @@ impl<'s> World<'s> {
         }
         self.iv.messages[m].fate = MsgFate::Delivered;
         self.iv.messages[m].arrived_us = self.now;
-        let what = self.iv.messages[m].what.clone();
         let cause = self.iv.messages[m].send_event;
-        self.emit(to, EventKind::Receive { msg: m, from, what }, Some(cause));
+        self.emit(to, EventKind::Receive { msg: m, from }, Some(cause));
         let payload = self.payloads[m].clone();
         match self.actors[to].role {
             Role::Client => {
-                let served = matches!(payload, Payload::ReadReply { .. })
-                    .then_some(self.iv.messages[m].sent_us);
+                let served = matches!(payload, Payload::ReadReply { .. }).then_some(self.iv.messages[m].sent_us);
                 self.client_input(to, Input::Message(payload), served);
             }
             Role::Redis | Role::Replica => self.redis_input(to, from, payload),
@@ -556,8 +460,7 @@ impl<'s> World<'s> {
             release: self.sc.lock.release,
             renew: self.sc.lock.renew,
             token: self.sc.token.source,
-            incr_on_node: self.sc.token.source == TokenKind::Counter
-                && self.sc.token.store == CounterStore::Redis,
+            incr_on_node: self.sc.token.source == TokenKind::Counter && self.sc.token.store == CounterStore::Redis,
         };
         let effects = c.handle(input, &cx);
         if let Some(at) = read_served_at {
@@ -577,14 +480,7 @@ impl<'s> World<'s> {
                 }
                 Effect::Timer(after, kind) => {
                     let inc = self.procs[a].inc;
-                    self.push(
-                        self.now + after,
-                        Action::ClientTimer {
-                            actor: a,
-                            inc,
-                            kind,
-                        },
-                    );
+                    self.push(self.now + after, Action::ClientTimer { actor: a, inc, kind });
                 }
                 Effect::Event(kind) => self.client_event(a, kind),
             }
@@ -593,15 +489,8 @@ impl<'s> World<'s> {
 
     fn client_event(&mut self, a: ActorId, kind: EventKind) {
         match &kind {
-            EventKind::Acquired {
-                token,
-                until_local_us,
-                grant,
-            } => {
-                let valid_until_us = self.procs[a]
-                    .clock
-                    .when_reads(*until_local_us, self.now)
-                    .unwrap_or(self.end);
+            EventKind::Acquired { token, until_local_us, grant } => {
+                let valid_until_us = self.procs[a].clock.when_reads(*until_local_us, self.now).unwrap_or(self.end);
                 self.open_belief[a] = Some(self.iv.beliefs.len());
                 self.iv.beliefs.push(Belief {
                     client: a,
@@ -614,15 +503,10 @@ impl<'s> World<'s> {
             }
             EventKind::Renewed { until_local_us } => {
                 if let Some(b) = self.open_belief[a] {
-                    self.iv.beliefs[b].valid_until_us = self.procs[a]
-                        .clock
-                        .when_reads(*until_local_us, self.now)
-                        .unwrap_or(self.end);
+                    self.iv.beliefs[b].valid_until_us = self.procs[a].clock.when_reads(*until_local_us, self.now).unwrap_or(self.end);
                 }
             }
-            EventKind::Released { .. } | EventKind::LostLock { .. } | EventKind::Done { .. } => {
-                self.close_belief(a)
-            }
+            EventKind::Released { .. } | EventKind::LostLock { .. } | EventKind::Done { .. } => self.close_belief(a),
             _ => {}
         }
         self.emit(a, kind, None);
@@ -642,8 +526,7 @@ impl<'s> World<'s> {
                 self.expire(node);
                 let local = self.local(node);
                 let grant = self.grants.len();
-                let durable = (self.sc.token.source == TokenKind::Counter
-                    && self.sc.token.store == CounterStore::Durable)
+                let durable = (self.sc.token.source == TokenKind::Counter && self.sc.token.store == CounterStore::Durable)
                     .then_some(self.durable_next);
                 let Some(n) = self.nodes.get_mut(&node) else {
                     return;
@@ -678,20 +561,8 @@ impl<'s> World<'s> {
                     Change::Busy { holder } => {
                         self.emit(node, EventKind::KeyBusy { holder }, None);
                     }
-                    Change::Deleted {
-                        owner,
-                        grant,
-                        foreign,
-                    } => {
-                        self.emit(
-                            node,
-                            EventKind::KeyDeleted {
-                                owner,
-                                by: from,
-                                foreign,
-                            },
-                            None,
-                        );
+                    Change::Deleted { owner, grant, foreign } => {
+                        self.emit(node, EventKind::KeyDeleted { owner, by: from, foreign }, None);
                         if let (false, Some(g)) = (foreign, grant) {
                             self.grants[g].released_us = Some(self.now);
                             self.grants[g].term_end_us = self.grants[g].term_end_us.min(self.now);
@@ -699,20 +570,8 @@ impl<'s> World<'s> {
                         self.close_key_span(node, KeyEnd::Deleted);
                         self.replicate(node, LOCK_KEY);
                     }
-                    Change::Extended {
-                        owner,
-                        grant,
-                        foreign,
-                    } => {
-                        self.emit(
-                            node,
-                            EventKind::KeyExtended {
-                                owner,
-                                by: from,
-                                foreign,
-                            },
-                            None,
-                        );
+                    Change::Extended { owner, grant, foreign } => {
+                        self.emit(node, EventKind::KeyExtended { owner, by: from, foreign }, None);
                         if let Some(g) = grant {
                             self.grants[g].term_end_us = self.now + ttl;
                         }
@@ -726,11 +585,7 @@ impl<'s> World<'s> {
                 self.send(node, from, Payload::RedisReply { req, reply });
             }
             Payload::Replicate { key, entry } => {
-                let what = Payload::Replicate {
-                    key: key.clone(),
-                    entry: entry.clone(),
-                }
-                .describe();
+                let what = Payload::Replicate { key: key.clone(), entry: entry.clone() }.describe();
                 let is_lock = key == LOCK_KEY;
                 let owner = entry.as_ref().and_then(|e| e.owner);
                 let Some(n) = self.nodes.get_mut(&node) else {
@@ -783,12 +638,7 @@ impl<'s> World<'s> {
         if !self.expires_keys(node) {
             return;
         }
-        let Some(at_local) = self
-            .nodes
-            .get(&node)
-            .and_then(|n| n.keys.get(LOCK_KEY))
-            .and_then(|e| e.expires_local)
-        else {
+        let Some(at_local) = self.nodes.get(&node).and_then(|n| n.keys.get(LOCK_KEY)).and_then(|e| e.expires_local) else {
             return;
         };
         let gen = self.expiry_gen.get(&node).copied().unwrap_or(0) + 1;
@@ -800,10 +650,7 @@ impl<'s> World<'s> {
 
     /// Ships the key's new state to the replica after the replication lag.
     fn replicate(&mut self, node: ActorId, key: &str) {
-        let (Some(r), Some(lag)) = (
-            self.replica,
-            self.sc.lock.replica.as_ref().map(|r| r.lag_ms),
-        ) else {
+        let (Some(r), Some(lag)) = (self.replica, self.sc.lock.replica.as_ref().map(|r| r.lag_ms)) else {
             return;
         };
         if node == r || Some(node) != self.primary {
@@ -811,27 +658,13 @@ impl<'s> World<'s> {
         }
         let entry = self.nodes.get(&node).and_then(|n| n.keys.get(key)).cloned();
         let inc = self.procs[node].inc;
-        self.push(
-            self.now + ms(lag as i64),
-            Action::Ship {
-                node,
-                inc,
-                key: key.into(),
-                entry,
-            },
-        );
+        self.push(self.now + ms(lag as i64), Action::Ship { node, inc, key: key.into(), entry });
     }
 
     fn open_key_span(&mut self, node: ActorId, owner: Option<ActorId>) {
         self.close_key_span(node, KeyEnd::Deleted);
         self.open_key.insert(node, self.iv.keys.len());
-        self.iv.keys.push(KeySpan {
-            node,
-            owner,
-            from_us: self.now,
-            to_us: self.end,
-            end: KeyEnd::RunEnd,
-        });
+        self.iv.keys.push(KeySpan { node, owner, from_us: self.now, to_us: self.end, end: KeyEnd::RunEnd });
     }
 
     fn close_key_span(&mut self, node: ActorId, end: KeyEnd) {
@@ -846,120 +679,42 @@ impl<'s> World<'s> {
     fn resource_input(&mut self, from: ActorId, payload: Payload, m: MsgId) {
         let r = self.resource;
         match payload {
-            Payload::Read {
-                req,
-                token,
-                activate,
-            } => {
+            Payload::Read { req, token, activate } => {
                 let reply = match self.store.read(token, activate) {
                     Ok((value, version)) => {
-                        self.emit(
-                            r,
-                            EventKind::ReadServed {
-                                client: from,
-                                value,
-                                version,
-                            },
-                            None,
-                        );
-                        Payload::ReadReply {
-                            req,
-                            value,
-                            version,
-                            refused_by: None,
-                        }
+                        self.emit(r, EventKind::ReadServed { client: from, value, version }, None);
+                        Payload::ReadReply { req, value, version, refused_by: None }
                     }
                     Err(highest) => {
-                        self.emit(
-                            r,
-                            EventKind::Rejected {
-                                client: from,
-                                token,
-                                highest,
-                            },
-                            None,
-                        );
-                        Payload::ReadReply {
-                            req,
-                            value: 0,
-                            version: 0,
-                            refused_by: Some(highest),
-                        }
+                        self.emit(r, EventKind::Rejected { client: from, token, highest }, None);
+                        Payload::ReadReply { req, value: 0, version: 0, refused_by: Some(highest) }
                     }
                 };
                 self.send(r, from, reply);
             }
-            Payload::Write {
-                req,
-                token,
-                ref request,
-                conditional,
-                read_version,
-                ..
-            } => {
-                let reply = |outcome, highest| Payload::WriteReply {
-                    req,
-                    outcome,
-                    highest,
-                };
+            Payload::Write { req, token, ref request, conditional, read_version, .. } => {
+                let reply = |outcome, highest| Payload::WriteReply { req, outcome, highest };
                 match self.store.decide(token, request, conditional, read_version) {
                     Decision::Apply => self.apply_write(from, m),
                     Decision::Reject => {
                         let highest = self.store.highest;
-                        self.emit(
-                            r,
-                            EventKind::Rejected {
-                                client: from,
-                                token,
-                                highest,
-                            },
-                            None,
-                        );
+                        self.emit(r, EventKind::Rejected { client: from, token, highest }, None);
                         self.send(r, from, reply(WriteOutcome::Rejected, highest));
                     }
                     Decision::Duplicate => {
-                        self.emit(
-                            r,
-                            EventKind::Duplicate {
-                                client: from,
-                                request: request.clone(),
-                            },
-                            None,
-                        );
+                        self.emit(r, EventKind::Duplicate { client: from, request: request.clone() }, None);
                         self.send(r, from, reply(WriteOutcome::Duplicate, self.store.highest));
                     }
                     Decision::Conflict { actual } => {
                         let expected = read_version.unwrap_or(0);
-                        self.emit(
-                            r,
-                            EventKind::Conflict {
-                                client: from,
-                                expected,
-                                actual,
-                            },
-                            None,
-                        );
+                        self.emit(r, EventKind::Conflict { client: from, expected, actual }, None);
                         self.send(r, from, reply(WriteOutcome::Conflict, self.store.highest));
                     }
                     Decision::ApplyLater => {
-                        self.emit(
-                            r,
-                            EventKind::Checked {
-                                client: from,
-                                token,
-                            },
-                            None,
-                        );
+                        self.emit(r, EventKind::Checked { client: from, token }, None);
                         let inc = self.procs[r].inc;
                         let gap = ms(self.sc.resource.check_write_gap_ms as i64);
-                        self.push(
-                            self.now + gap,
-                            Action::Commit {
-                                inc,
-                                client: from,
-                                msg: m,
-                            },
-                        );
+                        self.push(self.now + gap, Action::Commit { inc, client: from, msg: m });
                     }
                 }
             }
@@ -968,31 +723,12 @@ impl<'s> World<'s> {
     }
 
     fn apply_write(&mut self, client: ActorId, m: MsgId) {
-        let Payload::Write {
-            req,
-            token,
-            grant,
-            op,
-            value,
-            request,
-            read_version,
-            read_at_us: _,
-            ..
-        } = self.payloads[m].clone()
-        else {
+        let Payload::Write { req, token, grant, op, value, request, read_version, read_at_us, .. } = self.payloads[m].clone() else {
             return;
         };
         let r = self.resource;
         let (version_before, value_after) = self.store.apply(token, op, value, &request);
-        let event = self.emit(
-            r,
-            EventKind::Accepted {
-                client,
-                token,
-                value: value_after,
-            },
-            None,
-        );
+        let event = self.emit(r, EventKind::Accepted { client, token, value: value_after }, None);
         self.applied.push(Applied {
             at_us: self.now,
             client,
@@ -1000,42 +736,24 @@ impl<'s> World<'s> {
             token,
             add: op == WriteOp::Add,
             request,
-            read_version: if op == WriteOp::Set {
-                read_version
-            } else {
-                None
-            },
+            read_version: if op == WriteOp::Set { read_version } else { None },
+            read_at_us,
             version_before,
             value_after,
             event,
             msg: m,
         });
         let highest = self.store.highest;
-        self.send(
-            r,
-            client,
-            Payload::WriteReply {
-                req,
-                outcome: WriteOutcome::Accepted,
-                highest,
-            },
-        );
+        self.send(r, client, Payload::WriteReply { req, outcome: WriteOutcome::Accepted, highest });
     }
 
     // ----- faults ------------------------------------------------------------------------
 
     fn fault(&mut self, i: usize) {
         let f = self.sc.faults[i].clone();
-        let id = |w: &World, n: &str| {
-            w.actors
-                .iter()
-                .position(|a| a.name == n)
-                .expect("validated actor")
-        };
+        let id = |w: &World, n: &str| w.actors.iter().position(|a| a.name == n).expect("validated actor");
         match f {
-            Fault::Pause {
-                actor, duration_ms, ..
-            } => {
+            Fault::Pause { actor, duration_ms, .. } => {
                 let a = id(self, &actor);
                 if self.procs[a].down {
                     return;
@@ -1043,11 +761,7 @@ impl<'s> World<'s> {
                 let until = self.now + ms(duration_ms as i64);
                 let until = self.procs[a].paused_until.map_or(until, |u| u.max(until));
                 self.procs[a].paused_until = Some(until);
-                self.iv.pauses.push(Span {
-                    actor: a,
-                    from_us: self.now,
-                    to_us: until,
-                });
+                self.iv.pauses.push(Span { actor: a, from_us: self.now, to_us: until });
                 self.emit(a, EventKind::Paused { until_us: until }, None);
                 self.push(until, Action::Resume(a));
             }
@@ -1061,36 +775,21 @@ impl<'s> World<'s> {
             }
             Fault::ClockJump { actor, by_ms, .. } => {
                 let a = id(self, &actor);
-                self.iv.jumps.push(Jump {
-                    actor: a,
-                    at_us: self.now,
-                    by_us: ms(by_ms),
-                });
+                self.iv.jumps.push(Jump { actor: a, at_us: self.now, by_us: ms(by_ms) });
                 self.emit(a, EventKind::ClockJumped { by_us: ms(by_ms) }, None);
             }
             Fault::Drift { actor, ppm, .. } => {
                 let a = id(self, &actor);
                 self.emit(a, EventKind::DriftChanged { ppm }, None);
             }
-            Fault::Partition {
-                isolate,
-                duration_ms,
-                ..
-            } => {
+            Fault::Partition { isolate, duration_ms, .. } => {
                 let ids: Vec<ActorId> = isolate.iter().map(|n| id(self, n)).collect();
                 let until = self.now + ms(duration_ms as i64);
                 for &a in &ids {
-                    self.iv.partitions.push(Span {
-                        actor: a,
-                        from_us: self.now,
-                        to_us: until.min(self.end),
-                    });
+                    self.iv.partitions.push(Span { actor: a, from_us: self.now, to_us: until.min(self.end) });
                 }
                 self.emit(ids[0], EventKind::Isolated { until_us: until }, None);
-                self.partitions.push(Partition {
-                    isolate: ids,
-                    active: true,
-                });
+                self.partitions.push(Partition { isolate: ids, active: true });
                 self.push(until, Action::Heal(self.partitions.len() - 1));
             }
             Fault::Failover { .. } => {
@@ -1123,23 +822,13 @@ impl<'s> World<'s> {
         p.deferred.clear();
         if let Some(until) = p.paused_until.take() {
             // A pause ends with the crash.
-            if let Some(s) = self
-                .iv
-                .pauses
-                .iter_mut()
-                .rev()
-                .find(|s| s.actor == a && s.to_us == until)
-            {
+            if let Some(s) = self.iv.pauses.iter_mut().rev().find(|s| s.actor == a && s.to_us == until) {
                 s.to_us = self.now;
             }
         }
         self.emit(a, EventKind::Crashed, None);
         self.open_down.insert(a, self.iv.downs.len());
-        self.iv.downs.push(Span {
-            actor: a,
-            from_us: self.now,
-            to_us: self.end,
-        });
+        self.iv.downs.push(Span { actor: a, from_us: self.now, to_us: self.end });
         match self.actors[a].role {
             Role::Client => {
                 self.close_belief(a);
@@ -1171,10 +860,7 @@ impl<'s> World<'s> {
             Role::Client => {
                 let inc = self.procs[a].inc;
                 let steps = self.sc.clients[a].steps.clone();
-                let rng = Rng::stream(
-                    self.sc.seed,
-                    &format!("client:{}#{inc}", self.actors[a].name),
-                );
+                let rng = Rng::stream(self.sc.seed, &format!("client:{}#{inc}", self.actors[a].name));
                 self.clients[a] = Some(Client::new(steps, rng));
                 self.push(self.now, Action::Start(a));
             }
@@ -1193,13 +879,7 @@ impl<'s> World<'s> {
         }
         self.procs[a].paused_until = None;
         let deferred = std::mem::take(&mut self.procs[a].deferred);
-        self.emit(
-            a,
-            EventKind::Resumed {
-                buffered: deferred.len(),
-            },
-            None,
-        );
+        self.emit(a, EventKind::Resumed { buffered: deferred.len() }, None);
         for action in deferred {
             self.push(self.now, action);
         }
@@ -1250,15 +930,12 @@ impl<'s> World<'s> {
         use EventKind::*;
         let me = self.name(a);
         let n = |x: ActorId| self.name(x).to_string();
-        let opt = |x: &Option<ActorId>| {
-            x.map(|x| self.name(x).to_string())
-                .unwrap_or_else(|| "someone".into())
-        };
+        let opt = |x: &Option<ActorId>| x.map(|x| self.name(x).to_string()).unwrap_or_else(|| "someone".into());
         let ttl = fmt(ms(self.sc.lock.ttl_ms as i64));
         match kind {
             Start => format!("{me} starts."),
-            Send { to, what, .. } => format!("{me} sends `{what}` to {}.", n(*to)),
-            Receive { from, what, .. } => format!("{me} receives `{what}` from {}.", n(*from)),
+            Send { msg, to } => format!("{me} sends `{}` to {}.", self.iv.messages[*msg].what, n(*to)),
+            Receive { msg, from } => format!("{me} receives `{}` from {}.", self.iv.messages[*msg].what, n(*from)),
             Lost { msg, from, why } => format!("`{}` from {} to {me} is lost: {why}.", self.iv.messages[*msg].what, n(*from)),
             Acquired { token, until_local_us, .. } => {
                 let t = token.map(|t| format!(" with token {t}")).unwrap_or_default();
@@ -1295,12 +972,9 @@ impl<'s> World<'s> {
                 format!("{}'s DEL deletes {}'s key on {me}: {} still believes it holds the lock.", n(*by), opt(owner), opt(owner))
             }
             KeyDeleted { by, .. } => format!("{me} deletes {}'s key.", n(*by)),
-            KeyExtended { owner, by, foreign: true } => format!(
-                "{}'s PEXPIRE extends {}'s key on {me}, and {} is told its renewal succeeded.",
-                n(*by),
-                opt(owner),
-                n(*by)
-            ),
+            KeyExtended { owner, by, foreign: true } => {
+                format!("{}'s PEXPIRE extends {}'s key on {me}, and {} is told its renewal succeeded.", n(*by), opt(owner), n(*by))
+            }
             KeyExtended { by, .. } => format!("{me} extends {}'s key to expire in {ttl}.", n(*by)),
             KeyUnchanged { by, missing: true } => format!("{me} finds no key: {}'s script changes nothing (reply -1).", n(*by)),
             KeyUnchanged { by, missing: false } => {
@@ -1320,7 +994,10 @@ impl<'s> World<'s> {
             ),
             Duplicate { client, request } => format!("{me} has already applied request {request}: {}'s copy changes nothing.", n(*client)),
             Conflict { client, expected, actual } => {
-                format!("{me} refuses {}'s conditional write: it expected version {expected}, the value is at version {actual}.", n(*client))
+                format!(
+                    "{me} refuses {}'s conditional write: it expected version {expected}, the value is at version {actual}.",
+                    n(*client)
+                )
             }
             Checked { client, token } => format!(
                 "{me} checks {}'s token {}: it is not below the highest seen, so the write will follow in {}.",

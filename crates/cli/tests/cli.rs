@@ -1,0 +1,138 @@
+//! The `leaselab` binary as a user runs it: output, exit status, and error messages.
+
+use std::process::{Command, Output};
+
+fn leaselab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_leaselab")).args(args).output().expect("run leaselab")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(o)))
+}
+
+fn temp(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("leaselab-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn list_shows_the_library_by_chapter() {
+    let o = leaselab(&["list"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    assert!(text.contains("The GC-pause story") && text.contains("gc-pause-unfenced") && text.contains("[fix]"), "{text}");
+    let o = leaselab(&["list", "--json"]);
+    let v = json(&o);
+    let items = v.as_array().unwrap();
+    assert_eq!(items.len(), 17);
+    let gc = items.iter().find(|i| i["id"] == "gc-pause-unfenced").unwrap();
+    assert_eq!(gc["chapter"], "gc-pause");
+    assert_eq!(gc["has_fix"], true);
+    assert_eq!(items.iter().find(|i| i["id"] == "lease-basics").unwrap()["has_fix"], false);
+}
+
+#[test]
+fn gc_pause_unfenced_is_unsafe_and_names_both_clients() {
+    let o = leaselab(&["run", "gc-pause-unfenced", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["verdict"], "unsafe");
+    let violations = v["violations"].as_array().unwrap();
+    assert!(!violations.is_empty());
+    for viol in violations {
+        assert!(viol["property"].is_string() && viol["at_ms"].is_number() && viol["actors"].is_array());
+        let e = viol["explanation"].as_str().unwrap();
+        assert!(e.contains("A's write") && e.contains("B's write") && e.contains("paused"), "{e}");
+    }
+}
+
+#[test]
+fn gc_pause_fenced_shows_the_rejection_and_is_safe() {
+    let o = leaselab(&["run", "gc-pause-fenced"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    assert!(text.contains("resource rejects A's token 33: it has already accepted 34."), "{text}");
+    assert!(text.contains("verdict: SAFE"), "{text}");
+}
+
+#[test]
+fn fix_and_seed_flags() {
+    let o = leaselab(&["run", "gc-pause-unfenced", "--fix", "--json"]);
+    assert_eq!(json(&o)["verdict"], "safe");
+    let o = leaselab(&["run", "random-owner-not-token", "--seed", "1", "--json"]);
+    assert_eq!(json(&o)["seed"], 1);
+    let o = leaselab(&["run", "lease-basics", "--fix"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("lease-basics has no one-click fix"));
+}
+
+#[test]
+fn a_file_edited_from_show_runs() {
+    let o = leaselab(&["show", "gc-pause-unfenced"]);
+    assert!(o.status.success());
+    let mut v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    // Make the pause shorter than the TTL: A finishes before its lease runs out.
+    v["faults"][0]["pause"]["duration_ms"] = 2000.into();
+    let path = temp("short-pause.json", &serde_json::to_string_pretty(&v).unwrap());
+    let o = leaselab(&["run", path.to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(json(&o)["verdict"], "safe");
+    // show --fix gives the fixed scenario, which runs safe.
+    let o = leaselab(&["show", "gc-pause-unfenced", "--fix"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["resource"]["fencing"], "atomic");
+    assert!(v.get("fix").is_none());
+}
+
+#[test]
+fn bad_input_gets_exit_2_and_a_message_that_says_where() {
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec!["run".into(), "/nonexistent/x.json".into()], "cannot read the file"),
+        (
+            vec!["run".into(), temp("syntax.json", "{\n  \"version\": 1,\n  oops\n}").display().to_string()],
+            "line 3, column 3: invalid JSON",
+        ),
+        (
+            vec!["run".into(), temp("field.json", &leaselab_show_with(|v| v["lock"]["ttl_ms"] = "ten".into())).display().to_string()],
+            "lock.ttl_ms: invalid type: string \"ten\", expected u64",
+        ),
+        (
+            vec![
+                "run".into(),
+                temp("actor.json", &leaselab_show_with(|v| v["faults"][0]["pause"]["actor"] = "Q".into())).display().to_string(),
+            ],
+            "faults[0].pause.actor: no actor is called `Q`",
+        ),
+        (vec!["run".into(), "no-such-scenario".into()], "no scenario `no-such-scenario` in the library"),
+        (vec!["run".into(), "gc-pause-unfenced".into(), "--seed".into(), "x".into()], "--seed: `x` is not a whole number"),
+        (vec!["run".into(), "gc-pause-unfenced".into(), "--colour".into()], "unknown option `--colour`"),
+        (vec!["frobnicate".into()], "unknown command `frobnicate`"),
+        (vec![], "no command given"),
+        (vec!["show".into()], "missing scenario id"),
+    ];
+    for (args, want) in cases {
+        let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+        let o = leaselab(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(want), "{args:?}: stderr was {:?}, wanted {want:?}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{args:?}: nothing on stdout");
+    }
+}
+
+fn leaselab_show_with(edit: impl FnOnce(&mut serde_json::Value)) -> String {
+    let o = leaselab(&["show", "gc-pause-unfenced"]);
+    let mut v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    edit(&mut v);
+    serde_json::to_string_pretty(&v).unwrap()
+}

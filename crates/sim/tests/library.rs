@@ -1,0 +1,133 @@
+//! The scenario library: every verdict of DESIGN §1, computed by the checker from the run.
+
+use sim::library;
+use sim::Safety::{Safe, Unsafe};
+
+/// DESIGN §1: (id, verdict, verdict of the fixed variant if the table has a fix).
+const TABLE: &[(&str, sim::Safety, Option<sim::Safety>)] = &[
+    ("lease-basics", Safe, None),
+    ("holder-crash", Safe, None),
+    ("unsafe-release", Unsafe, Some(Safe)),
+    ("unchecked-renew", Unsafe, Some(Safe)),
+    ("gc-pause-unfenced", Unsafe, Some(Safe)),
+    ("gc-pause-fenced", Safe, None),
+    ("longer-ttl", Unsafe, Some(Safe)),
+    ("client-deadline", Unsafe, Some(Safe)),
+    ("delayed-write", Unsafe, Some(Safe)),
+    ("random-owner-not-token", Unsafe, Some(Safe)),
+    ("check-then-write", Unsafe, Some(Safe)),
+    ("fresh-owner-not-yet-seen", Unsafe, Some(Safe)),
+    ("token-reset", Unsafe, Some(Safe)),
+    ("non-fencing-downstream", Unsafe, Some(Safe)),
+    ("same-owner-retry", Unsafe, Some(Safe)),
+    ("failover-lost-lock", Unsafe, Some(Safe)),
+    ("db-transaction", Safe, None),
+];
+
+fn run(s: &sim::Scenario) -> sim::Run {
+    sim::run(s).unwrap_or_else(|e| panic!("{} (seed {}) failed to run: {e}", s.id, s.seed))
+}
+
+#[test]
+fn the_library_is_exactly_the_table() {
+    let ids: Vec<String> = library::all().into_iter().map(|s| s.id).collect();
+    let table: Vec<&str> = TABLE.iter().map(|t| t.0).collect();
+    assert_eq!(ids, table);
+}
+
+#[test]
+fn every_verdict_is_as_design_says() {
+    for &(id, verdict, fixed) in TABLE {
+        let s = library::get(id).expect(id);
+        let r = run(&s);
+        assert_eq!(r.verdict.verdict, verdict, "{id} (seed {}): {:#?}", s.seed, r.verdict.violations);
+        match (fixed, s.fixed()) {
+            (Some(want), Some(Ok(f))) => {
+                let rf = run(&f);
+                assert_eq!(rf.verdict.verdict, want, "{id} --fix (seed {}): {:#?}", f.seed, rf.verdict.violations);
+            }
+            (None, None) => {}
+            (want, got) => panic!("{id}: fix expected {want:?}, scenario has {:?}", got.map(|r| r.is_ok())),
+        }
+    }
+}
+
+#[test]
+fn unsafe_verdicts_rest_on_named_harm_with_explanations() {
+    for &(id, verdict, _) in TABLE {
+        let r = run(&library::get(id).expect(id));
+        if verdict == Unsafe {
+            for v in &r.verdict.violations {
+                assert!(["lost-update", "out-of-order-write", "duplicate-effect"].contains(&v.property.as_str()), "{id}: {}", v.property);
+                assert!(v.explanation.len() > 40, "{id}: explanation too thin: {}", v.explanation);
+                for a in &v.actors {
+                    assert!(v.explanation.contains(a.as_str()), "{id}: the explanation does not name {a}: {}", v.explanation);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_moment_narrates_an_event_of_the_default_run() {
+    for s in library::all() {
+        let r = run(&s);
+        for m in &s.moments {
+            assert!(
+                r.events.iter().any(|e| e.moment.as_deref().is_some_and(|t| t.contains(m.text.as_str()))),
+                "{}: moment `{}` matches no event",
+                s.id,
+                m.on
+            );
+        }
+    }
+}
+
+#[test]
+fn every_scenario_carries_its_teaching_text() {
+    let chapters: Vec<&str> = library::CHAPTERS.iter().map(|c| c.0).collect();
+    for s in library::all() {
+        assert!(!s.title.is_empty() && s.story.len() > 100, "{}: story", s.id);
+        assert!(!s.notice.is_empty(), "{}: notice", s.id);
+        assert!(s.moments.len() >= 3, "{}: moments", s.id);
+        assert!(!s.sources.is_empty(), "{}: sources", s.id);
+        assert!(chapters.contains(&s.chapter.as_str()), "{}: chapter {}", s.id, s.chapter);
+        if let Some(f) = &s.fix {
+            assert!(!f.label.is_empty() && f.explain.len() > 40, "{}: fix text", s.id);
+        }
+    }
+}
+
+#[test]
+fn the_gc_pause_story_names_both_clients_and_the_pause() {
+    let r = run(&library::get("gc-pause-unfenced").unwrap());
+    let v = r.verdict.violations.iter().find(|v| v.property == "out-of-order-write").expect("out-of-order write");
+    assert_eq!(v.actors, vec!["A", "B"]);
+    assert!(v.explanation.contains("token 33") && v.explanation.contains("token 34"), "{}", v.explanation);
+    assert!(v.explanation.contains("A was paused from 1.5 s to 26.5 s"), "{}", v.explanation);
+}
+
+#[test]
+fn fencing_rejects_the_older_token() {
+    let r = run(&library::get("gc-pause-fenced").unwrap());
+    let rejected = r.events.iter().find(|e| matches!(e.kind, sim::EventKind::Rejected { token: Some(33), highest: 34, .. }));
+    assert!(rejected.is_some(), "the resource must reject A's 33 after 34");
+    assert_eq!(r.final_value, 1);
+}
+
+#[test]
+fn hazards_explain_how_harm_came_about() {
+    let cases = [
+        ("unsafe-release", "foreign-release"),
+        ("unchecked-renew", "foreign-renew"),
+        ("token-reset", "token-regression"),
+        ("failover-lost-lock", "double-grant"),
+        ("gc-pause-unfenced", "belief-overlap"),
+    ];
+    for (id, hazard) in cases {
+        let r = run(&library::get(id).unwrap());
+        assert!(r.verdict.hazards.iter().any(|h| h.property == hazard), "{id}: no {hazard} hazard in {:#?}", r.verdict.hazards);
+    }
+    let r = run(&library::get("holder-crash").unwrap());
+    assert!(r.verdict.notes.iter().any(|n| n.property == "liveness"), "holder-crash: the wait for expiry is noted");
+}
