@@ -410,6 +410,17 @@ pub struct Applied {
     pub msg: MsgId,
 }
 
+/// The resource's state after a change.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ResourceState {
+    pub at_us: Micros,
+    pub event: EventId,
+    pub value: i64,
+    pub version: u64,
+    /// The highest token it has accepted (0: none).
+    pub highest: u64,
+}
+
 /// A whole run.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Run {
@@ -424,7 +435,12 @@ pub struct Run {
     pub tokens: Vec<(Micros, u64, ActorId)>,
     /// The resource's value at the end.
     pub final_value: i64,
-    /// How many increments the clients' completed operations intended.
+    /// The resource's state after each change, in order.
+    pub resource_log: Vec<ResourceState>,
+    /// Each actor's clock over the whole run, to read it at any true time.
+    #[serde(skip)]
+    pub clocks: Vec<crate::clock::Clock>,
+    /// The end of the run (the scenario's duration).
     pub end_us: Micros,
     pub verdict: Verdict,
 }
@@ -438,6 +454,17 @@ impl Run {
     /// The id of an actor by name.
     pub fn actor_id(&self, name: &str) -> Option<ActorId> {
         self.actors.iter().position(|a| a.name == name)
+    }
+
+    /// What `actor`'s own clock reads at true time `at_us`.
+    pub fn local_at(&self, actor: ActorId, at_us: Micros) -> Micros {
+        self.clocks.get(actor).map_or(at_us, |c| c.local_at(at_us))
+    }
+
+    /// The resource's state at true time `at_us` (after every change up to then).
+    pub fn resource_at(&self, at_us: Micros) -> Option<&ResourceState> {
+        let n = self.resource_log.partition_point(|s| s.at_us <= at_us);
+        n.checked_sub(1).map(|i| &self.resource_log[i])
     }
 
     /// The events that carry a key moment.

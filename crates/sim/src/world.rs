@@ -116,6 +116,7 @@ struct World<'s> {
     grants: Vec<Grant>,
     applied: Vec<Applied>,
     tokens: Vec<(Micros, u64, ActorId)>,
+    resource_log: Vec<ResourceState>,
     /// Per link: its latency range in ms and its random stream.
     link_rng: BTreeMap<(ActorId, ActorId), ([u64; 2], Rng)>,
     link_faults: Vec<LinkFault>,
@@ -242,6 +243,7 @@ impl<'s> World<'s> {
             grants: Vec::new(),
             applied: Vec::new(),
             tokens: Vec::new(),
+            resource_log: Vec::new(),
             link_rng: BTreeMap::new(),
             link_faults,
             partitions: Vec::new(),
@@ -349,7 +351,12 @@ impl<'s> World<'s> {
             self.overflow = true;
         }
         let text = self.narrate(actor, &kind);
+        let changes_resource = matches!(kind, EventKind::Accepted { .. } | EventKind::ReadServed { .. });
         self.events.push(Event { id, at_us: self.now, actor, local_us: self.local(actor), kind, cause, text, moment: None });
+        if changes_resource {
+            let st = &self.store;
+            self.resource_log.push(ResourceState { at_us: self.now, event: id, value: st.value, version: st.version, highest: st.highest });
+        }
         id
     }
 
@@ -916,6 +923,8 @@ impl<'s> World<'s> {
             applied: self.applied,
             tokens: self.tokens,
             final_value: self.store.value,
+            resource_log: self.resource_log,
+            clocks: self.procs.into_iter().map(|p| p.clock).collect(),
             end_us: self.end,
             verdict: Default::default(),
         };

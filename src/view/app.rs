@@ -1,0 +1,289 @@
+//! The root component: owns the reducer, the keyboard listener and the playback timer.
+
+use std::rc::Rc;
+
+use gloo_events::{EventListener, EventListenerOptions};
+use gloo_timers::callback::Interval;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use crate::state::{Action, Panel, Screen, SPEEDS};
+use crate::view::controls::{Controls, Narration};
+use crate::view::course::{Course, Story};
+use crate::view::editor::Editor;
+use crate::view::inspector::{Inspector, VerdictPanel};
+use crate::view::timeline::Timeline;
+
+/// The scenario to open, from `?scenario=<id>&fix=1`; the first of the course otherwise.
+fn initial() -> Screen {
+    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
+    let get = |k: &str| params.as_ref().and_then(|p| p.get(k));
+    let first = sim::library::all().remove(0);
+    let fix = get("fix").is_some_and(|v| v == "1" || v == "true");
+    let (scenario, problem) = match get("scenario") {
+        Some(id) => match sim::library::get(&id) {
+            Some(s) => (s, None),
+            None => (first, Some(format!("There is no scenario called “{id}” in the library; here is the first one of the course."))),
+        },
+        None => (first, None),
+    };
+    let has_fix = scenario.fix.is_some();
+    let mut s = Screen::new(scenario, fix && has_fix).expect("library scenarios run");
+    if let Some(message) = problem {
+        s.error = Some(crate::state::FieldError { field: "open".into(), message });
+    }
+    s
+}
+
+/// Writes the scenario and fix into the address bar, so a reload keeps them.
+fn sync_url(id: &str, fixed: bool) {
+    let Some(w) = web_sys::window() else { return };
+    let url = if fixed { format!("?scenario={id}&fix=1") } else { format!("?scenario={id}") };
+    if w.location().search().ok().as_deref() != Some(url.as_str()) {
+        if let Ok(h) = w.history() {
+            let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+        }
+    }
+}
+
+fn is_typing(target: Option<web_sys::EventTarget>) -> bool {
+    let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return false };
+    matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA") || el.closest("[data-keys=own]").ok().flatten().is_some()
+}
+
+/// The keyboard map (also shown in the help overlay).
+pub const KEYS: &[(&str, &str)] = &[
+    ("← / →", "step back / forward"),
+    ("Shift + ← / →", "previous / next key moment"),
+    ("Space", "play / pause"),
+    ("Home / End", "start / end"),
+    ("+ / −", "faster / slower"),
+    ("V", "next violation"),
+    ("F", "apply or undo the fix"),
+    ("?", "this help"),
+    ("Esc", "close"),
+];
+
+fn key_action(e: &web_sys::KeyboardEvent) -> Option<Action> {
+    Some(match (e.key().as_str(), e.shift_key()) {
+        ("ArrowLeft", false) => Action::Step(-1),
+        ("ArrowRight", false) => Action::Step(1),
+        ("ArrowLeft", true) => Action::PrevMoment,
+        ("ArrowRight", true) => Action::NextMoment,
+        (" ", _) => Action::TogglePlay,
+        ("Home", _) => Action::First,
+        ("End", _) => Action::Last,
+        ("+", _) | ("=", _) => Action::Faster,
+        ("-", _) | ("_", _) => Action::Slower,
+        ("v", _) | ("V", _) => Action::NextViolation,
+        ("f", _) | ("F", _) => Action::ToggleFix,
+        ("?", _) => Action::ToggleHelp,
+        ("Escape", _) => Action::CloseOverlays,
+        _ => return None,
+    })
+}
+
+#[component]
+pub fn App() -> Html {
+    let screen = use_reducer(initial);
+    let dispatch = {
+        let d = screen.dispatcher();
+        Callback::from(move |a: Action| d.dispatch(a))
+    };
+
+    // Keyboard: one listener on the document, dropped (and removed) with the component.
+    {
+        let d = screen.dispatcher();
+        use_effect_with((), move |_| {
+            let doc = gloo_utils_document();
+            let opts = EventListenerOptions::enable_prevent_default();
+            let listener = EventListener::new_with_options(&doc, "keydown", opts, move |e| {
+                let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
+                if e.ctrl_key() || e.meta_key() || e.alt_key() || is_typing(e.target()) {
+                    return;
+                }
+                // Space and Enter on a focused button press the button; leave them to it.
+                let on_button = e
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    .is_some_and(|el| el.tag_name() == "BUTTON" || el.tag_name() == "SUMMARY");
+                if on_button && (e.key() == " " || e.key() == "Enter") {
+                    return;
+                }
+                if let Some(a) = key_action(e) {
+                    e.prevent_default();
+                    d.dispatch(a);
+                }
+            });
+            move || drop(listener)
+        });
+    }
+
+    // Playback: an interval that lives only while playing.
+    {
+        let d = screen.dispatcher();
+        use_effect_with(screen.playing, move |playing| {
+            let timer = playing.then(|| {
+                let perf = web_sys::window().and_then(|w| w.performance());
+                let now = move || perf.as_ref().map(|p| p.now()).unwrap_or(0.0);
+                let last = std::cell::Cell::new(now());
+                Interval::new(33, move || {
+                    let t = now();
+                    let dt = (t - last.replace(t)).clamp(0.0, 250.0);
+                    d.dispatch(Action::Tick(dt));
+                })
+            });
+            move || drop(timer)
+        });
+    }
+
+    {
+        let id = screen.scenario.id.clone();
+        let fixed = screen.fixed();
+        use_effect_with((id, fixed), |(id, fixed)| sync_url(id, *fixed));
+    }
+
+    let s: Rc<Screen> = Rc::new((*screen).clone());
+    let verdict = if s.run.verdict.is_safe() { "safe" } else { "unsafe" };
+    let panel_tab = |p: Panel, label: &str| {
+        let d = dispatch.clone();
+        let selected = s.panel == p;
+        html! {
+            <button role="tab" id={format!("tab-{label}")} aria-selected={selected.to_string()} aria-controls="side-panel"
+                class={classes!("tab", selected.then_some("on"))}
+                onclick={Callback::from(move |_| d.emit(Action::SetPanel(p)))}>{ label }</button>
+        }
+    };
+    let help = s.help.then(|| {
+        let d = dispatch.clone();
+        html! {
+            <div class="overlay" onclick={let d = d.clone(); Callback::from(move |_| d.emit(Action::ToggleHelp))}>
+                <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="help-title" onclick={Callback::from(|e: MouseEvent| e.stop_propagation())}>
+                    <h2 id="help-title">{ "Keyboard" }</h2>
+                    <dl class="keys">
+                        { for KEYS.iter().map(|(k, what)| html! { <><dt><kbd>{ *k }</kbd></dt><dd>{ *what }</dd></> }) }
+                    </dl>
+                    <p class="hint">{ "On the timeline: drag a pause block to move it, drag its right edge to resize it, click a lane to add a fault there. A focused pause block moves with ← → and resizes with Shift + ← →." }</p>
+                    <button class="btn primary" autofocus=true onclick={Callback::from(move |_| d.emit(Action::ToggleHelp))}>{ "Close" }</button>
+                </div>
+            </div>
+        }
+    });
+    let open_error = s.error.as_ref().filter(|e| e.field == "open" || e.field == "timeline" || e.field == "fix").map(|e| {
+        let d = dispatch.clone();
+        html! {
+            <div class="banner" role="alert">
+                <span>{ &e.message }</span>
+                <button class="btn small" aria-label="Dismiss" onclick={Callback::from(move |_| d.emit(Action::CloseOverlays))}>{ "×" }</button>
+            </div>
+        }
+    });
+
+    html! {
+        <div id="app" class="app" data-verdict={verdict} data-step={(s.cursor + 1).to_string()} data-steps={s.steps().to_string()}
+             data-fixed={s.fixed().to_string()} data-playing={s.playing.to_string()}>
+            <Header screen={s.clone()} dispatch={dispatch.clone()} />
+            { for open_error }
+            <main class="main">
+                <section class="stage" aria-label="The run">
+                    <Story screen={s.clone()} dispatch={dispatch.clone()} />
+                    <Timeline screen={s.clone()} dispatch={dispatch.clone()} />
+                    <Controls screen={s.clone()} dispatch={dispatch.clone()} />
+                    <Narration screen={s.clone()} />
+                    <VerdictPanel screen={s.clone()} dispatch={dispatch.clone()} />
+                </section>
+                <aside class="side" aria-label="Details">
+                    <div class="tabs" role="tablist" aria-label="Panels">
+                        { panel_tab(Panel::Inspect, "Inspect") }
+                        { panel_tab(Panel::Change, "Change") }
+                        { panel_tab(Panel::Course, "Course") }
+                    </div>
+                    <div id="side-panel" role="tabpanel" class="panel">
+                        { match s.panel {
+                            Panel::Inspect => html! { <Inspector screen={s.clone()} /> },
+                            Panel::Change => html! { <Editor screen={s.clone()} dispatch={dispatch.clone()} /> },
+                            Panel::Course => html! { <Course screen={s.clone()} dispatch={dispatch.clone()} /> },
+                        } }
+                    </div>
+                </aside>
+            </main>
+            { for help }
+        </div>
+    }
+}
+
+fn gloo_utils_document() -> web_sys::Document {
+    web_sys::window().and_then(|w| w.document()).expect("a document")
+}
+
+#[derive(Properties, PartialEq)]
+pub struct HeaderProps {
+    pub screen: Rc<Screen>,
+    pub dispatch: Callback<Action>,
+}
+
+#[component]
+fn Header(p: &HeaderProps) -> Html {
+    let s = &p.screen;
+    let safe = s.run.verdict.is_safe();
+    let on_pick = {
+        let d = p.dispatch.clone();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            if let Some(sc) = sim::library::get(&v) {
+                d.emit(Action::Open(Rc::new(sc), false));
+            }
+        })
+    };
+    let all = sim::library::all();
+    let fix = s.original.fix.as_ref().map(|f| {
+        let d = p.dispatch.clone();
+        let on = s.fixed();
+        html! {
+            <button class={classes!("btn", "fix", on.then_some("on"))} aria-pressed={on.to_string()}
+                title={f.explain.clone()} onclick={Callback::from(move |_| d.emit(Action::ToggleFix))}>
+                { if on { format!("Fixed: {} · undo", f.label) } else { format!("Fix: {}", f.label) } }
+            </button>
+        }
+    });
+    let help = {
+        let d = p.dispatch.clone();
+        Callback::from(move |_| d.emit(Action::ToggleHelp))
+    };
+    html! {
+        <header class="top">
+            <h1 class="brand">
+                <svg class="logo" viewBox="0 0 32 32" width="26" height="26" aria-hidden="true"><rect width="32" height="32" rx="7" fill="#1f3a5f"/><rect x="6" y="9" width="14" height="5" rx="2" fill="#56b4e9"/><rect x="12" y="18" width="14" height="5" rx="2" fill="#e69f00"/><path d="M22 6v20" stroke="#fff" stroke-width="2"/></svg>
+                { "Lease Lab" }
+            </h1>
+            <label class="pick">
+                <span class="sr-only">{ "Scenario" }</span>
+                <select onchange={on_pick} aria-label="Scenario">
+                    { for sim::library::CHAPTERS.iter().filter(|(c, _)| all.iter().any(|x| x.chapter == *c)).map(|(c, title)| html! {
+                        <optgroup label={*title}>
+                            { for all.iter().filter(|x| x.chapter == *c).map(|x| html! {
+                                <option value={x.id.clone()} selected={x.id == s.original.id}>{ &x.title }</option>
+                            }) }
+                        </optgroup>
+                    }) }
+                </select>
+            </label>
+            <span class={classes!("verdict-badge", if safe { "safe" } else { "unsafe" })} role="status" aria-label={format!("Verdict: {}", if safe { "safe" } else { "unsafe" })}>
+                { if safe { "✓ safe" } else { "✗ unsafe" } }
+            </span>
+            { for fix }
+            <button class="btn ghost help" aria-label="Keyboard help (?)" onclick={help}>{ "?" }</button>
+        </header>
+    }
+}
+
+/// Mounts the app on the page's body.
+pub fn mount() {
+    yew::Renderer::<App>::new().render();
+}
+
+/// Speed label, e.g. `0.25×`.
+pub fn speed_label(i: usize) -> String {
+    format!("{}×", SPEEDS[i])
+}

@@ -1,0 +1,119 @@
+//! Step, play and scrub; and the narration of the current step, announced to screen readers.
+
+use std::rc::Rc;
+
+use sim::time::fmt;
+use yew::prelude::*;
+
+use crate::state::{Action, Screen, SPEEDS};
+
+/// A small inline icon (no icon font or emoji needed).
+pub fn icon(name: &str) -> Html {
+    let d = match name {
+        "first" => "M4 3h2v10H4z M14 3v10L7 8z",
+        "prev-moment" => "M8 3v10L2 8z M15 3v10L9 8z",
+        "back" => "M12 3v10L5 8z",
+        "play" => "M5 3v10l8-5z",
+        "pause" => "M4 3h3v10H4z M9 3h3v10H9z",
+        "forward" => "M4 3v10l7-5z",
+        "next-moment" => "M1 3v10l6-5z M8 3v10l6-5z",
+        "last" => "M10 3h2v10h-2z M2 3v10l7-5z",
+        _ => "",
+    };
+    html! { <svg class="ico" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false"><path d={d} /></svg> }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ControlsProps {
+    pub screen: Rc<Screen>,
+    pub dispatch: Callback<Action>,
+}
+
+#[component]
+pub fn Controls(p: &ControlsProps) -> Html {
+    let s = &p.screen;
+    let steps = s.steps();
+    let act = |a: Action| {
+        let d = p.dispatch.clone();
+        Callback::from(move |_: MouseEvent| d.emit(a.clone()))
+    };
+    let on_scrub = {
+        let d = p.dispatch.clone();
+        Callback::from(move |e: InputEvent| {
+            let v = e.target_unchecked_into::<web_sys::HtmlInputElement>().value();
+            if let Ok(i) = v.parse::<usize>() {
+                d.emit(Action::Seek(i.saturating_sub(1)));
+            }
+        })
+    };
+    let on_speed = {
+        let d = p.dispatch.clone();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            if let Ok(i) = v.parse::<usize>() {
+                d.emit(Action::SetSpeed(i));
+            }
+        })
+    };
+    let cur = &s.run.events[s.cursor.min(steps.saturating_sub(1))];
+    let pct = |i: usize| 100.0 * i as f64 / (steps.saturating_sub(1)).max(1) as f64;
+    let has_violation = !s.violations().is_empty();
+    html! {
+        <div class="controls" role="toolbar" aria-label="Playback">
+            <div class="buttons">
+                <button class="btn icon" aria-label="Go to the start (Home)" title="Start (Home)" onclick={act(Action::First)}>{ icon("first") }</button>
+                <button class="btn icon" aria-label="Previous key moment (Shift+Left)" title="Previous key moment (Shift+←)" onclick={act(Action::PrevMoment)}>{ icon("prev-moment") }</button>
+                <button class="btn icon" aria-label="Step back (Left)" title="Step back (←)" onclick={act(Action::Step(-1))}>{ icon("back") }</button>
+                <button class="btn icon play" aria-label={if s.playing { "Pause (Space)" } else { "Play (Space)" }} title="Play / pause (Space)" onclick={act(Action::TogglePlay)}>
+                    { if s.playing { icon("pause") } else { icon("play") } }
+                </button>
+                <button class="btn icon" aria-label="Step forward (Right)" title="Step forward (→)" onclick={act(Action::Step(1))}>{ icon("forward") }</button>
+                <button class="btn icon" aria-label="Next key moment (Shift+Right)" title="Next key moment (Shift+→)" onclick={act(Action::NextMoment)}>{ icon("next-moment") }</button>
+                <button class="btn icon" aria-label="Go to the end (End)" title="End (End)" onclick={act(Action::Last)}>{ icon("last") }</button>
+                <button class="btn violation" aria-label="Next violation (V)" title="Next violation (V)" disabled={!has_violation} onclick={act(Action::NextViolation)}>{ "Next violation" }</button>
+                <label class="speed">
+                    <span>{ "Speed" }</span>
+                    <select aria-label="Playback speed (+ and −)" onchange={on_speed}>
+                        { for SPEEDS.iter().enumerate().map(|(i, v)| html! { <option value={i.to_string()} selected={i == s.speed}>{ format!("{v}×") }</option> }) }
+                    </select>
+                </label>
+                <span class="where" aria-hidden="true">{ format!("step {} / {} · {}", s.cursor + 1, steps, fmt(s.time_us())) }</span>
+            </div>
+            <div class="scrub">
+                <input type="range" min="1" max={steps.to_string()} value={(s.cursor + 1).to_string()} oninput={on_scrub}
+                       aria-label="Step" aria-valuetext={format!("step {} of {} at {}: {}", s.cursor + 1, steps, fmt(cur.at_us), cur.text)} />
+                <div class="scrub-marks" aria-hidden="true">
+                    { for s.moments().into_iter().map(|i| html! { <span class="sm" style={format!("left:{:.3}%", pct(i))}></span> }) }
+                    { for s.violations().into_iter().map(|i| html! { <span class="sm bad" style={format!("left:{:.3}%", pct(i))}></span> }) }
+                </div>
+            </div>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct NarrationProps {
+    pub screen: Rc<Screen>,
+}
+
+#[component]
+pub fn Narration(p: &NarrationProps) -> Html {
+    let s = &p.screen;
+    let Some(e) = s.run.events.get(s.cursor) else { return html! {} };
+    let actor = &s.run.actors[e.actor].name;
+    html! {
+        <div class="narration" aria-live="polite" aria-atomic="true">
+            <div class="now">
+                <span class="when">{ fmt(e.at_us) }</span>
+                <span class="who">{ actor }</span>
+                if e.local_us != e.at_us {
+                    <span class="own">{ format!("{actor}'s clock: {}", fmt(e.local_us)) }</span>
+                }
+            </div>
+            <p class="text">{ &e.text }</p>
+            if let Some(m) = &e.moment {
+                <p class="moment">{ m }</p>
+            }
+        </div>
+    }
+}

@@ -1,0 +1,92 @@
+//! The library as a course, and the current scenario's story.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::state::{Action, Screen};
+
+#[derive(Properties, PartialEq)]
+pub struct CourseProps {
+    pub screen: Rc<Screen>,
+    pub dispatch: Callback<Action>,
+}
+
+#[component]
+pub fn Course(p: &CourseProps) -> Html {
+    let all = use_memo((), |_| {
+        sim::library::all()
+            .into_iter()
+            .map(|s| {
+                let safe = sim::run(&s).map(|r| r.verdict.is_safe()).unwrap_or(false);
+                (Rc::new(s), safe)
+            })
+            .collect::<Vec<_>>()
+    });
+    let current = &p.screen.original.id;
+    html! {
+        <nav class="course" aria-label="Course">
+            <h2 class="panel-title">{ "The course" }</h2>
+            { for sim::library::CHAPTERS.iter().enumerate().filter(|(_, (c, _))| all.iter().any(|(s, _)| s.chapter == *c)).map(|(n, (c, title))| html! {
+                <section class="chapter">
+                    <h3>{ format!("{}. {title}", n + 1) }</h3>
+                    <ol>
+                        { for all.iter().filter(|(s, _)| s.chapter == *c).map(|(s, safe)| {
+                            let d = p.dispatch.clone();
+                            let sc = s.clone();
+                            let here = &s.id == current;
+                            html! {
+                                <li>
+                                    <button class={classes!("lesson", here.then_some("here"))} aria-current={here.then_some("true")}
+                                            onclick={Callback::from(move |_| d.emit(Action::Open(sc.clone(), false)))}>
+                                        <span class="lesson-title">{ &s.title }</span>
+                                        <span class={classes!("mini", if *safe { "safe" } else { "unsafe" })}>{ if *safe { "safe" } else { "unsafe" } }</span>
+                                        if s.fix.is_some() { <span class="mini fixable">{ "has a fix" }</span> }
+                                    </button>
+                                </li>
+                            }
+                        }) }
+                    </ol>
+                </section>
+            }) }
+        </nav>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct StoryProps {
+    pub screen: Rc<Screen>,
+    pub dispatch: Callback<Action>,
+}
+
+#[component]
+pub fn Story(p: &StoryProps) -> Html {
+    let sc = &p.screen.original;
+    let chapter = sim::library::chapter_title(&sc.chapter);
+    let open = use_state(|| false);
+    let toggle = {
+        let open = open.clone();
+        Callback::from(move |_| open.set(!*open))
+    };
+    html! {
+        <div class={classes!("story", open.then_some("open"))}>
+            <div class="story-head">
+                <span class="chapter-name">{ chapter }</span>
+                <h2>{ &sc.title }</h2>
+                <button class="btn small more" aria-expanded={open.to_string()} aria-controls="story-more" onclick={toggle}>
+                    { if *open { "Less" } else { "What to notice" } }
+                </button>
+            </div>
+            <p class="story-text">{ &sc.story }</p>
+            if *open {
+                <div id="story-more">
+                    <ul class="notice">{ for sc.notice.iter().map(|n| html! { <li>{ n }</li> }) }</ul>
+                    if !sc.simplifications.is_empty() {
+                        <p class="simpl"><strong>{ "Simplified: " }</strong>{ sc.simplifications.join(" ") }</p>
+                    }
+                    <p class="sources"><strong>{ "Sources: " }</strong>{ sc.sources.join("; ") }</p>
+                </div>
+            }
+        </div>
+    }
+}

@@ -1,0 +1,164 @@
+//! The state of every actor at the cursor, and the verdict.
+
+use std::rc::Rc;
+
+use sim::time::{fmt, Micros};
+use sim::trace::{EventKind, Role, Run};
+use yew::prelude::*;
+
+use crate::state::{Action, Screen};
+use crate::view::color_class;
+
+#[derive(Properties, PartialEq)]
+pub struct InspectorProps {
+    pub screen: Rc<Screen>,
+}
+
+fn within(from: Micros, to: Micros, t: Micros) -> bool {
+    from <= t && t < to
+}
+
+/// What a client is doing at `t`, in words, and whether that is a warning.
+fn client_status(run: &Run, a: usize, t: Micros, cursor: usize) -> (String, Option<u64>, bool) {
+    let iv = &run.intervals;
+    if iv.downs.iter().any(|d| d.actor == a && within(d.from_us, d.to_us, t)) {
+        return ("crashed".into(), None, false);
+    }
+    let paused = iv.pauses.iter().find(|p| p.actor == a && within(p.from_us, p.to_us, t));
+    let belief = iv.beliefs.iter().find(|b| b.client == a && within(b.from_us, b.to_us, t));
+    let mut parts = Vec::new();
+    let mut warn = false;
+    let mut token = None;
+    if let Some(p) = paused {
+        parts.push(format!("paused until {}", fmt(p.to_us)));
+    }
+    match belief {
+        Some(b) => {
+            token = b.token;
+            let until_local = run.local_at(a, b.valid_until_us);
+            if t < b.valid_until_us {
+                parts.push(format!("holds the lock; its lease runs until {} on its own clock", fmt(until_local)));
+            } else {
+                warn = true;
+                parts.push(format!("believes it holds the lock, but its lease ran out at {} on its own clock", fmt(until_local)));
+            }
+        }
+        None => {
+            let done = run.events[..=cursor].iter().rev().find(|e| e.actor == a && matches!(e.kind, EventKind::Done { .. } | EventKind::Start));
+            parts.push(match done.map(|e| &e.kind) {
+                Some(EventKind::Done { completed: true }) => "finished".into(),
+                Some(EventKind::Done { completed: false }) => "stopped without finishing".into(),
+                Some(_) => "does not hold the lock".into(),
+                None => "not started yet".into(),
+            });
+        }
+    }
+    (parts.join("; "), token, warn)
+}
+
+#[component]
+pub fn Inspector(p: &InspectorProps) -> Html {
+    let s = &p.screen;
+    let run = &s.run;
+    let t = s.time_us();
+    let mut client_color = 0;
+    let rows = run.actors.iter().enumerate().map(|(a, actor)| {
+        let clock = run.local_at(a, t);
+        let clock_txt = if clock == t { format!("clock {}", fmt(clock)) } else { format!("clock {} (true {})", fmt(clock), fmt(t)) };
+        let (status, token, warn, color) = match actor.role {
+            Role::Client => {
+                let (st, tok, w) = client_status(run, a, t, s.cursor);
+                client_color += 1;
+                (st, tok, w, client_color - 1)
+            }
+            Role::Redis | Role::Replica => {
+                let down = run.intervals.downs.iter().any(|d| d.actor == a && within(d.from_us, d.to_us, t));
+                let key = run.intervals.keys.iter().find(|k| k.node == a && within(k.from_us, k.to_us, t));
+                let st = match (down, key) {
+                    (true, _) => "down".to_string(),
+                    (false, Some(k)) => format!("lock key held by {}", k.owner.map(|o| run.actors[o].name.as_str()).unwrap_or("?")),
+                    (false, None) => "lock is free".to_string(),
+                };
+                (st, None, false, usize::MAX)
+            }
+            Role::Resource => {
+                let st = match run.resource_at(t) {
+                    Some(r) if r.highest > 0 => format!("value {} (version {}); highest token accepted {}", r.value, r.version, r.highest),
+                    Some(r) => format!("value {} (version {})", r.value, r.version),
+                    None => "value 0 (version 0)".into(),
+                };
+                let mode = match (s.scenario.resource.kind, s.scenario.resource.fencing) {
+                    (sim::scenario::ResourceKind::External, _) => "an external API: ignores tokens",
+                    (_, sim::scenario::Fencing::None) => "does not check tokens",
+                    (_, sim::scenario::Fencing::Atomic) => "fencing: rejects lower tokens, atomically",
+                    (_, sim::scenario::Fencing::CheckThenWrite) => "fencing: check, then write later",
+                };
+                (format!("{st}; {mode}"), None, false, usize::MAX)
+            }
+        };
+        html! {
+            <li class={classes!("actor", color_class(color), warn.then_some("warn"))}>
+                <div class="actor-head">
+                    <span class="swatch" aria-hidden="true"></span>
+                    <strong>{ &actor.name }</strong>
+                    if let Some(tok) = token { <span class="chip">{ format!("token {tok}") }</span> }
+                    <span class="clock">{ clock_txt }</span>
+                </div>
+                <div class="status">{ status }</div>
+            </li>
+        }
+    });
+    html! {
+        <div class="inspector">
+            <h2 class="panel-title">{ format!("At {}", fmt(t)) }</h2>
+            <ul class="actors">{ for rows }</ul>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct VerdictProps {
+    pub screen: Rc<Screen>,
+    pub dispatch: Callback<Action>,
+}
+
+#[component]
+pub fn VerdictPanel(p: &VerdictProps) -> Html {
+    let v = &p.screen.run.verdict;
+    let run = &p.screen.run;
+    let finding = |f: &sim::Finding, class: &'static str| {
+        let jump = f.event.map(|ev| {
+            let d = p.dispatch.clone();
+            Callback::from(move |_| d.emit(Action::Seek(ev)))
+        });
+        let body = html! { <>
+            <span class="prop">{ &f.property }</span>
+            <span class="at">{ format!(" at {} ", fmt(f.at_us)) }</span>
+            <span class="why">{ &f.explanation }</span>
+        </> };
+        match jump {
+            Some(cb) => html! { <li class={class}><button class="finding" onclick={cb} title="Jump to this moment">{ body }</button></li> },
+            None => html! { <li class={class}><div class="finding">{ body }</div></li> },
+        }
+    };
+    html! {
+        <section class={classes!("verdict", if v.is_safe() { "safe" } else { "unsafe" })} aria-label="Verdict">
+            <h2>
+                { if v.is_safe() { "Safe: the protected data is intact" } else { "Unsafe: the protected data was corrupted" } }
+                <span class="final">{ format!(" · final value {} after {} accepted writes", run.final_value, run.applied.len()) }</span>
+            </h2>
+            if !v.violations.is_empty() {
+                <ul class="findings">{ for v.violations.iter().map(|f| finding(f, "violation")) }</ul>
+            }
+            if !v.hazards.is_empty() || !v.notes.is_empty() {
+                <details class="hazards">
+                    <summary>{ format!("How it came about: {} hazard{} and note{}", v.hazards.len() + v.notes.len(), if v.hazards.len() + v.notes.len() == 1 { "" } else { "s" }, if v.notes.len() == 1 { "" } else { "s" }) }</summary>
+                    <ul class="findings">
+                        { for v.hazards.iter().map(|f| finding(f, "hazard")) }
+                        { for v.notes.iter().map(|f| finding(f, "note")) }
+                    </ul>
+                </details>
+            }
+        </section>
+    }
+}
