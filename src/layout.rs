@@ -243,7 +243,12 @@ pub fn layout(run: &Run, sc: &Scenario, width: f64) -> Layout {
                 h: bh,
                 color: Some(lane.color),
                 label: format!("holds{token}"),
-                title: format!("{} holds the lock{token}, from {} until its lease runs out at {} by its own clock", lane.name, fmt(b.from_us), fmt(b.valid_until_us)),
+                title: format!(
+                    "{} holds the lock{token}, from {} until its lease runs out at {} by its own clock",
+                    lane.name,
+                    fmt(b.from_us),
+                    fmt(b.valid_until_us)
+                ),
             });
         }
         if b.to_us > b.valid_until_us {
@@ -256,7 +261,12 @@ pub fn layout(run: &Run, sc: &Scenario, width: f64) -> Layout {
                 h: bh,
                 color: Some(lane.color),
                 label: "still believes it holds the lock".into(),
-                title: format!("{}'s lease ran out at {} by its own clock, but it still believes it holds the lock until {}", lane.name, fmt(from), fmt(b.to_us)),
+                title: format!(
+                    "{}'s lease ran out at {} by its own clock, but it still believes it holds the lock until {}",
+                    lane.name,
+                    fmt(from),
+                    fmt(b.to_us)
+                ),
             });
         }
     }

@@ -97,7 +97,11 @@ pub enum Action {
     AddFault(Fault),
     RemoveFault(usize),
     /// Move or resize a pause fault (from dragging it on the timeline).
-    MovePause { fault: usize, at_ms: u64, duration_ms: u64 },
+    MovePause {
+        fault: usize,
+        at_ms: u64,
+        duration_ms: u64,
+    },
     ToggleHelp,
     CloseOverlays,
     SetPanel(Panel),

@@ -84,9 +84,27 @@ fn key_action(e: &web_sys::KeyboardEvent) -> Option<Action> {
     })
 }
 
+/// The app as the page opens it: the scenario named in the address bar.
 #[component]
 pub fn App() -> Html {
-    let screen = use_reducer(initial);
+    let start = use_memo((), |_| initial());
+    html! { <Lab start={start} /> }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LabProps {
+    /// The screen to start from.
+    pub start: Rc<Screen>,
+}
+
+/// The whole lab for one starting screen: owns the reducer, the keyboard listener and the
+/// playback timer.
+#[component]
+pub fn Lab(p: &LabProps) -> Html {
+    let screen = {
+        let start = p.start.clone();
+        use_reducer(move || (*start).clone())
+    };
     let dispatch = {
         let d = screen.dispatcher();
         Callback::from(move |a: Action| d.dispatch(a))

@@ -74,8 +74,12 @@ fn fault_title(f: &Fault) -> String {
         Fault::Restart { actor, at_ms } => format!("Restart {actor} at {}", t(*at_ms)),
         Fault::ClockJump { actor, at_ms, by_ms } => format!("Jump {actor}'s clock by {} at {}", fmt(*by_ms * 1000), t(*at_ms)),
         Fault::Drift { actor, at_ms, ppm } => format!("{actor}'s clock drifts {ppm} ppm from {}", t(*at_ms)),
-        Fault::Partition { isolate, at_ms, duration_ms } => format!("Cut off {} at {} for {}", isolate.join(", "), t(*at_ms), t(*duration_ms)),
-        Fault::Delay { from, to, at_ms, extra_ms, .. } => format!("Hold {from}'s next message to {to} by {} (from {})", t(*extra_ms), t(*at_ms)),
+        Fault::Partition { isolate, at_ms, duration_ms } => {
+            format!("Cut off {} at {} for {}", isolate.join(", "), t(*at_ms), t(*duration_ms))
+        }
+        Fault::Delay { from, to, at_ms, extra_ms, .. } => {
+            format!("Hold {from}'s next message to {to} by {} (from {})", t(*extra_ms), t(*at_ms))
+        }
         Fault::Drop { from, to, at_ms, .. } => format!("Drop {from}'s next message to {to} (from {})", t(*at_ms)),
         Fault::Failover { at_ms } => format!("Fail over at {}", t(*at_ms)),
     }

@@ -44,7 +44,8 @@ fn client_status(run: &Run, a: usize, t: Micros, cursor: usize) -> (String, Opti
             }
         }
         None => {
-            let done = run.events[..=cursor].iter().rev().find(|e| e.actor == a && matches!(e.kind, EventKind::Done { .. } | EventKind::Start));
+            let done =
+                run.events[..=cursor].iter().rev().find(|e| e.actor == a && matches!(e.kind, EventKind::Done { .. } | EventKind::Start));
             parts.push(match done.map(|e| &e.kind) {
                 Some(EventKind::Done { completed: true }) => "finished".into(),
                 Some(EventKind::Done { completed: false }) => "stopped without finishing".into(),

@@ -44,12 +44,19 @@ struct Menu {
     y: f64,
 }
 
+/// The pointer's position in the timeline SVG's own coordinates (it is drawn at 1:1).
 fn svg_x(e: &MouseEvent) -> (f64, f64) {
-    let Some(el) = e.current_target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok()) else {
-        return (e.offset_x() as f64, e.offset_y() as f64);
-    };
-    let r = el.get_bounding_client_rect();
-    (e.client_x() as f64 - r.left(), e.client_y() as f64 - r.top())
+    let svg = e
+        .target()
+        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+        .and_then(|el| el.closest("svg.timeline").ok().flatten());
+    match svg {
+        Some(svg) => {
+            let r = svg.get_bounding_client_rect();
+            (e.client_x() as f64 - r.left(), e.client_y() as f64 - r.top())
+        }
+        None => (e.offset_x() as f64, e.offset_y() as f64),
+    }
 }
 
 #[component]
@@ -182,7 +189,13 @@ pub fn Timeline(p: &TimelineProps) -> Html {
                 e.stop_propagation();
                 let (x, _) = svg_x(&e);
                 let mode = if (x - x1).abs() <= 8.0 { DragMode::Resize } else { DragMode::Move };
-                if let Some(svg) = e.current_target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok()) {
+                // Yew delegates events, so capture on the SVG itself: its move handler then
+                // sees every move until the button is released, even outside the block.
+                let svg = e
+                    .target()
+                    .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+                    .and_then(|el| el.closest("svg.timeline").ok().flatten());
+                if let Some(svg) = svg {
                     let _ = svg.set_pointer_capture(e.pointer_id());
                 }
                 *drag.borrow_mut() = Some(Drag { fault, mode, start_x: x, at_ms, duration_ms, moved: false });

@@ -105,7 +105,8 @@ impl Cx<'_> {
         }
         if why.is_empty() {
             // Not paused, not delayed, lease still valid: the lock service granted the lock again.
-            let again = w.grant.and_then(|g| run.grants.iter().skip(g + 1).find(|n| n.at_us < run.grants[g].term_end_us && n.at_us < w.at_us));
+            let again =
+                w.grant.and_then(|g| run.grants.iter().skip(g + 1).find(|n| n.at_us < run.grants[g].term_end_us && n.at_us < w.at_us));
             if let Some(n) = again {
                 why.push(format!(
                     "{}'s lease was still valid by its own clock: {} had granted the lock to {} at {} as well (see the double-grant hazard)",

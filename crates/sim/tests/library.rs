@@ -69,17 +69,37 @@ fn unsafe_verdicts_rest_on_named_harm_with_explanations() {
 }
 
 #[test]
-fn every_moment_narrates_an_event_of_the_default_run() {
+fn every_moment_narrates_an_event_of_the_default_run_or_its_fix() {
     for s in library::all() {
-        let r = run(&s);
-        for m in &s.moments {
-            assert!(
-                r.events.iter().any(|e| e.moment.as_deref().is_some_and(|t| t.contains(m.text.as_str()))),
-                "{}: moment `{}` matches no event",
-                s.id,
-                m.on
-            );
+        let mut runs = vec![run(&s)];
+        if let Some(Ok(f)) = s.fixed() {
+            runs.push(run(&f));
         }
+        for m in &s.moments {
+            let narrated = runs.iter().any(|r| r.events.iter().any(|e| e.moment.as_deref().is_some_and(|t| t.contains(m.text.as_str()))));
+            assert!(narrated, "{}: moment `{}` matches no event of the run or of its fix", s.id, m.on);
+        }
+    }
+}
+
+#[test]
+fn a_fixed_run_has_a_key_moment_where_the_fix_acts() {
+    for s in library::all() {
+        let Some(Ok(f)) = s.fixed() else { continue };
+        let r = run(&f);
+        assert!(
+            r.events.iter().any(|e| e.moment.is_some()
+                && matches!(
+                    e.kind,
+                    sim::EventKind::Rejected { .. }
+                        | sim::EventKind::Duplicate { .. }
+                        | sim::EventKind::KeyUnchanged { .. }
+                        | sim::EventKind::LostLock { .. }
+                        | sim::EventKind::ReadServed { .. }
+                )),
+            "{}: the fixed run narrates no moment where the fix acts",
+            s.id
+        );
     }
 }
 

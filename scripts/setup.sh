@@ -1,0 +1,62 @@
+# Shared by scripts/serve and scripts/test: install what is missing, and nothing else.
+# Versions: trunk 0.21.14 (newer needs a newer rustc), wasm-bindgen-cli 0.2.130 (must match the
+# wasm-bindgen crate pinned in Cargo.toml), binaryen's wasm-opt and playwright-core from npm
+# (tests/e2e/package-lock.json), Chromium and ChromeDriver from Debian.
+
+TRUNK_VERSION=0.21.14
+WASM_BINDGEN_VERSION=0.2.130
+
+step() { printf '\n== %s\n' "$*"; }
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    echo "need root to run: $*" >&2; return 1; fi
+}
+
+ensure_rust() {
+  command -v cargo >/dev/null || { echo "cargo is missing: install Rust with rustup (https://rustup.rs) first" >&2; exit 1; }
+  rustup component add rustfmt >/dev/null 2>&1 || true
+}
+
+ensure_wasm_target() {
+  rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || { step "installing the wasm32 target"; rustup target add wasm32-unknown-unknown; }
+}
+
+ensure_wasm_bindgen() {
+  if ! wasm-bindgen --version 2>/dev/null | grep -q " $WASM_BINDGEN_VERSION"; then
+    step "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION"
+    cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+  fi
+}
+
+ensure_trunk() {
+  if ! trunk --version 2>/dev/null | grep -q " $TRUNK_VERSION"; then
+    step "installing trunk $TRUNK_VERSION (this takes several minutes once)"
+    cargo install trunk --version "$TRUNK_VERSION" --locked
+  fi
+}
+
+# npm packages (wasm-opt for release builds, playwright-core for end-to-end tests).
+ensure_npm_tools() {
+  command -v npm >/dev/null || { step "installing Node.js and npm"; as_root apt-get update -qq; as_root apt-get install -y -qq nodejs npm; }
+  local dir=tests/e2e
+  if [ ! -x "$dir/node_modules/.bin/wasm-opt" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+    step "installing npm packages in $dir"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+  export PATH="$PWD/$dir/node_modules/.bin:$PATH"
+}
+
+ensure_chromium() {
+  if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    step "installing Chromium and ChromeDriver"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
+  fi
+}
+
+# Builds the app into dist/ (release: optimised with wasm-opt).
+build_app() {
+  cargo fetch --locked >/dev/null
+  trunk build --offline --release
+}

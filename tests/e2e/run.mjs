@@ -1,0 +1,284 @@
+// End-to-end tests of the built app (dist/) in headless Chromium, driven by playwright-core.
+// Usage: node tests/e2e/run.mjs [--measure]   (scripts/test builds dist/ first)
+// Prints one line per test and a closing "N passed, M failed" line; exits 1 on any failure.
+import { chromium } from 'playwright-core';
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml' };
+
+function serve() {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    let file = path.join(root, decodeURIComponent(url.pathname));
+    if (!file.startsWith(root)) { res.writeHead(403).end(); return; }
+    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
+    fs.readFile(file, (err, data) => {
+      if (err) { res.writeHead(404).end('not found'); return; }
+      res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' }).end(data);
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+const server = await serve();
+const base = `http://127.0.0.1:${server.address().port}`;
+const profile = fs.mkdtempSync(path.join(process.env.TMPDIR || '/tmp', 'leaselab-e2e-'));
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+});
+
+let passed = 0, failed = 0;
+const errors = [];
+async function test(name, fn, viewport = { width: 1280, height: 800 }) {
+  const page = await browser.newPage({ viewport });
+  page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`${name}: console: ${m.text()}`); });
+  try {
+    await fn(page);
+    passed++;
+    console.log(`ok   ${name}`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${name}\n     ${String(e.stack || e).split('\n').slice(0, 4).join('\n     ')}`);
+  } finally {
+    await page.close();
+  }
+}
+function expect(cond, msg) { if (!cond) throw new Error(msg); }
+
+async function open(page, query) {
+  await page.goto(`${base}/${query}`);
+  await page.waitForSelector('#app[data-steps]');
+}
+const attr = (page, name) => page.getAttribute('#app', name);
+const step = async (page) => Number(await attr(page, 'data-step'));
+const narration = (page) => page.textContent('.narration');
+async function untilNarration(page, key, text, max = 400) {
+  for (let i = 0; i < max; i++) {
+    if ((await narration(page)).includes(text)) return;
+    await page.keyboard.press(key);
+  }
+  throw new Error(`never narrated: ${text}`);
+}
+
+await test('opens on the first scenario of the course', async (page) => {
+  await open(page, '');
+  expect((await page.inputValue('header select')) === 'lease-basics', 'first scenario');
+  expect(await attr(page, 'data-verdict') === 'safe', 'lease-basics is safe');
+});
+
+await test('gc-pause-unfenced: step through by mouse and see the stale write accepted', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  expect(await attr(page, 'data-verdict') === 'unsafe', 'unsafe');
+  await page.click('button[aria-label="Step forward (Right)"]');
+  await page.click('button[aria-label="Step forward (Right)"]');
+  expect(await step(page) === 3, 'two steps forward');
+  await page.click('button[aria-label="Step back (Left)"]');
+  expect(await step(page) === 2, 'one step back');
+  // Follow the key moments to the stale write.
+  for (let i = 0; i < 20 && !(await narration(page)).includes("accepts A's write with token 33"); i++) {
+    await page.click('button[aria-label="Next key moment (Shift+Right)"]');
+  }
+  const text = await narration(page);
+  expect(text.includes("accepts A's write with token 33"), `narration: ${text}`);
+  expect(text.includes("B's update is lost"), 'the moment explains why');
+  const verdict = await page.textContent('.verdict');
+  expect(verdict.includes('out-of-order-write') && verdict.includes('A was paused from 1.5 s to 26.5 s'), verdict);
+});
+
+await test('the fix: fencing on, the same write is rejected', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.click('button.fix');
+  expect(await attr(page, 'data-verdict') === 'safe', 'safe with fencing');
+  expect(await attr(page, 'data-fixed') === 'true', 'fixed');
+  await page.click('button[aria-label="Go to the start (Home)"]');
+  for (let i = 0; i < 20 && !(await narration(page)).includes("rejects A's token 33"); i++) {
+    await page.click('button[aria-label="Next key moment (Shift+Right)"]');
+  }
+  expect((await narration(page)).includes("rejects A's token 33: it has already accepted 34"), await narration(page));
+  expect(page.url().includes('fix=1'), 'the address keeps the fix');
+});
+
+await test('?scenario=…&fix=1 opens the fixed variant', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced&fix=1');
+  expect(await attr(page, 'data-verdict') === 'safe' && await attr(page, 'data-fixed') === 'true', 'fixed on load');
+});
+
+await test('keyboard alone: follow the story, apply the fix, see the rejection', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  expect(await step(page) === 3, 'arrows step');
+  await page.keyboard.press('ArrowLeft');
+  expect(await step(page) === 2, 'left steps back');
+  await page.keyboard.press('End');
+  expect(await step(page) === Number(await attr(page, 'data-steps')), 'End');
+  await page.keyboard.press('Home');
+  expect(await step(page) === 1, 'Home');
+  await untilNarration(page, 'Shift+ArrowRight', "accepts A's write with token 33", 20);
+  await page.keyboard.press('Home');
+  await page.keyboard.press('v');
+  expect((await narration(page)).includes("accepts A's write with token 33"), 'V jumps to the violation');
+  await page.keyboard.press('f');
+  expect(await attr(page, 'data-verdict') === 'safe', 'F applies the fix');
+  await page.keyboard.press('Home');
+  await untilNarration(page, 'Shift+ArrowRight', "rejects A's token 33", 20);
+  await page.keyboard.press('?');
+  expect(await page.isVisible('[role=dialog]'), 'help opens');
+  await page.keyboard.press('Escape');
+  expect(!(await page.isVisible('[role=dialog]')), 'Escape closes help');
+  // Enter presses a focused button (and only once).
+  await page.keyboard.press('Home');
+  await page.focus('button[aria-label="Step forward (Right)"]');
+  await page.keyboard.press('Enter');
+  expect(await step(page) === 2, 'Enter on the focused step button');
+});
+
+await test('play, speed and pause', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.keyboard.press('+');
+  await page.keyboard.press('+');
+  await page.keyboard.press('+');
+  expect(await page.inputValue('select[aria-label^="Playback speed"]') === '5', '8×');
+  await page.keyboard.press(' ');
+  expect(await attr(page, 'data-playing') === 'true', 'playing');
+  await page.waitForFunction(() => Number(document.querySelector('#app').dataset.step) > 20, null, { timeout: 10000 });
+  await page.keyboard.press(' ');
+  expect(await attr(page, 'data-playing') === 'false', 'paused');
+  const s = await step(page);
+  await page.waitForTimeout(300);
+  expect(await step(page) === s, 'stays paused');
+  // A message in flight is drawn as a moving dot while playing.
+  await page.keyboard.press('Home');
+  await page.keyboard.press('-');
+  await page.keyboard.press('-');
+  await page.keyboard.press('-');
+  await page.keyboard.press('-');
+  await page.keyboard.press(' ');
+  await page.waitForSelector('.msg-dot', { timeout: 5000 });
+  await page.keyboard.press(' ');
+});
+
+await test('scrub with the slider', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.fill('input[type=range]', '40');
+  expect(await step(page) === 40, 'scrubbed to 40');
+});
+
+await test('drag the pause shorter than the lease: the verdict flips to safe', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  expect(await attr(page, 'data-verdict') === 'unsafe', 'unsafe before');
+  const box = await page.locator('.pause rect').first().boundingBox();
+  // Grab the right edge and pull it left, to about 5 s of pause.
+  const startX = box.x + box.width - 2, y = box.y + box.height / 2;
+  const targetW = box.width * (5 / 25);
+  await page.mouse.move(startX, y);
+  await page.mouse.down();
+  await page.mouse.move(startX - (box.width - targetW) / 2, y, { steps: 5 });
+  await page.mouse.move(box.x + targetW, y, { steps: 5 });
+  await page.mouse.up();
+  expect(await attr(page, 'data-verdict') === 'safe', 'safe after shortening the pause');
+  // Drag the whole block later: still a 5 s pause, still shorter than the lease... and the run changes.
+  const b2 = await page.locator('.pause rect').first().boundingBox();
+  expect(b2.width < box.width / 2, 'the block got shorter');
+});
+
+await test('click a lane to add a fault there', async (page) => {
+  await open(page, '?scenario=lease-basics');
+  const lane = page.locator('.lane-bg').nth(0);
+  const box = await lane.boundingBox();
+  await page.mouse.click(box.x + box.width * 0.3, box.y + 8);
+  await page.click('text=/^Pause A here for 5 s$/');
+  expect(await page.locator('.pause').count() === 1, 'a pause block appeared');
+  const v = await attr(page, 'data-verdict');
+  expect(v === 'safe' || v === 'unsafe', 'a verdict');
+});
+
+await test('a bad value is refused next to its field and the run stays', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.click('#tab-Change');
+  await page.fill('#f-ttl', '-3');
+  await page.press('#f-ttl', 'Enter');
+  const err = await page.textContent('#f-ttl-error');
+  expect(err.includes('negative'), err);
+  expect(await attr(page, 'data-verdict') === 'unsafe', 'last good run stays');
+  await page.fill('#f-ttl', '60000');
+  await page.press('#f-ttl', 'Enter');
+  expect(await attr(page, 'data-verdict') === 'safe', 'a 60 s lease outlasts the pause');
+  await page.selectOption('#f-fencing', 'atomic');
+  expect(await attr(page, 'data-verdict') === 'safe', 'fencing');
+});
+
+await test('an unknown scenario in the address gives a message, not a blank page', async (page) => {
+  await open(page, '?scenario=<script>alert(1)</script>');
+  const banner = await page.textContent('.banner');
+  expect(banner.includes('There is no scenario called') && banner.includes('<script>'), banner);
+  expect(await page.locator('script:text("alert")').count() === 0, 'shown as text only');
+});
+
+await test('the course lists every chapter and opens a lesson', async (page) => {
+  await open(page, '');
+  await page.click('#tab-Course');
+  const lessons = await page.locator('.lesson').count();
+  expect(lessons === 17, `${lessons} lessons`);
+  await page.click('.lesson:has-text("The token counter starts again")');
+  expect(page.url().includes('scenario=token-reset'), page.url());
+  expect(await attr(page, 'data-verdict') === 'unsafe', 'token-reset is unsafe');
+});
+
+await test('phone width: nothing overlaps, the timeline scrolls', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow <= 0, `the page scrolls sideways by ${overflow}px`);
+  const scroll = await page.evaluate(() => { const s = document.querySelector('.timeline-scroll'); return s.scrollWidth > s.clientWidth; });
+  expect(scroll, 'the timeline scrolls inside its box');
+  const boxes = await page.evaluate(() => ['.top', '.story', '.timeline-wrap', '.controls', '.narration', '.verdict', '.side']
+    .map((s) => { const r = document.querySelector(s).getBoundingClientRect(); return { s, top: r.top, bottom: r.bottom }; }));
+  for (let i = 1; i < boxes.length; i++) {
+    expect(boxes[i].top >= boxes[i - 1].bottom - 1, `${boxes[i].s} overlaps ${boxes[i - 1].s}`);
+  }
+  await page.click('button[aria-label="Next violation (V)"]');
+  expect((await narration(page)).includes("token 33"), 'usable at phone width');
+}, { width: 390, height: 844 });
+
+if (process.argv.includes('--measure')) {
+  await test('measure: edit → repainted timeline on the largest scenario', async (page) => {
+    await open(page, '?scenario=longer-ttl');
+    await page.click('#tab-Change');
+    const times = await page.evaluate(async () => {
+      const input = document.querySelector('#f-ttl');
+      const svg = document.querySelector('svg.timeline');
+      const out = [];
+      for (let i = 0; i < 100; i++) {
+        const changed = new Promise((resolve) => {
+          const mo = new MutationObserver(() => { mo.disconnect(); resolve(); });
+          mo.observe(svg, { subtree: true, childList: true, attributes: true, characterData: true });
+        });
+        const t0 = performance.now();
+        input.value = String(30000 + (i % 2 ? 1000 : 2000) + i);
+        input.dispatchEvent(new Event('change', { bubbles: true }));
+        await changed;
+        // Let the rest of the render finish, then stop the clock.
+        await Promise.resolve();
+        out.push(performance.now() - t0);
+      }
+      return out;
+    });
+    times.sort((a, b) => a - b);
+    const mean = times.reduce((a, b) => a + b, 0) / times.length;
+    console.log(`     edit→repaint over ${times.length} edits: median ${times[50].toFixed(2)} ms, p90 ${times[90].toFixed(2)} ms, mean ${mean.toFixed(2)} ms`);
+  });
+}
+
+await browser.close();
+server.close();
+fs.rmSync(profile, { recursive: true, force: true });
+for (const e of errors) console.log(`page error: ${e}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed || errors.length ? 1 : 0);
