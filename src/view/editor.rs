@@ -107,9 +107,9 @@ pub fn Editor(p: &EditorProps) -> Html {
         <fieldset>
             <legend>{ "Lock service (Redis)" }</legend>
             { number(s, d, Field::Ttl, "Lease TTL", sc.lock.ttl_ms.to_string(), "ms", Some(1)) }
-            { select(s, d, Field::Release, "Release with", &json_name(&sc.lock.release), &[("compare-and-delete", "compare-and-delete script"), ("del", "plain DEL")]) }
-            { select(s, d, Field::Renew, "Renew with", &json_name(&sc.lock.renew), &[("compare-and-extend", "compare-and-extend script"), ("pexpire", "plain PEXPIRE"), ("none", "no renewal")]) }
-            { select(s, d, Field::Persistence, "Persistence", &json_name(&sc.lock.persistence), &[("none", "none (a restart forgets keys)"), ("always", "appendfsync always")]) }
+            { select(s, d, Field::Release, "Release with", &json_name(&sc.lock.release), &[("compare-and-delete", "compare-and-delete"), ("del", "plain DEL")]) }
+            { select(s, d, Field::Renew, "Renew with", &json_name(&sc.lock.renew), &[("compare-and-extend", "compare-and-extend"), ("pexpire", "plain PEXPIRE"), ("none", "none")]) }
+            { select(s, d, Field::Persistence, "Persistence", &json_name(&sc.lock.persistence), &[("none", "none: lost on restart"), ("always", "fsync always")]) }
             if let Some(r) = &sc.lock.replica { { number(s, d, Field::ReplicaLag, "Replication lag", r.lag_ms.to_string(), "ms", Some(0)) } }
         </fieldset>
     });
@@ -200,11 +200,11 @@ pub fn Editor(p: &EditorProps) -> Html {
             { for lock }
             <fieldset>
                 <legend>{ "Fencing tokens and the resource" }</legend>
-                { select(s, d, Field::TokenSource, "Token", &json_name(&sc.token.source), &[("counter", "an increasing counter"), ("random-owner", "the random owner value"), ("none", "no token")]) }
-                { select(s, d, Field::TokenStore, "Counter kept", &json_name(&sc.token.store), &[("durable", "durably (never lost)"), ("redis", "on the Redis node")]) }
-                { select(s, d, Field::Fencing, "Resource checks tokens", &json_name(&sc.resource.fencing), &[("none", "no"), ("atomic", "yes, atomically"), ("check-then-write", "check, then write later")]) }
-                { select(s, d, Field::ResourceKind, "Resource", &json_name(&sc.resource.kind), &[("store", "a storage service"), ("database", "a database (conditional writes)"), ("external", "an external API (ignores tokens)")]) }
-                { select(s, d, Field::Idempotency, "Idempotency keys", if sc.resource.idempotency { "true" } else { "false" }, &[("false", "no"), ("true", "yes: apply each request once")]) }
+                { select(s, d, Field::TokenSource, "Token", &json_name(&sc.token.source), &[("counter", "a counter"), ("random-owner", "random owner value"), ("none", "none")]) }
+                { select(s, d, Field::TokenStore, "Counter kept", &json_name(&sc.token.store), &[("durable", "durably"), ("redis", "on the Redis node")]) }
+                { select(s, d, Field::Fencing, "Resource checks tokens", &json_name(&sc.resource.fencing), &[("none", "no"), ("atomic", "atomically"), ("check-then-write", "check, then write")]) }
+                { select(s, d, Field::ResourceKind, "Resource", &json_name(&sc.resource.kind), &[("store", "storage service"), ("database", "database"), ("external", "external API")]) }
+                { select(s, d, Field::Idempotency, "Idempotency keys", if sc.resource.idempotency { "true" } else { "false" }, &[("false", "no"), ("true", "yes")]) }
             </fieldset>
             <fieldset>
                 <legend>{ "Network and run" }</legend>

@@ -117,6 +117,15 @@ pub fn Inspector(p: &InspectorProps) -> Html {
     }
 }
 
+fn how_it_came_about(hazards: usize, notes: usize) -> String {
+    let count = |n: usize, what: &str| if n == 1 { format!("1 {what}") } else { format!("{n} {what}s") };
+    match (hazards, notes) {
+        (h, 0) => format!("How it came about: {}", count(h, "hazard")),
+        (0, n) => format!("Notes: {}", count(n, "note")),
+        (h, n) => format!("How it came about: {} and {}", count(h, "hazard"), count(n, "note")),
+    }
+}
+
 #[derive(Properties, PartialEq)]
 pub struct VerdictProps {
     pub screen: Rc<Screen>,
@@ -153,7 +162,7 @@ pub fn VerdictPanel(p: &VerdictProps) -> Html {
             }
             if !v.hazards.is_empty() || !v.notes.is_empty() {
                 <details class="hazards">
-                    <summary>{ format!("How it came about: {} hazard{} and note{}", v.hazards.len() + v.notes.len(), if v.hazards.len() + v.notes.len() == 1 { "" } else { "s" }, if v.notes.len() == 1 { "" } else { "s" }) }</summary>
+                    <summary>{ how_it_came_about(v.hazards.len(), v.notes.len()) }</summary>
                     <ul class="findings">
                         { for v.hazards.iter().map(|f| finding(f, "hazard")) }
                         { for v.notes.iter().map(|f| finding(f, "note")) }

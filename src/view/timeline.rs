@@ -44,6 +44,15 @@ struct Menu {
     y: f64,
 }
 
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Client => "client",
+        Role::Redis => "Redis (lock)",
+        Role::Replica => "Redis replica",
+        Role::Resource => "protected resource",
+    }
+}
+
 /// The pointer's position in the timeline SVG's own coordinates (it is drawn at 1:1).
 fn svg_x(e: &MouseEvent) -> (f64, f64) {
     let svg = e
@@ -89,6 +98,20 @@ pub fn Timeline(p: &TimelineProps) -> Html {
     let menu = use_state(|| None::<Menu>);
     let t_now = s.time_us();
     let x_now = lay.x(t_now);
+    // On a narrow screen the timeline scrolls: keep the cursor in view as it moves.
+    let scroller = use_node_ref();
+    {
+        let scroller = scroller.clone();
+        use_effect_with(x_now as i64, move |x| {
+            if let Some(el) = scroller.cast::<web_sys::Element>() {
+                let (left, w) = (el.scroll_left(), el.client_width());
+                let x = *x as i32;
+                if x < left + crate::layout::GUTTER as i32 || x > left + w - 24 {
+                    el.set_scroll_left((x - w / 2).max(0));
+                }
+            }
+        });
+    }
 
     let on_move = {
         let (drag, lay, d) = (drag.clone(), lay.clone(), p.dispatch.clone());
@@ -132,27 +155,27 @@ pub fn Timeline(p: &TimelineProps) -> Html {
     let violations = s.violations();
 
     let lanes = lay.lanes.iter().map(|l| {
-        let role = match l.role {
-            Role::Client => "client",
-            Role::Redis => "lock service",
-            Role::Replica => "replica",
-            Role::Resource => "protected resource",
-        };
-        let clock = sim::time::fmt(s.run.local_at(l.actor, t_now));
-        let skew = s.run.local_at(l.actor, t_now) - t_now;
-        let clock_note = if skew.abs() >= MS { format!("clock {clock}") } else { String::new() };
+        let role = role_name(l.role);
         html! {
             <g class={classes!("lane", color_class(l.color))}>
                 <rect class="lane-bg" x={lay.x0.to_string()} y={l.y.to_string()} width={(lay.x1 - lay.x0).to_string()} height={l.h.to_string()}
                       onclick={on_lane_click(l.actor)}>
-                    <title>{ format!("Click to add a fault to {} here", l.name) }</title>
+                    <title>{ format!("Click to add a fault to {} here ({role})", l.name) }</title>
                 </rect>
-                <text class="lane-name" x="10" y={(l.mid - 2.0).to_string()}>{ &l.name }</text>
-                <text class="lane-role" x="10" y={(l.mid + 12.0).to_string()}>{ role }</text>
-                if !clock_note.is_empty() {
-                    <text class="lane-clock" x="10" y={(l.mid + 24.0).to_string()}>{ clock_note }</text>
-                }
             </g>
+        }
+    });
+    // Lane names as a sticky HTML column, so they stay in view when the timeline scrolls.
+    let labels = lay.lanes.iter().map(|l| {
+        let role = role_name(l.role);
+        let skew = s.run.local_at(l.actor, t_now) - t_now;
+        let clock = (skew.abs() >= MS).then(|| format!("clock {}", fmt(s.run.local_at(l.actor, t_now))));
+        html! {
+            <div class={classes!("lane-label", color_class(l.color))} style={format!("top:{}px;height:{}px", l.y, l.h)}>
+                <strong>{ &l.name }</strong>
+                <span class="role">{ role }</span>
+                if let Some(c) = clock { <span class="skew">{ c }</span> }
+            </div>
         }
     });
     let bars = lay.bars.iter().map(|b| {
@@ -362,7 +385,8 @@ pub fn Timeline(p: &TimelineProps) -> Html {
 
     html! {
         <div class="timeline-wrap" ref={wrap}>
-            <div class="timeline-scroll">
+            <div class="timeline-scroll" ref={scroller}>
+                <div class="lane-labels">{ for labels }</div>
                 <svg class="timeline" width={lay.width.to_string()} height={lay.height.to_string()} role="group"
                      aria-label={format!("Timeline from 0 to {}: {} lanes. The cursor is at {}.", fmt(lay.end_us), lay.lanes.len(), fmt(t_now))}
                      onpointermove={on_move} onpointerup={on_up}>
