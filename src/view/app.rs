@@ -19,7 +19,7 @@ fn initial() -> Screen {
     let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
     let get = |k: &str| params.as_ref().and_then(|p| p.get(k));
-    let first = sim::library::all().remove(0);
+    let first = sim::library::catalog()[0].clone();
     let fix = get("fix").is_some_and(|v| v == "1" || v == "true");
     let (scenario, problem) = match get("scenario") {
         Some(id) => match sim::library::get(&id) {
@@ -249,12 +249,12 @@ fn Header(p: &HeaderProps) -> Html {
         let d = p.dispatch.clone();
         Callback::from(move |e: Event| {
             let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
-            if let Some(sc) = sim::library::get(&v) {
-                d.emit(Action::Open(Rc::new(sc), false));
+            if let Some(sc) = sim::library::catalog().iter().find(|s| s.id == v) {
+                d.emit(Action::Open(Rc::new(sc.clone()), false));
             }
         })
     };
-    let all = sim::library::all();
+    let all = sim::library::catalog();
     let fix = s.original.fix.as_ref().map(|f| {
         let d = p.dispatch.clone();
         let on = s.fixed();

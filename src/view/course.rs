@@ -15,11 +15,11 @@ pub struct CourseProps {
 #[component]
 pub fn Course(p: &CourseProps) -> Html {
     let all = use_memo((), |_| {
-        sim::library::all()
-            .into_iter()
+        sim::library::catalog()
+            .iter()
             .map(|s| {
-                let safe = sim::run(&s).map(|r| r.verdict.is_safe()).unwrap_or(false);
-                (Rc::new(s), safe)
+                let safe = sim::run(s).map(|r| r.verdict.is_safe()).unwrap_or(false);
+                (Rc::new(s.clone()), safe)
             })
             .collect::<Vec<_>>()
     });

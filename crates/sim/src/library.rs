@@ -43,7 +43,13 @@ scenarios!(
     "db-transaction",
 );
 
-/// Every library scenario, in course order.
+/// Every library scenario, in course order, parsed once and kept.
+pub fn catalog() -> &'static [Scenario] {
+    static CATALOG: std::sync::OnceLock<Vec<Scenario>> = std::sync::OnceLock::new();
+    CATALOG.get_or_init(all)
+}
+
+/// Every library scenario, in course order (freshly parsed).
 pub fn all() -> Vec<Scenario> {
     FILES
         .iter()
