@@ -23,6 +23,10 @@ pub enum Field {
     LatencyMax,
     Seed,
     Duration,
+    Nodes,
+    NodeTimeout,
+    Parallel,
+    DriftFactor,
     ClientStart(usize),
     /// The `ms` of step `.1` of client `.0`, a `work` step.
     WorkMs(usize, usize),
@@ -87,6 +91,16 @@ pub fn apply(sc: &Scenario, field: &Field, raw: &str) -> Result<Scenario, String
         Field::LatencyMax => s.network.latency_ms[1] = non_negative(raw, ms)?,
         Field::Seed => s.seed = non_negative(raw, "a whole number from 0 to 9007199254740991")?,
         Field::Duration => s.duration_ms = non_negative(raw, ms)?,
+        Field::Nodes => {
+            let n = non_negative(raw, "a number of nodes from 1 to 9")?;
+            s.lock.nodes = u8::try_from(n).map_err(|_| format!("{n} nodes: Redlock here takes 1 to 9"))?;
+        }
+        Field::NodeTimeout => s.lock.node_timeout_ms = non_negative(raw, ms)?,
+        Field::Parallel => s.lock.parallel = raw == "true",
+        Field::DriftFactor => {
+            s.lock.clock_drift_factor =
+                raw.trim().parse::<f64>().map_err(|_| format!("`{}` is not a number; enter a factor such as 0.01", raw.trim()))?
+        }
         Field::ClientStart(c) => s.clients.get_mut(*c).ok_or("no such client")?.start_ms = non_negative(raw, ms)?,
         Field::WorkMs(c, i) => match s.clients.get_mut(*c).and_then(|c| c.steps.get_mut(*i)) {
             Some(Step::Work { ms: m }) => *m = non_negative(raw, ms)?,

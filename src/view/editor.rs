@@ -43,6 +43,24 @@ fn number(s: &Screen, d: &Callback<Action>, field: Field, label: &str, value: St
     }
 }
 
+/// A free-text field (for the one setting that is not a whole number).
+fn text(s: &Screen, d: &Callback<Action>, field: Field, label: &str, value: String) -> Html {
+    let id = field.id();
+    let err = error_for(s, &field).map(str::to_string);
+    let onchange = {
+        let d = d.clone();
+        let field = field.clone();
+        Callback::from(move |e: Event| d.emit(Action::Edit(field.clone(), e.target_unchecked_into::<web_sys::HtmlInputElement>().value())))
+    };
+    html! {
+        <div class={classes!("field", err.is_some().then_some("bad"))}>
+            <label for={id.clone()}>{ label }</label>
+            <div class="input-unit"><input id={id.clone()} type="text" inputmode="decimal" value={value} onchange={onchange} aria-invalid={err.is_some().to_string()} /><span class="unit"></span></div>
+            if let Some(e) = err { <p class="field-error" role="alert">{ e }</p> }
+        </div>
+    }
+}
+
 fn select(s: &Screen, d: &Callback<Action>, field: Field, label: &str, value: &str, options: &[(&'static str, &'static str)]) -> Html {
     let id = field.id();
     let err = error_for(s, &field).map(str::to_string);
@@ -102,6 +120,17 @@ pub fn Editor(p: &EditorProps) -> Html {
                 </button>
             </div>
         }
+    });
+    let redlock = (sc.lock.kind == sim::scenario::LockKind::Redlock).then(|| html! {
+        <fieldset>
+            <legend>{ "Redlock" }</legend>
+            { number(s, d, Field::Ttl, "Lease TTL", sc.lock.ttl_ms.to_string(), "ms", Some(1)) }
+            { number(s, d, Field::Nodes, "Nodes", sc.lock.nodes.to_string(), "", Some(1)) }
+            { number(s, d, Field::NodeTimeout, "Per-node timeout", sc.lock.node_timeout_ms.to_string(), "ms", Some(1)) }
+            { select(s, d, Field::Parallel, "Send the SETs", if sc.lock.parallel { "true" } else { "false" }, &[("false", "one after another"), ("true", "all at once")]) }
+            { text(s, d, Field::DriftFactor, "Clock drift factor", sc.lock.clock_drift_factor.to_string()) }
+            { select(s, d, Field::Persistence, "Persistence", &json_name(&sc.lock.persistence), &[("none", "none: lost on restart"), ("always", "fsync always")]) }
+        </fieldset>
     });
     let lock = (sc.lock.kind == sim::scenario::LockKind::Redis).then(|| html! {
         <fieldset>
@@ -198,6 +227,7 @@ pub fn Editor(p: &EditorProps) -> Html {
             <p class="hint">{ "Every change re-runs the simulation at once. Drag a pause on the timeline, or click a lane to add a fault there." }</p>
             { for fix }
             { for lock }
+            { for redlock }
             <fieldset>
                 <legend>{ "Fencing tokens and the resource" }</legend>
                 { select(s, d, Field::TokenSource, "Token", &json_name(&sc.token.source), &[("counter", "a counter"), ("random-owner", "random owner value"), ("none", "none")]) }

@@ -68,7 +68,20 @@ pub fn Inspector(p: &InspectorProps) -> Html {
         let clock_txt = if clock == t { format!("clock {}", fmt(clock)) } else { format!("clock {} (true {})", fmt(clock), fmt(t)) };
         let (status, token, warn, color) = match actor.role {
             Role::Client => {
-                let (st, tok, w) = client_status(run, a, t, s.cursor);
+                let (mut st, tok, w) = client_status(run, a, t, s.cursor);
+                if s.scenario.lock.kind == sim::scenario::LockKind::Redlock {
+                    // Redlock: how many nodes hold this client's key now, and its last round's arithmetic.
+                    let n = s.scenario.lock.nodes as usize;
+                    let held = run.intervals.keys.iter().filter(|k| k.owner == Some(a) && within(k.from_us, k.to_us, t)).count();
+                    st.push_str(&format!("; its key is on {held} of {n} nodes (a majority is {})", n / 2 + 1));
+                    let last = run.events[..=s.cursor.min(run.events.len() - 1)]
+                        .iter()
+                        .rev()
+                        .find(|e| e.actor == a && matches!(e.kind, EventKind::Tally { .. }));
+                    if let Some(e) = last {
+                        st.push_str(&format!(". Last round: {}", e.text.split_once(": ").map(|x| x.1).unwrap_or(&e.text)));
+                    }
+                }
                 client_color += 1;
                 (st, tok, w, client_color - 1)
             }

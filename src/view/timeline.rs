@@ -167,7 +167,11 @@ pub fn Timeline(p: &TimelineProps) -> Html {
     });
     // Lane names as a sticky HTML column, so they stay in view when the timeline scrolls.
     let labels = lay.lanes.iter().map(|l| {
-        let role = role_name(l.role);
+        let role = if l.role == Role::Redis && s.scenario.lock.kind == sim::scenario::LockKind::Redlock {
+            "Redlock node"
+        } else {
+            role_name(l.role)
+        };
         let skew = s.run.local_at(l.actor, t_now) - t_now;
         let clock = (skew.abs() >= MS).then(|| format!("clock {}", fmt(s.run.local_at(l.actor, t_now))));
         html! {

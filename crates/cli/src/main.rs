@@ -27,7 +27,9 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match dispatch(&args) {
         Ok(out) => {
-            print!("{out}");
+            // A closed pipe (`leaselab run … | head`) is not an error worth a panic.
+            use std::io::Write;
+            let _ = std::io::stdout().write_all(out.as_bytes());
             ExitCode::SUCCESS
         }
         Err(Bad(msg)) => {

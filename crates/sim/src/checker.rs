@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::scenario::{Fencing, ResourceKind, Scenario};
 use crate::time::{fmt, Micros};
-use crate::trace::{Applied, EventKind, KeyEnd, MsgFate, Run};
+use crate::trace::{Applied, EventKind, Grant, KeyEnd, MsgFate, Role, Run};
 
 /// Safe or unsafe.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -108,12 +108,13 @@ impl Cx<'_> {
             let again =
                 w.grant.and_then(|g| run.grants.iter().skip(g + 1).find(|n| n.at_us < run.grants[g].term_end_us && n.at_us < w.at_us));
             if let Some(n) = again {
+                let g = w.grant.expect("a grant");
                 why.push(format!(
-                    "{}'s lease was still valid by its own clock: {} had granted the lock to {} at {} as well (see the double-grant hazard)",
+                    "{}'s lease was still valid by its own clock when {} was granted the lock at {}: {}",
                     self.name(w.client),
-                    self.name(n.node),
                     self.name(n.client),
-                    fmt(n.at_us)
+                    fmt(n.at_us),
+                    conflict_cause(self, &run.grants[g], n)
                 ));
             }
         }
@@ -277,59 +278,74 @@ fn duplicates(cx: &Cx, out: &mut Vec<Finding>) {
     }
 }
 
+/// Why grant `g2` could be made while `g1` was still promised: the failure that made the lock
+/// service forget `g1`.
+fn conflict_cause(cx: &Cx, g1: &Grant, g2: &Grant) -> String {
+    let run = cx.run;
+    let (a, b) = (cx.name(g1.client), cx.name(g2.client));
+    let forgot = |node: usize| -> String {
+        let n = cx.name(node);
+        let key = run.intervals.keys.iter().find(|k| k.node == node && k.owner == Some(g1.client) && k.from_us <= g1.at_us);
+        match key.map(|k| (k.end, k.to_us)) {
+            Some((KeyEnd::Lost, at)) => format!("{n} lost {a}'s key when it went down at {} without persistence", fmt(at)),
+            Some((KeyEnd::Deleted, at)) => {
+                let by = run.events.iter().find_map(|e| match e.kind {
+                    EventKind::KeyDeleted { by, foreign: true, .. } if e.at_us == at && e.actor == node => Some(cx.name(by)),
+                    _ => None,
+                });
+                match by {
+                    Some(by) => format!("{by}'s DEL had deleted {a}'s key on {n} at {}", fmt(at)),
+                    None => format!("{a}'s key on {n} was deleted at {}", fmt(at)),
+                }
+            }
+            Some((KeyEnd::Expired, at)) => match run.intervals.jumps.iter().find(|jm| jm.actor == node && jm.at_us <= at && jm.by_us > 0) {
+                Some(jm) => {
+                    format!("{n}'s clock jumped forward by {} at {}, so {a}'s key on {n} expired early", fmt(jm.by_us), fmt(jm.at_us))
+                }
+                None => format!("{a}'s key on {n} expired at {} by {n}'s clock", fmt(at)),
+            },
+            _ => format!("{n} no longer had {a}'s key"),
+        }
+    };
+    if run.actors[g1.node].role == Role::Client {
+        // Redlock: two majorities; the nodes they share voted twice.
+        let list = |v: &[usize]| v.iter().map(|&n| cx.name(n)).collect::<Vec<_>>().join(", ");
+        let shared: Vec<usize> = g2.votes.iter().copied().filter(|n| g1.votes.contains(n)).collect();
+        let mut s = format!("{a}'s majority was {} and {b}'s was {}", list(&g1.votes), list(&g2.votes));
+        if !shared.is_empty() {
+            s.push_str(&format!(
+                "; {} voted for both: {}",
+                list(&shared),
+                shared.iter().map(|&n| forgot(n)).collect::<Vec<_>>().join("; ")
+            ));
+        }
+        return s;
+    }
+    if g1.node != g2.node {
+        let node = cx.name(g2.node);
+        return format!("{} had failed before {a}'s key was replicated, and {node} was promoted without it", cx.name(g1.node));
+    }
+    forgot(g1.node)
+}
+
 fn double_grants(cx: &Cx, out: &mut Vec<Finding>) {
     let run = cx.run;
     for (j, g2) in run.grants.iter().enumerate() {
         for g1 in &run.grants[..j] {
-            if g1.term_end_us <= g2.at_us {
+            if g1.term_end_us <= g2.at_us || g1.client == g2.client {
                 continue;
             }
             let (a, b) = (cx.name(g1.client), cx.name(g2.client));
-            let node = cx.name(g2.node);
-            // Why was the first key gone?
-            let key = run.intervals.keys.iter().find(|k| k.node == g1.node && k.owner == Some(g1.client) && k.from_us == g1.at_us);
-            let why = if g1.node != g2.node {
-                format!("{} had failed before {a}'s key was replicated, and {node} was promoted without it", cx.name(g1.node))
-            } else {
-                match key.map(|k| (k.end, k.to_us)) {
-                    Some((KeyEnd::Lost, at)) => format!("{node} lost {a}'s key when it went down at {} without persistence", fmt(at)),
-                    Some((KeyEnd::Deleted, at)) => {
-                        let by = run
-                            .events
-                            .iter()
-                            .find(|e| e.at_us == at && matches!(e.kind, EventKind::KeyDeleted { foreign: true, .. }))
-                            .and_then(|e| match e.kind {
-                                EventKind::KeyDeleted { by, .. } => Some(cx.name(by)),
-                                _ => None,
-                            });
-                        match by {
-                            Some(by) => format!("{by}'s DEL had deleted {a}'s key at {}", fmt(at)),
-                            None => format!("{a}'s key was deleted at {}", fmt(at)),
-                        }
-                    }
-                    Some((KeyEnd::Expired, at)) => {
-                        let jump = run.intervals.jumps.iter().find(|jm| jm.actor == g1.node && jm.at_us <= at && jm.by_us > 0);
-                        match jump {
-                            Some(jm) => format!(
-                                "{node}'s clock jumped forward by {} at {}, so {a}'s key expired early",
-                                fmt(jm.by_us),
-                                fmt(jm.at_us)
-                            ),
-                            None => format!("{a}'s key expired early at {} by {node}'s clock", fmt(at)),
-                        }
-                    }
-                    _ => format!("{a}'s key was gone"),
-                }
-            };
             out.push(Finding {
                 property: "double-grant".into(),
                 at_us: g2.at_us,
                 actors: vec![a.clone(), b.clone()],
                 explanation: format!(
-                    "{node} granted the lock to {b} at {} while {a}'s grant of {} was still promised until {}: {why}.",
+                    "{b} was granted the lock at {} while {a}'s grant of {} was still promised until {}: {}.",
                     fmt(g2.at_us),
                     fmt(g1.at_us),
-                    fmt(g1.term_end_us)
+                    fmt(g1.term_end_us),
+                    conflict_cause(cx, g1, g2)
                 ),
                 event: Some(g2.event),
             });
@@ -426,7 +442,7 @@ fn liveness(cx: &Cx) -> Vec<Finding> {
     let mut notes = Vec::new();
     // A holder that crashed: the lock stays taken until its key expires.
     for d in &run.intervals.downs {
-        if run.actors[d.actor].role != crate::trace::Role::Client {
+        if run.actors[d.actor].role != Role::Client {
             continue;
         }
         if let Some(k) = run.intervals.keys.iter().find(|k| k.owner == Some(d.actor) && k.from_us <= d.from_us && k.to_us > d.from_us) {

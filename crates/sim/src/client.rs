@@ -20,8 +20,22 @@ use crate::trace::{EventKind, WriteOutcome};
 pub enum Dest {
     /// The current Redis primary.
     Lock,
+    /// Redlock node `i`.
+    Node(usize),
     Resource,
 }
+
+/// Redlock's settings, when the lock service is Redlock.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RedlockCx {
+    pub nodes: usize,
+    pub node_timeout_ms: u64,
+    pub parallel: bool,
+    pub drift_factor: f64,
+}
+
+/// The grant index a Redlock client puts in its `Acquired` event: the driver assigns the real one.
+pub const NEW_GRANT: usize = usize::MAX;
 
 /// What a client's timer is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +73,8 @@ pub struct Cx<'a> {
     pub token: TokenKind,
     /// Whether the acquire script increments a counter on the Redis node.
     pub incr_on_node: bool,
+    /// Redlock's settings, when the lock service is Redlock.
+    pub redlock: Option<RedlockCx>,
 }
 
 /// The lease a client believes it holds.
@@ -74,8 +90,32 @@ pub struct Lease {
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Wait {
     Nothing,
-    Reply { req: u64, sent_local: Micros },
+    Reply {
+        req: u64,
+        sent_local: Micros,
+    },
     Timer,
+    /// A Redlock round is under way.
+    Round,
+}
+
+/// What a Redlock round does on every node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RoundOp {
+    Lock,
+    Unlock,
+    Extend,
+}
+
+/// A Redlock round: one request per node, answered or timed out.
+#[derive(Clone, Debug)]
+struct Round {
+    op: RoundOp,
+    /// The client's clock when the round started (Redlock's T1).
+    t1: Micros,
+    reqs: Vec<u64>,
+    replies: Vec<Option<bool>>,
+    parallel: bool,
 }
 
 /// A client's state.
@@ -97,6 +137,7 @@ pub struct Client {
     owner: String,
     /// The last message sent for the current step, kept for resends.
     last_payload: Option<Payload>,
+    round: Option<Round>,
     /// Set when the program has ended.
     pub done: bool,
 }
@@ -122,6 +163,7 @@ impl Client {
             conflicts: 0,
             owner: String::new(),
             last_payload: None,
+            round: None,
             done: false,
         }
     }
@@ -193,7 +235,12 @@ impl Client {
                 Step::Acquire { timeout_ms, .. } => {
                     self.attempt = 0;
                     self.owner = format!("{:016x}", self.rng.next_u64());
-                    self.send_acquire(timeout_ms, cx, out);
+                    if cx.redlock.is_some() {
+                        self.attempt += 1;
+                        self.start_round(RoundOp::Lock, cx, out);
+                    } else {
+                        self.send_acquire(timeout_ms, cx, out);
+                    }
                     return;
                 }
                 Step::Read { activate } => {
@@ -227,6 +274,23 @@ impl Client {
                     );
                     return;
                 }
+                Step::Renew {} if cx.redlock.is_some() => {
+                    if self.lease.is_none() {
+                        self.pc += 1;
+                        continue;
+                    }
+                    self.start_round(RoundOp::Extend, cx, out);
+                    return;
+                }
+                Step::Release {} if cx.redlock.is_some() => {
+                    if self.lease.is_none() {
+                        self.pc += 1;
+                        continue;
+                    }
+                    out.push(Effect::Event(EventKind::Releasing));
+                    self.start_round(RoundOp::Unlock, cx, out);
+                    return;
+                }
                 Step::Renew {} => {
                     let Some(lease) = &self.lease else {
                         self.pc += 1;
@@ -246,6 +310,7 @@ impl Client {
                         continue;
                     };
                     let cmd = RedisCmd::Release { owner: lease.owner.clone(), compare: cx.release == ReleaseStyle::CompareAndDelete };
+                    out.push(Effect::Event(EventKind::Releasing));
                     self.send(Dest::Lock, |req| Payload::Redis { req, cmd }, Some(SCRIPT_TIMEOUT_MS), cx, out);
                     return;
                 }
@@ -292,9 +357,15 @@ impl Client {
             TimerKind::WorkDone if self.wait == Wait::Timer => self.next(cx, out),
             TimerKind::Retry if self.wait == Wait::Timer => {
                 if let Some(Step::Acquire { timeout_ms, .. }) = self.steps.get(self.pc).cloned() {
-                    self.send_acquire(timeout_ms, cx, out);
+                    if cx.redlock.is_some() {
+                        self.attempt += 1;
+                        self.start_round(RoundOp::Lock, cx, out);
+                    } else {
+                        self.send_acquire(timeout_ms, cx, out);
+                    }
                 }
             }
+            TimerKind::Timeout(req) if self.wait == Wait::Round => self.round_answer(req, false, cx, out),
             TimerKind::Timeout(req) => {
                 let Wait::Reply { req: waiting, .. } = self.wait else {
                     return;
@@ -346,6 +417,16 @@ impl Client {
     }
 
     fn on_message(&mut self, p: Payload, cx: &Cx, out: &mut Vec<Effect>) {
+        if self.wait == Wait::Round {
+            if let Payload::RedisReply { req, reply } = p {
+                let ok = match self.round.as_ref().map(|r| r.op) {
+                    Some(RoundOp::Lock) => matches!(reply, RedisReply::Ok { .. }),
+                    _ => reply == RedisReply::Int(1),
+                };
+                self.round_answer(req, ok, cx, out);
+            }
+            return;
+        }
         let Wait::Reply { req: waiting, sent_local } = self.wait else {
             return;
         };
@@ -421,6 +502,132 @@ impl Client {
                 }
             }
             _ => {}
+        }
+    }
+
+    // ----- Redlock ------------------------------------------------------------------------
+
+    fn start_round(&mut self, op: RoundOp, cx: &Cx, out: &mut Vec<Effect>) {
+        let Some(rl) = cx.redlock else { return };
+        // Unlocking and extending go to every node at once; locking follows the setting.
+        let parallel = rl.parallel || op != RoundOp::Lock;
+        self.round = Some(Round { op, t1: cx.local, reqs: vec![0; rl.nodes], replies: vec![None; rl.nodes], parallel });
+        self.wait = Wait::Round;
+        let first: Vec<usize> = if parallel { (0..rl.nodes).collect() } else { vec![0] };
+        for i in first {
+            self.round_send(i, cx, out);
+        }
+    }
+
+    fn round_send(&mut self, i: usize, cx: &Cx, out: &mut Vec<Effect>) {
+        let (Some(rl), Some(op)) = (cx.redlock, self.round.as_ref().map(|r| r.op)) else { return };
+        let owner = self.owner.clone();
+        let cmd = match op {
+            RoundOp::Lock => RedisCmd::Acquire { owner, ttl_ms: cx.ttl_ms, incr: false },
+            RoundOp::Unlock => RedisCmd::Release { owner, compare: cx.release == ReleaseStyle::CompareAndDelete },
+            RoundOp::Extend => RedisCmd::Renew { owner, ttl_ms: cx.ttl_ms, compare: cx.renew == RenewStyle::CompareAndExtend },
+        };
+        let req = self.next_req;
+        self.next_req += 1;
+        if let Some(r) = &mut self.round {
+            r.reqs[i] = req;
+        }
+        out.push(Effect::Send(Dest::Node(i), Payload::Redis { req, cmd }));
+        out.push(Effect::Timer(rl.node_timeout_ms as Micros * MS, TimerKind::Timeout(req)));
+    }
+
+    /// A node answered (or timed out: `ok` false).
+    fn round_answer(&mut self, req: u64, ok: bool, cx: &Cx, out: &mut Vec<Effect>) {
+        let Some(r) = &mut self.round else { return };
+        let Some(i) = r.reqs.iter().position(|&q| q == req) else { return };
+        if r.replies[i].is_some() {
+            return;
+        }
+        r.replies[i] = Some(ok);
+        if !r.parallel && i + 1 < r.replies.len() {
+            self.round_send(i + 1, cx, out);
+            return;
+        }
+        if r.replies.iter().all(Option::is_some) {
+            self.finish_round(cx, out);
+        }
+    }
+
+    fn finish_round(&mut self, cx: &Cx, out: &mut Vec<Effect>) {
+        let (Some(r), Some(rl)) = (self.round.take(), cx.redlock) else { return };
+        let votes: Vec<usize> = r.replies.iter().enumerate().filter(|(_, v)| **v == Some(true)).map(|(i, _)| i).collect();
+        let quorum = rl.nodes / 2 + 1;
+        let elapsed_us = cx.local - r.t1;
+        // redlock-rb: drift = int(ttl * factor) + 2 ms (1 ms for Redis's expiry precision, 1 ms of drift).
+        let drift_us = ((cx.ttl_ms as f64 * rl.drift_factor) as Micros + 2) * MS;
+        let validity_us = cx.ttl_ms as Micros * MS - elapsed_us - drift_us;
+        let ok = votes.len() >= quorum && validity_us > 0;
+        match r.op {
+            RoundOp::Lock | RoundOp::Extend => {
+                let extend = r.op == RoundOp::Extend;
+                out.push(Effect::Event(EventKind::Tally {
+                    votes: votes.clone(),
+                    nodes: rl.nodes,
+                    elapsed_us,
+                    drift_us,
+                    validity_us,
+                    ok,
+                    extend,
+                }));
+                match (ok, extend) {
+                    (true, false) => {
+                        let until_local = r.t1 + validity_us;
+                        self.lease = Some(Lease { owner: self.owner.clone(), token: None, grant: NEW_GRANT, until_local });
+                        out.push(Effect::Event(EventKind::Acquired { token: None, until_local_us: until_local, grant: NEW_GRANT }));
+                        self.next(cx, out);
+                    }
+                    (true, true) => {
+                        let until_local = r.t1 + validity_us;
+                        if let Some(l) = &mut self.lease {
+                            l.until_local = until_local;
+                        }
+                        out.push(Effect::Event(EventKind::Renewed { until_local_us: until_local }));
+                        self.next(cx, out);
+                    }
+                    (false, true) => self.lose(format!("its extension reached {} of {} nodes in time", votes.len(), rl.nodes), out),
+                    (false, false) => {
+                        // Unlock every node, even those it believes it failed on; do not wait.
+                        for i in 0..rl.nodes {
+                            let req = self.next_req;
+                            self.next_req += 1;
+                            out.push(Effect::Send(
+                                Dest::Node(i),
+                                Payload::Redis { req, cmd: RedisCmd::Release { owner: self.owner.clone(), compare: true } },
+                            ));
+                        }
+                        let Some(Step::Acquire { retry_ms, attempts, .. }) = self.steps.get(self.pc).cloned() else { return };
+                        if self.attempt >= attempts {
+                            out.push(Effect::Event(EventKind::GaveUp));
+                            self.finish(false, out);
+                            return;
+                        }
+                        // A random delay, as redlock-rb's rand(retry_delay), desynchronises contenders.
+                        let delay_ms = self.rng.range_inclusive(0, retry_ms.max(1) as i64 - 1);
+                        out.push(Effect::Timer(delay_ms * MS, TimerKind::Retry));
+                        self.wait = Wait::Timer;
+                    }
+                }
+            }
+            RoundOp::Unlock => {
+                self.lease = None;
+                out.push(Effect::Event(EventKind::Released { removed: !votes.is_empty() }));
+                self.next(cx, out);
+            }
+        }
+    }
+
+    /// The driver tells a Redlock client which grant it holds, and its token.
+    pub fn set_grant(&mut self, grant: usize, token: Option<u64>) {
+        if let Some(l) = &mut self.lease {
+            l.grant = grant;
+            if token.is_some() {
+                l.token = token;
+            }
         }
     }
 

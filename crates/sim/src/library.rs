@@ -40,6 +40,12 @@ scenarios!(
     "non-fencing-downstream",
     "same-owner-retry",
     "failover-lost-lock",
+    "redlock-happy",
+    "redlock-clock-jump",
+    "redlock-restart",
+    "redlock-pause-after-acquire",
+    "redlock-slow-acquire",
+    "redlock-split-vote",
     "db-transaction",
 );
 

@@ -109,6 +109,8 @@ pub struct Moment {
 pub enum LockKind {
     /// A single Redis primary (optionally with an asynchronously replicated replica).
     Redis,
+    /// Redlock: the client-side algorithm over `nodes` independent Redis masters.
+    Redlock,
     /// No lock service at all (the clients rely on the resource alone).
     None,
 }
@@ -162,6 +164,43 @@ pub struct LockService {
     /// An asynchronously replicated replica, promoted by a `failover` fault.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replica: Option<Replica>,
+    /// Redlock: how many independent masters (named A, B, C, …).
+    #[serde(default = "default_nodes", skip_serializing_if = "is_default_nodes")]
+    pub nodes: u8,
+    /// Redlock: how long the client waits for one node before counting it as failed.
+    #[serde(default = "default_node_timeout", skip_serializing_if = "is_default_node_timeout")]
+    pub node_timeout_ms: u64,
+    /// Redlock: send the SETs to all nodes at once (as node-redlock and redsync do) rather than
+    /// one after another (as the Redis docs and redlock-rb do).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub parallel: bool,
+    /// Redlock: drift = TTL × this + 2 ms (redlock-rb, redlock-py, node-redlock).
+    #[serde(default = "default_drift_factor", skip_serializing_if = "is_default_drift_factor")]
+    pub clock_drift_factor: f64,
+}
+
+fn default_nodes() -> u8 {
+    5
+}
+fn is_default_nodes(n: &u8) -> bool {
+    *n == 5
+}
+fn default_node_timeout() -> u64 {
+    50
+}
+fn is_default_node_timeout(n: &u64) -> bool {
+    *n == 50
+}
+fn default_drift_factor() -> f64 {
+    0.01
+}
+fn is_default_drift_factor(f: &f64) -> bool {
+    *f == 0.01
+}
+
+/// The name of Redlock node `i`: A, B, C, …
+pub fn node_name(i: usize) -> String {
+    char::from(b'A' + i as u8).to_string()
 }
 
 fn default_ttl() -> u64 {
@@ -578,14 +617,19 @@ impl Scenario {
         Scenario::from_value(v)
     }
 
-    /// The names of every actor, in lane order: clients, then `redis` (and `replica`), then `resource`.
+    /// The names of every actor, in lane order: clients, then `redis` (and `replica`) or the
+    /// Redlock nodes `A`, `B`, …, then `resource`.
     pub fn actor_names(&self) -> Vec<String> {
         let mut names: Vec<String> = self.clients.iter().map(|c| c.name.clone()).collect();
-        if self.lock.kind == LockKind::Redis {
-            names.push("redis".into());
-            if self.lock.replica.is_some() {
-                names.push("replica".into());
+        match self.lock.kind {
+            LockKind::Redis => {
+                names.push("redis".into());
+                if self.lock.replica.is_some() {
+                    names.push("replica".into());
+                }
             }
+            LockKind::Redlock => names.extend((0..self.lock.nodes as usize).map(node_name)),
+            LockKind::None => {}
         }
         names.push("resource".into());
         names
@@ -637,6 +681,26 @@ impl Scenario {
                 return err("lock.replica.lag_ms".into(), format!("must be at most {DURATION_MS}"));
             }
         }
+        if l.kind == LockKind::Redlock {
+            if l.nodes == 0 || l.nodes > 9 {
+                return err("lock.nodes".into(), "Redlock needs between 1 and 9 nodes".into());
+            }
+            if l.replica.is_some() {
+                return err("lock.replica".into(), "Redlock's nodes are independent masters without replicas".into());
+            }
+            if l.node_timeout_ms == 0 || l.node_timeout_ms > DURATION_MS {
+                return err("lock.node_timeout_ms".into(), format!("must be between 1 and {DURATION_MS}"));
+            }
+            if !(0.0..=0.5).contains(&l.clock_drift_factor) {
+                return err("lock.clock_drift_factor".into(), "must be between 0 and 0.5".into());
+            }
+            if self.token.source == TokenKind::Counter && self.token.store == CounterStore::Redis {
+                return err(
+                    "token.store".into(),
+                    "Redlock has no counter of its own: a counter on one node is lost with that node; use durable".into(),
+                );
+            }
+        }
         if self.token.start == 0 || self.token.start > SEED {
             return err("token.start".into(), format!("must be between 1 and {SEED}"));
         }
@@ -657,7 +721,8 @@ impl Scenario {
             if !ok {
                 return err(format!("clients[{i}].name"), "use 1 to 16 letters, digits, '-' or '_'".into());
             }
-            if ["redis", "replica", "resource"].contains(&c.name.as_str()) {
+            let is_node = self.lock.kind == LockKind::Redlock && (0..self.lock.nodes as usize).any(|n| node_name(n) == c.name);
+            if ["redis", "replica", "resource"].contains(&c.name.as_str()) || is_node {
                 return err(format!("clients[{i}].name"), format!("`{}` is the name of a server", c.name));
             }
             if !seen.insert(c.name.clone()) {

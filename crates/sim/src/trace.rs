@@ -97,6 +97,16 @@ pub enum EventKind {
     Refused {
         attempt: u32,
     },
+    /// A Redlock round ended: which nodes (by index) voted yes, and the validity arithmetic.
+    Tally {
+        votes: Vec<usize>,
+        nodes: usize,
+        elapsed_us: Micros,
+        drift_us: Micros,
+        validity_us: Micros,
+        ok: bool,
+        extend: bool,
+    },
     /// A client ran out of attempts.
     GaveUp,
     /// A client's renewal succeeded.
@@ -107,6 +117,8 @@ pub enum EventKind {
     LostLock {
         why: String,
     },
+    /// A client starts releasing the lock: from now on it no longer believes it holds it.
+    Releasing,
     /// A client released the lock (or tried to).
     Released {
         removed: bool,
@@ -242,9 +254,12 @@ impl EventKind {
             Lost { from, .. } => ("lost", *from),
             Acquired { .. } => ("acquired", actor),
             Refused { .. } => ("refused", actor),
+            Tally { ok: true, .. } => ("majority", actor),
+            Tally { ok: false, .. } => ("no-majority", actor),
             GaveUp => ("gave-up", actor),
             Renewed { .. } => ("renewed", actor),
             LostLock { .. } => ("lost-lock", actor),
+            Releasing => ("releasing", actor),
             Released { .. } => ("released", actor),
             DeadlineOk { .. } => ("deadline-ok", actor),
             Work { .. } => ("work", actor),
@@ -387,6 +402,8 @@ pub struct Grant {
     /// the TTL, or earlier if its owner released it.
     pub term_end_us: Micros,
     pub released_us: Option<Micros>,
+    /// The nodes whose votes made the grant (one for a single Redis; a majority for Redlock).
+    pub votes: Vec<ActorId>,
 }
 
 /// A write the resource applied, with what the checker needs to judge it.

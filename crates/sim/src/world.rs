@@ -13,7 +13,7 @@
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BinaryHeap};
 
-use crate::client::{Client, Cx, Dest, Effect, Input, TimerKind};
+use crate::client::{Client, Cx, Dest, Effect, Input, RedlockCx, TimerKind, NEW_GRANT};
 use crate::clock::{Clock, ClockChange};
 use crate::msg::{Payload, RedisCmd};
 use crate::redis::{Change, Entry, Node, FENCE_KEY, LOCK_KEY};
@@ -102,6 +102,8 @@ struct World<'s> {
     nodes: BTreeMap<ActorId, Node>,
     primary: Option<ActorId>,
     replica: Option<ActorId>,
+    /// Redlock's nodes, by index.
+    redlock_nodes: Vec<ActorId>,
     promoted: bool,
     resource: ActorId,
     store: Store,
@@ -141,6 +143,7 @@ impl<'s> World<'s> {
         let names = sc.actor_names();
         let n_clients = sc.clients.len();
         let id_of = |name: &str| names.iter().position(|n| n == name).expect("validated actor name");
+        let last = names.len() - 1;
         let actors: Vec<Actor> = names
             .iter()
             .enumerate()
@@ -148,12 +151,12 @@ impl<'s> World<'s> {
                 name: n.clone(),
                 role: if i < n_clients {
                     Role::Client
+                } else if i == last {
+                    Role::Resource
+                } else if n == "replica" {
+                    Role::Replica
                 } else {
-                    match n.as_str() {
-                        "redis" => Role::Redis,
-                        "replica" => Role::Replica,
-                        _ => Role::Resource,
-                    }
+                    Role::Redis
                 },
             })
             .collect();
@@ -204,6 +207,14 @@ impl<'s> World<'s> {
             nodes.insert(p, node);
             primary = Some(p);
         }
+        let mut redlock_nodes = Vec::new();
+        if sc.lock.kind == LockKind::Redlock {
+            for i in 0..sc.lock.nodes as usize {
+                let id = id_of(&crate::scenario::node_name(i));
+                nodes.insert(id, Node::default());
+                redlock_nodes.push(id);
+            }
+        }
         let link_faults = sc
             .faults
             .iter()
@@ -230,6 +241,7 @@ impl<'s> World<'s> {
             nodes,
             primary,
             replica,
+            redlock_nodes,
             promoted: false,
             store: Store::new(sc.resource.clone()),
             durable_next: sc.token.start,
@@ -468,6 +480,12 @@ impl<'s> World<'s> {
             renew: self.sc.lock.renew,
             token: self.sc.token.source,
             incr_on_node: self.sc.token.source == TokenKind::Counter && self.sc.token.store == CounterStore::Redis,
+            redlock: (self.sc.lock.kind == LockKind::Redlock).then(|| RedlockCx {
+                nodes: self.sc.lock.nodes as usize,
+                node_timeout_ms: self.sc.lock.node_timeout_ms,
+                parallel: self.sc.lock.parallel,
+                drift_factor: self.sc.lock.clock_drift_factor,
+            }),
         };
         let effects = c.handle(input, &cx);
         if let Some(at) = read_served_at {
@@ -479,6 +497,7 @@ impl<'s> World<'s> {
                 Effect::Send(dest, p) => {
                     let to = match dest {
                         Dest::Lock => self.primary,
+                        Dest::Node(i) => self.redlock_nodes.get(i).copied(),
                         Dest::Resource => Some(self.resource),
                     };
                     if let Some(to) = to {
@@ -494,10 +513,44 @@ impl<'s> World<'s> {
         }
     }
 
-    fn client_event(&mut self, a: ActorId, kind: EventKind) {
-        match &kind {
+    fn client_event(&mut self, a: ActorId, mut kind: EventKind) {
+        match &mut kind {
             EventKind::Acquired { token, until_local_us, grant } => {
                 let valid_until_us = self.procs[a].clock.when_reads(*until_local_us, self.now).unwrap_or(self.end);
+                if *grant == NEW_GRANT {
+                    // A Redlock client decided it holds the lock: the grant is the client's.
+                    let issued = (self.sc.token.source == TokenKind::Counter).then(|| {
+                        self.durable_next += 1;
+                        self.durable_next - 1
+                    });
+                    if let Some(t) = issued {
+                        self.tokens.push((self.now, t, a));
+                        *token = Some(t);
+                    }
+                    let votes = self
+                        .events
+                        .iter()
+                        .rev()
+                        .find_map(|e| match &e.kind {
+                            EventKind::Tally { votes, .. } if e.actor == a => Some(votes.iter().map(|&i| self.redlock_nodes[i]).collect()),
+                            _ => None,
+                        })
+                        .unwrap_or_default();
+                    *grant = self.grants.len();
+                    self.grants.push(Grant {
+                        client: a,
+                        node: a,
+                        at_us: self.now,
+                        token: *token,
+                        event: self.events.len(),
+                        term_end_us: valid_until_us,
+                        released_us: None,
+                        votes,
+                    });
+                    if let Some(c) = &mut self.clients[a] {
+                        c.set_grant(*grant, issued);
+                    }
+                }
                 self.open_belief[a] = Some(self.iv.beliefs.len());
                 self.iv.beliefs.push(Belief {
                     client: a,
@@ -510,8 +563,23 @@ impl<'s> World<'s> {
             }
             EventKind::Renewed { until_local_us } => {
                 if let Some(b) = self.open_belief[a] {
-                    self.iv.beliefs[b].valid_until_us = self.procs[a].clock.when_reads(*until_local_us, self.now).unwrap_or(self.end);
+                    let until = self.procs[a].clock.when_reads(*until_local_us, self.now).unwrap_or(self.end);
+                    self.iv.beliefs[b].valid_until_us = until;
+                    let g = self.iv.beliefs[b].grant;
+                    if self.grants[g].node == a {
+                        self.grants[g].term_end_us = until;
+                    }
                 }
+            }
+            EventKind::Releasing => {
+                if let Some(b) = self.open_belief[a] {
+                    let g = self.iv.beliefs[b].grant;
+                    if self.grants[g].node == a {
+                        self.grants[g].released_us = Some(self.now);
+                        self.grants[g].term_end_us = self.grants[g].term_end_us.min(self.now);
+                    }
+                }
+                self.close_belief(a);
             }
             EventKind::Released { .. } | EventKind::LostLock { .. } | EventKind::Done { .. } => self.close_belief(a),
             _ => {}
@@ -533,7 +601,8 @@ impl<'s> World<'s> {
                 self.expire(node);
                 let local = self.local(node);
                 let grant = self.grants.len();
-                let durable = (self.sc.token.source == TokenKind::Counter && self.sc.token.store == CounterStore::Durable)
+                let redlock = self.sc.lock.kind == LockKind::Redlock;
+                let durable = (!redlock && self.sc.token.source == TokenKind::Counter && self.sc.token.store == CounterStore::Durable)
                     .then_some(self.durable_next);
                 let Some(n) = self.nodes.get_mut(&node) else {
                     return;
@@ -546,18 +615,26 @@ impl<'s> World<'s> {
                             self.durable_next += 1;
                         }
                         let ev = self.emit(node, EventKind::KeySet { owner: from, token }, None);
-                        if let Some(t) = token {
-                            self.tokens.push((self.now, t, from));
+                        if redlock {
+                            // A Redlock node's OK is one vote; the client decides whether it holds the lock.
+                            if let Some(e) = self.nodes.get_mut(&node).and_then(|n| n.keys.get_mut(LOCK_KEY)) {
+                                e.grant = None;
+                            }
+                        } else {
+                            if let Some(t) = token {
+                                self.tokens.push((self.now, t, from));
+                            }
+                            self.grants.push(Grant {
+                                client: from,
+                                node,
+                                at_us: self.now,
+                                token,
+                                event: ev,
+                                term_end_us: self.now + ttl,
+                                released_us: None,
+                                votes: vec![node],
+                            });
                         }
-                        self.grants.push(Grant {
-                            client: from,
-                            node,
-                            at_us: self.now,
-                            token,
-                            event: ev,
-                            term_end_us: self.now + ttl,
-                            released_us: None,
-                        });
                         self.open_key_span(node, Some(from));
                         self.schedule_expiry(node);
                         self.replicate(node, LOCK_KEY);
@@ -951,9 +1028,36 @@ impl<'s> World<'s> {
                 format!("{me} holds the lock{t}; by its own clock the lease runs until {}.", fmt(*until_local_us))
             }
             Refused { attempt } => format!("{me}'s attempt {attempt} fails: the lock is held."),
+            Tally { votes, nodes, elapsed_us, drift_us, validity_us, ok, extend } => {
+                let names: Vec<String> = votes.iter().map(|&i| crate::scenario::node_name(i)).collect();
+                let who = if names.is_empty() { String::new() } else { format!(" ({})", names.join(", ")) };
+                let ms = |us: Micros| {
+                    let v = us as f64 / 1000.0;
+                    if us % 1000 == 0 {
+                        format!("{}", us / 1000)
+                    } else {
+                        format!("{v:.1}")
+                    }
+                };
+                let sum = format!("validity {} − {} − {} = {} ms", self.sc.lock.ttl_ms, ms(*elapsed_us), ms(*drift_us), ms(*validity_us));
+                let what = if *extend { "extension" } else { "lock" };
+                let quorum = nodes / 2 + 1;
+                let verdict = match (ok, votes.len() >= quorum) {
+                    (true, _) => format!("a majority in time, so the {what} holds until its own clock passes T1 + {} ms", ms(*validity_us)),
+                    (false, true) => "a majority, but the time is used up: the lock is not valid (the post-acquisition check)".to_string(),
+                    (false, false) => format!("no majority (it needs {quorum})"),
+                };
+                if votes.len() < quorum {
+                    let then = if *extend { "" } else { "; it unlocks every node and retries after a random delay" };
+                    format!("{me}'s {what} round: {} of {nodes}{who} in {} ms: {verdict}{then}.", votes.len(), ms(*elapsed_us))
+                } else {
+                    format!("{me}'s {what} round: {} of {nodes}{who} in {} ms; {sum}: {verdict}.", votes.len(), ms(*elapsed_us))
+                }
+            }
             GaveUp => format!("{me} gives up on the lock."),
             Renewed { until_local_us } => format!("{me} renewed its lease: by its own clock it now runs until {}.", fmt(*until_local_us)),
             LostLock { why } => format!("{me} learns it no longer holds the lock: {why}."),
+            Releasing => format!("{me} is done with the lock and releases it."),
             Released { removed: true } => format!("{me} released the lock."),
             Released { removed: false } => format!("{me}'s release removed nothing: its key was already gone or someone else's."),
             DeadlineOk { left_us } => format!("{me} checks its deadline: {} left on its own clock, so it goes on.", fmt(*left_us)),

@@ -21,6 +21,12 @@ const TABLE: &[(&str, sim::Safety, Option<sim::Safety>)] = &[
     ("non-fencing-downstream", Unsafe, Some(Safe)),
     ("same-owner-retry", Unsafe, Some(Safe)),
     ("failover-lost-lock", Unsafe, Some(Safe)),
+    ("redlock-happy", Safe, None),
+    ("redlock-clock-jump", Unsafe, Some(Safe)),
+    ("redlock-restart", Unsafe, Some(Safe)),
+    ("redlock-pause-after-acquire", Unsafe, Some(Safe)),
+    ("redlock-slow-acquire", Safe, None),
+    ("redlock-split-vote", Safe, None),
     ("db-transaction", Safe, None),
 ];
 
@@ -96,6 +102,7 @@ fn a_fixed_run_has_a_key_moment_where_the_fix_acts() {
                         | sim::EventKind::KeyUnchanged { .. }
                         | sim::EventKind::LostLock { .. }
                         | sim::EventKind::ReadServed { .. }
+                        | sim::EventKind::Tally { ok: false, .. }
                 )),
             "{}: the fixed run narrates no moment where the fix acts",
             s.id
@@ -150,4 +157,33 @@ fn hazards_explain_how_harm_came_about() {
     }
     let r = run(&library::get("holder-crash").unwrap());
     assert!(r.verdict.notes.iter().any(|n| n.property == "liveness"), "holder-crash: the wait for expiry is noted");
+}
+
+#[test]
+fn redlock_clock_jump_names_the_jump_and_both_majorities() {
+    let r = run(&library::get("redlock-clock-jump").unwrap());
+    assert!(!r.verdict.is_safe());
+    let v = &r.verdict.violations[0];
+    for needle in ["C's clock jumped forward by 15 s", "client1's majority was A, B, C", "client2's was C, D, E", "C voted for both"] {
+        assert!(v.explanation.contains(needle), "missing `{needle}` in: {}", v.explanation);
+    }
+}
+
+#[test]
+fn redlock_narrates_the_validity_arithmetic() {
+    let r = run(&library::get("redlock-happy").unwrap());
+    let tally = r.events.iter().find(|e| matches!(e.kind, sim::EventKind::Tally { ok: true, .. })).expect("a successful round");
+    // SEMANTICS §2.2: validity = TTL − elapsed − (TTL × 0.01 + 2 ms).
+    assert!(
+        tally.text.contains("5 of 5 (A, B, C, D, E)") && tally.text.contains("validity 10000 − ") && tally.text.contains(" − 102 = "),
+        "{}",
+        tally.text
+    );
+    let slow = run(&library::get("redlock-slow-acquire").unwrap());
+    let rejected = slow
+        .events
+        .iter()
+        .find(|e| matches!(e.kind, sim::EventKind::Tally { ok: false, ref votes, .. } if votes.len() == 5))
+        .expect("five late votes");
+    assert!(rejected.text.contains("the time is used up"), "{}", rejected.text);
 }

@@ -37,6 +37,10 @@ fn base(seed: u64, ttl_ms: u64, fencing: Fencing, clients: Vec<Client>, faults: 
             renew: RenewStyle::CompareAndExtend,
             persistence: Persistence::None,
             replica: None,
+            nodes: 5,
+            node_timeout_ms: 50,
+            parallel: false,
+            clock_drift_factor: 0.01,
         },
         token: TokenSource { source: TokenKind::Counter, start: 33, store: CounterStore::Durable },
         resource: Resource { kind: ResourceKind::Store, fencing, idempotency: false, check_write_gap_ms: 200 },
@@ -54,7 +58,8 @@ const NAMES: [&str; 4] = ["A", "B", "C", "D"];
 fn the_fencing_property_is_not_vacuous() {
     // Run the property's generator on its own and check that a fair share of its schedules
     // are ones where fencing matters (otherwise the property would prove nothing).
-    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig { cases: 100, ..ProptestConfig::default() });
+    let rng = proptest::test_runner::TestRng::deterministic_rng(proptest::test_runner::RngAlgorithm::ChaCha);
+    let mut runner = proptest::test_runner::TestRunner::new_with_rng(ProptestConfig { cases: 100, ..ProptestConfig::default() }, rng);
     let strategy = (
         0u64..1_000_000,
         500u64..8_000,
@@ -262,6 +267,7 @@ proptest! {
         pexpire in any::<bool>(),
         del in any::<bool>(),
         persist in any::<bool>(),
+        redlock in any::<bool>(),
         replica in prop::option::of(0u64..5_000),
         latency in (0u64..50, 0u64..2_000),
         clients in prop::collection::vec((0u64..30_000, prop::collection::vec(any_step(), 0..10)), 1..=3),
@@ -276,6 +282,12 @@ proptest! {
         s.lock.release = if del { ReleaseStyle::Del } else { ReleaseStyle::CompareAndDelete };
         s.lock.persistence = if persist { Persistence::Always } else { Persistence::None };
         s.lock.replica = replica.map(|lag_ms| Replica { lag_ms });
+        if redlock {
+            s.lock.kind = LockKind::Redlock;
+            s.lock.replica = None;
+            s.lock.parallel = persist;
+            s.token.store = CounterStore::Durable;
+        }
         s.network.latency_ms = [latency.0, latency.0 + latency.1];
         let names = s.actor_names();
         let has_replica = s.lock.replica.is_some();
@@ -293,5 +305,46 @@ proptest! {
             Err(sim::RunError::Invalid(e)) => prop_assert!(!e.to_string().is_empty()),
             Err(sim::RunError::TooManyEvents { .. }) => {}
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
+
+    /// Redlock's own promise: with no clock jumps, no restarts and no pauses, no two clients
+    /// hold a valid lease at once, whatever the latencies.
+    #[test]
+    fn redlock_without_jumps_restarts_or_pauses_never_has_two_valid_holders(
+        seed in 0u64..1_000_000,
+        ttl_ms in 300u64..5_000,
+        nodes in prop::sample::select(vec![3u8, 5, 7]),
+        parallel in any::<bool>(),
+        latency in (0u64..30, 0u64..200),
+        ws in prop::collection::vec((0u64..3_000, 0u64..1_500, 10u64..400), 2..=4),
+    ) {
+        let clients = ws.iter().enumerate().map(|(i, &(start, work, retry))| client(
+            &format!("c{i}"),
+            start,
+            vec![
+                Step::Acquire { retry_ms: retry, attempts: 30, timeout_ms: 1000 },
+                Step::Read { activate: false },
+                Step::Work { ms: work },
+                write(),
+                Step::Release {},
+            ],
+        )).collect();
+        let mut s = base(seed, ttl_ms, Fencing::None, clients, vec![]);
+        s.lock.kind = LockKind::Redlock;
+        s.lock.nodes = nodes;
+        s.lock.parallel = parallel;
+        s.network.latency_ms = [latency.0, latency.0 + latency.1];
+        let run = sim::run(&s).map_err(|e| TestCaseError::fail(format!("seed {seed}: {e}")))?;
+        let valid: Vec<_> = run.intervals.beliefs.iter().map(|b| (b.client, b.from_us, b.to_us.min(b.valid_until_us))).collect();
+        for (i, x) in valid.iter().enumerate() {
+            for y in &valid[i + 1..] {
+                prop_assert!(x.0 == y.0 || x.2 <= y.1 || y.2 <= x.1, "seed {}: {:?} and {:?} overlap", seed, x, y);
+            }
+        }
+        prop_assert!(run.verdict.hazards.iter().all(|h| h.property != "double-grant"), "seed {}: {:#?}", seed, run.verdict.hazards);
     }
 }
