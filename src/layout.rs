@@ -162,7 +162,7 @@ impl Layout {
 fn lane_height(role: Role) -> f64 {
     match role {
         Role::Client => 64.0,
-        Role::Redis | Role::Replica => 48.0,
+        Role::Redis | Role::Replica | Role::Member => 48.0,
         Role::Resource => 56.0,
     }
 }

@@ -24,6 +24,9 @@ golden!(
     [
         "check-then-write",
         "client-deadline",
+        "consensus-fenced",
+        "consensus-quorum-loss",
+        "consensus-wait-expired",
         "db-transaction",
         "delayed-write",
         "failover-lost-lock",
@@ -53,6 +56,7 @@ golden!(
     [
         "check-then-write",
         "client-deadline",
+        "consensus-wait-expired",
         "delayed-write",
         "failover-lost-lock",
         "fresh-owner-not-yet-seen",

@@ -9,6 +9,20 @@ use yew::prelude::*;
 use crate::state::{Action, Screen};
 use crate::view::color_class;
 
+/// The consensus leader at true time `t`, from the run's elections.
+pub fn leader_at(run: &Run, t: Micros) -> Option<usize> {
+    let mut leader = None;
+    for e in run.events.iter().take_while(|e| e.at_us <= t) {
+        match e.kind {
+            EventKind::LeaderElected { .. } => leader = Some(e.actor),
+            EventKind::NoQuorum => leader = None,
+            EventKind::Crashed if leader == Some(e.actor) => leader = None,
+            _ => {}
+        }
+    }
+    leader
+}
+
 #[derive(Properties, PartialEq)]
 pub struct InspectorProps {
     pub screen: Rc<Screen>,
@@ -92,6 +106,37 @@ pub fn Inspector(p: &InspectorProps) -> Html {
                     (true, _) => "down".to_string(),
                     (false, Some(k)) => format!("lock key held by {}", k.owner.map(|o| run.actors[o].name.as_str()).unwrap_or("?")),
                     (false, None) => "lock is free".to_string(),
+                };
+                (st, None, false, usize::MAX)
+            }
+            Role::Member => {
+                let down = run.intervals.downs.iter().any(|d| d.actor == a && within(d.from_us, d.to_us, t));
+                let mut queue: Vec<(u64, String)> = run
+                    .intervals
+                    .keys
+                    .iter()
+                    .filter(|k| k.node == a && within(k.from_us, k.to_us, t))
+                    .filter_map(|k| {
+                        let rev = run.events.iter().find_map(|e| match &e.kind {
+                            EventKind::Committed { revision, .. } if e.at_us == k.from_us && e.actor == a => Some(*revision),
+                            _ => None,
+                        })?;
+                        Some((rev, k.owner.map(|o| run.actors[o].name.clone()).unwrap_or_default()))
+                    })
+                    .collect();
+                queue.sort();
+                let role = if down {
+                    "down".to_string()
+                } else if leader_at(run, t) == Some(a) {
+                    "leader".to_string()
+                } else {
+                    "follower".to_string()
+                };
+                let st = if queue.is_empty() || down {
+                    role
+                } else {
+                    let q: Vec<String> = queue.iter().map(|(r, c)| format!("{c} (revision {r})")).collect();
+                    format!("{role}; lock queue, lowest first: {}", q.join(", "))
                 };
                 (st, None, false, usize::MAX)
             }

@@ -49,6 +49,7 @@ fn role_name(role: Role) -> &'static str {
         Role::Client => "client",
         Role::Redis => "Redis (lock)",
         Role::Replica => "Redis replica",
+        Role::Member => "etcd-like member",
         Role::Resource => "protected resource",
     }
 }
@@ -169,6 +170,8 @@ pub fn Timeline(p: &TimelineProps) -> Html {
     let labels = lay.lanes.iter().map(|l| {
         let role = if l.role == Role::Redis && s.scenario.lock.kind == sim::scenario::LockKind::Redlock {
             "Redlock node"
+        } else if l.role == Role::Member && crate::view::inspector::leader_at(&s.run, t_now) == Some(l.actor) {
+            "member · leader"
         } else {
             role_name(l.role)
         };

@@ -226,7 +226,7 @@ await test('the course lists every chapter and opens a lesson', async (page) => 
   await open(page, '');
   await page.click('#tab-Course');
   const lessons = await page.locator('.lesson').count();
-  expect(lessons === 23, `${lessons} lessons`);
+  expect(lessons === 26, `${lessons} lessons`);
   await page.click('.lesson:has-text("The token counter starts again")');
   expect(page.url().includes('scenario=token-reset'), page.url());
   expect(await attr(page, 'data-verdict') === 'unsafe', 'token-reset is unsafe');

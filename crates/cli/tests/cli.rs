@@ -35,7 +35,7 @@ fn list_shows_the_library_by_chapter() {
     let o = leaselab(&["list", "--json"]);
     let v = json(&o);
     let items = v.as_array().unwrap();
-    assert_eq!(items.len(), 23);
+    assert_eq!(items.len(), 26);
     let gc = items.iter().find(|i| i["id"] == "gc-pause-unfenced").unwrap();
     assert_eq!(gc["chapter"], "gc-pause");
     assert_eq!(gc["has_fix"], true);

@@ -177,7 +177,14 @@ fn lost_updates(cx: &Cx, out: &mut Vec<Finding>) {
         } else {
             format!("{other}'s write of {} at {}", first.value_after, fmt(first.at_us))
         };
-        let stale = cx.why_stale(w);
+        let mut stale = cx.why_stale(w);
+        // Two holders at once: say how the lock service came to grant both.
+        if let (Some(gw), Some(gf)) = (w.grant, first.grant) {
+            let (g1, g2) = if gw < gf { (&run.grants[gw], &run.grants[gf]) } else { (&run.grants[gf], &run.grants[gw]) };
+            if gw != gf && g1.client != g2.client && g1.term_end_us > g2.at_us && stale.is_empty() {
+                stale = format!(" {} and {} both held the lock: {}.", cx.name(g1.client), cx.name(g2.client), conflict_cause(cx, g1, g2));
+            }
+        }
         let explanation = format!(
             "The resource accepted {who}'s write of {}{} at {}, which overwrote {lost_desc} without having seen it: {who} had read version {read_v}{read_at}. {} update{} lost: the value is {} after {} accepted writes.{stale}",
             w.value_after,
@@ -307,6 +314,17 @@ fn conflict_cause(cx: &Cx, g1: &Grant, g2: &Grant) -> String {
             _ => format!("{n} no longer had {a}'s key"),
         }
     };
+    if run.actors[g1.node].role == Role::Member {
+        let unchecked = |g: &Grant| matches!(run.events[g.event].kind, EventKind::LockGranted { key_exists: false, .. });
+        let (bad, _) = if unchecked(g1) { (g1, g2) } else { (g2, g1) };
+        if unchecked(bad) {
+            let c = cx.name(bad.client);
+            return format!(
+                "the service told {c} it held the lock without checking its session: {c}'s lease had expired while it waited, so its key was already gone (etcd-io/etcd#11456)"
+            );
+        }
+        return format!("{a}'s lease was still alive on the leader when {b} was told it held the lock");
+    }
     if run.actors[g1.node].role == Role::Client {
         // Redlock: two majorities; the nodes they share voted twice.
         let list = |v: &[usize]| v.iter().map(|&n| cx.name(n)).collect::<Vec<_>>().join(", ");
@@ -477,6 +495,30 @@ fn liveness(cx: &Cx) -> Vec<Finding> {
                 explanation: format!("{} stopped without finishing its work (and knows it).", cx.name(e.actor)),
                 event: Some(e.id),
             }),
+            _ => {}
+        }
+    }
+    // A consensus service without a quorum: how long nothing could be granted or expire.
+    let mut lost_at = None;
+    for e in &run.events {
+        match e.kind {
+            EventKind::NoQuorum => lost_at = lost_at.or(Some(e.at_us)),
+            EventKind::LeaderElected { .. } => {
+                if let Some(from) = lost_at.take() {
+                    notes.push(Finding {
+                        property: "liveness".into(),
+                        at_us: from,
+                        actors: vec![],
+                        explanation: format!(
+                            "No quorum from {} to {}: for {} nothing could be granted, released or expire.",
+                            fmt(from),
+                            fmt(e.at_us),
+                            fmt(e.at_us - from)
+                        ),
+                        event: Some(e.id),
+                    });
+                }
+            }
             _ => {}
         }
     }

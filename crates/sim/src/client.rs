@@ -22,6 +22,8 @@ pub enum Dest {
     Lock,
     /// Redlock node `i`.
     Node(usize),
+    /// The consensus service's current leader.
+    Leader,
     Resource,
 }
 
@@ -43,6 +45,8 @@ pub enum TimerKind {
     WorkDone,
     Retry,
     Timeout(u64),
+    /// Consensus: time to send the session's next keepalive.
+    KeepAlive,
 }
 
 /// Something a client asks the driver to do.
@@ -75,6 +79,8 @@ pub struct Cx<'a> {
     pub incr_on_node: bool,
     /// Redlock's settings, when the lock service is Redlock.
     pub redlock: Option<RedlockCx>,
+    /// Whether the lock service is the consensus service.
+    pub consensus: bool,
 }
 
 /// The lease a client believes it holds.
@@ -97,6 +103,8 @@ enum Wait {
     Timer,
     /// A Redlock round is under way.
     Round,
+    /// Consensus: queued behind an earlier key, waiting to be told it holds the lock.
+    Queued,
 }
 
 /// What a Redlock round does on every node.
@@ -138,6 +146,12 @@ pub struct Client {
     /// The last message sent for the current step, kept for resends.
     last_payload: Option<Payload>,
     round: Option<Round>,
+    /// Consensus: the session's lease id, while it has one.
+    session: Option<u64>,
+    /// Consensus: when the last keepalive (or lock request) that renewed the lease was sent.
+    renewed_local: Micros,
+    ka_sent_local: Micros,
+    keepalives: bool,
     /// Set when the program has ended.
     pub done: bool,
 }
@@ -164,6 +178,10 @@ impl Client {
             owner: String::new(),
             last_payload: None,
             round: None,
+            session: None,
+            renewed_local: 0,
+            ka_sent_local: 0,
+            keepalives: false,
             done: false,
         }
     }
@@ -238,6 +256,8 @@ impl Client {
                     if cx.redlock.is_some() {
                         self.attempt += 1;
                         self.start_round(RoundOp::Lock, cx, out);
+                    } else if cx.consensus {
+                        self.send_lock(timeout_ms, cx, out);
                     } else {
                         self.send_acquire(timeout_ms, cx, out);
                     }
@@ -272,6 +292,15 @@ impl Client {
                         cx,
                         out,
                     );
+                    return;
+                }
+                Step::Release {} if cx.consensus => {
+                    let Some(lease) = self.session else {
+                        self.pc += 1;
+                        continue;
+                    };
+                    out.push(Effect::Event(EventKind::Releasing));
+                    self.send(Dest::Leader, |req| Payload::CUnlock { req, lease }, Some(SCRIPT_TIMEOUT_MS), cx, out);
                     return;
                 }
                 Step::Renew {} if cx.redlock.is_some() => {
@@ -360,10 +389,23 @@ impl Client {
                     if cx.redlock.is_some() {
                         self.attempt += 1;
                         self.start_round(RoundOp::Lock, cx, out);
+                    } else if cx.consensus {
+                        self.send_lock(timeout_ms, cx, out);
                     } else {
                         self.send_acquire(timeout_ms, cx, out);
                     }
                 }
+            }
+            TimerKind::KeepAlive => {
+                let Some(lease) = self.session else {
+                    self.keepalives = false;
+                    return;
+                };
+                let req = self.next_req;
+                self.next_req += 1;
+                self.ka_sent_local = cx.local;
+                out.push(Effect::Send(Dest::Leader, Payload::CKeepAlive { req, lease }));
+                out.push(Effect::Timer(cx.ttl_ms as Micros * MS / 3, TimerKind::KeepAlive));
             }
             TimerKind::Timeout(req) if self.wait == Wait::Round => self.round_answer(req, false, cx, out),
             TimerKind::Timeout(req) => {
@@ -417,6 +459,9 @@ impl Client {
     }
 
     fn on_message(&mut self, p: Payload, cx: &Cx, out: &mut Vec<Effect>) {
+        if cx.consensus && self.on_consensus(&p, cx, out) {
+            return;
+        }
         if self.wait == Wait::Round {
             if let Payload::RedisReply { req, reply } = p {
                 let ok = match self.round.as_ref().map(|r| r.op) {
@@ -503,6 +548,74 @@ impl Client {
             }
             _ => {}
         }
+    }
+
+    // ----- Consensus ----------------------------------------------------------------------
+
+    fn send_lock(&mut self, timeout_ms: u64, cx: &Cx, out: &mut Vec<Effect>) {
+        self.attempt += 1;
+        let ttl_ms = cx.ttl_ms;
+        self.send(Dest::Leader, |req| Payload::CLock { req, ttl_ms }, Some(timeout_ms), cx, out);
+    }
+
+    fn start_keepalives(&mut self, cx: &Cx, out: &mut Vec<Effect>) {
+        if !self.keepalives {
+            self.keepalives = true;
+            out.push(Effect::Timer(cx.ttl_ms as Micros * MS / 3, TimerKind::KeepAlive));
+        }
+    }
+
+    /// Handles the consensus service's messages; `false` if this is not one of them.
+    fn on_consensus(&mut self, p: &Payload, cx: &Cx, out: &mut Vec<Effect>) -> bool {
+        let waiting_for = |req: u64| matches!(self.wait, Wait::Reply { req: w, .. } if w == req);
+        match *p {
+            Payload::CKeepAliveOk { .. } => {
+                self.renewed_local = self.ka_sent_local;
+                if let Some(l) = &mut self.lease {
+                    l.until_local = self.renewed_local + cx.ttl_ms as Micros * MS;
+                    out.push(Effect::Event(EventKind::Renewed { until_local_us: l.until_local }));
+                }
+            }
+            Payload::CLeaseNotFound { .. } => {
+                // The session is over. Like code that uses etcd's Mutex and never watches
+                // session.Done(), the client goes on until its own checks stop it.
+                self.session = None;
+            }
+            Payload::CQueued { req, rev, lease } if waiting_for(req) => {
+                if let Wait::Reply { sent_local, .. } = self.wait {
+                    self.renewed_local = sent_local;
+                }
+                self.session = Some(lease);
+                self.start_keepalives(cx, out);
+                self.wait = Wait::Queued;
+                out.push(Effect::Event(EventKind::Queued { rev }));
+            }
+            Payload::CLocked { req, rev, lease, grant } if waiting_for(req) || self.wait == Wait::Queued => {
+                if let Wait::Reply { sent_local, .. } = self.wait {
+                    self.renewed_local = sent_local;
+                }
+                self.session = Some(lease);
+                self.start_keepalives(cx, out);
+                let until_local = self.renewed_local + cx.ttl_ms as Micros * MS;
+                let token = (cx.token == TokenKind::Counter).then_some(rev);
+                self.lease = Some(Lease { owner: String::new(), token, grant, until_local });
+                out.push(Effect::Event(EventKind::Acquired { token, until_local_us: until_local, grant }));
+                self.next(cx, out);
+            }
+            Payload::CSessionExpired { req } if waiting_for(req) || self.wait == Wait::Queued => {
+                self.session = None;
+                self.lose("its session expired while it waited for the lock".into(), out);
+            }
+            Payload::CUnlocked { req } if waiting_for(req) => {
+                self.session = None;
+                self.lease = None;
+                out.push(Effect::Event(EventKind::Released { removed: true }));
+                self.next(cx, out);
+            }
+            Payload::CQueued { .. } | Payload::CLocked { .. } | Payload::CSessionExpired { .. } | Payload::CUnlocked { .. } => {}
+            _ => return false,
+        }
+        true
     }
 
     // ----- Redlock ------------------------------------------------------------------------

@@ -46,6 +46,9 @@ scenarios!(
     "redlock-pause-after-acquire",
     "redlock-slow-acquire",
     "redlock-split-vote",
+    "consensus-fenced",
+    "consensus-quorum-loss",
+    "consensus-wait-expired",
     "db-transaction",
 );
 

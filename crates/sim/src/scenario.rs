@@ -111,6 +111,8 @@ pub enum LockKind {
     Redis,
     /// Redlock: the client-side algorithm over `nodes` independent Redis masters.
     Redlock,
+    /// An etcd-like consensus service: `nodes` members, a leader, majority commit, leases.
+    Consensus,
     /// No lock service at all (the clients rely on the resource alone).
     None,
 }
@@ -177,6 +179,32 @@ pub struct LockService {
     /// Redlock: drift = TTL × this + 2 ms (redlock-rb, redlock-py, node-redlock).
     #[serde(default = "default_drift_factor", skip_serializing_if = "is_default_drift_factor")]
     pub clock_drift_factor: f64,
+    /// Consensus: how long a failed leader goes unreplaced (etcd's default is 1000 ms).
+    #[serde(default = "default_election", skip_serializing_if = "is_default_election")]
+    pub election_timeout_ms: u64,
+    /// Consensus: after waiting for its predecessor, check that the waiter's own key (its
+    /// session) still exists before saying it holds the lock. `false` reproduces the etcd bug
+    /// found by Jepsen (etcd-io/etcd#11456).
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub recheck_after_wait: bool,
+}
+
+fn default_election() -> u64 {
+    1000
+}
+fn is_default_election(n: &u64) -> bool {
+    *n == 1000
+}
+fn yes() -> bool {
+    true
+}
+fn is_yes(b: &bool) -> bool {
+    *b
+}
+
+/// The name of consensus member `i`: m1, m2, …
+pub fn member_name(i: usize) -> String {
+    format!("m{}", i + 1)
 }
 
 fn default_nodes() -> u8 {
@@ -629,6 +657,7 @@ impl Scenario {
                 }
             }
             LockKind::Redlock => names.extend((0..self.lock.nodes as usize).map(node_name)),
+            LockKind::Consensus => names.extend((0..self.lock.nodes as usize).map(member_name)),
             LockKind::None => {}
         }
         names.push("resource".into());
@@ -681,6 +710,26 @@ impl Scenario {
                 return err("lock.replica.lag_ms".into(), format!("must be at most {DURATION_MS}"));
             }
         }
+        if l.kind == LockKind::Consensus {
+            if l.nodes == 0 || l.nodes > 9 {
+                return err("lock.nodes".into(), "a consensus service needs between 1 and 9 members".into());
+            }
+            if l.replica.is_some() {
+                return err("lock.replica".into(), "a consensus service replicates by itself; remove lock.replica".into());
+            }
+            if l.election_timeout_ms == 0 || l.election_timeout_ms > DURATION_MS {
+                return err("lock.election_timeout_ms".into(), format!("must be between 1 and {DURATION_MS}"));
+            }
+            if l.ttl_ms < 2_000 {
+                return err(
+                    "lock.ttl_ms".into(),
+                    "etcd raises lease TTLs below its minimum of 2000 ms (SEMANTICS §4.1); use at least 2000".into(),
+                );
+            }
+            if self.token.source == TokenKind::RandomOwner {
+                return err("token.source".into(), "a consensus lock's token is its key's revision: use counter (or none)".into());
+            }
+        }
         if l.kind == LockKind::Redlock {
             if l.nodes == 0 || l.nodes > 9 {
                 return err("lock.nodes".into(), "Redlock needs between 1 and 9 nodes".into());
@@ -721,7 +770,8 @@ impl Scenario {
             if !ok {
                 return err(format!("clients[{i}].name"), "use 1 to 16 letters, digits, '-' or '_'".into());
             }
-            let is_node = self.lock.kind == LockKind::Redlock && (0..self.lock.nodes as usize).any(|n| node_name(n) == c.name);
+            let is_node = (self.lock.kind == LockKind::Redlock && (0..self.lock.nodes as usize).any(|n| node_name(n) == c.name))
+                || (self.lock.kind == LockKind::Consensus && (0..self.lock.nodes as usize).any(|n| member_name(n) == c.name));
             if ["redis", "replica", "resource"].contains(&c.name.as_str()) || is_node {
                 return err(format!("clients[{i}].name"), format!("`{}` is the name of a server", c.name));
             }
@@ -884,6 +934,9 @@ impl Scenario {
                 if *conditional && self.resource.kind != ResourceKind::Database {
                     return e("write.conditional", "conditional writes need a database (resource.kind: database)".into());
                 }
+            }
+            Step::Renew {} if self.lock.kind == LockKind::Consensus => {
+                return e("renew", "a consensus session renews itself with keepalives every TTL/3; remove this step".into());
             }
             Step::Renew {} if no_lock || self.lock.renew == RenewStyle::None => {
                 return e("renew", "this lock service does not renew (lock.renew is none)".into());

@@ -23,6 +23,8 @@ pub enum Role {
     Client,
     Redis,
     Replica,
+    /// A member of the consensus service.
+    Member,
     Resource,
 }
 
@@ -240,6 +242,32 @@ pub enum EventKind {
     Healed,
     /// The replica became the primary.
     Promoted,
+    /// Consensus: a client's key is in place but an earlier key holds the lock.
+    Queued {
+        rev: u64,
+    },
+    /// Consensus: a proposal reached a majority and was applied.
+    Committed {
+        what: String,
+        revision: u64,
+    },
+    /// Consensus: the leader tells a client it holds the lock. `key_exists` is false when the
+    /// service did not check that the client's own key still existed (etcd#11456).
+    LockGranted {
+        client: ActorId,
+        rev: u64,
+        key_exists: bool,
+    },
+    /// Consensus: a lease ran out on the leader's clock; the leader proposes to revoke it.
+    LeaseExpired {
+        client: ActorId,
+    },
+    /// Consensus: a member became leader and refreshed every lease.
+    LeaderElected {
+        leases: usize,
+    },
+    /// Consensus: no member can reach a majority, so there is no leader.
+    NoQuorum,
 }
 
 impl EventKind {
@@ -289,6 +317,12 @@ impl EventKind {
             Isolated { .. } => ("isolated", actor),
             Healed => ("healed", actor),
             Promoted => ("promoted", actor),
+            Queued { .. } => ("queued", actor),
+            Committed { .. } => ("committed", actor),
+            LockGranted { client, .. } => ("granted", *client),
+            LeaseExpired { client } => ("lease-expired", *client),
+            LeaderElected { .. } => ("leader", actor),
+            NoQuorum => ("no-quorum", actor),
         }
     }
 

@@ -24,17 +24,42 @@ use crate::time::{fmt, ms, Micros, MS};
 use crate::trace::*;
 use crate::RunError;
 
+mod consensus;
+
 #[derive(Clone, Debug)]
 enum Action {
     Start(ActorId),
     Deliver(MsgId),
-    ClientTimer { actor: ActorId, inc: u32, kind: TimerKind },
+    ClientTimer {
+        actor: ActorId,
+        inc: u32,
+        kind: TimerKind,
+    },
     Fault(usize),
     Resume(ActorId),
     Heal(usize),
-    Expiry { node: ActorId, gen: u64 },
-    Ship { node: ActorId, inc: u32, key: String, entry: Option<Entry> },
-    Commit { inc: u32, client: ActorId, msg: MsgId },
+    Expiry {
+        node: ActorId,
+        gen: u64,
+    },
+    Ship {
+        node: ActorId,
+        inc: u32,
+        key: String,
+        entry: Option<Entry>,
+    },
+    Commit {
+        inc: u32,
+        client: ActorId,
+        msg: MsgId,
+    },
+    /// Consensus: decide who leads.
+    Election,
+    /// Consensus: has this lease run out on the leader's clock?
+    LeaseCheck {
+        lease: u64,
+        gen: u64,
+    },
 }
 
 impl Action {
@@ -104,6 +129,8 @@ struct World<'s> {
     replica: Option<ActorId>,
     /// Redlock's nodes, by index.
     redlock_nodes: Vec<ActorId>,
+    /// The consensus service, when there is one.
+    cluster: Option<consensus::Cluster>,
     promoted: bool,
     resource: ActorId,
     store: Store,
@@ -122,6 +149,8 @@ struct World<'s> {
     /// Per link: its latency range in ms and its random stream.
     link_rng: BTreeMap<(ActorId, ActorId), ([u64; 2], Rng)>,
     link_faults: Vec<LinkFault>,
+    /// Per link: when its last ordinary message arrives (links are FIFO, like TCP).
+    link_last: BTreeMap<(ActorId, ActorId), Micros>,
     partitions: Vec<Partition>,
     open_belief: Vec<Option<usize>>,
     open_key: BTreeMap<ActorId, usize>,
@@ -155,6 +184,8 @@ impl<'s> World<'s> {
                     Role::Resource
                 } else if n == "replica" {
                     Role::Replica
+                } else if sc.lock.kind == LockKind::Consensus {
+                    Role::Member
                 } else {
                     Role::Redis
                 },
@@ -242,6 +273,8 @@ impl<'s> World<'s> {
             primary,
             replica,
             redlock_nodes,
+            cluster: (sc.lock.kind == LockKind::Consensus)
+                .then(|| consensus::Cluster::new((0..sc.lock.nodes as usize).map(|i| id_of(&crate::scenario::member_name(i))).collect())),
             promoted: false,
             store: Store::new(sc.resource.clone()),
             durable_next: sc.token.start,
@@ -258,6 +291,7 @@ impl<'s> World<'s> {
             resource_log: Vec::new(),
             link_rng: BTreeMap::new(),
             link_faults,
+            link_last: BTreeMap::new(),
             partitions: Vec::new(),
             open_belief: vec![None; n_clients],
             open_key: BTreeMap::new(),
@@ -266,6 +300,9 @@ impl<'s> World<'s> {
             end: ms(sc.duration_ms as i64),
             overflow: false,
         };
+        if w.cluster.is_some() {
+            w.push(0, Action::Election);
+        }
         for (i, c) in sc.clients.iter().enumerate() {
             w.push(ms(c.start_ms as i64), Action::Start(i));
         }
@@ -341,6 +378,8 @@ impl<'s> World<'s> {
                     }
                 }
             }
+            Action::Election => self.election(),
+            Action::LeaseCheck { lease, gen } => self.lease_check(lease, gen),
             Action::Commit { inc, client, msg } => {
                 let r = self.resource;
                 if self.procs[r].down || self.procs[r].inc != inc {
@@ -412,6 +451,12 @@ impl<'s> World<'s> {
                 None => dropped = true,
             }
         }
+        if !delayed {
+            // A link is a connection: ordinary messages arrive in the order they were sent.
+            let last = self.link_last.entry((from, to)).or_insert(0);
+            lat = lat.max(*last - now);
+            *last = now + lat;
+        }
         let ev = self.events.len();
         self.iv.messages.push(Message {
             from,
@@ -461,6 +506,7 @@ impl<'s> World<'s> {
                 self.client_input(to, Input::Message(payload), served);
             }
             Role::Redis | Role::Replica => self.redis_input(to, from, payload),
+            Role::Member => self.member_input(to, from, payload),
             Role::Resource => self.resource_input(from, payload, m),
         }
     }
@@ -486,6 +532,7 @@ impl<'s> World<'s> {
                 parallel: self.sc.lock.parallel,
                 drift_factor: self.sc.lock.clock_drift_factor,
             }),
+            consensus: self.sc.lock.kind == LockKind::Consensus,
         };
         let effects = c.handle(input, &cx);
         if let Some(at) = read_served_at {
@@ -498,6 +545,7 @@ impl<'s> World<'s> {
                     let to = match dest {
                         Dest::Lock => self.primary,
                         Dest::Node(i) => self.redlock_nodes.get(i).copied(),
+                        Dest::Leader => self.cluster.as_ref().and_then(|c| c.leader.or(c.members.first().copied())),
                         Dest::Resource => Some(self.resource),
                     };
                     if let Some(to) = to {
@@ -875,6 +923,7 @@ impl<'s> World<'s> {
                 self.emit(ids[0], EventKind::Isolated { until_us: until }, None);
                 self.partitions.push(Partition { isolate: ids, active: true });
                 self.push(until, Action::Heal(self.partitions.len() - 1));
+                self.member_fault();
             }
             Fault::Failover { .. } => {
                 let (Some(old), Some(r)) = (self.primary, self.replica) else {
@@ -926,6 +975,7 @@ impl<'s> World<'s> {
                     self.close_key_span(a, KeyEnd::Lost);
                 }
             }
+            Role::Member => self.member_fault(),
             Role::Resource => {}
         }
     }
@@ -952,6 +1002,7 @@ impl<'s> World<'s> {
                 self.expire(a);
                 self.schedule_expiry(a);
             }
+            Role::Member => self.member_fault(),
             Role::Resource => {}
         }
     }
@@ -973,6 +1024,7 @@ impl<'s> World<'s> {
         self.partitions[i].active = false;
         let a = self.partitions[i].isolate[0];
         self.emit(a, EventKind::Healed, None);
+        self.member_fault();
     }
 
     // ----- the end -----------------------------------------------------------------------
@@ -1018,6 +1070,9 @@ impl<'s> World<'s> {
         let n = |x: ActorId| self.name(x).to_string();
         let opt = |x: &Option<ActorId>| x.map(|x| self.name(x).to_string()).unwrap_or_else(|| "someone".into());
         let ttl = fmt(ms(self.sc.lock.ttl_ms as i64));
+        if let Some(text) = consensus::narrate(self, me, kind) {
+            return text;
+        }
         match kind {
             Start => format!("{me} starts."),
             Send { msg, to } => format!("{me} sends `{}` to {}.", self.iv.messages[*msg].what, n(*to)),
@@ -1140,6 +1195,9 @@ impl<'s> World<'s> {
             Isolated { until_us } => format!("A partition cuts {me} off until {}.", fmt(*until_us)),
             Healed => "The partition heals.".to_string(),
             Promoted => format!("{me} is promoted to primary; clients now send their commands to it."),
+            Queued { .. } | Committed { .. } | LockGranted { .. } | LeaseExpired { .. } | LeaderElected { .. } | NoQuorum => {
+                unreachable!("narrated by consensus::narrate")
+            }
         }
     }
 }

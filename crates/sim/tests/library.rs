@@ -27,6 +27,9 @@ const TABLE: &[(&str, sim::Safety, Option<sim::Safety>)] = &[
     ("redlock-pause-after-acquire", Unsafe, Some(Safe)),
     ("redlock-slow-acquire", Safe, None),
     ("redlock-split-vote", Safe, None),
+    ("consensus-fenced", Safe, None),
+    ("consensus-quorum-loss", Safe, None),
+    ("consensus-wait-expired", Unsafe, Some(Safe)),
     ("db-transaction", Safe, None),
 ];
 
@@ -103,6 +106,7 @@ fn a_fixed_run_has_a_key_moment_where_the_fix_acts() {
                         | sim::EventKind::LostLock { .. }
                         | sim::EventKind::ReadServed { .. }
                         | sim::EventKind::Tally { ok: false, .. }
+                        | sim::EventKind::LostLock { .. }
                 )),
             "{}: the fixed run narrates no moment where the fix acts",
             s.id
@@ -186,4 +190,13 @@ fn redlock_narrates_the_validity_arithmetic() {
         .find(|e| matches!(e.kind, sim::EventKind::Tally { ok: false, ref votes, .. } if votes.len() == 5))
         .expect("five late votes");
     assert!(rejected.text.contains("the time is used up"), "{}", rejected.text);
+}
+
+#[test]
+fn consensus_wait_expired_names_the_unchecked_session() {
+    let r = run(&library::get("consensus-wait-expired").unwrap());
+    let v = &r.verdict.violations[0];
+    assert!(v.explanation.contains("without checking its session") && v.explanation.contains("etcd-io/etcd#11456"), "{}", v.explanation);
+    let q = run(&library::get("consensus-quorum-loss").unwrap());
+    assert!(q.verdict.notes.iter().any(|n| n.explanation.starts_with("No quorum from 3 s to 15 s")), "{:#?}", q.verdict.notes);
 }
