@@ -270,7 +270,28 @@ pub fn layout(run: &Run, sc: &Scenario, width: f64) -> Layout {
             });
         }
     }
-    for k in &run.intervals.keys {
+    // Keys on one node can coexist (a consensus lock queue): give each a row of its own.
+    let mut rows_of: Vec<usize> = vec![0; run.intervals.keys.len()];
+    let mut rows_on: std::collections::BTreeMap<usize, usize> = Default::default();
+    {
+        let mut order: Vec<usize> = (0..run.intervals.keys.len()).collect();
+        order.sort_by_key(|&i| (run.intervals.keys[i].node, run.intervals.keys[i].from_us));
+        let mut ends: std::collections::BTreeMap<usize, Vec<Micros>> = Default::default();
+        for i in order {
+            let k = &run.intervals.keys[i];
+            let rows = ends.entry(k.node).or_default();
+            let row = rows.iter().position(|&end| end <= k.from_us).unwrap_or(rows.len());
+            if row == rows.len() {
+                rows.push(k.to_us);
+            } else {
+                rows[row] = k.to_us;
+            }
+            rows_of[i] = row;
+            let n = rows_on.entry(k.node).or_insert(0);
+            *n = (*n).max(row + 1);
+        }
+    }
+    for (i, k) in run.intervals.keys.iter().enumerate() {
         let lane = l.lane(k.node).clone();
         let owner = k.owner.map(|o| run.actors[o].name.clone()).unwrap_or_else(|| "?".into());
         let how = match k.end {
@@ -279,12 +300,14 @@ pub fn layout(run: &Run, sc: &Scenario, width: f64) -> Layout {
             KeyEnd::Lost => "lost",
             KeyEnd::RunEnd => "still there at the end",
         };
+        let rows = rows_on.get(&k.node).copied().unwrap_or(1).max(1) as f64;
+        let row_h = (lane.h - 24.0) / rows;
         l.bars.push(Bar {
             kind: BarKind::Key,
             x0: l.x(k.from_us),
             x1: l.x(k.to_us).max(l.x(k.from_us) + 2.0),
-            y: lane.y + 12.0,
-            h: lane.h - 24.0,
+            y: lane.y + 12.0 + row_h * rows_of[i] as f64,
+            h: (row_h - 1.0).max(3.0),
             color: color_of(&l, k.owner),
             label: format!("key of {owner}"),
             title: format!("{} holds {owner}'s key from {} to {} ({how})", lane.name, fmt(k.from_us), fmt(k.to_us)),
@@ -397,6 +420,21 @@ pub fn layout(run: &Run, sc: &Scenario, width: f64) -> Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lock_queue_stacks_its_keys() {
+        let s = sim::library::get("consensus-wait-expired").unwrap();
+        let r = sim::run(&s).unwrap();
+        let l = layout(&r, &s, 1280.0);
+        let keys: Vec<&Bar> = l.bars.iter().filter(|b| b.kind == BarKind::Key).collect();
+        for (i, a) in keys.iter().enumerate() {
+            for b in &keys[i + 1..] {
+                let overlap_x = a.x0 < b.x1 && b.x0 < a.x1;
+                let overlap_y = a.y < b.y + b.h && b.y < a.y + a.h;
+                assert!(!(overlap_x && overlap_y), "{a:?} overlaps {b:?}");
+            }
+        }
+    }
 
     fn gc() -> (Scenario, Run) {
         let s = sim::library::get("gc-pause-unfenced").unwrap();

@@ -194,7 +194,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
             BarKind::Partition => "bar partition",
         };
         let c = b.color.map(color_class).unwrap_or_else(|| "srv".into());
-        let show_label = b.x1 - b.x0 > 70.0 && b.kind != BarKind::Down && b.kind != BarKind::Partition;
+        let show_label = b.x1 - b.x0 > 70.0 && b.h >= 10.0 && b.kind != BarKind::Down && b.kind != BarKind::Partition;
         html! {
             <g class={classes!(class.to_string(), c)}>
                 <rect x={b.x0.to_string()} y={b.y.to_string()} width={(b.x1 - b.x0).max(1.0).to_string()} height={b.h.to_string()} rx="3">

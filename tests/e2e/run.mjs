@@ -232,6 +232,25 @@ await test('the course lists every chapter and opens a lesson', async (page) => 
   expect(await attr(page, 'data-verdict') === 'unsafe', 'token-reset is unsafe');
 });
 
+await test('Redlock and consensus runs: lanes per node, verdicts and fixes', async (page) => {
+  await open(page, '?scenario=redlock-clock-jump');
+  expect(await attr(page, 'data-verdict') === 'unsafe', 'redlock-clock-jump is unsafe');
+  expect(await page.locator('.lane-label').count() === 8, 'two clients, five nodes, the resource');
+  await page.keyboard.press('v');
+  const why = await page.textContent('.verdict');
+  expect(why.includes("C's clock jumped forward by 15 s") && why.includes('C voted for both'), why);
+  await page.click('#tab-Inspect');
+  expect((await page.textContent('.inspector')).includes('of 5 nodes'), 'vote count at the cursor');
+  await page.keyboard.press('f');
+  expect(await attr(page, 'data-verdict') === 'safe', 'fencing with tokens from a consensus service');
+  await open(page, '?scenario=consensus-wait-expired');
+  expect(await attr(page, 'data-verdict') === 'unsafe', 'consensus-wait-expired is unsafe');
+  await untilNarration(page, 'Shift+ArrowRight', 'without checking its session', 20);
+  expect((await page.textContent('.inspector')).includes('leader'), 'the leader is marked');
+  await page.keyboard.press('f');
+  expect(await attr(page, 'data-verdict') === 'safe', 're-checking the session fixes it');
+});
+
 await test('phone width: nothing overlaps, the timeline scrolls', async (page) => {
   await open(page, '?scenario=gc-pause-unfenced');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
