@@ -55,6 +55,15 @@ ensure_chromium() {
   fi
 }
 
+# The real servers the conformance tests compare the engine's models with.
+ensure_servers() {
+  if ! command -v redis-server >/dev/null || ! command -v etcd >/dev/null || ! command -v etcdctl >/dev/null; then
+    step "installing redis-server, etcd and etcdctl (for the conformance tests)"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server etcd-server etcd-client
+  fi
+}
+
 # Builds the app into dist/ (release: optimised with wasm-opt).
 build_app() {
   cargo fetch --locked >/dev/null

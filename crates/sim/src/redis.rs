@@ -16,6 +16,16 @@ pub const LOCK_KEY: &str = "lock";
 /// The fencing counter's key (with `token.store: redis`).
 pub const FENCE_KEY: &str = "lock:fence";
 
+/// The compare-and-delete script the model follows (redsync's variant of the Redis docs' script:
+/// -1 tells "no key" apart from 0, "another owner's key"). Sent with `EVAL … 1 <key> <owner>`.
+pub const COMPARE_AND_DELETE_LUA: &str = "local v = redis.call('GET', KEYS[1]) \
+if v == ARGV[1] then return redis.call('DEL', KEYS[1]) elseif v == false then return -1 else return 0 end";
+
+/// The compare-and-extend script the model follows (redsync's touch script, with the same -1
+/// for a missing key). Sent with `EVAL … 1 <key> <owner> <ttl_ms>`.
+pub const COMPARE_AND_EXTEND_LUA: &str = "local v = redis.call('GET', KEYS[1]) \
+if v == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) elseif v == false then return -1 else return 0 end";
+
 /// A key's value and expiry.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -124,6 +134,23 @@ impl Node {
                     (RedisReply::Int(1), Change::Extended { owner: e.owner, grant: e.grant, foreign })
                 }
             },
+        }
+    }
+
+    /// `GET key` at `now_local` (a key past its expiry is absent).
+    pub fn get(&self, key: &str, now_local: Micros) -> Option<&str> {
+        self.keys.get(key).filter(|e| e.expires_local.is_none_or(|at| now_local < at)).map(|e| e.value.as_str())
+    }
+
+    /// `PTTL key` at `now_local`: -2 without the key, -1 without an expiry, else the remaining
+    /// milliseconds (rounded as Redis does, to the nearest).
+    pub fn pttl(&self, key: &str, now_local: Micros) -> i64 {
+        match self.keys.get(key) {
+            Some(e) if e.expires_local.is_none_or(|at| now_local < at) => match e.expires_local {
+                None => -1,
+                Some(at) => (at - now_local + MS / 2) / MS,
+            },
+            _ => -2,
         }
     }
 

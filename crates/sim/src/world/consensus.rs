@@ -268,6 +268,8 @@ impl World<'_> {
         let what = self.describe_op(&op);
         match op {
             Op::Lock { client, req, ttl_ms } => {
+                // Like etcd's LeaseGrant, a TTL below the minimum is raised to it.
+                let ttl_ms = ttl_ms.max(crate::scenario::min_lease_ttl_ms(self.sc.lock.election_timeout_ms));
                 let local = self.local(leader);
                 let (lease, rev) = {
                     let c = self.cluster();
