@@ -6,6 +6,7 @@
 
 pub mod edit;
 pub mod layout;
+pub mod share;
 pub mod state;
 pub mod view;
 

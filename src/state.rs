@@ -77,6 +77,8 @@ impl PartialEq for Screen {
 pub enum Action {
     /// Open a scenario (from the library or elsewhere), optionally with its fix on.
     Open(Rc<Scenario>, bool),
+    /// Open a scenario from JSON text (a file or a paste); a bad one is refused with a message.
+    Import(String),
     Step(i64),
     First,
     Last,
@@ -207,6 +209,10 @@ impl Screen {
         Screen { error: Some(FieldError { field, message }), ..self.clone() }
     }
 
+    fn refuse_field(&self, field: &str, message: String) -> Screen {
+        Screen { error: Some(FieldError { field: field.into(), message }), ..self.clone() }
+    }
+
     fn with_faults(&self, faults: Vec<Fault>) -> Screen {
         let mut sc = (*self.scenario).clone();
         sc.faults = faults;
@@ -226,6 +232,13 @@ impl Reducible for Screen {
             Action::Open(sc, fixed) => match Screen::new((*sc).clone(), fixed) {
                 Ok(s) => Screen { panel: self.panel, speed: self.speed, ..s },
                 Err(message) => Screen { error: Some(FieldError { field: "open".into(), message }), ..(*self).clone() },
+            },
+            Action::Import(text) => match Scenario::parse(&text) {
+                Ok(sc) => match Screen::new(sc, false) {
+                    Ok(s) => Screen { panel: self.panel, speed: self.speed, ..s },
+                    Err(message) => self.refuse_field("import", format!("This scenario cannot run: {message}")),
+                },
+                Err(e) => self.refuse_field("import", format!("This is not a scenario Lease Lab can open: {e}")),
             },
             Action::Step(d) => {
                 let c = (self.cursor as i64 + d).clamp(0, last as i64) as usize;
@@ -420,6 +433,19 @@ mod tests {
         assert_eq!(e.scenario, s.scenario);
         let ok = go(&e, Action::Edit(Field::Ttl, "30000".into()));
         assert!(ok.error.is_none() && ok.scenario.lock.ttl_ms == 30_000);
+    }
+
+    #[test]
+    fn importing_json_opens_it_or_says_why_not() {
+        let s = gc();
+        let other = sim::library::get("token-reset").unwrap();
+        let ok = go(&s, Action::Import(other.to_json()));
+        assert_eq!(ok.scenario.id, "token-reset");
+        let bad = go(&s, Action::Import("{\"version\": 1, \"id\": 5}".into()));
+        let e = bad.error.as_ref().unwrap();
+        assert_eq!(e.field, "import");
+        assert!(e.message.contains("id: invalid type"), "{}", e.message);
+        assert!(Rc::ptr_eq(&bad.run, &s.run), "the current run stays");
     }
 
     #[test]

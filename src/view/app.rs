@@ -13,38 +13,79 @@ use crate::view::course::{Course, Story};
 use crate::view::editor::Editor;
 use crate::view::inspector::{Inspector, VerdictPanel};
 use crate::view::timeline::Timeline;
+use sim::scenario::Scenario;
 
-/// The scenario to open, from `?scenario=<id>&fix=1`; the first of the course otherwise.
+const LAST_KEY: &str = "leaselab.last-scenario";
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+}
+
+/// The user's last scenario, kept in local storage, if it is still valid.
+fn last_scenario() -> Option<Scenario> {
+    let text = storage()?.get_item(LAST_KEY).ok().flatten()?;
+    Scenario::parse(&text).ok()
+}
+
+/// The run to open: `?s=<scenario>` (a shared link), `?scenario=<id>&fix=1` (the library), and
+/// `&step=N`; the first scenario of the course otherwise. A bad link says what is wrong and
+/// falls back to the user's last scenario.
 fn initial() -> Screen {
     let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
     let get = |k: &str| params.as_ref().and_then(|p| p.get(k));
-    let first = sim::library::catalog()[0].clone();
+    let fallback = || last_scenario().unwrap_or_else(|| sim::library::catalog()[0].clone());
     let fix = get("fix").is_some_and(|v| v == "1" || v == "true");
-    let (scenario, problem) = match get("scenario") {
-        Some(id) => match sim::library::get(&id) {
-            Some(s) => (s, None),
-            None => (first, Some(format!("There is no scenario called “{id}” in the library; here is the first one of the course."))),
+    let (scenario, problem) = match (get("s"), get("scenario")) {
+        (Some(s), _) => match crate::share::decode(&s) {
+            Ok(sc) => (sc, None),
+            Err(e) => (fallback(), Some(format!("This link could not be opened: {e}. Your last scenario is shown instead."))),
         },
-        None => (first, None),
+        (None, Some(id)) => match sim::library::get(&id) {
+            Some(s) => (s, None),
+            None => (fallback(), Some(format!("There is no scenario called “{id}” in the library; your last scenario is shown instead."))),
+        },
+        (None, None) => (sim::library::catalog()[0].clone(), None),
     };
     let has_fix = scenario.fix.is_some();
-    let mut s = Screen::new(scenario, fix && has_fix).expect("library scenarios run");
+    let mut s = match Screen::new(scenario, fix && has_fix) {
+        Ok(s) => s,
+        Err(e) => {
+            let mut s = Screen::new(sim::library::catalog()[0].clone(), false).expect("library scenarios run");
+            s.error = Some(crate::state::FieldError { field: "open".into(), message: format!("This scenario could not be run: {e}") });
+            return s;
+        }
+    };
+    if let Some(step) = get("step").and_then(|v| v.parse::<usize>().ok()) {
+        s.cursor = step.saturating_sub(1).min(s.steps().saturating_sub(1));
+    }
     if let Some(message) = problem {
         s.error = Some(crate::state::FieldError { field: "open".into(), message });
     }
     s
 }
 
-/// Writes the scenario and fix into the address bar, so a reload keeps them.
-fn sync_url(id: &str, fixed: bool) {
+/// Writes the run into the address bar (so a reload or a copied address reopens it) and keeps
+/// the scenario in local storage.
+fn sync_url(s: &Screen) {
     let Some(w) = web_sys::window() else { return };
-    let url = if fixed { format!("?scenario={id}&fix=1") } else { format!("?scenario={id}") };
+    let url = crate::share::query(&s.scenario, &s.original, s.fixed(), s.cursor + 1);
     if w.location().search().ok().as_deref() != Some(url.as_str()) {
         if let Ok(h) = w.history() {
             let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
         }
     }
+}
+
+fn remember(sc: &Scenario) {
+    if let Some(st) = storage() {
+        let _ = st.set_item(LAST_KEY, &serde_json::to_string(sc).unwrap_or_default());
+    }
+}
+
+/// The address of the current run, for "Copy link".
+pub fn current_link() -> String {
+    web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default()
 }
 
 fn is_typing(target: Option<web_sys::EventTarget>) -> bool {
@@ -157,9 +198,18 @@ pub fn Lab(p: &LabProps) -> Html {
     }
 
     {
-        let id = screen.scenario.id.clone();
-        let fixed = screen.fixed();
-        use_effect_with((id, fixed), |(id, fixed)| sync_url(id, *fixed));
+        let s = Rc::new((*screen).clone());
+        let key = (Rc::as_ptr(&screen.scenario) as usize, screen.fixed(), screen.cursor, screen.playing);
+        use_effect_with(key, move |(_, _, _, playing)| {
+            // While playing, the address catches up when playback stops.
+            if !*playing {
+                sync_url(&s);
+            }
+        });
+    }
+    {
+        let sc = screen.scenario.clone();
+        use_effect_with(Rc::as_ptr(&screen.scenario) as usize, move |_| remember(&sc));
     }
 
     let s: Rc<Screen> = Rc::new((*screen).clone());
@@ -291,8 +341,41 @@ fn Header(p: &HeaderProps) -> Html {
                 { if safe { "✓ safe" } else { "✗ unsafe" } }
             </span>
             { for fix }
+            <CopyLink />
             <button class="btn ghost help" aria-label="Keyboard help (?)" onclick={help}>{ "?" }</button>
         </header>
+    }
+}
+
+/// "Copy link": the address of this exact run, to the clipboard (and shown, if that fails).
+#[component]
+fn CopyLink() -> Html {
+    let shown = use_state(|| None::<String>);
+    let onclick = {
+        let shown = shown.clone();
+        Callback::from(move |_| {
+            let link = current_link();
+            if let Some(clip) = web_sys::window().map(|w| w.navigator().clipboard()) {
+                let _ = clip.write_text(&link);
+            }
+            shown.set(Some(link));
+        })
+    };
+    let close = {
+        let shown = shown.clone();
+        Callback::from(move |_| shown.set(None))
+    };
+    html! {
+        <>
+            <button class="btn copy" {onclick} title="Copy a link that reopens this exact run">{ "Copy link" }</button>
+            if let Some(link) = (*shown).clone() {
+                <div class="copied" role="status">
+                    <span>{ "Link copied. It reopens this run at this step:" }</span>
+                    <input readonly=true value={link} aria-label="Link to this run" onfocus={Callback::from(|e: FocusEvent| e.target_unchecked_into::<web_sys::HtmlInputElement>().select())} />
+                    <button class="btn small" aria-label="Close" onclick={close}>{ "×" }</button>
+                </div>
+            }
+        </>
     }
 }
 

@@ -80,6 +80,23 @@ fn select(s: &Screen, d: &Callback<Action>, field: Field, label: &str, value: &s
     }
 }
 
+/// Saves the scenario as `<id>.json` through a temporary object URL.
+fn download_json(sc: &sim::scenario::Scenario) {
+    use wasm_bindgen::JsCast;
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(&sc.to_json()));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type("application/json");
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    if let Some(a) = doc.create_element("a").ok().and_then(|a| a.dyn_into::<web_sys::HtmlAnchorElement>().ok()) {
+        a.set_href(&url);
+        a.set_download(&format!("{}.json", sc.id));
+        a.click();
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
 fn json_name<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
 }
@@ -221,6 +238,54 @@ pub fn Editor(p: &EditorProps) -> Html {
             </div>
         }
     };
+    let file = {
+        let d = d.clone();
+        let paste = use_state(String::new);
+        let download = {
+            let sc = sc.clone();
+            Callback::from(move |_| download_json(&sc))
+        };
+        let on_file = {
+            let d = d.clone();
+            Callback::from(move |e: Event| {
+                let input = e.target_unchecked_into::<web_sys::HtmlInputElement>();
+                let Some(f) = input.files().and_then(|l| l.get(0)) else { return };
+                if f.size() > 1_000_000.0 {
+                    d.emit(Action::Import(String::from("{\"too large\": true}")));
+                    return;
+                }
+                let d = d.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    if let Ok(text) = wasm_bindgen_futures::JsFuture::from(f.text()).await {
+                        d.emit(Action::Import(text.as_string().unwrap_or_default()));
+                    }
+                });
+                input.set_value("");
+            })
+        };
+        let on_paste = {
+            let paste = paste.clone();
+            Callback::from(move |e: InputEvent| paste.set(e.target_unchecked_into::<web_sys::HtmlTextAreaElement>().value()))
+        };
+        let open_paste = {
+            let (paste, d) = (paste.clone(), d.clone());
+            Callback::from(move |_| d.emit(Action::Import((*paste).clone())))
+        };
+        let err = s.error.as_ref().filter(|e| e.field == "import").map(|e| e.message.clone());
+        html! {
+            <fieldset>
+                <legend>{ "Scenario file" }</legend>
+                <div class="row">
+                    <button class="btn" onclick={download}>{ "Download JSON" }</button>
+                    <label class="btn file-btn">{ "Open a JSON file…" }<input type="file" accept=".json,application/json" class="sr-only" onchange={on_file} /></label>
+                </div>
+                <label class="paste-label" for="f-paste">{ "Or paste a scenario:" }</label>
+                <textarea id="f-paste" rows="3" placeholder="{ \"version\": 1, … }" oninput={on_paste} aria-describedby={err.as_ref().map(|_| "f-import-error")} />
+                <button class="btn" onclick={open_paste} disabled={paste.trim().is_empty()}>{ "Open pasted scenario" }</button>
+                if let Some(e) = err { <p class="field-error" id="f-import-error" role="alert">{ e }</p> }
+            </fieldset>
+        }
+    };
     html! {
         <div class="editor">
             <h2 class="panel-title">{ "Change the run" }</h2>
@@ -248,6 +313,7 @@ pub fn Editor(p: &EditorProps) -> Html {
                 </div>
             </fieldset>
             { for clients }
+            { file }
             <fieldset>
                 <legend>{ "Faults" }</legend>
                 if sc.faults.is_empty() { <p class="hint">{ "No faults." }</p> }

@@ -251,6 +251,54 @@ await test('Redlock and consensus runs: lanes per node, verdicts and fixes', asy
   expect(await attr(page, 'data-verdict') === 'safe', 're-checking the session fixes it');
 });
 
+await test('share: the address reopens the exact edited run at the same step', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.click('#tab-Change');
+  await page.fill('#f-ttl', '12345');
+  await page.press('#f-ttl', 'Enter');
+  await page.fill('input[type=range]', '40');
+  await page.click('button.copy');
+  const shown = await page.inputValue('.copied input');
+  expect(shown.includes('?s=') && shown.includes('step=40'), shown);
+  const verdict = await attr(page, 'data-verdict');
+  const other = await browser.newPage();
+  await other.goto(shown);
+  await other.waitForSelector('#app[data-steps]');
+  expect(await other.getAttribute('#app', 'data-step') === '40', 'same step');
+  expect(await other.getAttribute('#app', 'data-verdict') === verdict, 'same verdict');
+  await other.click('#tab-Change');
+  expect(await other.inputValue('#f-ttl') === '12345', 'same edit');
+  await other.close();
+});
+
+await test('share: a bad link says what is wrong and keeps the last scenario', async (page) => {
+  await open(page, '?scenario=token-reset');
+  await page.click('#tab-Change');
+  await page.fill('#f-ttl', '23456');
+  await page.press('#f-ttl', 'Enter');
+  for (const bad of ['?s=%%%', '?s=AAAA', '?s=' + 'A'.repeat(6000) + '!', '?s=eyJ2ZXJzaW9uIjogMX0', '?scenario=nope']) {
+    await page.goto(`${base}/${bad}`);
+    await page.waitForSelector('#app[data-steps]');
+    const banner = await page.textContent('.banner');
+    expect(banner.includes('could not be opened') || banner.includes('no scenario called'), `${bad.slice(0, 30)}: ${banner}`);
+    await page.click('#tab-Change');
+    expect(await page.inputValue('#f-ttl') === '23456', `${bad.slice(0, 30)}: the last scenario is kept`);
+  }
+});
+
+await test('import: a pasted scenario is validated like a link', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.click('#tab-Change');
+  await page.fill('#f-paste', '{ "version": 1, "id": "x", "title": 5 }');
+  await page.click('text=Open pasted scenario');
+  const err = await page.textContent('#f-import-error');
+  expect(err.includes('title: invalid type'), err);
+  expect(await attr(page, 'data-verdict') === 'unsafe', 'the current run stays');
+  await page.fill('#f-paste', await page.evaluate(() => JSON.stringify({ version: 1 })));
+  await page.click('text=Open pasted scenario');
+  expect((await page.textContent('#f-import-error')).includes('missing field'), 'a missing field is named');
+});
+
 await test('phone width: nothing overlaps, the timeline scrolls', async (page) => {
   await open(page, '?scenario=gc-pause-unfenced');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

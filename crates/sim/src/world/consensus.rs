@@ -121,12 +121,7 @@ impl World<'_> {
                     lease.expires_local = now_local + ms(lease.ttl_ms as i64) + election_us;
                     lease.revoking = false;
                 }
-                let first = current.is_none() && self.now == 0;
-                if !first || !leases.is_empty() {
-                    self.emit(l, EventKind::LeaderElected { leases: leases.len() }, None);
-                } else {
-                    self.emit(l, EventKind::LeaderElected { leases: 0 }, None);
-                }
+                self.emit(l, EventKind::LeaderElected { leases: leases.len() }, None);
                 for id in leases {
                     self.schedule_lease_check(id);
                     self.update_grant_term(id);
@@ -180,7 +175,12 @@ impl World<'_> {
             return;
         }
         let Some(leader) = c.leader else { return };
-        if self.procs[leader].down || self.procs[leader].paused_until.is_some() {
+        if self.procs[leader].down {
+            return;
+        }
+        if let Some(until) = self.procs[leader].paused_until {
+            // A paused leader expires nothing until it runs again.
+            self.push(until, Action::LeaseCheck { lease, gen });
             return;
         }
         let local = self.local(leader);
