@@ -57,7 +57,7 @@ pub fn unbase64url(s: &str) -> Result<Vec<u8>, String> {
 
 /// The scenario as the `s` parameter of a link.
 pub fn encode(sc: &Scenario) -> String {
-    base64url(serde_json::to_string(sc).expect("a scenario serializes").as_bytes())
+    base64url(sc.to_value().to_string().as_bytes())
 }
 
 /// A scenario from the `s` parameter of a link.

@@ -3,7 +3,7 @@
 use std::rc::Rc;
 
 use gloo_events::{EventListener, EventListenerOptions};
-use gloo_timers::callback::Interval;
+use gloo_timers::callback::{Interval, Timeout};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -79,13 +79,15 @@ fn sync_url(s: &Screen) {
 
 fn remember(sc: &Scenario) {
     if let Some(st) = storage() {
-        let _ = st.set_item(LAST_KEY, &serde_json::to_string(sc).unwrap_or_default());
+        let _ = st.set_item(LAST_KEY, &sc.to_value().to_string());
     }
 }
 
 /// The address of the current run, for "Copy link".
-pub fn current_link() -> String {
-    web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default()
+pub fn link_to(s: &Screen) -> String {
+    let Some(loc) = web_sys::window().map(|w| w.location()) else { return String::new() };
+    let base = format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default());
+    format!("{base}{}", crate::share::query(&s.scenario, &s.original, s.fixed(), s.cursor + 1))
 }
 
 fn is_typing(target: Option<web_sys::EventTarget>) -> bool {
@@ -198,18 +200,19 @@ pub fn Lab(p: &LabProps) -> Html {
     }
 
     {
+        // The address and local storage follow the run a moment after it settles, so that
+        // encoding the scenario never delays a repaint. Dropping the timer cancels it.
         let s = Rc::new((*screen).clone());
         let key = (Rc::as_ptr(&screen.scenario) as usize, screen.fixed(), screen.cursor, screen.playing);
         use_effect_with(key, move |(_, _, _, playing)| {
-            // While playing, the address catches up when playback stops.
-            if !*playing {
-                sync_url(&s);
-            }
+            let timer = (!*playing).then(|| {
+                Timeout::new(250, move || {
+                    sync_url(&s);
+                    remember(&s.scenario);
+                })
+            });
+            move || drop(timer)
         });
-    }
-    {
-        let sc = screen.scenario.clone();
-        use_effect_with(Rc::as_ptr(&screen.scenario) as usize, move |_| remember(&sc));
     }
 
     let s: Rc<Screen> = Rc::new((*screen).clone());
@@ -341,20 +344,26 @@ fn Header(p: &HeaderProps) -> Html {
                 { if safe { "✓ safe" } else { "✗ unsafe" } }
             </span>
             { for fix }
-            <CopyLink />
+            <CopyLink screen={s.clone()} />
             <button class="btn ghost help" aria-label="Keyboard help (?)" onclick={help}>{ "?" }</button>
         </header>
     }
 }
 
 /// "Copy link": the address of this exact run, to the clipboard (and shown, if that fails).
+#[derive(Properties, PartialEq)]
+struct CopyLinkProps {
+    screen: Rc<Screen>,
+}
+
 #[component]
-fn CopyLink() -> Html {
+fn CopyLink(p: &CopyLinkProps) -> Html {
     let shown = use_state(|| None::<String>);
     let onclick = {
         let shown = shown.clone();
+        let s = p.screen.clone();
         Callback::from(move |_| {
-            let link = current_link();
+            let link = link_to(&s);
             if let Some(clip) = web_sys::window().map(|w| w.navigator().clipboard()) {
                 let _ = clip.write_text(&link);
             }

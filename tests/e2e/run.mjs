@@ -102,7 +102,7 @@ await test('the fix: fencing on, the same write is rejected', async (page) => {
     await page.click('button[aria-label="Next key moment (Shift+Right)"]');
   }
   expect((await narration(page)).includes("rejects A's token 33: it has already accepted 34"), await narration(page));
-  expect(page.url().includes('fix=1'), 'the address keeps the fix');
+  await page.waitForURL(/fix=1/);
 });
 
 await test('?scenario=…&fix=1 opens the fixed variant', async (page) => {
@@ -228,7 +228,7 @@ await test('the course lists every chapter and opens a lesson', async (page) => 
   const lessons = await page.locator('.lesson').count();
   expect(lessons === 26, `${lessons} lessons`);
   await page.click('.lesson:has-text("The token counter starts again")');
-  expect(page.url().includes('scenario=token-reset'), page.url());
+  await page.waitForURL(/scenario=token-reset/);
   expect(await attr(page, 'data-verdict') === 'unsafe', 'token-reset is unsafe');
 });
 
@@ -276,6 +276,7 @@ await test('share: a bad link says what is wrong and keeps the last scenario', a
   await page.click('#tab-Change');
   await page.fill('#f-ttl', '23456');
   await page.press('#f-ttl', 'Enter');
+  await page.waitForFunction(() => (localStorage.getItem('leaselab.last-scenario') || '').includes('23456'));
   for (const bad of ['?s=%%%', '?s=AAAA', '?s=' + 'A'.repeat(6000) + '!', '?s=eyJ2ZXJzaW9uIjogMX0', '?scenario=nope']) {
     await page.goto(`${base}/${bad}`);
     await page.waitForSelector('#app[data-steps]');

@@ -629,7 +629,13 @@ impl Scenario {
 
     /// The scenario as pretty JSON.
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("a scenario always serializes")
+        // Through a Value: one serializer for scenarios in the whole program keeps wasm small.
+        serde_json::to_string_pretty(&self.to_value()).expect("a value always prints")
+    }
+
+    /// The scenario as a JSON value.
+    pub fn to_value(&self) -> serde_json::Value {
+        serde_json::to_value(self).expect("a scenario always serializes")
     }
 
     /// The scenario with its fix applied (and the fix itself removed), or `None` if it has none.
