@@ -130,14 +130,57 @@ fn key_action(e: &web_sys::KeyboardEvent) -> Option<Action> {
 /// The app as the page opens it: the scenario named in the address bar.
 #[component]
 pub fn App() -> Html {
-    let start = use_memo((), |_| initial());
-    html! { <Lab start={start} /> }
+    let (start, embed) = {
+        let both = use_memo((), |_| {
+            let mut s = initial();
+            let embed = embed_options();
+            if embed.as_ref().is_some_and(|e| e.autoplay) {
+                s.playing = true;
+            }
+            (Rc::new(s), embed)
+        });
+        (both.0.clone(), both.1.clone())
+    };
+    html! { <Lab start={start} embed={embed} /> }
+}
+
+/// Which controls an embedded run shows (`&controls=full|play|none`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ControlsShown {
+    #[default]
+    Full,
+    Play,
+    None,
+}
+
+/// Options of an embedded run (`?embed=1&controls=play&autoplay=1`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Embed {
+    pub controls: ControlsShown,
+    pub autoplay: bool,
+}
+
+fn embed_options() -> Option<Embed> {
+    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    if !params.get("embed").is_some_and(|v| v == "1" || v == "true") {
+        return None;
+    }
+    let controls = match params.get("controls").as_deref() {
+        Some("none") => ControlsShown::None,
+        Some("play") => ControlsShown::Play,
+        _ => ControlsShown::Full,
+    };
+    Some(Embed { controls, autoplay: params.get("autoplay").is_some_and(|v| v == "1" || v == "true") })
 }
 
 #[derive(Properties, PartialEq)]
 pub struct LabProps {
     /// The screen to start from.
     pub start: Rc<Screen>,
+    /// Embedded in another page: the timeline, the controls and the narration only.
+    #[prop_or_default]
+    pub embed: Option<Embed>,
 }
 
 /// The whole lab for one starting screen: owns the reducer, the keyboard listener and the
@@ -204,8 +247,10 @@ pub fn Lab(p: &LabProps) -> Html {
         // encoding the scenario never delays a repaint. Dropping the timer cancels it.
         let s = Rc::new((*screen).clone());
         let key = (Rc::as_ptr(&screen.scenario) as usize, screen.fixed(), screen.cursor, screen.playing);
+        let embedded = p.embed.is_some();
         use_effect_with(key, move |(_, _, _, playing)| {
-            let timer = (!*playing).then(|| {
+            // An embedded run leaves its host page's address and the reader's storage alone.
+            let timer = (!*playing && !embedded).then(|| {
                 Timeout::new(250, move || {
                     sync_url(&s);
                     remember(&s.scenario);
@@ -251,6 +296,26 @@ pub fn Lab(p: &LabProps) -> Html {
         }
     });
 
+    if let Some(e) = &p.embed {
+        let full = link_to(&s).replace("&embed=1", "");
+        return html! {
+            <div id="app" class="app embed" data-verdict={verdict} data-step={(s.cursor + 1).to_string()} data-steps={s.steps().to_string()}
+                 data-fixed={s.fixed().to_string()} data-playing={s.playing.to_string()}>
+                <div class="embed-bar">
+                    <strong class="embed-title">{ &s.original.title }</strong>
+                    <span class={classes!("verdict-badge", if s.run.verdict.is_safe() { "safe" } else { "unsafe" })}>
+                        { if s.run.verdict.is_safe() { "✓ safe" } else { "✗ unsafe" } }
+                    </span>
+                    <a class="embed-open" href={full} target="_blank" rel="noopener">{ "Open in Lease Lab ↗" }</a>
+                </div>
+                <Timeline screen={s.clone()} dispatch={dispatch.clone()} />
+                if e.controls != ControlsShown::None {
+                    <Controls screen={s.clone()} dispatch={dispatch.clone()} only_play={e.controls == ControlsShown::Play} />
+                }
+                <Narration screen={s.clone()} />
+            </div>
+        };
+    }
     html! {
         <div id="app" class="app" data-verdict={verdict} data-step={(s.cursor + 1).to_string()} data-steps={s.steps().to_string()}
              data-fixed={s.fixed().to_string()} data-playing={s.playing.to_string()}>
@@ -345,6 +410,7 @@ fn Header(p: &HeaderProps) -> Html {
             </span>
             { for fix }
             <CopyLink screen={s.clone()} />
+            <EmbedButton screen={s.clone()} />
             <button class="btn ghost help" aria-label="Keyboard help (?)" onclick={help}>{ "?" }</button>
         </header>
     }
@@ -382,6 +448,35 @@ fn CopyLink(p: &CopyLinkProps) -> Html {
                     <span>{ "Link copied. It reopens this run at this step:" }</span>
                     <input readonly=true value={link} aria-label="Link to this run" onfocus={Callback::from(|e: FocusEvent| e.target_unchecked_into::<web_sys::HtmlInputElement>().select())} />
                     <button class="btn small" aria-label="Close" onclick={close}>{ "×" }</button>
+                </div>
+            }
+        </>
+    }
+}
+
+/// "Embed": the iframe snippet for this exact run.
+#[component]
+fn EmbedButton(p: &CopyLinkProps) -> Html {
+    let open = use_state(|| false);
+    let toggle = {
+        let open = open.clone();
+        Callback::from(move |_| open.set(!*open))
+    };
+    let snippet = (*open).then(|| {
+        let s = &p.screen;
+        let src = format!("{}&embed=1", link_to(s));
+        let title = s.original.title.replace('"', "&quot;").replace('<', "&lt;");
+        format!("<iframe src=\"{src}\" title=\"Lease Lab: {title}\" width=\"100%\" height=\"560\" style=\"border:0\" loading=\"lazy\"></iframe>")
+    });
+    html! {
+        <>
+            <button class="btn" onclick={toggle.clone()} aria-expanded={open.to_string()}>{ "Embed" }</button>
+            if let Some(code) = snippet {
+                <div class="copied embed-dialog" role="dialog" aria-label="Embed this run">
+                    <span>{ "Paste this into your page to show this run at this step. Add " }<code>{ "&controls=play" }</code>{ " or " }<code>{ "&controls=none" }</code>{ " to show fewer controls, " }<code>{ "&autoplay=1" }</code>{ " to play on load." }</span>
+                    <button class="btn small" aria-label="Close" onclick={toggle}>{ "×" }</button>
+                    <textarea readonly=true rows="3" aria-label="Embed snippet" value={code}
+                              onfocus={Callback::from(|e: FocusEvent| e.target_unchecked_into::<web_sys::HtmlTextAreaElement>().select())} />
                 </div>
             }
         </>

@@ -27,6 +27,9 @@ pub fn icon(name: &str) -> Html {
 pub struct ControlsProps {
     pub screen: Rc<Screen>,
     pub dispatch: Callback<Action>,
+    /// Only play/pause and the scrubber (an embedded run's `controls=play`).
+    #[prop_or_default]
+    pub only_play: bool,
 }
 
 #[component]
@@ -58,6 +61,22 @@ pub fn Controls(p: &ControlsProps) -> Html {
     let cur = &s.run.events[s.cursor.min(steps.saturating_sub(1))];
     let pct = |i: usize| 100.0 * i as f64 / (steps.saturating_sub(1)).max(1) as f64;
     let has_violation = !s.violations().is_empty();
+    if p.only_play {
+        return html! {
+            <div class="controls" role="toolbar" aria-label="Playback">
+                <div class="buttons">
+                    <button class="btn icon play" aria-label={if s.playing { "Pause (Space)" } else { "Play (Space)" }} onclick={act(Action::TogglePlay)}>
+                        { if s.playing { icon("pause") } else { icon("play") } }
+                    </button>
+                    <span class="where" aria-hidden="true">{ format!("step {} / {} · {}", s.cursor + 1, steps, fmt(s.time_us())) }</span>
+                </div>
+                <div class="scrub">
+                    <input type="range" min="1" max={steps.to_string()} value={(s.cursor + 1).to_string()} oninput={on_scrub}
+                           aria-label="Step" aria-valuetext={format!("step {} of {} at {}: {}", s.cursor + 1, steps, fmt(cur.at_us), cur.text)} />
+                </div>
+            </div>
+        };
+    }
     html! {
         <div class="controls" role="toolbar" aria-label="Playback">
             <div class="buttons">

@@ -300,6 +300,29 @@ await test('import: a pasted scenario is validated like a link', async (page) =>
   expect((await page.textContent('#f-import-error')).includes('missing field'), 'a missing field is named');
 });
 
+await test('embed: a plain page shows gc-pause-fenced at the rejection step in an iframe', async (page) => {
+  // Find the rejection step in the full app, and take the snippet from the Embed dialog.
+  await open(page, '?scenario=gc-pause-fenced');
+  await untilNarration(page, 'Shift+ArrowRight', "rejects A's token 33", 20);
+  const step = await attr(page, 'data-step');
+  await page.waitForURL(new RegExp(`step=${step}`));
+  await page.click('text=Embed');
+  const snippet = await page.inputValue('.embed-dialog textarea');
+  expect(snippet.startsWith('<iframe src="') && snippet.includes('embed=1') && snippet.includes(`step=${step}`), snippet);
+  const src = snippet.match(/src="([^"]+)"/)[1];
+  await page.setContent(`<!doctype html><title>Docs</title><h1>Fencing</h1>${snippet}
+    <iframe id="second" src="${src.replace('&embed=1', '&embed=1&controls=none')}" width="100%" height="400" style="border:0"></iframe>`);
+  const frame = page.frameLocator('iframe').first();
+  await frame.locator('#app[data-steps]').waitFor();
+  expect((await frame.locator('.narration').textContent()).includes("rejects A's token 33"), 'the embedded run opens at the rejection');
+  expect(await frame.locator('header.top').count() === 0 && await frame.locator('.side').count() === 0, 'no app chrome');
+  expect(await frame.locator('.controls').count() === 1, 'controls shown');
+  const second = page.frameLocator('#second');
+  await second.locator('#app[data-steps]').waitFor();
+  expect(await second.locator('.controls').count() === 0, 'controls=none hides the controls');
+  expect(await second.locator('svg.timeline').count() === 1, 'the timeline is there');
+});
+
 await test('phone width: nothing overlaps, the timeline scrolls', async (page) => {
   await open(page, '?scenario=gc-pause-unfenced');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
