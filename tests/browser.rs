@@ -97,7 +97,7 @@ async fn mount(id: &str) -> web_sys::Element {
     let root = document().create_element("div").unwrap();
     document().body().unwrap().append_child(&root).unwrap();
     let start = Rc::new(Screen::new(sim::library::get(id).unwrap(), false).unwrap());
-    yew::Renderer::<Lab>::with_root_and_props(root.clone(), LabProps { start }).render();
+    yew::Renderer::<Lab>::with_root_and_props(root.clone(), LabProps { start, embed: None }).render();
     yew::scheduler::flush().await;
     root
 }

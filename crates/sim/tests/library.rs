@@ -106,7 +106,6 @@ fn a_fixed_run_has_a_key_moment_where_the_fix_acts() {
                         | sim::EventKind::LostLock { .. }
                         | sim::EventKind::ReadServed { .. }
                         | sim::EventKind::Tally { ok: false, .. }
-                        | sim::EventKind::LostLock { .. }
                 )),
             "{}: the fixed run narrates no moment where the fix acts",
             s.id
