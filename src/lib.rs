@@ -5,7 +5,7 @@
 //! only draw and forward events.
 
 pub mod edit;
-pub mod layout;
+pub use draw::layout;
 pub mod share;
 pub mod state;
 pub mod view;

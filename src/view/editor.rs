@@ -80,18 +80,23 @@ fn select(s: &Screen, d: &Callback<Action>, field: Field, label: &str, value: &s
     }
 }
 
-/// Saves the scenario as `<id>.json` through a temporary object URL.
+/// Saves the scenario as `<id>.json`.
 fn download_json(sc: &sim::scenario::Scenario) {
+    save_file(&format!("{}.json", sc.id), "application/json", &sc.to_json());
+}
+
+/// Saves text as a file through a temporary object URL.
+fn save_file(name: &str, mime: &str, text: &str) {
     use wasm_bindgen::JsCast;
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(&sc.to_json()));
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type("application/json");
+    opts.set_type(mime);
     let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return };
     let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
     if let Some(a) = doc.create_element("a").ok().and_then(|a| a.dyn_into::<web_sys::HtmlAnchorElement>().ok()) {
         a.set_href(&url);
-        a.set_download(&format!("{}.json", sc.id));
+        a.set_download(name);
         a.click();
     }
     let _ = web_sys::Url::revoke_object_url(&url);
@@ -245,6 +250,13 @@ pub fn Editor(p: &EditorProps) -> Html {
             let sc = sc.clone();
             Callback::from(move |_| download_json(&sc))
         };
+        let download_svg = {
+            let (sc, run, cursor) = (sc.clone(), s.run.clone(), s.cursor);
+            Callback::from(move |_| {
+                let svg = draw::svg::render(&run, &sc, 1200.0, Some(cursor));
+                save_file(&format!("{}-step-{}.svg", sc.id, cursor + 1), "image/svg+xml", &svg);
+            })
+        };
         let on_file = {
             let d = d.clone();
             Callback::from(move |e: Event| {
@@ -277,6 +289,7 @@ pub fn Editor(p: &EditorProps) -> Html {
                 <legend>{ "Scenario file" }</legend>
                 <div class="row">
                     <button class="btn" onclick={download}>{ "Download JSON" }</button>
+                    <button class="btn" onclick={download_svg} title="The timeline at this step, as a standalone SVG for slides">{ "Download SVG" }</button>
                     <label class="btn file-btn">{ "Open a JSON file…" }<input type="file" accept=".json,application/json" class="sr-only" onchange={on_file} /></label>
                 </div>
                 <label class="paste-label" for="f-paste">{ "Or paste a scenario:" }</label>

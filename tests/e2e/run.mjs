@@ -323,6 +323,29 @@ await test('embed: a plain page shows gc-pause-fenced at the rejection step in a
   expect(await second.locator('svg.timeline').count() === 1, 'the timeline is there');
 });
 
+await test('export: the SVG from the app and from the command line render with the same lanes and marks', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.fill('input[type=range]', '60');
+  const appLanes = await page.locator('svg.timeline .lane-bg').count();
+  const appMarks = await page.locator('svg.timeline g.mark').count();
+  await page.click('#tab-Change');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('text=Download SVG')]);
+  expect(download.suggestedFilename() === 'gc-pause-unfenced-step-60.svg', download.suggestedFilename());
+  const fromApp = fs.readFileSync(await download.path(), 'utf8');
+  const cli = path.resolve(root, '../target/debug/leaselab');
+  const fromCli = (await import('node:child_process')).execFileSync(cli, ['svg', 'gc-pause-unfenced', '--step', '60']).toString();
+  for (const [name, svg] of [['app', fromApp], ['cli', fromCli]]) {
+    const view = await browser.newPage();
+    await view.setContent(`<!doctype html><body style="margin:0">${svg}</body>`);
+    const lanes = await view.locator('svg .lane-bg').count();
+    const marks = await view.locator('svg g.mark').count();
+    const box = await view.locator('svg').boundingBox();
+    await view.close();
+    expect(lanes === appLanes && marks === appMarks, `${name}: ${lanes} lanes and ${marks} marks, the app has ${appLanes} and ${appMarks}`);
+    expect(box.width > 600 && box.height > 200, `${name}: rendered ${box.width}×${box.height}`);
+  }
+});
+
 await test('phone width: nothing overlaps, the timeline scrolls', async (page) => {
   await open(page, '?scenario=gc-pause-unfenced');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -17,6 +17,7 @@ usage:
   leaselab list [--json]                                 the scenario library
   leaselab show <id> [--fix]                             a scenario's JSON, to start your own from
   leaselab run <id|file.json> [--fix] [--seed N] [--json] the narrated trace and the verdict
+  leaselab svg <id|file.json> [--fix] [--step N] [--width PX]  the timeline as a standalone SVG
 
 exit status: 0 when the run completed (safe or unsafe), 2 for bad input";
 
@@ -44,6 +45,8 @@ struct Flags {
     json: bool,
     fix: bool,
     seed: Option<u64>,
+    step: Option<usize>,
+    width: Option<f64>,
     positional: Vec<String>,
 }
 
@@ -66,6 +69,22 @@ fn parse_flags(args: &[String], allowed: &[&str]) -> Result<Flags, Bad> {
                 }
                 f.seed = Some(n);
             }
+            "--step" => {
+                let v = it.next().ok_or_else(|| Bad("--step needs a step number, e.g. --step 40".into()))?;
+                let n: usize = v.parse().map_err(|_| Bad(format!("--step: `{v}` is not a step number (1, 2, 3, …)")))?;
+                if n == 0 {
+                    return Err(Bad("--step: steps are numbered from 1".into()));
+                }
+                f.step = Some(n);
+            }
+            "--width" => {
+                let v = it.next().ok_or_else(|| Bad("--width needs a number of pixels, e.g. --width 1000".into()))?;
+                let n: u32 = v.parse().map_err(|_| Bad(format!("--width: `{v}` is not a whole number of pixels")))?;
+                if !(640..=10_000).contains(&n) {
+                    return Err(Bad(format!("--width: {n} is outside 640 to 10000 pixels")));
+                }
+                f.width = Some(f64::from(n));
+            }
             _ => f.positional.push(a.clone()),
         }
     }
@@ -81,6 +100,7 @@ fn dispatch(args: &[String]) -> Result<String, Bad> {
         "list" => list(parse_flags(rest, &["--json"])?),
         "show" => show(parse_flags(rest, &["--fix"])?),
         "run" => run(parse_flags(rest, &["--fix", "--seed", "--json"])?),
+        "svg" => svg(parse_flags(rest, &["--fix", "--step", "--width"])?),
         "help" | "--help" | "-h" => Ok(format!("{USAGE}\n")),
         other => Err(Bad(format!("unknown command `{other}`\n\n{USAGE}"))),
     }
@@ -157,6 +177,18 @@ fn load(arg: &str) -> Result<Scenario, Bad> {
     }
     let text = std::fs::read_to_string(arg).map_err(|e| Bad(format!("{arg}: cannot read the file: {e}")))?;
     Scenario::parse(&text).map_err(|e| Bad(format!("{arg}: {e}")))
+}
+
+fn svg(f: Flags) -> Result<String, Bad> {
+    let arg = one_positional(&f, "scenario id or file")?;
+    let s = apply_fix(load(&arg)?, f.fix)?;
+    let run = sim::run(&s).map_err(|e| Bad(format!("{arg}: {e}")))?;
+    let cursor = match f.step {
+        Some(n) if n > run.events.len() => return Err(Bad(format!("--step: the run has {} steps", run.events.len()))),
+        Some(n) => Some(n - 1),
+        None => None,
+    };
+    Ok(draw::svg::render(&run, &s, f.width.unwrap_or(1000.0), cursor))
 }
 
 fn run(f: Flags) -> Result<String, Bad> {

@@ -130,6 +130,21 @@ fn bad_input_gets_exit_2_and_a_message_that_says_where() {
     }
 }
 
+#[test]
+fn svg_writes_the_timeline_at_a_step() {
+    let o = leaselab(&["svg", "gc-pause-fenced", "--step", "40"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let svg = stdout(&o);
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\"") && svg.trim_end().ends_with("</svg>"));
+    assert_eq!(svg.matches(r#"class="lane-bg""#).count(), 4);
+    assert!(svg.contains(r#"class="cursor""#));
+    let o = leaselab(&["svg", "gc-pause-fenced", "--step", "100000"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--step: the run has"), "{}", stderr(&o));
+    let o = leaselab(&["svg", "gc-pause-fenced", "--width", "12"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
 fn leaselab_show_with(edit: impl FnOnce(&mut serde_json::Value)) -> String {
     let o = leaselab(&["show", "gc-pause-unfenced"]);
     let mut v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
