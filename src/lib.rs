@@ -14,3 +14,17 @@ pub mod view;
 pub fn start() {
     view::app::mount();
 }
+
+/// Mounts one run into `element` of another page (see static/embed.js): options are
+/// `{ scenario: <library id or scenario object>, step, fix, controls: "full"|"play"|"none",
+/// autoplay, stylesheet }`. A bad option is refused with a message (and shown in the element).
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn mount(element: web_sys::Element, options: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
+    match view::app::mount_into(&element, &options) {
+        Ok(()) => Ok(()),
+        Err(message) => {
+            element.set_text_content(Some(&format!("Lease Lab: {message}")));
+            Err(wasm_bindgen::JsValue::from_str(&message))
+        }
+    }
+}

@@ -158,6 +158,63 @@ pub enum ControlsShown {
 pub struct Embed {
     pub controls: ControlsShown,
     pub autoplay: bool,
+    /// Where Lease Lab itself lives, for "Open in Lease Lab" (a mounted run is on another site).
+    pub app_base: Option<String>,
+}
+
+/// Mounts one run into an element of another page, in a shadow root of its own.
+pub fn mount_into(element: &web_sys::Element, options: &wasm_bindgen::JsValue) -> Result<(), String> {
+    use wasm_bindgen::JsValue;
+    let get = |k: &str| js_sys::Reflect::get(options, &JsValue::from_str(k)).ok().filter(|v| !v.is_undefined() && !v.is_null());
+    if let Some(e) = get("error").and_then(|v| v.as_string()) {
+        return Err(e);
+    }
+    let scenario = match get("scenario") {
+        None => return Err("options.scenario is missing: give a library id such as \"gc-pause-fenced\", or a scenario".into()),
+        Some(v) if v.is_string() => {
+            let id = v.as_string().unwrap_or_default();
+            sim::library::get(&id).ok_or_else(|| format!("there is no scenario called “{id}” in the library"))?
+        }
+        Some(v) => {
+            let text = js_sys::JSON::stringify(&v).ok().and_then(|s| s.as_string()).ok_or("options.scenario is not a scenario object")?;
+            Scenario::parse(&text).map_err(|e| format!("options.scenario is not valid: {e}"))?
+        }
+    };
+    let fix = get("fix").and_then(|v| v.as_bool()).unwrap_or(false);
+    let has_fix = scenario.fix.is_some();
+    if fix && !has_fix {
+        return Err(format!("{} has no one-click fix", scenario.id));
+    }
+    let mut s = Screen::new(scenario, fix).map_err(|e| format!("the scenario cannot run: {e}"))?;
+    if let Some(step) = get("step") {
+        let n = step.as_f64().filter(|n| *n >= 1.0 && n.fract() == 0.0).ok_or("options.step must be a step number (1, 2, 3, …)")?;
+        s.cursor = (n as usize - 1).min(s.steps().saturating_sub(1));
+    }
+    let controls = match get("controls").and_then(|v| v.as_string()).as_deref() {
+        None | Some("full") => ControlsShown::Full,
+        Some("play") => ControlsShown::Play,
+        Some("none") => ControlsShown::None,
+        Some(other) => return Err(format!("options.controls is “{other}”: use full, play or none")),
+    };
+    let autoplay = get("autoplay").and_then(|v| v.as_bool()).unwrap_or(false);
+    s.playing = autoplay;
+    let stylesheet = get("stylesheet").and_then(|v| v.as_string());
+    let app_base = stylesheet.as_ref().map(|css| css.rsplit_once('/').map(|(b, _)| format!("{b}/")).unwrap_or_default());
+    let doc = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let shadow = element
+        .attach_shadow(&web_sys::ShadowRootInit::new(web_sys::ShadowRootMode::Open))
+        .map_err(|_| "this element already holds a run (or cannot hold one)".to_string())?;
+    if let Some(css) = stylesheet {
+        let link = doc.create_element("link").map_err(|_| "cannot create a link")?;
+        let _ = link.set_attribute("rel", "stylesheet");
+        let _ = link.set_attribute("href", &css);
+        let _ = shadow.append_child(&link);
+    }
+    let root = doc.create_element("div").map_err(|_| "cannot create an element")?;
+    shadow.append_child(&root).map_err(|_| "cannot attach the run")?;
+    let embed = Embed { controls, autoplay, app_base };
+    yew::Renderer::<Lab>::with_root_and_props(root, LabProps { start: Rc::new(s), embed: Some(embed) }).render();
+    Ok(())
 }
 
 fn embed_options() -> Option<Embed> {
@@ -171,7 +228,7 @@ fn embed_options() -> Option<Embed> {
         Some("play") => ControlsShown::Play,
         _ => ControlsShown::Full,
     };
-    Some(Embed { controls, autoplay: params.get("autoplay").is_some_and(|v| v == "1" || v == "true") })
+    Some(Embed { controls, autoplay: params.get("autoplay").is_some_and(|v| v == "1" || v == "true"), app_base: None })
 }
 
 #[derive(Properties, PartialEq)]
@@ -196,13 +253,19 @@ pub fn Lab(p: &LabProps) -> Html {
         Callback::from(move |a: Action| d.dispatch(a))
     };
 
-    // Keyboard: one listener on the document, dropped (and removed) with the component.
+    // Keyboard: one listener on the document (embedded: on the run's own root, so that several
+    // runs on one page keep to themselves), dropped (and removed) with the component.
+    let root_ref = use_node_ref();
     {
         let d = screen.dispatcher();
+        let (root_ref, embedded) = (root_ref.clone(), p.embed.is_some());
         use_effect_with((), move |_| {
-            let doc = gloo_utils_document();
+            let target: web_sys::EventTarget = match root_ref.cast::<web_sys::Element>() {
+                Some(el) if embedded => el.into(),
+                _ => gloo_utils_document().into(),
+            };
             let opts = EventListenerOptions::enable_prevent_default();
-            let listener = EventListener::new_with_options(&doc, "keydown", opts, move |e| {
+            let listener = EventListener::new_with_options(&target, "keydown", opts, move |e| {
                 let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
                 if e.ctrl_key() || e.meta_key() || e.alt_key() || is_typing(e.target()) {
                     return;
@@ -297,9 +360,12 @@ pub fn Lab(p: &LabProps) -> Html {
     });
 
     if let Some(e) = &p.embed {
-        let full = link_to(&s).replace("&embed=1", "");
+        let full = match &e.app_base {
+            Some(base) => format!("{base}{}", crate::share::query(&s.scenario, &s.original, s.fixed(), s.cursor + 1)),
+            None => link_to(&s).replace("&embed=1", ""),
+        };
         return html! {
-            <div id="app" class="app embed" data-verdict={verdict} data-step={(s.cursor + 1).to_string()} data-steps={s.steps().to_string()}
+            <div id="app" ref={root_ref.clone()} tabindex="-1" class="app embed" data-verdict={verdict} data-step={(s.cursor + 1).to_string()} data-steps={s.steps().to_string()}
                  data-fixed={s.fixed().to_string()} data-playing={s.playing.to_string()}>
                 <div class="embed-bar">
                     <strong class="embed-title">{ &s.original.title }</strong>

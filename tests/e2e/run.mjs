@@ -13,8 +13,12 @@ const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'applic
 function serve() {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
-    let file = path.join(root, decodeURIComponent(url.pathname));
-    if (!file.startsWith(root)) { res.writeHead(403).end(); return; }
+    // /__test/… serves the test pages; /sub/… serves the site under a sub-path.
+    const pages = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'pages');
+    let [dir, rel] = url.pathname.startsWith('/__test/') ? [pages, url.pathname.slice(7)]
+      : url.pathname.startsWith('/sub/') ? [root, url.pathname.slice(4)] : [root, url.pathname];
+    let file = path.join(dir, decodeURIComponent(rel));
+    if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
     if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
     fs.readFile(file, (err, data) => {
       if (err) { res.writeHead(404).end('not found'); return; }
@@ -344,6 +348,40 @@ await test('export: the SVG from the app and from the command line render with t
     expect(lanes === appLanes && marks === appMarks, `${name}: ${lanes} lanes and ${marks} marks, the app has ${appLanes} and ${appMarks}`);
     expect(box.width > 600 && box.height > 200, `${name}: rendered ${box.width}×${box.height}`);
   }
+});
+
+await test('embed: a documentation page with runs by iframe, by attribute and by LeaseLab.mount', async (page) => {
+  await page.goto(`${base}/__test/host.html`);
+  await page.waitForFunction(() => document.body.dataset.mounted === 'yes');
+  const frame = page.frameLocator('#frame');
+  await frame.locator('#app[data-steps]').waitFor();
+  expect((await frame.locator('.narration').textContent()).includes("rejects A's token 33"), 'the iframe opens at the rejection');
+  // Mounted runs live in shadow roots (playwright's locators pierce open ones).
+  const byAttr = page.locator('#by-attribute #app');
+  await byAttr.waitFor();
+  expect(await byAttr.getAttribute('data-step') === '83' && await byAttr.getAttribute('data-verdict') === 'unsafe', 'mounted by attribute at step 83');
+  const byScript = page.locator('#by-script #app');
+  expect(await byScript.getAttribute('data-verdict') === 'safe', 'consensus-fenced mounted by script');
+  expect(await page.locator('#by-script .controls button').count() === 1, 'controls: play shows only play');
+  expect((await page.evaluate(() => document.body.dataset.bad)).includes('no scenario called'), 'a bad mount says why');
+  expect((await page.textContent('#bad')).includes('Lease Lab: there is no scenario called'), 'and shows it in place');
+  // The host page's styles are untouched, and each run keeps its keys to itself.
+  expect(await page.evaluate(() => getComputedStyle(document.querySelector('h1')).color) === 'rgb(102, 51, 153)', 'host styles kept');
+  await page.locator('#by-attribute button[aria-label="Step forward (Right)"]').click();
+  await page.keyboard.press('ArrowRight');
+  expect(await byAttr.getAttribute('data-step') === '85', 'keys act on the focused run');
+  expect(await page.locator('#by-script #app').getAttribute('data-step') === '1', 'and not on the others');
+});
+
+await test('hygiene: no inline script, a strict CSP, relative paths (works under a sub-path)', async (page) => {
+  const html = fs.readFileSync(path.join(root, 'index.html'), 'utf8');
+  expect(!/<script(?![^>]*\bsrc=)[^>]*>/.test(html), 'no inline script in index.html');
+  expect(html.includes("script-src 'self' 'wasm-unsafe-eval'"), 'a strict Content-Security-Policy');
+  expect(!/(src|href)="\/(?!\/)/.test(html), 'no absolute paths');
+  expect(!/https?:\/\//.test(html.replace(/<meta[^>]*>/g, '')), 'nothing from other hosts');
+  await page.goto(`${base}/sub/?scenario=lease-basics`);
+  await page.waitForSelector('#app[data-steps]');
+  expect(await attr(page, 'data-verdict') === 'safe', 'the app runs under /sub/');
 });
 
 await test('phone width: nothing overlaps, the timeline scrolls', async (page) => {

@@ -1,0 +1,31 @@
+// Lease Lab in your own page. Load this module from where Lease Lab is deployed:
+//
+//   <script type="module" src="https://example.org/leaselab/embed.js"></script>
+//   <div data-leaselab='{"scenario": "gc-pause-fenced", "step": 84}'></div>
+//
+// or mount from your own script, as often as you like:
+//
+//   LeaseLab.mount(element, { scenario: 'gc-pause-fenced', step: 84, fix: false,
+//                             controls: 'full' | 'play' | 'none', autoplay: false })
+//
+// `scenario` is a library id or a whole scenario object. Each run is drawn in a shadow root,
+// so the page's styles and Lease Lab's do not mix.
+window.LEASELAB_HOST = true;
+const base = new URL('.', import.meta.url);
+const ready = import(new URL('leaselab-app.js', base).href).then(async (app) => {
+  await app.default({ module_or_path: new URL('leaselab-app_bg.wasm', base) });
+  return app;
+});
+const stylesheet = new URL('style.css', base).href;
+window.LeaseLab = {
+  async mount(element, options = {}) {
+    const app = await ready;
+    return app.mount(element, { ...options, stylesheet });
+  },
+};
+for (const el of document.querySelectorAll('[data-leaselab]')) {
+  let options = {};
+  try { options = JSON.parse(el.dataset.leaselab || '{}'); } catch (e) { options = { error: 'data-leaselab is not valid JSON' }; }
+  window.LeaseLab.mount(el, options).catch((e) => { el.textContent = `Lease Lab: ${e}`; });
+}
+window.dispatchEvent(new CustomEvent('LeaseLabReady'));
