@@ -367,18 +367,20 @@ pub fn Lab(p: &LabProps) -> Html {
         return html! {
             <div id="app" ref={root_ref.clone()} tabindex="-1" class="app embed" data-verdict={verdict} data-step={(s.cursor + 1).to_string()} data-steps={s.steps().to_string()}
                  data-fixed={s.fixed().to_string()} data-playing={s.playing.to_string()}>
+                <main class="embed-main">
                 <div class="embed-bar">
-                    <strong class="embed-title">{ &s.original.title }</strong>
+                    <h1 class="embed-title">{ &s.original.title }</h1>
                     <span class={classes!("verdict-badge", if s.run.verdict.is_safe() { "safe" } else { "unsafe" })}>
                         { if s.run.verdict.is_safe() { "✓ safe" } else { "✗ unsafe" } }
                     </span>
                     <a class="embed-open" href={full} target="_blank" rel="noopener">{ "Open in Lease Lab ↗" }</a>
                 </div>
-                <Timeline screen={s.clone()} dispatch={dispatch.clone()} />
-                if e.controls != ControlsShown::None {
-                    <Controls screen={s.clone()} dispatch={dispatch.clone()} only_play={e.controls == ControlsShown::Play} />
-                }
-                <Narration screen={s.clone()} />
+                    <Timeline screen={s.clone()} dispatch={dispatch.clone()} />
+                    if e.controls != ControlsShown::None {
+                        <Controls screen={s.clone()} dispatch={dispatch.clone()} only_play={e.controls == ControlsShown::Play} />
+                    }
+                    <Narration screen={s.clone()} />
+                </main>
             </div>
         };
     }

@@ -355,7 +355,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
         };
         let item = |label: String, fault: Fault| {
             let (d, menu) = (p.dispatch.clone(), menu.clone());
-            html! { <button role="menuitem" class="menu-item" onclick={Callback::from(move |_| { d.emit(Action::AddFault(fault.clone())); menu.set(None); })}>{ label }</button> }
+            html! { <button class="menu-item" onclick={Callback::from(move |_| { d.emit(Action::AddFault(fault.clone())); menu.set(None); })}>{ label }</button> }
         };
         let name = actor.name.clone();
         let mut items = vec![
@@ -379,7 +379,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
         }
         let left = m.x.min(lay.width - 260.0).max(0.0);
         html! {
-            <div class="lane-menu" role="menu" aria-label={format!("Add a fault to {name} at {}", fmt(m.t))} data-keys="own"
+            <div class="lane-menu" role="group" aria-label={format!("Add a fault to {name} at {}", fmt(m.t))} data-keys="own"
                  style={format!("left:{left}px;top:{}px", m.y + 8.0)}
                  onkeydown={let menu = menu.clone(); Callback::from(move |e: KeyboardEvent| if e.key() == "Escape" { menu.set(None) })}>
                 <div class="menu-title">{ format!("At {} on {name}", fmt(m.t)) }</div>

@@ -384,6 +384,35 @@ await test('hygiene: no inline script, a strict CSP, relative paths (works under
   expect(await attr(page, 'data-verdict') === 'safe', 'the app runs under /sub/');
 });
 
+await test('accessibility: axe-core finds no violations on any screen', async () => {
+  const axe = fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'node_modules/axe-core/axe.min.js'), 'utf8');
+  const screens = [
+    ['main', '?scenario=gc-pause-unfenced', async () => {}],
+    ['at a violation', '?scenario=gc-pause-unfenced', async (p) => p.keyboard.press('v')],
+    ['change', '?scenario=redlock-clock-jump', async (p) => p.click('#tab-Change')],
+    ['course', '?scenario=consensus-fenced', async (p) => p.click('#tab-Course')],
+    ['help', '?scenario=lease-basics', async (p) => p.keyboard.press('?')],
+    ['lane menu', '?scenario=lease-basics', async (p) => { const b = await p.locator('.lane-bg').first().boundingBox(); await p.mouse.click(b.x + 200, b.y + 8); }],
+    ['embed', '?scenario=gc-pause-fenced&embed=1', async () => {}],
+  ];
+  const problems = [];
+  for (const dark of [false, true]) {
+    for (const [name, query, act] of screens) {
+      // axe is injected from outside the page, so the page's own CSP is bypassed for it alone.
+      const ctx = await browser.newContext({ bypassCSP: true, colorScheme: dark ? 'dark' : 'light', viewport: { width: 1280, height: 800 } });
+      const p = await ctx.newPage();
+      await p.goto(`${base}/${query}`);
+      await p.waitForSelector('#app[data-steps]');
+      await act(p);
+      await p.evaluate(axe);
+      const result = await p.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.length}× e.g. ${v.nodes[0].target.join(' ')}`));
+      for (const v of result) problems.push(`${name}${dark ? ' (dark)' : ''}: ${v}`);
+      await ctx.close();
+    }
+  }
+  expect(problems.length === 0, `axe found:\n       ${problems.join('\n       ')}`);
+});
+
 await test('phone width: nothing overlaps, the timeline scrolls', async (page) => {
   await open(page, '?scenario=gc-pause-unfenced');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
