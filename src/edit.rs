@@ -118,20 +118,7 @@ pub fn apply(sc: &Scenario, field: &Field, raw: &str) -> Result<Scenario, String
 fn set_fault_field(f: &mut Fault, field: &Field, raw: &str) -> Result<(), String> {
     let ms = "a number of milliseconds";
     match (field, f) {
-        (Field::FaultAt(_), f) => {
-            let v = non_negative(raw, ms)?;
-            match f {
-                Fault::Pause { at_ms, .. }
-                | Fault::Crash { at_ms, .. }
-                | Fault::Restart { at_ms, .. }
-                | Fault::ClockJump { at_ms, .. }
-                | Fault::Drift { at_ms, .. }
-                | Fault::Partition { at_ms, .. }
-                | Fault::Delay { at_ms, .. }
-                | Fault::Drop { at_ms, .. }
-                | Fault::Failover { at_ms } => *at_ms = v,
-            }
-        }
+        (Field::FaultAt(_), f) => *f.at_ms_mut() = non_negative(raw, ms)?,
         (Field::FaultDuration(_), Fault::Pause { duration_ms, .. } | Fault::Partition { duration_ms, .. }) => {
             *duration_ms = non_negative(raw, ms)?
         }

@@ -22,6 +22,24 @@ fn error_for<'a>(s: &'a Screen, f: &Field) -> Option<&'a str> {
 
 /// A number field that commits on change (Enter, blur, or the spinner).
 fn number(s: &Screen, d: &Callback<Action>, field: Field, label: &str, value: String, unit: &str, min: Option<i64>) -> Html {
+    input_field(s, d, field, label, value, unit, Some(min))
+}
+
+/// A free-text field (for the one setting that is not a whole number).
+fn text(s: &Screen, d: &Callback<Action>, field: Field, label: &str, value: String) -> Html {
+    input_field(s, d, field, label, value, "", None)
+}
+
+/// An input with its label, unit and error; `number` is `Some(min)` for whole numbers.
+fn input_field(
+    s: &Screen,
+    d: &Callback<Action>,
+    field: Field,
+    label: &str,
+    value: String,
+    unit: &str,
+    number: Option<Option<i64>>,
+) -> Html {
     let id = field.id();
     let err = error_for(s, &field).map(str::to_string);
     let onchange = {
@@ -30,33 +48,19 @@ fn number(s: &Screen, d: &Callback<Action>, field: Field, label: &str, value: St
         Callback::from(move |e: Event| d.emit(Action::Edit(field.clone(), e.target_unchecked_into::<web_sys::HtmlInputElement>().value())))
     };
     let err_id = format!("{id}-error");
-    html! {
-        <div class={classes!("field", err.is_some().then_some("bad"))}>
-            <label for={id.clone()}>{ label }</label>
-            <div class="input-unit">
-                <input id={id.clone()} type="number" step="1" min={min.map(|m| m.to_string())} value={value} onchange={onchange}
-                       aria-invalid={err.is_some().to_string()} aria-describedby={err.as_ref().map(|_| err_id.clone())} />
-                <span class="unit">{ unit }</span>
-            </div>
-            if let Some(e) = err { <p class="field-error" id={err_id} role="alert">{ e }</p> }
-        </div>
-    }
-}
-
-/// A free-text field (for the one setting that is not a whole number).
-fn text(s: &Screen, d: &Callback<Action>, field: Field, label: &str, value: String) -> Html {
-    let id = field.id();
-    let err = error_for(s, &field).map(str::to_string);
-    let onchange = {
-        let d = d.clone();
-        let field = field.clone();
-        Callback::from(move |e: Event| d.emit(Action::Edit(field.clone(), e.target_unchecked_into::<web_sys::HtmlInputElement>().value())))
+    let (kind, mode, min) = match number {
+        Some(min) => ("number", None, min.map(|m| m.to_string())),
+        None => ("text", Some("decimal"), None),
     };
     html! {
         <div class={classes!("field", err.is_some().then_some("bad"))}>
             <label for={id.clone()}>{ label }</label>
-            <div class="input-unit"><input id={id.clone()} type="text" inputmode="decimal" value={value} onchange={onchange} aria-invalid={err.is_some().to_string()} /><span class="unit"></span></div>
-            if let Some(e) = err { <p class="field-error" role="alert">{ e }</p> }
+            <div class="input-unit">
+                <input id={id.clone()} type={kind} inputmode={mode} step={number.map(|_| "1")} min={min} value={value} onchange={onchange}
+                       aria-invalid={err.is_some().to_string()} aria-describedby={err.as_ref().map(|_| err_id.clone())} />
+                <span class="unit">{ unit }</span>
+            </div>
+            if let Some(e) = err { <p class="field-error" id={err_id} role="alert">{ e }</p> }
         </div>
     }
 }

@@ -313,30 +313,23 @@ pub fn layout(run: &Run, sc: &Scenario, width: f64) -> Layout {
             title: format!("{} holds {owner}'s key from {} to {} ({how})", lane.name, fmt(k.from_us), fmt(k.to_us)),
         });
     }
-    for d in &run.intervals.downs {
-        let lane = l.lane(d.actor).clone();
+    let spans = run
+        .intervals
+        .downs
+        .iter()
+        .map(|d| (d, BarKind::Down, "down", "is down"))
+        .chain(run.intervals.partitions.iter().map(|p| (p, BarKind::Partition, "cut off", "is cut off")));
+    for (span, kind, label, what) in spans {
+        let lane = l.lane(span.actor).clone();
         l.bars.push(Bar {
-            kind: BarKind::Down,
-            x0: l.x(d.from_us),
-            x1: l.x(d.to_us),
+            kind,
+            x0: l.x(span.from_us),
+            x1: l.x(span.to_us),
             y: lane.y + 2.0,
             h: lane.h - 4.0,
             color: None,
-            label: "down".into(),
-            title: format!("{} is down from {} to {}", lane.name, fmt(d.from_us), fmt(d.to_us)),
-        });
-    }
-    for p in &run.intervals.partitions {
-        let lane = l.lane(p.actor).clone();
-        l.bars.push(Bar {
-            kind: BarKind::Partition,
-            x0: l.x(p.from_us),
-            x1: l.x(p.to_us),
-            y: lane.y + 2.0,
-            h: lane.h - 4.0,
-            color: None,
-            label: "cut off".into(),
-            title: format!("{} is cut off from {} to {}", lane.name, fmt(p.from_us), fmt(p.to_us)),
+            label: label.into(),
+            title: format!("{} {what} from {} to {}", lane.name, fmt(span.from_us), fmt(span.to_us)),
         });
     }
     for (i, f) in sc.faults.iter().enumerate() {

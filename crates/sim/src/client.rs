@@ -424,13 +424,16 @@ impl Client {
                         if self.resends < retries {
                             self.resends += 1;
                             out.push(Effect::Event(EventKind::Timeout { what: "its write; it sends it again".into() }));
-                            if let Some(Payload::Write {
-                                token, grant, op, value, request, read_version, read_at_us, conditional, ..
-                            }) = self.last_payload.clone()
-                            {
+                            // The same request again, under a new request number.
+                            if let Some(mut copy @ Payload::Write { .. }) = self.last_payload.clone() {
                                 self.send(
                                     Dest::Resource,
-                                    |req| Payload::Write { req, token, grant, op, value, request, read_version, read_at_us, conditional },
+                                    |req| {
+                                        if let Payload::Write { req: r, .. } = &mut copy {
+                                            *r = req;
+                                        }
+                                        copy
+                                    },
                                     timeout_ms,
                                     cx,
                                     out,

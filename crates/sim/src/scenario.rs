@@ -535,6 +535,20 @@ impl Fault {
             | Fault::Failover { at_ms } => *at_ms,
         }
     }
+    /// When the fault happens, to change it.
+    pub fn at_ms_mut(&mut self) -> &mut u64 {
+        match self {
+            Fault::Pause { at_ms, .. }
+            | Fault::Crash { at_ms, .. }
+            | Fault::Restart { at_ms, .. }
+            | Fault::ClockJump { at_ms, .. }
+            | Fault::Drift { at_ms, .. }
+            | Fault::Partition { at_ms, .. }
+            | Fault::Delay { at_ms, .. }
+            | Fault::Drop { at_ms, .. }
+            | Fault::Failover { at_ms } => at_ms,
+        }
+    }
 }
 
 /// The one-click fix: settings to change, each named by its path in the scenario.
