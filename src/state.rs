@@ -16,6 +16,20 @@ use crate::edit::{self, Field};
 pub const SPEEDS: [f64; 6] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0];
 /// How long one step takes at 1×, in milliseconds.
 pub const STEP_MS: f64 = 700.0;
+/// The most events the timeline draws; a run with more is refused (the page stays responsive).
+pub const MAX_DRAWN_EVENTS: usize = 10_000;
+
+/// Runs a scenario for the screen: the engine's limits, and the timeline's.
+fn simulate(sc: &Scenario) -> Result<Run, String> {
+    let run = sim::run(sc).map_err(|e| e.to_string())?;
+    if run.events.len() > MAX_DRAWN_EVENTS {
+        return Err(format!(
+            "this run has {} events, more than the {MAX_DRAWN_EVENTS} the timeline can show; shorten duration_ms, or lengthen retry and work times",
+            run.events.len()
+        ));
+    }
+    Ok(run)
+}
 
 /// Which side panel is open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,7 +127,7 @@ impl Screen {
     /// The screen for a scenario. `None` when the scenario cannot run.
     pub fn new(scenario: Scenario, fixed: bool) -> Result<Screen, String> {
         let original = Rc::new(scenario);
-        let run = Rc::new(sim::run(&original).map_err(|e| e.to_string())?);
+        let run = Rc::new(simulate(&original)?);
         let mut s = Screen {
             original: original.clone(),
             scenario: original,
@@ -194,13 +208,13 @@ impl Screen {
     /// Re-simulates a changed scenario, keeping the cursor at the same true time. If it cannot
     /// run, the last good run stays and the error is shown next to `field`.
     fn rerun(&self, sc: Scenario, field: Option<&Field>) -> Screen {
-        match sim::run(&sc) {
+        match simulate(&sc) {
             Ok(run) => {
                 let t = self.time_us();
                 let cursor = run.events.partition_point(|e| e.at_us <= t).saturating_sub(1);
                 Screen { scenario: Rc::new(sc), run: Rc::new(run), cursor, phase: 0.0, error: None, ..self.clone() }
             }
-            Err(e) => self.refuse(field, e.to_string()),
+            Err(e) => self.refuse(field, e),
         }
     }
 
@@ -433,6 +447,27 @@ mod tests {
         assert_eq!(e.scenario, s.scenario);
         let ok = go(&e, Action::Edit(Field::Ttl, "30000".into()));
         assert!(ok.error.is_none() && ok.scenario.lock.ttl_ms == 30_000);
+    }
+
+    #[test]
+    fn a_run_too_big_to_draw_is_refused_and_the_last_good_run_stays() {
+        let s = gc();
+        let e = go(&s, Action::Edit(Field::Duration, "3600000".into()));
+        assert!(e.error.is_none(), "an hour of gc-pause-unfenced is small");
+        // Contention for an hour with 1 ms retries: far more events than the timeline draws.
+        let mut sc = (*s.scenario).clone();
+        sc.duration_ms = 3_600_000;
+        for c in &mut sc.clients {
+            c.steps = vec![sim::scenario::Step::Acquire { retry_ms: 1, attempts: 10_000, timeout_ms: 1 }];
+        }
+        let big = go(&s, Action::Import(sc.to_json()));
+        let err = big.error.as_ref().expect("refused");
+        assert!(
+            err.message.contains("more than the 10000 the timeline can show") || err.message.contains("needs more than"),
+            "{}",
+            err.message
+        );
+        assert!(Rc::ptr_eq(&big.run, &s.run));
     }
 
     #[test]
