@@ -77,9 +77,29 @@ fn sync_url(s: &Screen) {
     }
 }
 
+const VISITED_KEY: &str = "leaselab.visited";
+
 fn remember(sc: &Scenario) {
     if let Some(st) = storage() {
         let _ = st.set_item(LAST_KEY, &sc.to_value().to_string());
+    }
+}
+
+/// The course scenarios this reader has opened (progress, kept in local storage).
+pub fn visited() -> Vec<String> {
+    storage()
+        .and_then(|st| st.get_item(VISITED_KEY).ok().flatten())
+        .and_then(|t| serde_json::from_str::<Vec<String>>(&t).ok())
+        .unwrap_or_default()
+}
+
+fn mark_visited(id: &str) {
+    let mut v = visited();
+    if sim::library::get(id).is_some() && !v.iter().any(|x| x == id) {
+        v.push(id.to_string());
+        if let Some(st) = storage() {
+            let _ = st.set_item(VISITED_KEY, &serde_json::to_string(&v).unwrap_or_default());
+        }
     }
 }
 
@@ -317,6 +337,7 @@ pub fn Lab(p: &LabProps) -> Html {
                 Timeout::new(250, move || {
                     sync_url(&s);
                     remember(&s.scenario);
+                    mark_visited(&s.original.id);
                 })
             });
             move || drop(timer)

@@ -24,9 +24,12 @@ pub fn Course(p: &CourseProps) -> Html {
             .collect::<Vec<_>>()
     });
     let current = &p.screen.original.id;
+    let visited = crate::view::app::visited();
+    let done = all.iter().filter(|(s, _)| visited.contains(&s.id)).count();
     html! {
         <nav class="course" aria-label="Course">
             <h2 class="panel-title">{ "The course" }</h2>
+            <p class="hint progress">{ format!("You have opened {done} of {} scenarios.", all.len()) }</p>
             { for sim::library::CHAPTERS.iter().enumerate().filter(|(_, (c, _))| all.iter().any(|(s, _)| s.chapter == *c)).map(|(n, (c, title))| html! {
                 <section class="chapter">
                     <h3>{ format!("{}. {title}", n + 1) }</h3>
@@ -42,6 +45,7 @@ pub fn Course(p: &CourseProps) -> Html {
                                         <span class="lesson-title">{ &s.title }</span>
                                         <span class={classes!("mini", if *safe { "safe" } else { "unsafe" })}>{ if *safe { "safe" } else { "unsafe" } }</span>
                                         if s.fix.is_some() { <span class="mini fixable">{ "has a fix" }</span> }
+                                        if visited.contains(&s.id) { <span class="mini seen">{ "✓ seen" }</span> }
                                     </button>
                                 </li>
                             }

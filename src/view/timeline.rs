@@ -20,6 +20,11 @@ pub struct TimelineProps {
     pub dispatch: Callback<Action>,
 }
 
+/// Whether the reader asked for reduced motion (then steps are instant and nothing moves).
+fn reduced_motion() -> bool {
+    web_sys::window().and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten()).is_some_and(|m| m.matches())
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum DragMode {
     Move,
@@ -97,7 +102,9 @@ pub fn Timeline(p: &TimelineProps) -> Html {
     };
     let drag: Rc<RefCell<Option<Drag>>> = use_mut_ref(|| None);
     let menu = use_state(|| None::<Menu>);
-    let t_now = s.time_us();
+    let reduced = *use_memo((), |_| reduced_motion());
+    // With reduced motion the cursor jumps from step to step instead of gliding between them.
+    let t_now = if reduced { s.run.events.get(s.cursor).map_or(0, |e| e.at_us) } else { s.time_us() };
     let x_now = lay.x(t_now);
     // On a narrow screen the timeline scrolls: keep the cursor in view as it moves.
     let scroller = use_node_ref();
@@ -275,7 +282,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
             ArrowKind::InFlight => "msg inflight",
         };
         // While the cursor is between send and arrival, a dot travels along the arrow.
-        let dot = (a.sent_us <= t_now && t_now < a.arrived_us).then(|| {
+        let dot = (!reduced && a.sent_us <= t_now && t_now < a.arrived_us).then(|| {
             let f = (t_now - a.sent_us) as f64 / (a.arrived_us - a.sent_us).max(1) as f64;
             let (x, y) = (a.x0 + (a.x1 - a.x0) * f, a.y0 + (a.y1 - a.y0) * f);
             html! { <circle class="msg-dot" cx={x.to_string()} cy={y.to_string()} r="4" /> }

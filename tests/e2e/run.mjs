@@ -413,6 +413,25 @@ await test('accessibility: axe-core finds no violations on any screen', async ()
   expect(problems.length === 0, `axe found:\n       ${problems.join('\n       ')}`);
 });
 
+await test('comfort: reduced motion stops the moving dots; the course keeps progress', async () => {
+  const ctx = await browser.newContext({ reducedMotion: 'reduce', viewport: { width: 1280, height: 800 } });
+  const p = await ctx.newPage();
+  await p.goto(`${base}/?scenario=gc-pause-unfenced`);
+  await p.waitForSelector('#app[data-steps]');
+  await p.keyboard.press(' ');
+  await p.waitForFunction(() => Number(document.querySelector('#app').dataset.step) > 6);
+  expect(await p.locator('.msg-dot').count() === 0, 'no moving dots with reduced motion');
+  await p.keyboard.press(' ');
+  await p.waitForFunction(() => (localStorage.getItem('leaselab.visited') || '').includes('gc-pause-unfenced'));
+  await p.goto(`${base}/?scenario=token-reset`);
+  await p.waitForSelector('#app[data-steps]');
+  await p.waitForFunction(() => (localStorage.getItem('leaselab.visited') || '').includes('token-reset'));
+  await p.click('#tab-Course');
+  expect((await p.textContent('.course .progress')).includes('opened 2 of 26'), await p.textContent('.course .progress'));
+  expect(await p.locator('.lesson .seen').count() === 2, 'two lessons marked seen');
+  await ctx.close();
+});
+
 await test('phone width: nothing overlaps, the timeline scrolls', async (page) => {
   await open(page, '?scenario=gc-pause-unfenced');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
