@@ -253,14 +253,7 @@ impl Client {
                 Step::Acquire { timeout_ms, .. } => {
                     self.attempt = 0;
                     self.owner = format!("{:016x}", self.rng.next_u64());
-                    if cx.redlock.is_some() {
-                        self.attempt += 1;
-                        self.start_round(RoundOp::Lock, cx, out);
-                    } else if cx.consensus {
-                        self.send_lock(timeout_ms, cx, out);
-                    } else {
-                        self.send_acquire(timeout_ms, cx, out);
-                    }
+                    self.try_acquire(timeout_ms, cx, out);
                     return;
                 }
                 Step::Read { activate } => {
@@ -361,8 +354,20 @@ impl Client {
         }
     }
 
-    fn send_acquire(&mut self, timeout_ms: u64, cx: &Cx, out: &mut Vec<Effect>) {
+    /// One attempt at the lock, by whichever lock service the scenario has.
+    fn try_acquire(&mut self, timeout_ms: u64, cx: &Cx, out: &mut Vec<Effect>) {
         self.attempt += 1;
+        if cx.redlock.is_some() {
+            self.start_round(RoundOp::Lock, cx, out);
+        } else if cx.consensus {
+            let ttl_ms = cx.ttl_ms;
+            self.send(Dest::Leader, |req| Payload::CLock { req, ttl_ms }, Some(timeout_ms), cx, out);
+        } else {
+            self.send_acquire(timeout_ms, cx, out);
+        }
+    }
+
+    fn send_acquire(&mut self, timeout_ms: u64, cx: &Cx, out: &mut Vec<Effect>) {
         let cmd = RedisCmd::Acquire { owner: self.owner.clone(), ttl_ms: cx.ttl_ms, incr: cx.incr_on_node };
         self.send(Dest::Lock, |req| Payload::Redis { req, cmd }, Some(timeout_ms), cx, out);
     }
@@ -386,14 +391,7 @@ impl Client {
             TimerKind::WorkDone if self.wait == Wait::Timer => self.next(cx, out),
             TimerKind::Retry if self.wait == Wait::Timer => {
                 if let Some(Step::Acquire { timeout_ms, .. }) = self.steps.get(self.pc).cloned() {
-                    if cx.redlock.is_some() {
-                        self.attempt += 1;
-                        self.start_round(RoundOp::Lock, cx, out);
-                    } else if cx.consensus {
-                        self.send_lock(timeout_ms, cx, out);
-                    } else {
-                        self.send_acquire(timeout_ms, cx, out);
-                    }
+                    self.try_acquire(timeout_ms, cx, out);
                 }
             }
             TimerKind::KeepAlive => {
@@ -554,12 +552,6 @@ impl Client {
     }
 
     // ----- Consensus ----------------------------------------------------------------------
-
-    fn send_lock(&mut self, timeout_ms: u64, cx: &Cx, out: &mut Vec<Effect>) {
-        self.attempt += 1;
-        let ttl_ms = cx.ttl_ms;
-        self.send(Dest::Leader, |req| Payload::CLock { req, ttl_ms }, Some(timeout_ms), cx, out);
-    }
 
     fn start_keepalives(&mut self, cx: &Cx, out: &mut Vec<Effect>) {
         if !self.keepalives {
