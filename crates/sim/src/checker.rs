@@ -16,7 +16,7 @@ use crate::time::{fmt, Micros};
 use crate::trace::{Applied, EventKind, Grant, KeyEnd, MsgFate, Role, Run};
 
 /// Safe or unsafe.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Safety {
     #[default]

@@ -14,6 +14,7 @@ pub mod client;
 pub mod clock;
 pub mod library;
 pub mod msg;
+pub mod predict;
 pub mod redis;
 pub mod render;
 pub mod resource;

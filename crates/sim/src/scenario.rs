@@ -92,6 +92,12 @@ pub struct Scenario {
     /// The one-click fix, if the scenario has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fix: Option<Fix>,
+    /// Predict mode: questions asked at key moments (see [`crate::predict`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub questions: Vec<crate::predict::Question>,
+    /// The course's invitation to break or fix the run by changing it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub challenge: Option<crate::predict::Challenge>,
 }
 
 /// Narration for a key moment: `on` names an event as `"<what> [actor] [#n]"`, e.g.
@@ -912,6 +918,7 @@ impl Scenario {
                 return err("fix.set".into(), "a fix changes between 1 and 16 settings".into());
             }
         }
+        crate::predict::validate(self)?;
         Ok(())
     }
 

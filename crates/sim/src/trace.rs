@@ -518,6 +518,30 @@ impl Run {
         n.checked_sub(1).map(|i| &self.resource_log[i])
     }
 
+    /// The event named by `spec`, written `"<tag> [actor] [#n]"` like a key moment
+    /// (`"paused A"`, `"accepted A"`, `"expired"`, `"acquired B #2"`; see [`EventKind::tag`]).
+    pub fn find(&self, spec: &str) -> Option<EventId> {
+        let mut words = spec.split_whitespace();
+        let tag = words.next()?;
+        let mut who = None;
+        let mut nth = 1usize;
+        for w in words {
+            if let Some(n) = w.strip_prefix('#') {
+                nth = n.parse().ok()?;
+            } else {
+                who = Some(self.actor_id(w)?);
+            }
+        }
+        self.events
+            .iter()
+            .filter(|e| {
+                let (t, subject) = e.kind.tag(e.actor);
+                t == tag && who.is_none_or(|w| w == subject)
+            })
+            .nth(nth.checked_sub(1)?)
+            .map(|e| e.id)
+    }
+
     /// The events that carry a key moment.
     pub fn moments(&self) -> impl Iterator<Item = &Event> {
         self.events.iter().filter(|e| e.moment.is_some())

@@ -1205,27 +1205,7 @@ impl<'s> World<'s> {
 /// Attaches each moment's narration to the event it names: `"<tag> [actor] [#n]"`.
 fn attach_moments(run: &mut Run, moments: &[crate::scenario::Moment]) {
     for m in moments {
-        let mut words = m.on.split_whitespace();
-        let Some(tag) = words.next() else { continue };
-        let mut who = None;
-        let mut nth = 1usize;
-        for w in words {
-            if let Some(n) = w.strip_prefix('#') {
-                nth = n.parse().unwrap_or(1);
-            } else {
-                who = run.actor_id(w);
-            }
-        }
-        let hit = run
-            .events
-            .iter()
-            .filter(|e| {
-                let (t, subject) = e.kind.tag(e.actor);
-                t == tag && who.is_none_or(|w| w == subject)
-            })
-            .nth(nth.saturating_sub(1))
-            .map(|e| e.id);
-        if let Some(id) = hit {
+        if let Some(id) = run.find(&m.on) {
             let ev = &mut run.events[id];
             ev.moment = Some(match ev.moment.take() {
                 Some(prev) => format!("{prev} {}", m.text),

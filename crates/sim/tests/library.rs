@@ -199,3 +199,70 @@ fn consensus_wait_expired_names_the_unchecked_session() {
     let q = run(&library::get("consensus-quorum-loss").unwrap());
     assert!(q.verdict.notes.iter().any(|n| n.explanation.starts_with("No quorum from 3 s to 15 s")), "{:#?}", q.verdict.notes);
 }
+
+/// Predict mode: every question's right answer, as its author wrote it, is what the engine
+/// computes; and it is a prediction (what proves it comes at or after where it is asked).
+#[test]
+fn every_predict_answer_is_what_the_engine_computes() {
+    let mut asked = 0;
+    for s in library::catalog() {
+        let r = run(s);
+        assert!(!s.questions.is_empty(), "{} (seed {}) has no predict question", s.id, s.seed);
+        for (i, q) in s.questions.iter().enumerate() {
+            let a = sim::predict::answer(&r, q).unwrap_or_else(|e| panic!("{} question {i} (seed {}): {e}", s.id, s.seed));
+            let matching: Vec<usize> = q.choices.iter().enumerate().filter(|(_, c)| c.value == a.value).map(|(n, _)| n).collect();
+            assert_eq!(
+                matching,
+                vec![q.answer],
+                "{} question {i} (seed {}) “{}”: the engine computes {} (shown at step {}), which is choice(s) {matching:?}; the scenario says choice {}",
+                s.id,
+                s.seed,
+                q.ask,
+                a.value,
+                a.proof + 1,
+                q.answer
+            );
+            assert!(a.proof >= a.asked, "{} question {i}: asked at step {} but proved at step {}", s.id, a.asked + 1, a.proof + 1);
+            let mut values: Vec<String> = q.choices.iter().map(|c| c.value.to_string()).collect();
+            values.sort();
+            values.dedup();
+            assert_eq!(values.len(), q.choices.len(), "{} question {i}: two choices have the same value", s.id);
+            asked += 1;
+        }
+        // Questions are asked in the order of the run.
+        let at: Vec<usize> = s.questions.iter().map(|q| r.find(&q.at).unwrap()).collect();
+        assert!(at.windows(2).all(|w| w[0] <= w[1]), "{}: questions out of order: {at:?}", s.id);
+    }
+    assert!(asked >= 40, "only {asked} questions in the library");
+}
+
+/// The check above can fail: change the model's input and a written answer becomes wrong.
+#[test]
+fn a_changed_model_makes_a_written_answer_wrong() {
+    let s = library::get("gc-pause-unfenced").unwrap();
+    let q = s.questions.iter().find(|q| matches!(q.fact, sim::predict::Fact::Write { .. })).expect("a question about a write");
+    let right = sim::predict::answer(&run(&s), q).unwrap();
+    assert_eq!(right.right, Some(q.answer));
+    let fenced = s.fixed().unwrap().unwrap();
+    let wrong = sim::predict::answer(&run(&fenced), q).unwrap();
+    assert_ne!(wrong.right, Some(q.answer), "fencing should change what happens to the write");
+}
+
+/// The course's challenges: not already done by the default run, done by their solution.
+#[test]
+fn every_challenge_is_open_and_its_solution_reaches_the_goal() {
+    for s in library::catalog() {
+        let c = s.challenge.as_ref().unwrap_or_else(|| panic!("{} has no challenge", s.id));
+        assert_ne!(run(s).verdict.verdict, c.goal, "{} (seed {}): the default run already meets the challenge", s.id, s.seed);
+        let solved = sim::predict::solved(s).unwrap().unwrap_or_else(|e| panic!("{}: the solution does not apply: {e}", s.id));
+        let r = run(&solved);
+        assert_eq!(
+            r.verdict.verdict, c.goal,
+            "{} (seed {}): the solution gives {:?}: {:#?}",
+            s.id, s.seed, r.verdict.verdict, r.verdict.violations
+        );
+        if let Some(fix) = &s.fix {
+            assert_ne!(c.solution, fix.set, "{}: the challenge's solution is just the one-click fix", s.id);
+        }
+    }
+}

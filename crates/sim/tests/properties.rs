@@ -51,6 +51,8 @@ fn base(seed: u64, ttl_ms: u64, fencing: Fencing, clients: Vec<Client>, faults: 
         clocks: Default::default(),
         faults,
         fix: None,
+        questions: Vec::new(),
+        challenge: None,
     }
 }
 

@@ -125,3 +125,27 @@ fn show_output_round_trips() {
         }
     }
 }
+
+#[test]
+fn bad_questions_and_challenges_are_named() {
+    let cases = [
+        (
+            serde_json::json!({"questions": [{"at": "acquired A", "ask": "?", "fact": {"guess": {}}, "choices": [], "answer": 0, "why": ""}]}),
+            "questions[0].fact",
+        ),
+        (
+            serde_json::json!({"questions": [{"at": "acquired A", "ask": "Who?", "fact": {"next-holder": {}}, "choices": [{"text": "A", "value": "A"}, {"text": "B", "value": "B"}], "answer": 2, "why": ""}]}),
+            "questions[0].answer: must be the index",
+        ),
+        (serde_json::json!({"challenge": {"ask": "Try", "goal": "unsafe", "solution": [], "explain": ""}}), "challenge.solution"),
+        (serde_json::json!({"challenge": {"ask": "Try", "goal": "maybe", "solution": [], "explain": ""}}), "challenge.goal"),
+    ];
+    for (patch, want) in cases {
+        let mut v = base();
+        for (k, x) in patch.as_object().unwrap() {
+            v[k] = x.clone();
+        }
+        let e = err_of(v);
+        assert!(e.starts_with(want), "{want}: {e}");
+    }
+}
