@@ -5,6 +5,7 @@
 //! only draw and forward events.
 
 pub mod edit;
+pub mod guide;
 pub use draw::layout;
 pub mod share;
 pub mod state;

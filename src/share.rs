@@ -92,7 +92,10 @@ pub fn query(sc: &Scenario, original: &Scenario, fixed: bool, step: usize) -> St
             format!("?scenario={}", original.id)
         }
     } else {
-        format!("?s={}", encode(sc))
+        // The questions are about the scenario as written, not an edited one: links go without them.
+        let mut lean = sc.clone();
+        lean.questions.clear();
+        format!("?s={}", encode(&lean))
     };
     format!("{base}&step={step}")
 }
@@ -143,7 +146,11 @@ mod tests {
         let q = query(&edited, &s, false, 3);
         assert!(q.starts_with("?s=") && q.ends_with("&step=3"));
         let enc = q.trim_start_matches("?s=").trim_end_matches("&step=3");
+        // An edited scenario travels without its predict questions (they are about the
+        // scenario as written); everything else, its challenge included, is kept.
+        edited.questions.clear();
         assert_eq!(decode(enc).unwrap(), edited);
+        assert!(edited.challenge.is_some());
     }
 
     /// A corpus of bad links: truncated, corrupted, oversized, hostile. Each gets a clear

@@ -39,6 +39,23 @@ pub enum Panel {
     Course,
 }
 
+/// Predict mode: one of the scenario's questions, with the engine's answer for the run as
+/// written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Quiz {
+    pub question: sim::predict::Question,
+    pub answer: sim::predict::Answer,
+}
+
+/// The questions of a scenario that the engine can answer on this run (a question whose event
+/// is missing, or whose computed value matches none of its choices, is left out).
+fn quiz(sc: &Scenario, run: &Run) -> Vec<Quiz> {
+    sc.questions
+        .iter()
+        .filter_map(|q| sim::predict::answer(run, q).ok().filter(|a| a.right.is_some()).map(|a| Quiz { question: q.clone(), answer: a }))
+        .collect()
+}
+
 /// A refused edit: which field, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FieldError {
@@ -66,6 +83,14 @@ pub struct Screen {
     pub error: Option<FieldError>,
     pub help: bool,
     pub panel: Panel,
+    /// Predict mode is on: the run stops at each question until it is answered.
+    pub predict: bool,
+    /// The questions, answered by the engine on the scenario as written.
+    pub quiz: Rc<Vec<Quiz>>,
+    /// The choice picked for each question, once answered.
+    pub picked: Vec<Option<usize>>,
+    /// The scenario is the one that was opened, unchanged (questions apply only to it).
+    pub as_written: bool,
 }
 
 /// Equality by identity for the heavy parts (scenario, run), by value for the rest: cheap
@@ -83,6 +108,10 @@ impl PartialEq for Screen {
             && self.error == o.error
             && self.help == o.help
             && self.panel == o.panel
+            && self.predict == o.predict
+            && Rc::ptr_eq(&self.quiz, &o.quiz)
+            && self.picked == o.picked
+            && self.as_written == o.as_written
     }
 }
 
@@ -121,6 +150,14 @@ pub enum Action {
     ToggleHelp,
     CloseOverlays,
     SetPanel(Panel),
+    /// Turn predict mode on (from the first step, with no answers yet) or off.
+    TogglePredict,
+    /// Answer question `.0` with choice `.1`.
+    Answer(usize, usize),
+    /// Apply the challenge's solution to the scenario as written.
+    ShowSolution,
+    /// Answer the question waiting at the cursor with this choice (keys 1–6).
+    Choose(usize),
 }
 
 impl Screen {
@@ -128,6 +165,7 @@ impl Screen {
     pub fn new(scenario: Scenario, fixed: bool) -> Result<Screen, String> {
         let original = Rc::new(scenario);
         let run = Rc::new(simulate(&original)?);
+        let quiz = Rc::new(quiz(&original, &run));
         let mut s = Screen {
             original: original.clone(),
             scenario: original,
@@ -140,6 +178,10 @@ impl Screen {
             error: None,
             help: false,
             panel: Panel::Inspect,
+            predict: false,
+            picked: vec![None; quiz.len()],
+            quiz,
+            as_written: true,
         };
         if fixed {
             s = s.toggle_fix();
@@ -181,7 +223,54 @@ impl Screen {
     }
 
     fn at(&self, cursor: usize) -> Screen {
-        Screen { cursor: cursor.min(self.last()), phase: 0.0, ..self.clone() }
+        Screen { cursor: self.gate(cursor.min(self.last())), phase: 0.0, ..self.clone() }
+    }
+
+    /// Whether the run stops for questions: predict mode, on the scenario as written.
+    pub fn asking(&self) -> bool {
+        self.predict && self.as_written && !self.quiz.is_empty()
+    }
+
+    /// Where a move forward to `target` stops: at the first unanswered question on the way.
+    fn gate(&self, target: usize) -> usize {
+        if !self.asking() || target <= self.cursor {
+            return target;
+        }
+        self.quiz
+            .iter()
+            .zip(&self.picked)
+            .filter(|(q, p)| p.is_none() && q.answer.asked >= self.cursor && q.answer.asked < target)
+            .map(|(q, _)| q.answer.asked)
+            .min()
+            .unwrap_or(target)
+    }
+
+    /// The question waiting for an answer at the cursor, if any.
+    pub fn pending(&self) -> Option<usize> {
+        if !self.asking() {
+            return None;
+        }
+        (0..self.quiz.len()).find(|&i| self.picked[i].is_none() && self.quiz[i].answer.asked == self.cursor)
+    }
+
+    /// Answered questions to show at the cursor: asked here, or proved here.
+    pub fn revealed(&self) -> Vec<usize> {
+        if !self.asking() {
+            return Vec::new();
+        }
+        (0..self.quiz.len())
+            .filter(|&i| self.picked[i].is_some() && (self.quiz[i].answer.asked == self.cursor || self.quiz[i].answer.proof == self.cursor))
+            .collect()
+    }
+
+    /// Predict mode hides what has not happened yet (the verdict, markers, the future).
+    pub fn hides_future(&self) -> bool {
+        self.asking() && self.cursor < self.last()
+    }
+
+    /// The challenge's goal is reached by the reader's own change (not the one-click fix).
+    pub fn challenge_met(&self) -> bool {
+        self.original.challenge.as_ref().is_some_and(|c| !self.as_written && !self.fixed() && self.run.verdict.verdict == c.goal)
     }
 
     fn toggle_fix(&self) -> Screen {
@@ -212,7 +301,8 @@ impl Screen {
             Ok(run) => {
                 let t = self.time_us();
                 let cursor = run.events.partition_point(|e| e.at_us <= t).saturating_sub(1);
-                Screen { scenario: Rc::new(sc), run: Rc::new(run), cursor, phase: 0.0, error: None, ..self.clone() }
+                let as_written = sc == *self.original;
+                Screen { scenario: Rc::new(sc), run: Rc::new(run), cursor, phase: 0.0, error: None, as_written, ..self.clone() }
             }
             Err(e) => self.refuse(field, e),
         }
@@ -244,7 +334,7 @@ impl Reducible for Screen {
         let last = self.last();
         let next = match action {
             Action::Open(sc, fixed) => match Screen::new((*sc).clone(), fixed) {
-                Ok(s) => Screen { panel: self.panel, speed: self.speed, ..s },
+                Ok(s) => Screen { panel: self.panel, speed: self.speed, predict: self.predict, ..s },
                 Err(message) => Screen { error: Some(FieldError { field: "open".into(), message }), ..(*self).clone() },
             },
             Action::Import(text) => match Scenario::parse(&text) {
@@ -289,6 +379,8 @@ impl Reducible for Screen {
                 } else if self.cursor >= last {
                     // Playing from the end starts again.
                     Screen { playing: true, ..self.at(0) }
+                } else if self.pending().is_some() {
+                    return self;
                 } else {
                     Screen { playing: true, ..(*self).clone() }
                 }
@@ -300,6 +392,12 @@ impl Reducible for Screen {
                 let mut s = (*self).clone();
                 s.phase += dt_ms * SPEEDS[s.speed] / STEP_MS;
                 while s.phase >= 1.0 && s.cursor < last {
+                    if s.gate(s.cursor + 1) == s.cursor {
+                        // A question: stop here until it is answered.
+                        s.phase = 0.0;
+                        s.playing = false;
+                        break;
+                    }
                     s.cursor += 1;
                     s.phase -= 1.0;
                 }
@@ -359,6 +457,32 @@ impl Reducible for Screen {
                 }
                 Screen { panel: p, ..(*self).clone() }
             }
+            Action::TogglePredict => {
+                let on = !self.predict;
+                let mut s = Screen { predict: on, playing: false, phase: 0.0, picked: vec![None; self.quiz.len()], ..(*self).clone() };
+                if on {
+                    s.cursor = 0;
+                }
+                s
+            }
+            Action::Answer(q, choice) => {
+                let ok = self.pending() == Some(q) && self.quiz[q].question.choices.len() > choice;
+                if !ok {
+                    return self;
+                }
+                let mut s = (*self).clone();
+                s.picked[q] = Some(choice);
+                s
+            }
+            Action::Choose(c) => match self.pending() {
+                Some(q) => return self.clone().reduce(Action::Answer(q, c)),
+                None => return self,
+            },
+            Action::ShowSolution => match self.original.challenge.as_ref().map(|c| self.original.with_settings(&c.solution)) {
+                Some(Ok(sc)) => Screen { fix_undo: None, ..self.rerun(sc, None) },
+                Some(Err(e)) => self.refuse(None, e.to_string()),
+                None => return self,
+            },
         };
         Rc::new(next)
     }
@@ -494,5 +618,62 @@ mod tests {
         assert_eq!(a.scenario.faults.len(), 1);
         let bad = go(&a, Action::AddFault(Fault::Crash { actor: "Z".into(), at_ms: 1 }));
         assert!(bad.error.is_some() && bad.scenario.faults.len() == 1);
+    }
+
+    #[test]
+    fn predict_mode_stops_at_each_question_until_it_is_answered() {
+        let s = go(&go(&gc(), Action::Step(5)), Action::TogglePredict);
+        assert!(s.asking() && s.cursor == 0, "predict mode starts from the first step");
+        let first = s.quiz[0].answer.asked;
+        let at_q = go(&s, Action::Last);
+        assert_eq!(at_q.cursor, first, "End stops at the first question");
+        assert_eq!(at_q.pending(), Some(0));
+        assert!(at_q.hides_future());
+        assert_eq!(go(&at_q, Action::Step(1)).cursor, first, "no step past an unanswered question");
+        let played = go(&go(&s, Action::TogglePlay), Action::Tick(STEP_MS * 10_000.0));
+        assert_eq!((played.cursor, played.playing), (first, false), "playing stops at the question");
+        assert!(Rc::ptr_eq(&at_q, &go(&at_q, Action::Answer(0, 99))), "a choice that does not exist is ignored");
+        let answered = go(&at_q, Action::Answer(0, 0));
+        assert_eq!(answered.picked[0], Some(0));
+        assert_eq!(answered.revealed(), vec![0]);
+        let on = go(&answered, Action::Step(1));
+        assert_eq!(on.cursor, first + 1);
+        let proof = go(&answered, Action::Seek(answered.quiz[0].answer.proof));
+        assert!(proof.revealed().contains(&0), "the proof shows the answer too");
+    }
+
+    #[test]
+    fn two_questions_at_one_step_are_asked_one_after_the_other() {
+        let s = go(&gc(), Action::TogglePredict);
+        let s = go(&go(&s, Action::Last), Action::Choose(1));
+        let s = go(&s, Action::Last);
+        assert_eq!(s.pending(), Some(1));
+        let s = go(&s, Action::Choose(0));
+        assert_eq!(s.picked[1], Some(0));
+        assert_eq!(s.pending(), Some(2), "the second question at the same step comes next");
+        let s = go(&s, Action::Choose(0));
+        assert_eq!(s.picked[2], Some(0));
+        assert_eq!(s.revealed(), vec![1, 2]);
+    }
+
+    #[test]
+    fn questions_apply_only_to_the_scenario_as_written() {
+        let s = go(&gc(), Action::TogglePredict);
+        let fixed = go(&s, Action::ToggleFix);
+        assert!(!fixed.asking());
+        assert_eq!(go(&fixed, Action::Last).cursor, fixed.steps() - 1);
+        let back = go(&fixed, Action::ToggleFix);
+        assert!(back.asking(), "undoing the fix returns to the scenario as written");
+        let edited = go(&s, Action::Edit(Field::Ttl, "12000".into()));
+        assert!(edited.error.is_none() && !edited.asking());
+    }
+
+    #[test]
+    fn the_challenge_is_met_by_its_solution_and_not_by_the_fix() {
+        let s = gc();
+        assert!(!s.challenge_met());
+        assert!(!go(&s, Action::ToggleFix).challenge_met(), "the one-click fix does not count");
+        let solved = go(&s, Action::ShowSolution);
+        assert!(solved.error.is_none() && solved.challenge_met(), "{:?}", solved.error);
     }
 }

@@ -6,6 +6,8 @@ pub mod controls;
 pub mod course;
 pub mod editor;
 pub mod inspector;
+pub mod pages;
+pub mod predict;
 pub mod timeline;
 
 /// A short label for a client's palette colour (CSS class `c0`…`c7`).

@@ -97,7 +97,7 @@ async fn mount(id: &str) -> web_sys::Element {
     let root = document().create_element("div").unwrap();
     document().body().unwrap().append_child(&root).unwrap();
     let start = Rc::new(Screen::new(sim::library::get(id).unwrap(), false).unwrap());
-    yew::Renderer::<Lab>::with_root_and_props(root.clone(), LabProps { start, embed: None }).render();
+    yew::Renderer::<Lab>::with_root_and_props(root.clone(), LabProps { start, embed: None, active: true, nav: None, open: None }).render();
     yew::scheduler::flush().await;
     root
 }
@@ -131,11 +131,11 @@ async fn stepping_moves_the_cursor_and_the_narration_follows() {
     click(&root, "button[aria-label='Step forward (Right)']");
     yew::scheduler::flush().await;
     assert_eq!(attr(&root, "data-step"), "2");
-    let live = root.query_selector("[aria-live=polite]").unwrap().unwrap().text_content().unwrap();
+    let live = root.query_selector(".narration[aria-live=polite]").unwrap().unwrap().text_content().unwrap();
     assert!(live.contains("A sends `SET lock"), "{live}");
     click(&root, "button[aria-label='Next violation (V)']");
     yew::scheduler::flush().await;
-    let live = root.query_selector("[aria-live=polite]").unwrap().unwrap().text_content().unwrap();
+    let live = root.query_selector(".narration[aria-live=polite]").unwrap().unwrap().text_content().unwrap();
     assert!(live.contains("accepts A's write with token 33"), "{live}");
     root.remove();
 }

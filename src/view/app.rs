@@ -12,6 +12,8 @@ use crate::view::controls::{Controls, Narration};
 use crate::view::course::{Course, Story};
 use crate::view::editor::Editor;
 use crate::view::inspector::{Inspector, VerdictPanel};
+use crate::view::pages::{DebatePage, GuidePage, Page, SiteNav};
+use crate::view::predict::Predict;
 use crate::view::timeline::Timeline;
 use sim::scenario::Scenario;
 
@@ -59,6 +61,11 @@ fn initial() -> Screen {
     if let Some(step) = get("step").and_then(|v| v.parse::<usize>().ok()) {
         s.cursor = step.saturating_sub(1).min(s.steps().saturating_sub(1));
     }
+    if get("predict").is_some_and(|v| v == "1" || v == "true") {
+        // Predict mode starts from the beginning, whatever the step.
+        s.predict = true;
+        s.cursor = 0;
+    }
     if let Some(message) = problem {
         s.error = Some(crate::state::FieldError { field: "open".into(), message });
     }
@@ -69,7 +76,7 @@ fn initial() -> Screen {
 /// the scenario in local storage.
 fn sync_url(s: &Screen) {
     let Some(w) = web_sys::window() else { return };
-    let url = crate::share::query(&s.scenario, &s.original, s.fixed(), s.cursor + 1);
+    let url = query_of(s);
     if w.location().search().ok().as_deref() != Some(url.as_str()) {
         if let Ok(h) = w.history() {
             let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
@@ -77,7 +84,52 @@ fn sync_url(s: &Screen) {
     }
 }
 
+/// The address's query for a screen: the run, the step, and predict mode.
+fn query_of(s: &Screen) -> String {
+    let q = crate::share::query(&s.scenario, &s.original, s.fixed(), s.cursor + 1);
+    if s.predict {
+        format!("{q}&predict=1")
+    } else {
+        q
+    }
+}
+
 const VISITED_KEY: &str = "leaselab.visited";
+const PREDICT_KEY: &str = "leaselab.predict";
+
+/// Predict mode's score: for each question answered (`"<scenario>#<question>"`), whether the
+/// first answer was right. Kept in local storage.
+pub fn scores() -> std::collections::BTreeMap<String, bool> {
+    storage().and_then(|st| st.get_item(PREDICT_KEY).ok().flatten()).and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default()
+}
+
+/// Records first answers (a later attempt at the same question does not change the score).
+fn record_answers(s: &Screen) {
+    if sim::library::get(&s.original.id).is_none_or(|l| l != *s.original) {
+        return;
+    }
+    let mut all = scores();
+    let before = all.len();
+    for (i, (q, p)) in s.quiz.iter().zip(&s.picked).enumerate() {
+        if let Some(p) = p {
+            let n = s.original.questions.iter().position(|x| *x == q.question).unwrap_or(i);
+            all.entry(format!("{}#{n}", s.original.id)).or_insert(q.answer.right == Some(*p));
+        }
+    }
+    if all.len() != before {
+        if let Some(st) = storage() {
+            let _ = st.set_item(PREDICT_KEY, &serde_json::to_string(&all).unwrap_or_default());
+        }
+    }
+}
+
+/// Forgets the course progress and the predict score.
+pub fn reset_progress() {
+    if let Some(st) = storage() {
+        let _ = st.remove_item(VISITED_KEY);
+        let _ = st.remove_item(PREDICT_KEY);
+    }
+}
 
 fn remember(sc: &Scenario) {
     if let Some(st) = storage() {
@@ -107,7 +159,7 @@ fn mark_visited(id: &str) {
 pub fn link_to(s: &Screen) -> String {
     let Some(loc) = web_sys::window().map(|w| w.location()) else { return String::new() };
     let base = format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default());
-    format!("{base}{}", crate::share::query(&s.scenario, &s.original, s.fixed(), s.cursor + 1))
+    format!("{base}{}", query_of(s))
 }
 
 fn is_typing(target: Option<web_sys::EventTarget>) -> bool {
@@ -124,6 +176,8 @@ pub const KEYS: &[(&str, &str)] = &[
     ("+ / −", "faster / slower"),
     ("V", "next violation"),
     ("F", "apply or undo the fix"),
+    ("P", "predict mode on / off"),
+    ("1 – 6", "answer a predict question"),
     ("?", "this help"),
     ("Esc", "close"),
 ];
@@ -141,15 +195,55 @@ fn key_action(e: &web_sys::KeyboardEvent) -> Option<Action> {
         ("-", _) | ("_", _) => Action::Slower,
         ("v", _) | ("V", _) => Action::NextViolation,
         ("f", _) | ("F", _) => Action::ToggleFix,
+        ("p", _) | ("P", _) => Action::TogglePredict,
+        (d @ ("1" | "2" | "3" | "4" | "5" | "6"), _) => Action::Choose(d.parse::<usize>().unwrap_or(1) - 1),
         ("?", _) => Action::ToggleHelp,
         ("Escape", _) => Action::CloseOverlays,
         _ => return None,
     })
 }
 
-/// The app as the page opens it: the scenario named in the address bar.
+/// The app as the page opens it: the scenario named in the address bar, or one of the pages
+/// beside the lab (`?page=guide`, `?page=debate`). The lab stays mounted (hidden) while a page
+/// is shown, so nothing the reader was doing is lost.
 #[component]
 pub fn App() -> Html {
+    let page = use_state(|| Page::from_query(&web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()));
+    let open_request = use_state(|| None::<(u32, String, bool)>);
+    // Back and forward move between the lab and the pages.
+    {
+        let page = page.clone();
+        use_effect_with((), move |_| {
+            let window = web_sys::window().expect("a window");
+            let listener = EventListener::new(&window, "popstate", move |_| {
+                page.set(Page::from_query(&web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()));
+            });
+            move || drop(listener)
+        });
+    }
+    let nav = {
+        let page = page.clone();
+        Callback::from(move |to: Page| {
+            if to != *page {
+                if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
+                    let url = if to == Page::Lab { "?".to_string() } else { to.query().to_string() };
+                    let _ = h.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+                }
+                page.set(to);
+                if let Some(w) = web_sys::window() {
+                    w.scroll_to_with_x_and_y(0.0, 0.0);
+                }
+            }
+        })
+    };
+    let open = {
+        let (nav, req) = (nav.clone(), open_request.clone());
+        Callback::from(move |(id, fixed): (String, bool)| {
+            let n = req.as_ref().map_or(0, |r| r.0) + 1;
+            req.set(Some((n, id, fixed)));
+            nav.emit(Page::Lab);
+        })
+    };
     let (start, embed) = {
         let both = use_memo((), |_| {
             let mut s = initial();
@@ -161,7 +255,19 @@ pub fn App() -> Html {
         });
         (both.0.clone(), both.1.clone())
     };
-    html! { <Lab start={start} embed={embed} /> }
+    if embed.is_some() {
+        return html! { <Lab start={start} embed={embed} /> };
+    }
+    let here = *page;
+    html! {
+        <>
+            <div class="lab-holder" hidden={here != Page::Lab}>
+                <Lab start={start} active={here == Page::Lab} nav={nav.clone()} open={(*open_request).clone()} />
+            </div>
+            if here == Page::Guide { <GuidePage nav={nav.clone()} open={open.clone()} /> }
+            if here == Page::Debate { <DebatePage nav={nav} open={open} /> }
+        </>
+    }
 }
 
 /// Which controls an embedded run shows (`&controls=full|play|none`).
@@ -233,7 +339,11 @@ pub fn mount_into(element: &web_sys::Element, options: &wasm_bindgen::JsValue) -
     let root = doc.create_element("div").map_err(|_| "cannot create an element")?;
     shadow.append_child(&root).map_err(|_| "cannot attach the run")?;
     let embed = Embed { controls, autoplay, app_base };
-    yew::Renderer::<Lab>::with_root_and_props(root, LabProps { start: Rc::new(s), embed: Some(embed) }).render();
+    yew::Renderer::<Lab>::with_root_and_props(
+        root,
+        LabProps { start: Rc::new(s), embed: Some(embed), active: true, nav: None, open: None },
+    )
+    .render();
     Ok(())
 }
 
@@ -258,6 +368,15 @@ pub struct LabProps {
     /// Embedded in another page: the timeline, the controls and the narration only.
     #[prop_or_default]
     pub embed: Option<Embed>,
+    /// Shown (not hidden behind a page): keys and the address bar belong to it.
+    #[prop_or(true)]
+    pub active: bool,
+    /// Moves to a page beside the lab.
+    #[prop_or_default]
+    pub nav: Option<Callback<Page>>,
+    /// A request from a page to open a library scenario: (a counter, id, with its fix).
+    #[prop_or_default]
+    pub open: Option<(u32, String, bool)>,
 }
 
 /// The whole lab for one starting screen: owns the reducer, the keyboard listener and the
@@ -273,10 +392,25 @@ pub fn Lab(p: &LabProps) -> Html {
         Callback::from(move |a: Action| d.dispatch(a))
     };
 
+    // A page asked to open a scenario.
+    {
+        let d = screen.dispatcher();
+        use_effect_with(p.open.clone(), move |req| {
+            if let Some((_, id, fixed)) = req {
+                if let Some(sc) = sim::library::get(id) {
+                    d.dispatch(Action::Open(Rc::new(sc), *fixed && sim::library::get(id).is_some_and(|s| s.fix.is_some())));
+                }
+            }
+        });
+    }
+    let active = use_mut_ref(|| true);
+    *active.borrow_mut() = p.active;
+
     // Keyboard: one listener on the document (embedded: on the run's own root, so that several
     // runs on one page keep to themselves), dropped (and removed) with the component.
     let root_ref = use_node_ref();
     {
+        let active = active.clone();
         let d = screen.dispatcher();
         let (root_ref, embedded) = (root_ref.clone(), p.embed.is_some());
         use_effect_with((), move |_| {
@@ -287,6 +421,9 @@ pub fn Lab(p: &LabProps) -> Html {
             let opts = EventListenerOptions::enable_prevent_default();
             let listener = EventListener::new_with_options(&target, "keydown", opts, move |e| {
                 let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
+                if !*active.borrow() {
+                    return;
+                }
                 if e.ctrl_key() || e.meta_key() || e.alt_key() || is_typing(e.target()) {
                     return;
                 }
@@ -329,18 +466,38 @@ pub fn Lab(p: &LabProps) -> Html {
         // The address and local storage follow the run a moment after it settles, so that
         // encoding the scenario never delays a repaint. Dropping the timer cancels it.
         let s = Rc::new((*screen).clone());
-        let key = (Rc::as_ptr(&screen.scenario) as usize, screen.fixed(), screen.cursor, screen.playing);
+        let key = (Rc::as_ptr(&screen.scenario) as usize, screen.fixed(), screen.cursor, screen.playing, screen.predict, p.active);
         let embedded = p.embed.is_some();
-        use_effect_with(key, move |(_, _, _, playing)| {
-            // An embedded run leaves its host page's address and the reader's storage alone.
-            let timer = (!*playing && !embedded).then(|| {
+        use_effect_with(key, move |(_, _, _, playing, _, active)| {
+            // An embedded run leaves its host page's address and the reader's storage alone, and
+            // a hidden lab leaves the address to the page shown.
+            let timer = (!*playing && !embedded && *active).then(|| {
                 Timeout::new(250, move || {
                     sync_url(&s);
                     remember(&s.scenario);
-                    mark_visited(&s.original.id);
                 })
             });
             move || drop(timer)
+        });
+    }
+
+    {
+        // A lesson counts as opened as soon as it is shown.
+        let embedded = p.embed.is_some();
+        use_effect_with((screen.original.id.clone(), p.active), move |(id, active)| {
+            if !embedded && *active {
+                mark_visited(id);
+            }
+        });
+    }
+    {
+        // Predict answers go to the score as soon as they are given.
+        let s = Rc::new((*screen).clone());
+        let embedded = p.embed.is_some();
+        use_effect_with(screen.picked.clone(), move |_| {
+            if !embedded {
+                record_answers(&s);
+            }
         });
     }
 
@@ -407,15 +564,20 @@ pub fn Lab(p: &LabProps) -> Html {
     }
     html! {
         <div id="app" class="app" data-verdict={verdict} data-step={(s.cursor + 1).to_string()} data-steps={s.steps().to_string()}
-             data-fixed={s.fixed().to_string()} data-playing={s.playing.to_string()}>
-            <Header screen={s.clone()} dispatch={dispatch.clone()} />
+             data-fixed={s.fixed().to_string()} data-playing={s.playing.to_string()}
+             data-answered={s.picked.iter().filter(|x| x.is_some()).count().to_string()}>
+            <Header screen={s.clone()} dispatch={dispatch.clone()} nav={p.nav.clone()} />
             { for open_error }
             <main class="main">
                 <section class="stage" aria-label="The run">
                     <Story screen={s.clone()} dispatch={dispatch.clone()} />
                     <Timeline screen={s.clone()} dispatch={dispatch.clone()} />
                     <Controls screen={s.clone()} dispatch={dispatch.clone()} />
+                    <div class="predict-area" aria-live="polite">
+                        <Predict screen={s.clone()} dispatch={dispatch.clone()} />
+                    </div>
                     <Narration screen={s.clone()} />
+                    <EndOfRun screen={s.clone()} dispatch={dispatch.clone()} />
                     <VerdictPanel screen={s.clone()} dispatch={dispatch.clone()} />
                 </section>
                 <aside class="side" aria-label="Details">
@@ -446,6 +608,8 @@ fn gloo_utils_document() -> web_sys::Document {
 pub struct HeaderProps {
     pub screen: Rc<Screen>,
     pub dispatch: Callback<Action>,
+    #[prop_or_default]
+    pub nav: Option<Callback<Page>>,
 }
 
 #[component]
@@ -478,10 +642,10 @@ fn Header(p: &HeaderProps) -> Html {
     };
     html! {
         <header class="top">
-            <h1 class="brand">
-                <svg class="logo" viewBox="0 0 32 32" width="26" height="26" aria-hidden="true"><rect width="32" height="32" rx="7" fill="#1f3a5f"/><rect x="6" y="9" width="14" height="5" rx="2" fill="#56b4e9"/><rect x="12" y="18" width="14" height="5" rx="2" fill="#e69f00"/><path d="M22 6v20" stroke="#fff" stroke-width="2"/></svg>
-                { "Lease Lab" }
-            </h1>
+            { crate::view::pages::brand() }
+            if let Some(nav) = &p.nav {
+                <SiteNav here={Page::Lab} nav={nav.clone()} />
+            }
             <label class="pick">
                 <span class="sr-only">{ "Scenario" }</span>
                 <select onchange={on_pick} aria-label="Scenario">
@@ -494,10 +658,21 @@ fn Header(p: &HeaderProps) -> Html {
                     }) }
                 </select>
             </label>
-            <span class={classes!("verdict-badge", if safe { "safe" } else { "unsafe" })} role="status" aria-label={format!("Verdict: {}", if safe { "safe" } else { "unsafe" })}>
-                { if safe { "✓ safe" } else { "✗ unsafe" } }
-            </span>
+            if s.hides_future() {
+                <span class="verdict-badge hidden" role="status" aria-label="Verdict: hidden until the end (predict mode)">{ "? verdict hidden" }</span>
+            } else {
+                <span class={classes!("verdict-badge", if safe { "safe" } else { "unsafe" })} role="status" aria-label={format!("Verdict: {}", if safe { "safe" } else { "unsafe" })}>
+                    { if safe { "✓ safe" } else { "✗ unsafe" } }
+                </span>
+            }
             { for fix }
+            if !s.quiz.is_empty() {
+                <button class={classes!("btn", "predict-toggle", s.predict.then_some("on"))} aria-pressed={s.predict.to_string()}
+                    title="Predict mode (P): the run stops at key moments and asks what happens next"
+                    onclick={let d = p.dispatch.clone(); Callback::from(move |_| d.emit(Action::TogglePredict))}>
+                    { if s.predict { "Predict: on" } else { "Predict" } }
+                </button>
+            }
             <CopyLink screen={s.clone()} />
             <EmbedButton screen={s.clone()} />
             <button class="btn ghost help" aria-label="Keyboard help (?)" onclick={help}>{ "?" }</button>
@@ -580,4 +755,30 @@ pub fn mount() {
 /// Speed label, e.g. `0.25×`.
 pub fn speed_label(i: usize) -> String {
     format!("{}×", SPEEDS[i])
+}
+
+/// The end of a run: the verdict in a sentence, the invitation to change it, and the next lesson.
+#[component]
+fn EndOfRun(p: &HeaderProps) -> Html {
+    let s = &p.screen;
+    if s.cursor + 1 < s.steps() {
+        return html! {};
+    }
+    let all = sim::library::catalog();
+    let next = all.iter().position(|x| x.id == s.original.id).and_then(|i| all.get(i + 1));
+    let safe = s.run.verdict.is_safe();
+    html! {
+        <section class="end-of-run" aria-label="End of the run">
+            <p>
+                <strong>{ "End of the run. " }</strong>
+                { if safe { "The checker found the data safe." } else { "The checker found the data corrupted: see the verdict below." } }
+                if s.original.challenge.is_some() && !s.challenge_met() { { " Now your turn: change the run (the challenge is under the story at the top)." } }
+            </p>
+            if let Some(n) = next {
+                <button class="btn primary next-lesson" onclick={let d = p.dispatch.clone(); let n = Rc::new(n.clone()); Callback::from(move |_| d.emit(Action::Open(n.clone(), false)))}>
+                    { format!("Next lesson: {} →", n.title) }
+                </button>
+            }
+        </section>
+    }
 }

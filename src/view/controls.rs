@@ -60,7 +60,9 @@ pub fn Controls(p: &ControlsProps) -> Html {
     };
     let cur = &s.run.events[s.cursor.min(steps.saturating_sub(1))];
     let pct = |i: usize| 100.0 * i as f64 / (steps.saturating_sub(1)).max(1) as f64;
-    let has_violation = !s.violations().is_empty();
+    // Predict mode hides the violations (and the key moments still ahead) until the end.
+    let hide = s.hides_future();
+    let has_violation = !hide && !s.violations().is_empty();
     if p.only_play {
         return html! {
             <div class="controls" role="toolbar" aria-label="Playback">
@@ -102,8 +104,11 @@ pub fn Controls(p: &ControlsProps) -> Html {
                 <input type="range" min="1" max={steps.to_string()} value={(s.cursor + 1).to_string()} oninput={on_scrub}
                        aria-label="Step" aria-valuetext={format!("step {} of {} at {}: {}", s.cursor + 1, steps, fmt(cur.at_us), cur.text)} />
                 <div class="scrub-marks" aria-hidden="true">
-                    { for s.moments().into_iter().map(|i| html! { <span class="sm" style={format!("left:{:.3}%", pct(i))}></span> }) }
-                    { for s.violations().into_iter().map(|i| html! { <span class="sm bad" style={format!("left:{:.3}%", pct(i))}></span> }) }
+                    { for s.moments().into_iter().filter(|&i| !hide || i <= s.cursor).map(|i| html! { <span class="sm" style={format!("left:{:.3}%", pct(i))}></span> }) }
+                    { for s.violations().into_iter().filter(|_| !hide).map(|i| html! { <span class="sm bad" style={format!("left:{:.3}%", pct(i))}></span> }) }
+                    if s.asking() {
+                        { for s.quiz.iter().map(|q| html! { <span class="sm q" style={format!("left:{:.3}%", pct(q.answer.asked))}></span> }) }
+                    }
                 </div>
             </div>
         </div>

@@ -24,15 +24,50 @@ pub fn Course(p: &CourseProps) -> Html {
             .collect::<Vec<_>>()
     });
     let current = &p.screen.original.id;
+    // The stored progress, read on every render (the panel re-renders as the reader answers).
     let visited = crate::view::app::visited();
+    let scores = crate::view::app::scores();
     let done = all.iter().filter(|(s, _)| visited.contains(&s.id)).count();
+    let reset = use_state(|| 0u32);
+    let on_reset = {
+        let reset = reset.clone();
+        Callback::from(move |_| {
+            crate::view::app::reset_progress();
+            reset.set(*reset + 1);
+        })
+    };
+    // (right, answered, asked) for a chapter's questions.
+    let score = |chapter: &str| {
+        let mut t = (0, 0, 0);
+        for (s, _) in all.iter().filter(|(s, _)| s.chapter == chapter) {
+            for i in 0..s.questions.len() {
+                t.2 += 1;
+                if let Some(ok) = scores.get(&format!("{}#{i}", s.id)) {
+                    t.1 += 1;
+                    t.0 += usize::from(*ok);
+                }
+            }
+        }
+        t
+    };
+    let total = sim::library::CHAPTERS.iter().map(|(c, _)| score(c)).fold((0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
     html! {
         <nav class="course" aria-label="Course">
             <h2 class="panel-title">{ "The course" }</h2>
-            <p class="hint progress">{ format!("You have opened {done} of {} scenarios.", all.len()) }</p>
+            <p class="hint progress">
+                { format!("You have opened {done} of {} scenarios", all.len()) }
+                { format!(" and answered {} of {} predict questions ({} right on the first try).", total.1, total.2, total.0) }
+                { " Each scenario: read the story, step through its key moments, then take your turn to break or fix it. Turn on Predict (P) to be quizzed on the way." }
+            </p>
             { for sim::library::CHAPTERS.iter().enumerate().filter(|(_, (c, _))| all.iter().any(|(s, _)| s.chapter == *c)).map(|(n, (c, title))| html! {
                 <section class="chapter">
-                    <h3>{ format!("{}. {title}", n + 1) }</h3>
+                    <h3>
+                        { format!("{}. {title}", n + 1) }
+                        { match score(c) {
+                            (_, _, 0) => html! {},
+                            (r, a, q) => html! { <span class="chapter-score">{ format!("predict: {r} right, {a} of {q} answered") }</span> },
+                        } }
+                    </h3>
                     <ol>
                         { for all.iter().filter(|(s, _)| s.chapter == *c).map(|(s, safe)| {
                             let d = p.dispatch.clone();
@@ -53,6 +88,7 @@ pub fn Course(p: &CourseProps) -> Html {
                     </ol>
                 </section>
             }) }
+            <button class="btn small ghost reset" onclick={on_reset}>{ "Reset my progress" }</button>
         </nav>
     }
 }
@@ -82,6 +118,7 @@ pub fn Story(p: &StoryProps) -> Html {
                 </button>
             </div>
             <p class="story-text">{ &sc.story }</p>
+            <crate::view::predict::YourTurn screen={p.screen.clone()} dispatch={p.dispatch.clone()} />
             if *open {
                 <div id="story-more">
                     <ul class="notice">{ for sc.notice.iter().map(|n| html! { <li>{ n }</li> }) }</ul>

@@ -192,6 +192,14 @@ pub struct VerdictProps {
 
 #[component]
 pub fn VerdictPanel(p: &VerdictProps) -> Html {
+    if p.screen.hides_future() {
+        return html! {
+            <section class="verdict hidden-verdict" aria-label="Verdict">
+                <h2>{ "Verdict: hidden until the end" }</h2>
+                <p class="hint">{ "Predict mode keeps the outcome to itself. Answer the questions on the way; the verdict appears at the last step." }</p>
+            </section>
+        };
+    }
     let v = &p.screen.run.verdict;
     let run = &p.screen.run;
     let finding = |f: &sim::Finding, class: &'static str| {

@@ -159,8 +159,11 @@ pub fn Timeline(p: &TimelineProps) -> Html {
     };
 
     let veil_w = (lay.x1 - x_now).max(0.0);
-    let moments = s.moments();
-    let violations = s.violations();
+    // Predict mode hides what has not happened yet: the veil turns opaque, and the markers
+    // ahead of the cursor go.
+    let hide = s.hides_future();
+    let moments: Vec<usize> = s.moments().into_iter().filter(|&i| !hide || i <= s.cursor).collect();
+    let violations: Vec<usize> = if hide { Vec::new() } else { s.violations() };
 
     let lanes = lay.lanes.iter().map(|l| {
         let role = role_name(l.role);
@@ -398,7 +401,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
     let timeline_error = s.error.as_ref().filter(|e| e.field == "timeline").map(|e| e.message.clone());
 
     html! {
-        <div class="timeline-wrap" ref={wrap}>
+        <div class={classes!("timeline-wrap", hide.then_some("hide-future"))} ref={wrap}>
             <div class="timeline-scroll" ref={scroller}>
                 <div class="lane-labels">{ for labels }</div>
                 <svg class="timeline" width={lay.width.to_string()} height={lay.height.to_string()} role="group"

@@ -394,15 +394,20 @@ await test('accessibility: axe-core finds no violations on any screen', async ()
     ['help', '?scenario=lease-basics', async (p) => p.keyboard.press('?')],
     ['lane menu', '?scenario=lease-basics', async (p) => { const b = await p.locator('.lane-bg').first().boundingBox(); await p.mouse.click(b.x + 200, b.y + 8); }],
     ['embed', '?scenario=gc-pause-fenced&embed=1', async () => {}],
+    ['predict question', '?scenario=gc-pause-unfenced&predict=1', async (p) => { await p.keyboard.press('End'); await p.waitForSelector('.predict.ask'); }],
+    ['predict answer', '?scenario=gc-pause-unfenced&predict=1', async (p) => { await p.keyboard.press('End'); await p.keyboard.press('1'); await p.waitForSelector('.predict.reveal'); }],
+    ['your turn', '?scenario=gc-pause-unfenced&step=95', async (p) => { await p.click('.your-turn button:has-text("Hint")'); }],
+    ['guide', '?page=guide', async (p) => { await p.click('.guide-q input >> nth=0'); await p.click('.guide-q >> nth=1 >> input >> nth=1'); }, '.guide-q'],
+    ['debate', '?page=debate', async () => {}, '.side-card img'],
   ];
   const problems = [];
   for (const dark of [false, true]) {
-    for (const [name, query, act] of screens) {
+    for (const [name, query, act, ready] of screens) {
       // axe is injected from outside the page, so the page's own CSP is bypassed for it alone.
       const ctx = await browser.newContext({ bypassCSP: true, colorScheme: dark ? 'dark' : 'light', viewport: { width: 1280, height: 800 } });
       const p = await ctx.newPage();
       await p.goto(`${base}/${query}`);
-      await p.waitForSelector('#app[data-steps]');
+      await p.waitForSelector(ready || '#app[data-steps]');
       await act(p);
       await p.evaluate(axe);
       const result = await p.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.length}× e.g. ${v.nodes[0].target.join(' ')}`));
@@ -431,6 +436,171 @@ await test('comfort: reduced motion stops the moving dots; the course keeps prog
   expect(await p.locator('.lesson .seen').count() === 2, 'two lessons marked seen');
   await ctx.close();
 });
+
+await test('predict mode: the run stops at each question, reveals the answer and jumps to its proof', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.click('button.predict-toggle');
+  await page.click('.story-text'); // leave the button, so Space plays instead of pressing it
+  expect(await step(page) === 1, 'predict mode starts from the first step');
+  expect((await page.textContent('.top')).includes('verdict hidden'), 'the verdict is hidden');
+  expect((await page.textContent('.verdict')).includes('hidden until the end'), 'the verdict panel is hidden');
+  await page.keyboard.press('End');
+  await page.waitForSelector('.predict.ask');
+  const asked = await step(page);
+  expect(asked > 1 && asked < Number(await attr(page, 'data-steps')), `stopped at the first question, step ${asked}`);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press(' ');
+  await page.waitForTimeout(300);
+  expect(await step(page) === asked, 'no stepping or playing past an unanswered question');
+  const question = await page.textContent('.predict.ask h3');
+  expect(question.includes('Which token'), question);
+  // Answer wrong on purpose: the reveal says so and gives the right answer and why.
+  await page.click('.predict.ask .choice >> nth=0');
+  const reveal = await page.textContent('.predict.reveal');
+  expect(reveal.includes('Not quite') && reveal.includes('34') && reveal.includes('you said: 33'), reveal);
+  await page.click('.predict.reveal button:has-text("Show me")');
+  const proof = await step(page);
+  expect(proof > asked, `jumped to the proof, step ${proof}`);
+  expect((await narration(page)).includes('token 34'), await narration(page));
+  // The next two questions, by keyboard: the right answers.
+  await page.keyboard.press('End');
+  await page.waitForSelector('.predict.ask');
+  expect((await page.textContent('.predict.ask h3')).includes('still valid'), 'second question');
+  await page.keyboard.press('2');
+  expect((await page.textContent('.predict.reveal[data-question="1"]')).includes('Right'), await page.textContent('.predict.reveal'));
+  // The third question is asked at the same step: its card follows the second's answer.
+  expect((await page.textContent('.predict.ask[data-question="2"] h3')).includes('token 33'), 'third question');
+  await page.keyboard.press('1');
+  expect((await page.textContent('.predict.reveal[data-question="2"]')).includes('Right'), 'third answer right');
+  await page.keyboard.press('End');
+  expect(await step(page) === Number(await attr(page, 'data-steps')), 'all answered: the run goes to the end');
+  expect((await page.textContent('.verdict')).includes('Unsafe'), 'the verdict shows at the end');
+  await page.waitForFunction(() => Object.keys(JSON.parse(localStorage.getItem('leaselab.predict') || '{}')).length === 3);
+  const score = JSON.parse(await page.evaluate(() => localStorage.getItem('leaselab.predict')));
+  expect(score['gc-pause-unfenced#0'] === false && score['gc-pause-unfenced#1'] === true, JSON.stringify(score));
+  await page.click('#tab-Course');
+  const course = await page.textContent('.course');
+  expect(course.includes('answered 3 of') && course.includes('2 right on the first try') && /predict: 2 right, 3 of \d+ answered/.test(course), course);
+  await page.waitForURL(/predict=1/);
+});
+
+await test('the course: the end of a run invites a change, checks it, and leads to the next lesson', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  expect(await page.locator('.your-turn').count() === 0, 'the invitation waits for the end of the run');
+  await page.keyboard.press('End');
+  const turn = await page.textContent('.your-turn');
+  expect(turn.includes('Your turn, fix it') && turn.includes('shorten the pause'), turn);
+  expect((await page.textContent('.end-of-run')).includes('Next lesson: The same pause, with fencing'), await page.textContent('.end-of-run'));
+  // Do it by hand: drag-free, through the Change panel.
+  await page.click('#tab-Change');
+  await page.fill('#f-fault-0-duration', '5000');
+  await page.press('#f-fault-0-duration', 'Enter');
+  await page.waitForSelector('.your-turn.met');
+  expect(await attr(page, 'data-verdict') === 'safe', 'safe with a short pause');
+  expect((await page.textContent('.your-turn')).includes('only because this pause was short'), await page.textContent('.your-turn'));
+  await page.click('#tab-Inspect');
+  await page.keyboard.press('End');
+  await page.click('.end-of-run .next-lesson');
+  expect((await page.inputValue('header select')) === 'gc-pause-fenced', 'next lesson');
+  // A break-it challenge, solved with "Show one way".
+  await page.keyboard.press('End');
+  expect((await page.textContent('.your-turn')).includes('Your turn, break it'), await page.textContent('.your-turn'));
+  await page.click('.your-turn button:has-text("Show one way")');
+  await page.waitForSelector('.your-turn.met');
+  expect(await attr(page, 'data-verdict') === 'unsafe', 'the solution breaks it');
+});
+
+await test('the whole course in predict mode: every lesson, every question, start to finish', async (page) => {
+  await open(page, '?scenario=lease-basics&predict=1');
+  const lessons = [];
+  for (let lesson = 0; lesson < 40; lesson++) {
+    const id = await page.inputValue('header select');
+    lessons.push(id);
+    expect(await step(page) === 1, `${id} starts from the first step`);
+    let asked = 0;
+    for (let i = 0; i < 50; i++) {
+      await page.keyboard.press('End');
+      if (await page.locator('.predict.ask').count()) {
+        expect(await page.locator('.verdict.hidden-verdict').count() === 1, `${id}: the verdict is hidden while asking`);
+        await page.keyboard.press('1');
+        await page.waitForSelector(`.predict.reveal[data-question="${asked}"]`);
+        asked++;
+      } else if (await step(page) === Number(await attr(page, 'data-steps'))) {
+        break;
+      }
+    }
+    expect(asked >= 1, `${id}: at least one question was asked`);
+    expect(await page.locator('.verdict.hidden-verdict').count() === 0, `${id}: the verdict shows at the end`);
+    expect(await page.locator('.your-turn').count() === 1, `${id}: the end invites a change`);
+    const next = page.locator('.end-of-run .next-lesson');
+    if (!(await next.count())) break;
+    await next.click();
+  }
+  expect(lessons.length === 26 && lessons[25] === 'db-transaction', `went through ${lessons.length} lessons: ${lessons.join(', ')}`);
+  await page.waitForFunction(() => Object.keys(JSON.parse(localStorage.getItem('leaselab.predict') || '{}')).length >= 55);
+  await page.click('#tab-Course');
+  const progress = await page.textContent('.course .progress');
+  expect(/opened 26 of 26/.test(progress) && /answered (\d+) of \1 predict questions/.test(progress), progress);
+});
+
+await test('the guide: answers lead to an approach, and its scenarios open in the lab', async (page) => {
+  await open(page, '?scenario=lease-basics');
+  await page.click('.site-nav a:has-text("Guide")');
+  await page.waitForSelector('.guide-q');
+  expect(page.url().includes('page=guide'), page.url());
+  await page.keyboard.press('End');
+  const q = (n) => page.locator('.guide-q').nth(n);
+  await q(0).locator('input').nth(0).click();          // stale work can cause damage: yes
+  await q(1).locator('input').nth(1).click();          // shared transaction: no
+  await q(2).locator('input').nth(1).click();          // token: no
+  await q(3).locator('input').nth(1).click();          // duplicates harmless: no
+  expect((await page.textContent('.recommendation h2')).includes('No lock makes this safe'), await page.textContent('.recommendation'));
+  await q(2).locator('input').nth(0).click();          // token: yes, now
+  expect((await q(3).textContent()).includes('quorum'), 'the path changes with the answers');
+  await q(3).locator('input').nth(0).click();          // must continue without a quorum: yes
+  const rec = await page.textContent('.recommendation');
+  expect(rec.includes('consensus-backed lock with fencing') && rec.includes('no lock service can be both always available and safe'), rec);
+  expect((await page.textContent('.tradeoffs tr.chosen')).includes('Consensus-backed'), 'the table marks the recommended row');
+  const link = page.locator('.recommendation a.demo', { hasText: 'The same pause, with fencing' });
+  expect((await link.locator('xpath=..').textContent()).includes('safe'), 'the linked verdict is shown');
+  await link.click();
+  await page.waitForSelector('#app[data-steps]');
+  expect((await page.inputValue('header select')) === 'gc-pause-fenced' && await attr(page, 'data-verdict') === 'safe', 'opened in the lab');
+  expect(await step(page) === 1, 'keys pressed on the guide did not move the lab');
+  await page.goBack();
+  await page.waitForSelector('.guide-q');
+  expect(await page.locator('.guide-q input:checked').count() === 4, 'the answers are kept');
+});
+
+await test('the debate page pairs the two Redlock runs, with verdicts from the engine', async (page) => {
+  await page.goto(`${base}/?page=debate`);
+  await page.waitForSelector('.side-card img');
+  const cards = page.locator('.side-card');
+  expect(await cards.count() === 2, 'two sides');
+  expect((await cards.nth(0).getAttribute('data-scenario')) === 'redlock-slow-acquire' && (await cards.nth(0).textContent()).includes('safe'), 'the check catches delays');
+  expect((await cards.nth(1).getAttribute('data-scenario')) === 'redlock-pause-after-acquire' && (await cards.nth(1).textContent()).includes('unsafe'), 'not a pause after');
+  const w = await cards.nth(1).locator('img').evaluate((img) => img.naturalWidth);
+  expect(w > 300, `the timeline picture renders (${w}px)`);
+  const text = await page.textContent('.page-main');
+  expect(text.includes('Kleppmann') && text.includes('antirez') && text.includes('antirez.com/news/101'), 'both positions and sources');
+  await cards.nth(1).locator('a.demo').click();
+  await page.waitForSelector('#app[data-steps]');
+  expect((await page.inputValue('header select')) === 'redlock-pause-after-acquire', 'opened in the lab');
+});
+
+await test('phone width: the guide and a predict question fit', async (page) => {
+  await page.goto(`${base}/?page=guide`);
+  await page.waitForSelector('.guide-q');
+  let overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow <= 0, `the guide scrolls sideways by ${overflow}px`);
+  await open(page, '?scenario=holder-crash&predict=1');
+  await page.keyboard.press('End');
+  await page.waitForSelector('.predict.ask');
+  overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow <= 0, `the lab scrolls sideways by ${overflow}px`);
+  const r = await page.locator('.predict.ask').boundingBox();
+  expect(r.y < 844 && r.y + 40 > 0, `the question scrolled into view (top ${r.y})`);
+}, { width: 390, height: 844 });
 
 await test('phone width: nothing overlaps, the timeline scrolls', async (page) => {
   await open(page, '?scenario=gc-pause-unfenced');

@@ -1,0 +1,302 @@
+//! The pages beside the lab: the guide to choosing an approach, and the Kleppmann–antirez
+//! debate. Both link into the lab; every verdict they show is computed by running the scenario.
+
+use std::collections::HashMap;
+
+use yew::prelude::*;
+
+use crate::guide::{self, Answers, Approach, Demo, ORDER};
+
+/// Which page is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Page {
+    Lab,
+    Guide,
+    Debate,
+}
+
+impl Page {
+    /// `?page=guide` and `?page=debate`; anything else is the lab.
+    pub fn from_query(search: &str) -> Page {
+        let params = web_sys::UrlSearchParams::new_with_str(search).ok();
+        match params.and_then(|p| p.get("page")).as_deref() {
+            Some("guide") => Page::Guide,
+            Some("debate") => Page::Debate,
+            _ => Page::Lab,
+        }
+    }
+
+    pub fn query(self) -> &'static str {
+        match self {
+            Page::Lab => "",
+            Page::Guide => "?page=guide",
+            Page::Debate => "?page=debate",
+        }
+    }
+}
+
+/// Opens a library scenario in the lab: (id, with its fix).
+pub type Open = Callback<(String, bool)>;
+
+#[derive(Properties, PartialEq)]
+pub struct NavProps {
+    pub here: Page,
+    pub nav: Callback<Page>,
+}
+
+/// The links between the lab and the pages (plain links that also work in a new tab).
+#[component]
+pub fn SiteNav(p: &NavProps) -> Html {
+    let link = |page: Page, label: &str| {
+        let nav = p.nav.clone();
+        let href = if page == Page::Lab { "?".to_string() } else { page.query().to_string() };
+        let onclick = Callback::from(move |e: MouseEvent| {
+            if !(e.ctrl_key() || e.meta_key() || e.shift_key()) {
+                e.prevent_default();
+                nav.emit(page);
+            }
+        });
+        html! { <a class={classes!("site-link", (p.here == page).then_some("here"))} aria-current={(p.here == page).then_some("page")} {href} {onclick}>{ label.to_string() }</a> }
+    };
+    html! {
+        <nav class="site-nav" aria-label="Lease Lab">
+            { link(Page::Lab, "Lab") }
+            { link(Page::Guide, "Guide") }
+            { link(Page::Debate, "Redlock debate") }
+        </nav>
+    }
+}
+
+/// The logo and name, at the top of every screen.
+pub fn brand() -> Html {
+    html! {
+        <h1 class="brand">
+            <svg class="logo" viewBox="0 0 32 32" width="26" height="26" aria-hidden="true"><rect width="32" height="32" rx="7" fill="#1f3a5f"/><rect x="6" y="9" width="14" height="5" rx="2" fill="#56b4e9"/><rect x="12" y="18" width="14" height="5" rx="2" fill="#e69f00"/><path d="M22 6v20" stroke="#fff" stroke-width="2"/></svg>
+            { "Lease Lab" }
+        </h1>
+    }
+}
+
+/// The verdicts of the scenarios a page links to, computed by running them.
+fn verdicts(demos: impl Iterator<Item = (&'static str, bool)>) -> HashMap<(&'static str, bool), bool> {
+    demos
+        .map(|(id, fixed)| {
+            let safe = sim::library::get(id)
+                .and_then(|sc| if fixed { sc.fixed().and_then(Result::ok) } else { Some(sc) })
+                .and_then(|sc| sim::run(&sc).ok())
+                .map(|r| r.verdict.is_safe());
+            ((id, fixed), safe.unwrap_or(false))
+        })
+        .collect()
+}
+
+fn title_of(id: &str) -> String {
+    sim::library::catalog().iter().find(|s| s.id == id).map(|s| s.title.clone()).unwrap_or_else(|| id.to_string())
+}
+
+/// A link that opens a scenario in the lab, with its verdict.
+fn demo_link(d: &Demo, safe: bool, open: &Open) -> Html {
+    let (id, fixed) = (d.id.to_string(), d.fixed);
+    let href = format!("?scenario={id}{}", if fixed { "&fix=1" } else { "" });
+    let open = open.clone();
+    let onclick = Callback::from(move |e: MouseEvent| {
+        if !(e.ctrl_key() || e.meta_key() || e.shift_key()) {
+            e.prevent_default();
+            open.emit((id.clone(), fixed));
+        }
+    });
+    html! {
+        <li>
+            <a {href} {onclick} class="demo">{ title_of(d.id) }{ if d.fixed { " (fixed)" } else { "" } }</a>
+            <span class={classes!("mini", if safe { "safe" } else { "unsafe" })}>{ if safe { "safe" } else { "unsafe" } }</span>
+            <span class="demo-what">{ format!(" {}", d.what) }</span>
+        </li>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct PageProps {
+    pub nav: Callback<Page>,
+    pub open: Open,
+}
+
+const GUIDE_KEY: &str = "leaselab.guide";
+
+fn load_answers() -> Answers {
+    let stored = web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .and_then(|st| st.get_item(GUIDE_KEY).ok().flatten())
+        .and_then(|t| serde_json::from_str::<Vec<Option<bool>>>(&t).ok());
+    let mut a = [None; 5];
+    if let Some(v) = stored.filter(|v| v.len() == 5) {
+        a.copy_from_slice(&v);
+    }
+    a
+}
+
+fn save_answers(a: &Answers) {
+    if let Some(st) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+        let _ = st.set_item(GUIDE_KEY, &serde_json::to_string(&a.to_vec()).unwrap_or_default());
+    }
+}
+
+/// The guide: five questions, the approach they lead to, and the trade-off table.
+#[component]
+pub fn GuidePage(p: &PageProps) -> Html {
+    let answers = use_state(load_answers);
+    let safe = use_memo((), |_| verdicts(guide::all_demos().map(|d| (d.id, d.fixed))));
+    let set = |i: usize, v: Option<bool>| {
+        let answers = answers.clone();
+        Callback::from(move |_| {
+            let mut a = *answers;
+            a[i] = v;
+            save_answers(&a);
+            answers.set(a);
+        })
+    };
+    let path = guide::path(&answers);
+    let rec = guide::recommend(&answers);
+    let questions = path.iter().enumerate().map(|(n, q)| {
+        let i = ORDER.iter().position(|x| x == q).unwrap_or(0);
+        let (ask, help) = q.text();
+        let name = format!("guide-q{i}");
+        let v = answers[i];
+        html! {
+            <fieldset class="guide-q">
+                <legend>{ format!("{}. {ask}", n + 1) }</legend>
+                <p class="hint">{ help }</p>
+                <label><input type="radio" name={name.clone()} checked={v == Some(true)} onchange={set(i, Some(true))} />{ " Yes" }</label>
+                <label><input type="radio" name={name} checked={v == Some(false)} onchange={set(i, Some(false))} />{ " No" }</label>
+            </fieldset>
+        }
+    });
+    let recommendation = rec.map(|x| {
+        let a = guide::advice(x);
+        let quorum_note = (x == Approach::Consensus && answers[3] == Some(true)).then(|| html! {
+            <p class="caveat"><strong>{ "You said work must continue without a quorum. " }</strong>
+                { "A consensus service cannot promise that: while a majority is down it grants nothing and expires nothing (see “A majority of the consensus service is down”). Fencing still keeps the data safe whatever issues the tokens; decide whether a pause in progress is acceptable, because no lock service can be both always available and safe." }</p>
+        });
+        html! {
+            <section class="recommendation" aria-live="polite">
+                <p class="predict-kicker">{ "Our recommendation" }</p>
+                <h2>{ a.title }</h2>
+                <ul>{ for a.advice.iter().map(|t| html! { <li>{ *t }</li> }) }</ul>
+                { for quorum_note }
+                <h3>{ "See it in the lab" }</h3>
+                <ul class="demos">{ for a.demos.iter().map(|d| demo_link(d, *safe.get(&(d.id, d.fixed)).unwrap_or(&false), &p.open)) }</ul>
+            </section>
+        }
+    });
+    let start_over = set_all(answers.clone());
+    html! {
+        <div class="app page guide" id="page">
+            <header class="top">{ brand() }<SiteNav here={Page::Guide} nav={p.nav.clone()} /></header>
+            <main class="page-main">
+                <h1 class="page-title">{ "Which approach fits your system?" }</h1>
+                <p class="lede">{ "A distributed lock coordinates clients; it does not stop an expired or paused client from writing. If correctness depends on exclusive access, the resource must reject stale owners (a fencing token it checks), or the operation must be serialized by a transaction that covers the shared state. Answer these questions to find what your system needs, and see each answer played out in the lab." }</p>
+                <div class="guide-grid">
+                    <form class="guide-questions" aria-label="Questions" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+                        { for questions }
+                        if answers.iter().any(Option::is_some) {
+                            <button type="button" class="btn small ghost" onclick={start_over}>{ "Start over" }</button>
+                        }
+                    </form>
+                    { recommendation.unwrap_or_else(|| html! {
+                        <section class="recommendation pending"><p class="hint">{ "Answer the questions on the left; the recommendation appears as soon as they decide it." }</p></section>
+                    }) }
+                </div>
+                <h2 class="table-title">{ "The trade-offs" }</h2>
+                <div class="table-scroll" tabindex="0" role="region" aria-label="Trade-off table">
+                    <table class="tradeoffs">
+                        <thead><tr>
+                            <th scope="col">{ "Approach" }</th><th scope="col">{ "Pause or network delay" }</th><th scope="col">{ "Stale-owner enforcement" }</th>
+                            <th scope="col">{ "During quorum loss" }</th><th scope="col">{ "Complexity and fit" }</th><th scope="col">{ "Transaction boundary" }</th><th scope="col">{ "See it" }</th>
+                        </tr></thead>
+                        <tbody>
+                            { for guide::TABLE.iter().map(|r| html! {
+                                <tr class={classes!((rec == Some(r.approach)).then_some("chosen"))}>
+                                    <th scope="row">{ r.name }if rec == Some(r.approach) { <span class="mini safe">{ "recommended" }</span> }</th>
+                                    <td>{ r.pause }</td><td>{ r.stale }</td><td>{ r.quorum }</td><td>{ r.fit }</td><td>{ r.boundary }</td>
+                                    <td><ul class="demos">{ for r.demos.iter().map(|d| demo_link(d, *safe.get(&(d.id, d.fixed)).unwrap_or(&false), &p.open)) }</ul></td>
+                                </tr>
+                            }) }
+                        </tbody>
+                    </table>
+                </div>
+                <p class="sources"><strong>{ "Sources: " }</strong>{ "Redis docs, “Distributed Locks with Redis”; Kleppmann, “How to do distributed locking” (8 February 2016); etcd v3.4 “etcd API guarantees”, v3.5 “etcd versus other key-value stores” and “Failure modes”; Kleppmann, Designing Data-Intensive Applications. The table condenses the seed guide Lease Lab started from." }</p>
+            </main>
+        </div>
+    }
+}
+
+fn set_all(answers: UseStateHandle<Answers>) -> Callback<MouseEvent> {
+    Callback::from(move |_| {
+        save_answers(&[None; 5]);
+        answers.set([None; 5]);
+    })
+}
+
+/// One side of the debate: a scenario, its verdict and its timeline as a picture.
+fn side(id: &'static str, heading: &str, body: &str, open: &Open) -> Html {
+    let Some(sc) = sim::library::get(id) else { return html! {} };
+    let Ok(run) = sim::run(&sc) else { return html! {} };
+    let safe = run.verdict.is_safe();
+    let svg = draw::svg::render(&run, &sc, 640.0, None);
+    let src = format!("data:image/svg+xml;charset=utf-8,{}", String::from(js_sys::encode_uri_component(&svg)));
+    let d = Demo { id, fixed: false, verdict: if safe { sim::Safety::Safe } else { sim::Safety::Unsafe }, what: "" };
+    html! {
+        <article class="side-card" data-scenario={id}>
+            <h2>{ heading.to_string() }</h2>
+            <p>{ body.to_string() }</p>
+            <img class="debate-svg" src={src} alt={format!("Timeline of {}: {}", sc.title, if safe { "safe" } else { "unsafe" })} width="640" />
+            <ul class="demos">{ demo_link(&d, safe, open) }</ul>
+            if let Some(e) = run.verdict.violations.first() {
+                <p class="hint">{ format!("The checker: {}", e.explanation) }</p>
+            }
+        </article>
+    }
+}
+
+/// The Kleppmann–antirez debate, with the two scenarios where each argument holds.
+#[component]
+pub fn DebatePage(p: &PageProps) -> Html {
+    let open = p.open.clone();
+    let safe = use_memo((), |_| verdicts(guide::DEBATE_MORE.iter().map(|d| (d.id, d.fixed))));
+    // The two runs and their pictures, computed once.
+    let sides = {
+        let open = open.clone();
+        use_memo((), move |_| {
+            html! { <>
+                { side("redlock-slow-acquire", "Delays during acquisition: the check catches it",
+                    "client1 is paused in the middle of its lock round, so the nodes' replies reach it 12 s late. Redlock measures the time the round took: 12001 ms of a 10000 ms TTL leaves no validity, so client1 does not use the lock, unlocks and retries. This is antirez's point: step 3 of the algorithm makes delays during acquisition harmless.", &open) }
+                { side("redlock-pause-after-acquire", "A pause after acquisition: no check can",
+                    "client1 acquires with 9.9 s of validity, then pauses for 15 s. Its keys expire, client2 takes the lock and writes, and client1 wakes and writes too. This is Kleppmann's point: nothing at acquisition can see a pause that comes after it, and Redlock produces no fencing token for the resource to check.", &open) }
+            </> }
+        })
+    };
+    html! {
+        <div class="app page debate" id="page">
+            <header class="top">{ brand() }<SiteNav here={Page::Debate} nav={p.nav.clone()} /></header>
+            <main class="page-main">
+                <h1 class="page-title">{ "Is Redlock safe? Kleppmann and antirez, February 2016" }</h1>
+                <p class="lede">{ "Martin Kleppmann argued that Redlock is unsafe for locks that protect correctness; Salvatore Sanfilippo (antirez), who designed it, replied the next day. They agree on more than it seems: a delay during acquisition is caught by Redlock's time check, and a pause after acquisition is not. Both runs below are simulated by the same engine as the lab; the verdicts come from its checker." }</p>
+                <div class="sides">{ (*sides).clone() }</div>
+                <div class="positions">
+                    <section>
+                        <h2>{ "Kleppmann: “neither fish nor fowl”" }</h2>
+                        <p>{ "For a lock that only saves work, a single Redis node is enough; for a lock that protects correctness, Redlock is not enough. Processes pause (GC, page faults), packets are delayed (GitHub saw 90 s), and clocks jump, so a client can act on a lock it no longer holds. The fix is a fencing token that increases with every grant and that the storage checks on every write; Redlock has no way to produce one (its random value has no order). Its safety depends on bounded delays, pauses and clock error; a good algorithm keeps safety without timing assumptions. Use ZooKeeper or etcd with fencing, or a database transaction." }</p>
+                    </section>
+                    <section>
+                        <h2>{ "antirez: “Is Redlock safe?”" }</h2>
+                        <p>{ "Redlock checks the time before and after acquiring, so delays during acquisition make the lock invalid rather than unsafe. A pause after acquisition troubles every lock with automatic release, not Redlock in particular. If the resource can reject stale tokens, it is already linearizable and you hardly need a distributed lock; and the random value can drive a check-and-set at the resource. Redlock needs clocks that count time at about the same rate, not synchronized clocks; avoid jumps with a slewing NTP, and Redis should use monotonic time. Instead of delayed restarts, nodes can fsync every write." }</p>
+                    </section>
+                </div>
+                <h2 class="table-title">{ "More from the same chapter" }</h2>
+                <ul class="demos">{ for guide::DEBATE_MORE.iter().map(|d| demo_link(d, *safe.get(&(d.id, d.fixed)).unwrap_or(&false), &p.open)) }</ul>
+                <p class="sources"><strong>{ "Sources: " }</strong>
+                    { "Martin Kleppmann, “How to do distributed locking”, 8 February 2016 (martin.kleppmann.com), with his update of 9 February; Salvatore Sanfilippo, “Is Redlock safe?”, 9 February 2016 (antirez.com/news/101); Redis docs, “Distributed Locks with Redis”. The positions above are summaries in our words; read both posts." }
+                </p>
+            </main>
+        </div>
+    }
+}

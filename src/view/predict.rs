@@ -1,0 +1,142 @@
+//! Predict mode: the question waiting at the cursor, its choices, and the answer revealed with
+//! the engine's proof. And the course's "your turn" challenge for the current scenario.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::state::{Action, Screen};
+
+#[derive(Properties, PartialEq)]
+pub struct PredictProps {
+    pub screen: Rc<Screen>,
+    pub dispatch: Callback<Action>,
+}
+
+/// The question at the cursor (with its choices), or the answers revealed here.
+#[component]
+pub fn Predict(p: &PredictProps) -> Html {
+    let s = &p.screen;
+    let card = use_node_ref();
+    {
+        // A new question scrolls into view (on a phone it is below the timeline).
+        let card = card.clone();
+        use_effect_with(s.pending(), move |q| {
+            if q.is_some() {
+                if let Some(el) = card.cast::<web_sys::Element>() {
+                    let opts = web_sys::ScrollIntoViewOptions::new();
+                    opts.set_block(web_sys::ScrollLogicalPosition::Nearest);
+                    el.scroll_into_view_with_scroll_into_view_options(&opts);
+                }
+            }
+        });
+    }
+    if !s.asking() {
+        return html! {};
+    }
+    let total = s.quiz.len();
+    let ask = s.pending().map(|i| {
+        let q = &s.quiz[i].question;
+        html! {
+            <section ref={card.clone()} class="predict ask" aria-labelledby="predict-q" data-question={i.to_string()}>
+                <p class="predict-kicker">{ format!("Predict · question {} of {total}", i + 1) }</p>
+                <h3 id="predict-q">{ &q.ask }</h3>
+                <div class="choices" role="group" aria-label="Your answer">
+                    { for q.choices.iter().enumerate().map(|(n, c)| {
+                        let d = p.dispatch.clone();
+                        html! {
+                            <button class="btn choice" onclick={Callback::from(move |_| d.emit(Action::Answer(i, n)))}>
+                                <kbd aria-hidden="true">{ n + 1 }</kbd>{ &c.text }
+                            </button>
+                        }
+                    }) }
+                </div>
+                <p class="hint">{ "The run waits here until you answer (keys 1–" }{ q.choices.len() }{ "). Step back to look again." }</p>
+            </section>
+        }
+    });
+    let shown = s.revealed();
+    if shown.is_empty() && ask.is_none() {
+        let answered = s.picked.iter().filter(|x| x.is_some()).count();
+        let right = s.picked.iter().zip(s.quiz.iter()).filter(|(x, q)| **x == q.answer.right && x.is_some()).count();
+        return html! {
+            <p class="predict-status" role="status">
+                { format!("Predict mode: {answered} of {total} answered, {right} right.") }
+                if s.cursor + 1 == s.steps() && answered == total { { " All done for this scenario." } }
+            </p>
+        };
+    }
+    html! {
+        <>
+            { for shown.into_iter().map(|i| {
+                let quiz = &s.quiz[i];
+                let (q, a) = (&quiz.question, &quiz.answer);
+                let picked = s.picked[i].unwrap_or(0);
+                let right = a.right == Some(picked);
+                let answer_text = a.right.and_then(|r| q.choices.get(r)).map(|c| c.text.clone()).unwrap_or_default();
+                let d = p.dispatch.clone();
+                let proof = a.proof;
+                let at_proof = s.cursor == proof;
+                html! {
+                    <section class={classes!("predict", "reveal", if right { "right" } else { "wrong" })} data-question={i.to_string()}>
+                        <p class="predict-kicker">{ format!("Predict · question {} of {total}", i + 1) }</p>
+                        <h3>{ &q.ask }</h3>
+                        <p class="result">
+                            <strong>{ if right { "✓ Right: " } else { "✗ Not quite. The answer: " } }</strong>{ answer_text }
+                            if !right { <span class="yours">{ format!(" (you said: {})", q.choices[picked].text) }</span> }
+                        </p>
+                        <p class="why">{ &q.why }</p>
+                        if at_proof {
+                            <p class="hint">{ format!("This is the step that shows it (step {}).", proof + 1) }</p>
+                        } else if s.pending().is_none() {
+                            <button class="btn small primary" onclick={Callback::from(move |_| d.emit(Action::Seek(proof)))}>
+                                { format!("Show me (step {})", proof + 1) }
+                            </button>
+                        }
+                    </section>
+                }
+            }) }
+            { for ask }
+        </>
+    }
+}
+
+/// The course's invitation to change the run, with a hint, one way to do it, and a check.
+#[component]
+pub fn YourTurn(p: &PredictProps) -> Html {
+    let s = &p.screen;
+    let hint = use_state(|| false);
+    let Some(c) = s.original.challenge.as_ref() else { return html! {} };
+    // The course invites the reader to change the run once they have seen it to the end (or
+    // have started changing it already).
+    if s.as_written && !s.fixed() && s.cursor + 1 < s.steps() {
+        return html! {};
+    }
+    let goal = if c.goal == sim::Safety::Safe { "safe" } else { "unsafe" };
+    let met = s.challenge_met();
+    let toggle = {
+        let hint = hint.clone();
+        Callback::from(move |_| hint.set(!*hint))
+    };
+    let solve = {
+        let d = p.dispatch.clone();
+        Callback::from(move |_| d.emit(Action::ShowSolution))
+    };
+    html! {
+        <div class={classes!("your-turn", met.then_some("met"))} data-met={met.to_string()}>
+            <p><strong>{ if c.goal == sim::Safety::Safe { "Your turn, fix it: " } else { "Your turn, break it: " } }</strong>{ &c.ask }</p>
+            if met {
+                <p class="done" role="status"><strong>{ format!("✓ Done: the verdict is now {goal}. ") }</strong>{ &c.explain }</p>
+            } else {
+                <p class="goal">
+                    { format!("Change the run in the Change panel (or drag a pause) until the verdict says {goal}. ") }
+                    if !c.hint.is_empty() {
+                        <button class="btn small ghost" aria-expanded={hint.to_string()} onclick={toggle}>{ if *hint { "Hide the hint" } else { "Hint" } }</button>
+                    }
+                    <button class="btn small ghost" onclick={solve}>{ "Show one way" }</button>
+                </p>
+                if *hint { <p class="hint">{ &c.hint }</p> }
+            }
+        </div>
+    }
+}
