@@ -4,10 +4,11 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use gloo_events::EventListener;
 use sim::scenario::Fault;
 use sim::time::{fmt, Micros, MS};
 use sim::trace::Role;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::layout::{layout, ArrowKind, BarKind, Layout, MarkKind};
@@ -78,21 +79,35 @@ fn svg_x(e: &MouseEvent) -> (f64, f64) {
 pub fn Timeline(p: &TimelineProps) -> Html {
     let s = &p.screen;
     let wrap = use_node_ref();
-    let width = use_state(|| 1000.0f64);
-    // Measure the container now and on every resize; the listener is dropped with the component.
+    let width = use_state_eq(|| 1000.0f64);
+    // Measure the container now and whenever its size changes (a window resize, or the lab shown
+    // again after a page); the observer is disconnected with the component. A hidden container
+    // (width 0) keeps the last width.
     {
         let wrap = wrap.clone();
         let width = width.clone();
         use_effect_with((), move |_| {
-            let measure = move || {
-                if let Some(el) = wrap.cast::<web_sys::Element>() {
-                    width.set(el.client_width().max(300) as f64);
+            let el = wrap.cast::<web_sys::Element>();
+            let measure = {
+                let el = el.clone();
+                move || {
+                    if let Some(w) = el.as_ref().map(|e| e.client_width()).filter(|w| *w > 0) {
+                        width.set(w.max(300) as f64);
+                    }
                 }
             };
             measure();
-            let window = web_sys::window().expect("a window");
-            let listener = EventListener::new(&window, "resize", move |_| measure());
-            move || drop(listener)
+            let callback = Closure::<dyn FnMut()>::new(measure);
+            let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok();
+            if let (Some(o), Some(el)) = (&observer, &el) {
+                o.observe(el);
+            }
+            move || {
+                if let Some(o) = observer {
+                    o.disconnect();
+                }
+                drop(callback);
+            }
         });
     }
     let key = (Rc::as_ptr(&s.run) as usize, Rc::as_ptr(&s.scenario) as usize, *width as i64);

@@ -567,6 +567,7 @@ await test('the guide: answers lead to an approach, and its scenarios open in th
   await page.waitForSelector('#app[data-steps]');
   expect((await page.inputValue('header select')) === 'gc-pause-fenced' && await attr(page, 'data-verdict') === 'safe', 'opened in the lab');
   expect(await step(page) === 1, 'keys pressed on the guide did not move the lab');
+
   await page.goBack();
   await page.waitForSelector('.guide-q');
   expect(await page.locator('.guide-q input:checked').count() === 4, 'the answers are kept');
@@ -586,6 +587,8 @@ await test('the debate page pairs the two Redlock runs, with verdicts from the e
   await cards.nth(1).locator('a.demo').click();
   await page.waitForSelector('#app[data-steps]');
   expect((await page.inputValue('header select')) === 'redlock-pause-after-acquire', 'opened in the lab');
+  // The lab was hidden from the start: its timeline takes the width it is shown at.
+  await page.waitForFunction(() => Number(document.querySelector('svg.timeline').getAttribute('width')) > 700);
 });
 
 await test('phone width: the guide and a predict question fit', async (page) => {
