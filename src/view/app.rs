@@ -577,6 +577,7 @@ pub fn Lab(p: &LabProps) -> Html {
                         <Predict screen={s.clone()} dispatch={dispatch.clone()} />
                     </div>
                     <Narration screen={s.clone()} />
+                    <StartHint screen={s.clone()} dispatch={dispatch.clone()} />
                     <EndOfRun screen={s.clone()} dispatch={dispatch.clone()} />
                     <VerdictPanel screen={s.clone()} dispatch={dispatch.clone()} />
                 </section>
@@ -755,6 +756,22 @@ pub fn mount() {
 /// Speed label, e.g. `0.25×`.
 pub fn speed_label(i: usize) -> String {
     format!("{}×", SPEEDS[i])
+}
+
+/// At the first step: how to go through a lesson (gone as soon as the reader moves).
+#[component]
+fn StartHint(p: &HeaderProps) -> Html {
+    let s = &p.screen;
+    if s.cursor != 0 || s.playing {
+        return html! {};
+    }
+    html! {
+        <p class="start-hint">
+            { "Step through with " }<kbd>{ "→" }</kbd>{ ", jump between key moments with " }<kbd>{ "Shift" }</kbd>{ " + " }<kbd>{ "→" }</kbd>
+            { ", or play with " }<kbd>{ "Space" }</kbd>{ "." }
+            if !s.quiz.is_empty() && !s.predict { { " Preparing for an interview? Turn on Predict (" }<kbd>{ "P" }</kbd>{ ") and answer what happens next." } }
+        </p>
+    }
 }
 
 /// The end of a run: the verdict in a sentence, the invitation to change it, and the next lesson.

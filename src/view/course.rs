@@ -81,6 +81,7 @@ pub fn Course(p: &CourseProps) -> Html {
                                         <span class={classes!("mini", if *safe { "safe" } else { "unsafe" })}>{ if *safe { "safe" } else { "unsafe" } }</span>
                                         if s.fix.is_some() { <span class="mini fixable">{ "has a fix" }</span> }
                                         if visited.contains(&s.id) { <span class="mini seen">{ "✓ seen" }</span> }
+                                        { lesson_score(s, &scores) }
                                     </button>
                                 </li>
                             }
@@ -91,6 +92,16 @@ pub fn Course(p: &CourseProps) -> Html {
             <button class="btn small ghost reset" onclick={on_reset}>{ "Reset my progress" }</button>
         </nav>
     }
+}
+
+/// A lesson's predict result, once any of its questions is answered: "predict 2/3".
+fn lesson_score(s: &sim::Scenario, scores: &std::collections::BTreeMap<String, bool>) -> Html {
+    let got: Vec<bool> = (0..s.questions.len()).filter_map(|i| scores.get(&format!("{}#{i}", s.id)).copied()).collect();
+    if got.is_empty() {
+        return html! {};
+    }
+    let right = got.iter().filter(|x| **x).count();
+    html! { <span class="mini score" title={format!("{right} of {} predict questions right on the first try", s.questions.len())}>{ format!("predict {right}/{}", s.questions.len()) }</span> }
 }
 
 #[derive(Properties, PartialEq)]
