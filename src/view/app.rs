@@ -72,12 +72,16 @@ fn initial() -> Screen {
     s
 }
 
-/// Writes the run into the address bar (so a reload or a copied address reopens it) and keeps
-/// the scenario in local storage.
+/// Writes the run into the address bar (so a reload or a copied address reopens it).
 fn sync_url(s: &Screen) {
     let Some(w) = web_sys::window() else { return };
+    let search = w.location().search().unwrap_or_default();
+    if Page::from_query(&search) != Page::Lab {
+        // A page beside the lab owns the address (a sync may still be due from before it opened).
+        return;
+    }
     let url = query_of(s);
-    if w.location().search().ok().as_deref() != Some(url.as_str()) {
+    if search != url {
         if let Ok(h) = w.history() {
             let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
         }

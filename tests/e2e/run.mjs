@@ -398,6 +398,7 @@ await test('accessibility: axe-core finds no violations on any screen', async ()
     ['predict answer', '?scenario=gc-pause-unfenced&predict=1', async (p) => { await p.keyboard.press('End'); await p.keyboard.press('1'); await p.waitForSelector('.predict.reveal'); }],
     ['your turn', '?scenario=gc-pause-unfenced&step=95', async (p) => { await p.click('.your-turn button:has-text("Hint")'); }],
     ['guide', '?page=guide', async (p) => { await p.click('.guide-q input >> nth=0'); await p.click('.guide-q >> nth=1 >> input >> nth=1'); }, '.guide-q'],
+    ['guide recommendation', '?page=guide', async (p) => { await p.click('.guide-q input >> nth=1'); await p.waitForSelector('.tradeoffs tr.chosen'); }, '.guide-q'],
     ['debate', '?page=debate', async () => {}, '.side-card img'],
   ];
   const problems = [];
