@@ -49,8 +49,10 @@ fn client_status(run: &Run, a: usize, t: Micros, cursor: usize) -> (String, Opti
     match belief {
         Some(b) => {
             token = b.token;
-            let until_local = run.local_at(a, b.valid_until_us);
-            if t < b.valid_until_us {
+            // The deadline as the client knows it at the cursor (a renewal still to come does
+            // not count yet).
+            let until_local = run.lease_deadline(a, cursor).unwrap_or_else(|| run.local_at(a, b.valid_until_us));
+            if run.local_at(a, t) < until_local {
                 parts.push(format!("holds the lock; its lease runs until {} on its own clock", fmt(until_local)));
             } else {
                 warn = true;

@@ -167,11 +167,7 @@ pub fn answer(run: &Run, q: &Question) -> Result<Answer, String> {
             // The deadline as the client knew it then: its last grant or renewal so far.
             let t = run.events[asked].at_us;
             let believes = run.intervals.beliefs.iter().any(|b| b.client == who && b.from_us <= t && t < b.to_us);
-            let deadline = run.events[..=asked].iter().rev().filter(|e| e.actor == who).find_map(|e| match e.kind {
-                EventKind::Acquired { until_local_us, .. } | EventKind::Renewed { until_local_us } => Some(until_local_us),
-                _ => None,
-            });
-            let valid = believes && deadline.is_some_and(|d| run.local_at(who, t) < d);
+            let valid = believes && run.lease_deadline(who, asked).is_some_and(|d| run.local_at(who, t) < d);
             (json!(valid), asked)
         }
         Fact::KeyTouched { .. } => {

@@ -518,6 +518,18 @@ impl Run {
         n.checked_sub(1).map(|i| &self.resource_log[i])
     }
 
+    /// The lease deadline `client` knows of once event `upto` has happened: the end of its last
+    /// grant or renewal so far, on its own clock. (A belief's `valid_until_us` is the deadline
+    /// after its last renewal, which may still be ahead.)
+    pub fn lease_deadline(&self, client: ActorId, upto: EventId) -> Option<Micros> {
+        self.events[..=upto.min(self.events.len().saturating_sub(1))].iter().rev().filter(|e| e.actor == client).find_map(|e| {
+            match e.kind {
+                EventKind::Acquired { until_local_us, .. } | EventKind::Renewed { until_local_us } => Some(until_local_us),
+                _ => None,
+            }
+        })
+    }
+
     /// The event named by `spec`, written `"<tag> [actor] [#n]"` like a key moment
     /// (`"paused A"`, `"accepted A"`, `"expired"`, `"acquired B #2"`; see [`EventKind::tag`]).
     pub fn find(&self, spec: &str) -> Option<EventId> {

@@ -266,3 +266,17 @@ fn every_challenge_is_open_and_its_solution_reaches_the_goal() {
         }
     }
 }
+
+/// The deadline a client knows at a step is its last grant or renewal so far, not one to come.
+#[test]
+fn the_lease_deadline_at_a_step_ignores_renewals_still_to_come() {
+    let s = library::get("lease-basics").unwrap();
+    let r = run(&s);
+    let a = r.actor_id("A").unwrap();
+    let before = r.find("work A").unwrap();
+    let after = r.find("renewed A").unwrap();
+    let belief_end = r.intervals.beliefs.iter().find(|b| b.client == a).unwrap().valid_until_us;
+    assert_eq!(r.lease_deadline(a, before), Some(10 * sim::time::MS * 1000), "seed {}", s.seed);
+    assert!(r.lease_deadline(a, after).unwrap() > 10 * sim::time::MS * 1000);
+    assert_eq!(r.local_at(a, belief_end), r.lease_deadline(a, after).unwrap(), "the belief ends at the last renewal's deadline");
+}
