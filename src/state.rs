@@ -43,6 +43,8 @@ pub enum Panel {
 /// written.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Quiz {
+    /// Its place among the scenario's questions (the key of its score).
+    pub index: usize,
     pub question: sim::predict::Question,
     pub answer: sim::predict::Answer,
 }
@@ -52,7 +54,11 @@ pub struct Quiz {
 fn quiz(sc: &Scenario, run: &Run) -> Vec<Quiz> {
     sc.questions
         .iter()
-        .filter_map(|q| sim::predict::answer(run, q).ok().filter(|a| a.right.is_some()).map(|a| Quiz { question: q.clone(), answer: a }))
+        .enumerate()
+        .filter_map(|(index, q)| {
+            let answer = sim::predict::answer(run, q).ok().filter(|a| a.right.is_some())?;
+            Some(Quiz { index, question: q.clone(), answer })
+        })
         .collect()
 }
 

@@ -114,10 +114,9 @@ fn record_answers(s: &Screen) {
     }
     let mut all = scores();
     let before = all.len();
-    for (i, (q, p)) in s.quiz.iter().zip(&s.picked).enumerate() {
+    for (q, p) in s.quiz.iter().zip(&s.picked) {
         if let Some(p) = p {
-            let n = s.original.questions.iter().position(|x| *x == q.question).unwrap_or(i);
-            all.entry(format!("{}#{n}", s.original.id)).or_insert(q.answer.right == Some(*p));
+            all.entry(format!("{}#{}", s.original.id, q.index)).or_insert(q.answer.right == Some(*p));
         }
     }
     if all.len() != before {

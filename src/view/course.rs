@@ -15,13 +15,7 @@ pub struct CourseProps {
 #[component]
 pub fn Course(p: &CourseProps) -> Html {
     let all = use_memo((), |_| {
-        sim::library::catalog()
-            .iter()
-            .map(|s| {
-                let safe = sim::run(s).map(|r| r.verdict.is_safe()).unwrap_or(false);
-                (Rc::new(s.clone()), safe)
-            })
-            .collect::<Vec<_>>()
+        sim::library::catalog().iter().map(|s| (Rc::new(s.clone()), crate::view::library_safe(&s.id, false))).collect::<Vec<_>>()
     });
     let current = &p.screen.original.id;
     // The stored progress, read on every render (the panel re-renders as the reader answers).

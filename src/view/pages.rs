@@ -1,8 +1,6 @@
 //! The pages beside the lab: the guide to choosing an approach, and the Kleppmann–antirez
 //! debate. Both link into the lab; every verdict they show is computed by running the scenario.
 
-use std::collections::HashMap;
-
 use yew::prelude::*;
 
 use crate::guide::{self, Answers, Approach, Demo, ORDER};
@@ -77,25 +75,13 @@ pub fn brand() -> Html {
     }
 }
 
-/// The verdicts of the scenarios a page links to, computed by running them.
-fn verdicts(demos: impl Iterator<Item = (&'static str, bool)>) -> HashMap<(&'static str, bool), bool> {
-    demos
-        .map(|(id, fixed)| {
-            let safe = sim::library::get(id)
-                .and_then(|sc| if fixed { sc.fixed().and_then(Result::ok) } else { Some(sc) })
-                .and_then(|sc| sim::run(&sc).ok())
-                .map(|r| r.verdict.is_safe());
-            ((id, fixed), safe.unwrap_or(false))
-        })
-        .collect()
-}
-
 fn title_of(id: &str) -> String {
     sim::library::catalog().iter().find(|s| s.id == id).map(|s| s.title.clone()).unwrap_or_else(|| id.to_string())
 }
 
-/// A link that opens a scenario in the lab, with its verdict.
-fn demo_link(d: &Demo, safe: bool, open: &Open) -> Html {
+/// A link that opens a scenario in the lab, with its verdict (from running it).
+fn demo_link(d: &Demo, open: &Open) -> Html {
+    let safe = crate::view::library_safe(d.id, d.fixed);
     let (id, fixed) = (d.id.to_string(), d.fixed);
     let href = format!("?scenario={id}{}", if fixed { "&fix=1" } else { "" });
     let open = open.clone();
@@ -144,15 +130,18 @@ fn save_answers(a: &Answers) {
 #[component]
 pub fn GuidePage(p: &PageProps) -> Html {
     let answers = use_state(load_answers);
-    let safe = use_memo((), |_| verdicts(guide::all_demos().map(|d| (d.id, d.fixed))));
-    let set = |i: usize, v: Option<bool>| {
+    // Replaces the answers (kept in local storage).
+    let change = |a: Answers| {
         let answers = answers.clone();
-        Callback::from(move |_| {
-            let mut a = *answers;
-            a[i] = v;
+        Callback::from(move |()| {
             save_answers(&a);
             answers.set(a);
         })
+    };
+    let set = |i: usize, v: bool| {
+        let mut a = *answers;
+        a[i] = Some(v);
+        change(a)
     };
     let path = guide::path(&answers);
     let rec = guide::recommend(&answers);
@@ -165,8 +154,8 @@ pub fn GuidePage(p: &PageProps) -> Html {
             <fieldset class="guide-q">
                 <legend>{ format!("{}. {ask}", n + 1) }</legend>
                 <p class="hint">{ help }</p>
-                <label><input type="radio" name={name.clone()} checked={v == Some(true)} onchange={set(i, Some(true))} />{ " Yes" }</label>
-                <label><input type="radio" name={name} checked={v == Some(false)} onchange={set(i, Some(false))} />{ " No" }</label>
+                <label><input type="radio" name={name.clone()} checked={v == Some(true)} onchange={set(i, true).reform(|_| ())} />{ " Yes" }</label>
+                <label><input type="radio" name={name} checked={v == Some(false)} onchange={set(i, false).reform(|_| ())} />{ " No" }</label>
             </fieldset>
         }
     });
@@ -183,11 +172,11 @@ pub fn GuidePage(p: &PageProps) -> Html {
                 <ul>{ for a.advice.iter().map(|t| html! { <li>{ *t }</li> }) }</ul>
                 { for quorum_note }
                 <h3>{ "See it in the lab" }</h3>
-                <ul class="demos">{ for a.demos.iter().map(|d| demo_link(d, *safe.get(&(d.id, d.fixed)).unwrap_or(&false), &p.open)) }</ul>
+                <ul class="demos">{ for a.demos.iter().map(|d| demo_link(d, &p.open)) }</ul>
             </section>
         }
     });
-    let start_over = set_all(answers.clone());
+    let start_over = change([None; 5]);
     html! {
         <div class="app page guide" id="page">
             <header class="top">{ brand() }<SiteNav here={Page::Guide} nav={p.nav.clone()} /></header>
@@ -198,7 +187,7 @@ pub fn GuidePage(p: &PageProps) -> Html {
                     <form class="guide-questions" aria-label="Questions" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
                         { for questions }
                         if answers.iter().any(Option::is_some) {
-                            <button type="button" class="btn small ghost" onclick={start_over}>{ "Start over" }</button>
+                            <button type="button" class="btn small ghost" onclick={start_over.reform(|_| ())}>{ "Start over" }</button>
                         }
                     </form>
                     { recommendation.unwrap_or_else(|| html! {
@@ -217,7 +206,7 @@ pub fn GuidePage(p: &PageProps) -> Html {
                                 <tr class={classes!((rec == Some(r.approach)).then_some("chosen"))}>
                                     <th scope="row">{ r.name }if rec == Some(r.approach) { <span class="mini safe">{ "recommended" }</span> }</th>
                                     <td>{ r.pause }</td><td>{ r.stale }</td><td>{ r.quorum }</td><td>{ r.fit }</td><td>{ r.boundary }</td>
-                                    <td><ul class="demos">{ for r.demos.iter().map(|d| demo_link(d, *safe.get(&(d.id, d.fixed)).unwrap_or(&false), &p.open)) }</ul></td>
+                                    <td><ul class="demos">{ for r.demos.iter().map(|d| demo_link(d, &p.open)) }</ul></td>
                                 </tr>
                             }) }
                         </tbody>
@@ -227,13 +216,6 @@ pub fn GuidePage(p: &PageProps) -> Html {
             </main>
         </div>
     }
-}
-
-fn set_all(answers: UseStateHandle<Answers>) -> Callback<MouseEvent> {
-    Callback::from(move |_| {
-        save_answers(&[None; 5]);
-        answers.set([None; 5]);
-    })
 }
 
 /// One side of the debate: a scenario, its verdict and its timeline as a picture.
@@ -249,7 +231,7 @@ fn side(id: &'static str, heading: &str, body: &str, open: &Open) -> Html {
             <h2>{ heading.to_string() }</h2>
             <p>{ body.to_string() }</p>
             <img class="debate-svg" src={src} alt={format!("Timeline of {}: {}", sc.title, if safe { "safe" } else { "unsafe" })} width="640" />
-            <ul class="demos">{ demo_link(&d, safe, open) }</ul>
+            <ul class="demos">{ demo_link(&d, open) }</ul>
             if let Some(e) = run.verdict.violations.first() {
                 <p class="hint">{ format!("The checker: {}", e.explanation) }</p>
             }
@@ -261,7 +243,6 @@ fn side(id: &'static str, heading: &str, body: &str, open: &Open) -> Html {
 #[component]
 pub fn DebatePage(p: &PageProps) -> Html {
     let open = p.open.clone();
-    let safe = use_memo((), |_| verdicts(guide::DEBATE_MORE.iter().map(|d| (d.id, d.fixed))));
     // The two runs and their pictures, computed once.
     let sides = {
         let open = open.clone();
@@ -292,7 +273,7 @@ pub fn DebatePage(p: &PageProps) -> Html {
                     </section>
                 </div>
                 <h2 class="table-title">{ "More from the same chapter" }</h2>
-                <ul class="demos">{ for guide::DEBATE_MORE.iter().map(|d| demo_link(d, *safe.get(&(d.id, d.fixed)).unwrap_or(&false), &p.open)) }</ul>
+                <ul class="demos">{ for guide::DEBATE_MORE.iter().map(|d| demo_link(d, &p.open)) }</ul>
                 <p class="sources"><strong>{ "Sources: " }</strong>
                     { "Martin Kleppmann, “How to do distributed locking”, 8 February 2016 (martin.kleppmann.com), with his update of 9 February; Salvatore Sanfilippo, “Is Redlock safe?”, 9 February 2016 (antirez.com/news/101); Redis docs, “Distributed Locks with Redis”. The positions above are summaries in our words; read both posts." }
                 </p>

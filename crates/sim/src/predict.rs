@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 
 use crate::checker::Safety;
 use crate::scenario::{Scenario, ScenarioError, Setting};
-use crate::trace::{EventId, EventKind, Run, WriteOutcome};
+use crate::trace::{Event, EventId, EventKind, Run, WriteOutcome};
 
 /// A question asked at a key moment.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -123,46 +123,34 @@ pub fn answer(run: &Run, q: &Question) -> Result<Answer, String> {
         None => None,
     };
     let who = client.unwrap_or(usize::MAX);
-    let later = || run.events[asked + 1..].iter();
+    // The first event after the question that `f` recognises, with what it says.
+    let next = |f: &dyn Fn(&Event) -> Option<Value>| run.events[asked + 1..].iter().find_map(|e| f(e).map(|v| (v, e.id)));
     let last = run.events.len().saturating_sub(1);
     let (value, proof) = match &q.fact {
-        Fact::Write { .. } => {
-            let hit = later().find(|e| {
-                matches!(&e.kind,
-                EventKind::Accepted { client, .. } | EventKind::Rejected { client, .. }
-                | EventKind::Duplicate { client, .. } | EventKind::Conflict { client, .. } if *client == who)
-            });
-            match hit {
-                Some(e) => {
-                    let outcome = match e.kind {
-                        EventKind::Accepted { .. } => WriteOutcome::Accepted,
-                        EventKind::Rejected { .. } => WriteOutcome::Rejected,
-                        EventKind::Duplicate { .. } => WriteOutcome::Duplicate,
-                        _ => WriteOutcome::Conflict,
-                    };
-                    (json!(outcome), e.id)
-                }
-                None => (json!("none"), last),
-            }
+        Fact::Write { .. } => next(&|e| {
+            let outcome = match e.kind {
+                EventKind::Accepted { client, .. } if client == who => WriteOutcome::Accepted,
+                EventKind::Rejected { client, .. } if client == who => WriteOutcome::Rejected,
+                EventKind::Duplicate { client, .. } if client == who => WriteOutcome::Duplicate,
+                EventKind::Conflict { client, .. } if client == who => WriteOutcome::Conflict,
+                _ => return None,
+            };
+            Some(json!(outcome))
+        })
+        .unwrap_or((json!("none"), last)),
+        Fact::NextHolder {} => {
+            next(&|e| matches!(e.kind, EventKind::Acquired { .. }).then(|| json!(run.name(e.actor)))).unwrap_or((json!("nobody"), last))
         }
-        Fact::NextHolder {} => match later().find(|e| matches!(e.kind, EventKind::Acquired { .. })) {
-            Some(e) => (json!(run.name(e.actor)), e.id),
-            None => (json!("nobody"), last),
-        },
-        Fact::Token { .. } => match later().find(|e| e.actor == who && matches!(e.kind, EventKind::Acquired { .. })) {
-            Some(e) => match e.kind {
-                EventKind::Acquired { token, .. } => (json!(token.unwrap_or(0)), e.id),
-                _ => unreachable!(),
-            },
-            None => (json!(0), last),
-        },
-        Fact::Votes { .. } => match later().find(|e| e.actor == who && matches!(e.kind, EventKind::Tally { .. })) {
-            Some(e) => match &e.kind {
-                EventKind::Tally { votes, .. } => (json!(votes.len()), e.id),
-                _ => unreachable!(),
-            },
-            None => return Err(format!("{} has no Redlock round after “{}”", run.name(who), q.at)),
-        },
+        Fact::Token { .. } => next(&|e| match e.kind {
+            EventKind::Acquired { token, .. } if e.actor == who => Some(json!(token.unwrap_or(0))),
+            _ => None,
+        })
+        .unwrap_or((json!(0), last)),
+        Fact::Votes { .. } => next(&|e| match &e.kind {
+            EventKind::Tally { votes, .. } if e.actor == who => Some(json!(votes.len())),
+            _ => None,
+        })
+        .ok_or_else(|| format!("{} has no Redlock round after “{}”", run.name(who), q.at))?,
         Fact::Valid { .. } => {
             // The deadline as the client knew it then: its last grant or renewal so far.
             let t = run.events[asked].at_us;
@@ -170,26 +158,19 @@ pub fn answer(run: &Run, q: &Question) -> Result<Answer, String> {
             let valid = believes && run.lease_deadline(who, asked).is_some_and(|d| run.local_at(who, t) < d);
             (json!(valid), asked)
         }
-        Fact::KeyTouched { .. } => {
-            let hit = later().find(|e| match &e.kind {
-                EventKind::KeyDeleted { by, .. } | EventKind::KeyExtended { by, .. } | EventKind::KeyUnchanged { by, .. } => *by == who,
-                _ => false,
-            });
-            match hit.map(|e| (&e.kind, e.id)) {
-                Some((EventKind::KeyDeleted { owner, .. } | EventKind::KeyExtended { owner, .. }, id)) => {
-                    (json!(owner.map_or("nobody", |o| run.name(o))), id)
-                }
-                Some((_, id)) => (json!("nobody"), id),
-                None => return Err(format!("{} deletes or extends no key after “{}”", run.name(who), q.at)),
+        Fact::KeyTouched { .. } => next(&|e| match e.kind {
+            EventKind::KeyDeleted { owner, by, .. } | EventKind::KeyExtended { owner, by, .. } if by == who => {
+                Some(json!(owner.map_or("nobody", |o| run.name(o))))
             }
-        }
-        Fact::Read { .. } => match later().find(|e| e.actor == who && matches!(e.kind, EventKind::ReadDone { .. })) {
-            Some(e) => match e.kind {
-                EventKind::ReadDone { value, .. } => (json!(value), e.id),
-                _ => unreachable!(),
-            },
-            None => return Err(format!("{} reads nothing after “{}”", run.name(who), q.at)),
-        },
+            EventKind::KeyUnchanged { by, .. } if by == who => Some(json!("nobody")),
+            _ => None,
+        })
+        .ok_or_else(|| format!("{} deletes or extends no key after “{}”", run.name(who), q.at))?,
+        Fact::Read { .. } => next(&|e| match e.kind {
+            EventKind::ReadDone { value, .. } if e.actor == who => Some(json!(value)),
+            _ => None,
+        })
+        .ok_or_else(|| format!("{} reads nothing after “{}”", run.name(who), q.at))?,
         Fact::FinalValue {} => {
             let proof = run.resource_log.last().map_or(last, |s| s.event);
             (json!(run.final_value), proof)
