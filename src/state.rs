@@ -21,14 +21,14 @@ pub const MAX_DRAWN_EVENTS: usize = 10_000;
 
 /// Runs a scenario for the screen: the engine's limits, and the timeline's.
 fn simulate(sc: &Scenario) -> Result<Run, String> {
-    let run = sim::run(sc).map_err(|e| e.to_string())?;
-    if run.events.len() > MAX_DRAWN_EVENTS {
-        return Err(format!(
-            "this run has {} events, more than the {MAX_DRAWN_EVENTS} the timeline can show; shorten duration_ms, or lengthen retry and work times",
-            run.events.len()
-        ));
-    }
-    Ok(run)
+    // The engine stops at the timeline's limit instead of simulating a longer run first.
+    sim::run_within(sc, MAX_DRAWN_EVENTS).map_err(|e| match e {
+        sim::RunError::TooManyEvents { at_us, .. } => format!(
+            "this run needs more than the {MAX_DRAWN_EVENTS} events the timeline can show (reached at {} of simulated time); shorten duration_ms, or lengthen retry and work times",
+            sim::time::fmt(at_us)
+        ),
+        e => e.to_string(),
+    })
 }
 
 /// Which side panel is open.

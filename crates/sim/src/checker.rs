@@ -69,9 +69,57 @@ pub const PROPERTIES: [(&str, &str); 3] = [
     ("duplicate-effect", "no logical request took effect twice"),
 ];
 
+/// How many findings of one kind a verdict writes out. The rest are counted in one note, so
+/// that the checker's time and memory stay bounded whatever the run (DESIGN §3.1 asks for the
+/// cause, and the first few of a kind show it).
+pub const LISTED_PER_KIND: usize = 32;
+
 struct Cx<'a> {
     run: &'a Run,
     sc: &'a Scenario,
+}
+
+/// Findings as they are found, at most [`LISTED_PER_KIND`] of each kind written out.
+#[derive(Default)]
+struct Findings {
+    listed: Vec<Finding>,
+    /// Per kind: how many were found, and when the first one left out happened.
+    found: std::collections::BTreeMap<&'static str, (usize, Micros)>,
+}
+
+impl Findings {
+    /// Counts a finding of `property` at `at_us`, and builds it (its sentence is the costly
+    /// part) only while there is room for it.
+    fn add(&mut self, property: &'static str, at_us: Micros, make: impl FnOnce() -> Finding) {
+        let (n, first_left_out) = self.found.entry(property).or_insert((0, at_us));
+        *n += 1;
+        if *n <= LISTED_PER_KIND {
+            self.listed.push(make());
+        } else if *n == LISTED_PER_KIND + 1 {
+            *first_left_out = at_us;
+        }
+    }
+
+    /// The findings written out, and a note for each kind with more.
+    fn finish(self) -> (Vec<Finding>, Vec<Finding>) {
+        let omitted = self
+            .found
+            .into_iter()
+            .filter(|(_, (n, _))| *n > LISTED_PER_KIND)
+            .map(|(property, (n, at_us))| Finding {
+                property: "omitted".into(),
+                at_us,
+                actors: vec![],
+                explanation: format!(
+                    "{} more {property} findings from {} on are not listed: only the first {LISTED_PER_KIND} of each kind are ({n} in all).",
+                    n - LISTED_PER_KIND,
+                    fmt(at_us)
+                ),
+                event: None,
+            })
+            .collect();
+        (self.listed, omitted)
+    }
 }
 
 impl Cx<'_> {
@@ -137,18 +185,24 @@ fn capitalize(s: &str) -> String {
 /// Judges a finished run.
 pub fn check(run: &Run, sc: &Scenario) -> Verdict {
     let cx = Cx { run, sc };
-    let mut violations = Vec::new();
-    lost_updates(&cx, &mut violations);
-    out_of_order(&cx, &mut violations);
-    duplicates(&cx, &mut violations);
+    let mut v = Findings::default();
+    lost_updates(&cx, &mut v);
+    out_of_order(&cx, &mut v);
+    duplicates(&cx, &mut v);
+    let (mut violations, mut omitted) = v.finish();
     violations.sort_by_key(|f: &Finding| (f.at_us, f.property.clone()));
-    let mut hazards = Vec::new();
-    double_grants(&cx, &mut hazards);
-    foreign_ops(&cx, &mut hazards);
-    belief_overlaps(&cx, &mut hazards);
-    token_regressions(&cx, &mut hazards);
+    let mut h = Findings::default();
+    double_grants(&cx, &mut h);
+    foreign_ops(&cx, &mut h);
+    belief_overlaps(&cx, &mut h);
+    token_regressions(&cx, &mut h);
+    let (mut hazards, more) = h.finish();
     hazards.sort_by_key(|f: &Finding| (f.at_us, f.property.clone()));
-    let notes = liveness(&cx);
+    omitted.extend(more);
+    let mut n = Findings::default();
+    liveness(&cx, &mut n);
+    let (mut notes, more) = n.finish();
+    notes.extend(omitted.into_iter().chain(more));
     let properties = PROPERTIES
         .iter()
         .map(|(name, meaning)| Property { name, holds: !violations.iter().any(|v| v.property == *name), meaning })
@@ -156,7 +210,7 @@ pub fn check(run: &Run, sc: &Scenario) -> Verdict {
     Verdict { verdict: if violations.is_empty() { Safety::Safe } else { Safety::Unsafe }, properties, violations, hazards, notes }
 }
 
-fn lost_updates(cx: &Cx, out: &mut Vec<Finding>) {
+fn lost_updates(cx: &Cx, out: &mut Findings) {
     let run = cx.run;
     for w in &run.applied {
         let Some(read_v) = w.read_version else {
@@ -165,124 +219,135 @@ fn lost_updates(cx: &Cx, out: &mut Vec<Finding>) {
         if w.version_before == read_v {
             continue;
         }
-        // The writes applied after this client's read, which this write overwrote unseen.
-        let lost: Vec<&Applied> =
-            run.applied.iter().filter(|o| o.version_before >= read_v && o.version_before < w.version_before).collect();
+        // The writes applied after this client's read, which this write overwrote unseen. Each
+        // accepted write takes the next version, so they are a slice of `applied`.
+        let Some(lost) = run.applied.get(read_v as usize..w.version_before as usize) else { continue };
         let Some(first) = lost.first() else { continue };
-        let who = cx.name(w.client);
-        let other = cx.name(first.client);
-        let read_at = w.read_at_us.map(|t| format!(" at {}", fmt(t))).unwrap_or_default();
-        let lost_desc = if first.client == w.client {
-            format!("its own earlier write of {}", first.value_after)
-        } else {
-            format!("{other}'s write of {} at {}", first.value_after, fmt(first.at_us))
-        };
-        let mut stale = cx.why_stale(w);
-        // Two holders at once: say how the lock service came to grant both.
-        if let (Some(gw), Some(gf)) = (w.grant, first.grant) {
-            let (g1, g2) = if gw < gf { (&run.grants[gw], &run.grants[gf]) } else { (&run.grants[gf], &run.grants[gw]) };
-            if gw != gf && g1.client != g2.client && g1.term_end_us > g2.at_us && stale.is_empty() {
-                stale = format!(" {} and {} both held the lock: {}.", cx.name(g1.client), cx.name(g2.client), conflict_cause(cx, g1, g2));
-            }
-        }
-        let explanation = format!(
-            "The resource accepted {who}'s write of {}{} at {}, which overwrote {lost_desc} without having seen it: {who} had read version {read_v}{read_at}. {} update{} lost: the value is {} after {} accepted writes.{stale}",
-            w.value_after,
-            cx.token_phrase(w.token),
-            fmt(w.at_us),
-            if lost.len() == 1 { "One" } else { "Several" },
-            if lost.len() == 1 { " is" } else { "s are" },
-            w.value_after,
-            w.version_before + 1,
-        );
-        let mut actors = vec![who];
-        if !actors.contains(&other) {
-            actors.push(other);
-        }
-        out.push(Finding { property: "lost-update".into(), at_us: w.at_us, actors, explanation, event: Some(w.event) });
+        out.add("lost-update", w.at_us, || lost_update(cx, w, first, lost.len()));
     }
 }
 
-fn out_of_order(cx: &Cx, out: &mut Vec<Finding>) {
+fn lost_update(cx: &Cx, w: &Applied, first: &Applied, n_lost: usize) -> Finding {
+    let run = cx.run;
+    let read_v = w.read_version.unwrap_or_default();
+    let who = cx.name(w.client);
+    let other = cx.name(first.client);
+    let read_at = w.read_at_us.map(|t| format!(" at {}", fmt(t))).unwrap_or_default();
+    let lost_desc = if first.client == w.client {
+        format!("its own earlier write of {}", first.value_after)
+    } else {
+        format!("{other}'s write of {} at {}", first.value_after, fmt(first.at_us))
+    };
+    let mut stale = cx.why_stale(w);
+    // Two holders at once: say how the lock service came to grant both.
+    if let (Some(gw), Some(gf)) = (w.grant, first.grant) {
+        let (g1, g2) = if gw < gf { (&run.grants[gw], &run.grants[gf]) } else { (&run.grants[gf], &run.grants[gw]) };
+        if gw != gf && g1.client != g2.client && g1.term_end_us > g2.at_us && stale.is_empty() {
+            stale = format!(" {} and {} both held the lock: {}.", cx.name(g1.client), cx.name(g2.client), conflict_cause(cx, g1, g2));
+        }
+    }
+    let explanation = format!(
+        "The resource accepted {who}'s write of {}{} at {}, which overwrote {lost_desc} without having seen it: {who} had read version {read_v}{read_at}. {} update{} lost: the value is {} after {} accepted writes.{stale}",
+        w.value_after,
+        cx.token_phrase(w.token),
+        fmt(w.at_us),
+        if n_lost == 1 { "One" } else { "Several" },
+        if n_lost == 1 { " is" } else { "s are" },
+        w.value_after,
+        w.version_before + 1,
+    );
+    let mut actors = vec![who];
+    if !actors.contains(&other) {
+        actors.push(other);
+    }
+    Finding { property: "lost-update".into(), at_us: w.at_us, actors, explanation, event: Some(w.event) }
+}
+
+fn out_of_order(cx: &Cx, out: &mut Findings) {
     let run = cx.run;
     let mut newest: Option<&Applied> = None;
     for w in &run.applied {
         let Some(g) = w.grant else { continue };
         match newest {
-            Some(n) if n.grant.is_some_and(|ng| ng > g) => {
-                let ng = n.grant.expect("checked");
-                let (who, other) = (cx.name(w.client), cx.name(n.client));
-                let gr = &run.grants[g];
-                let ngr = &run.grants[ng];
-                let no_fence = match (cx.sc.resource.kind, cx.sc.resource.fencing, w.token) {
-                    (_, _, None) => " The write carried no token the resource could compare.",
-                    (ResourceKind::External, _, _) => " The resource ignores tokens.",
-                    (_, Fencing::None, _) => " The resource does not check tokens.",
-                    (_, Fencing::CheckThenWrite, _) => {
-                        " The resource checked the token and wrote in separate steps, so the check was stale by the time of the write."
-                    }
-                    (_, Fencing::Atomic, Some(t)) if ngr.token.is_some_and(|nt| nt <= t) => {
-                        " The newer grant's token was not greater than the older one's, so fencing could not tell them apart."
-                    }
-                    _ => "",
-                };
-                let explanation = format!(
-                    "The resource accepted {who}'s write{} at {} after {other}'s write{} at {}; {other} had been granted the lock at {}, after {who}'s grant at {}.{}{no_fence}",
-                    cx.token_phrase(w.token),
-                    fmt(w.at_us),
-                    cx.token_phrase(n.token),
-                    fmt(n.at_us),
-                    fmt(ngr.at_us),
-                    fmt(gr.at_us),
-                    cx.why_stale(w),
-                );
-                out.push(Finding {
-                    property: "out-of-order-write".into(),
-                    at_us: w.at_us,
-                    actors: vec![who, other],
-                    explanation,
-                    event: Some(w.event),
-                });
-            }
+            Some(n) if n.grant.is_some_and(|ng| ng > g) => out.add("out-of-order-write", w.at_us, || out_of_order_write(cx, w, n)),
             Some(n) if n.grant.is_some_and(|ng| ng >= g) => {}
             _ => newest = Some(w),
         }
     }
 }
 
-fn duplicates(cx: &Cx, out: &mut Vec<Finding>) {
+/// `w`, made under an older grant, was accepted after `n`, made under a newer one.
+fn out_of_order_write(cx: &Cx, w: &Applied, n: &Applied) -> Finding {
     let run = cx.run;
-    for (i, w) in run.applied.iter().enumerate() {
+    let (g, ng) = (w.grant.expect("a write made under a grant"), n.grant.expect("a write made under a grant"));
+    let (who, other) = (cx.name(w.client), cx.name(n.client));
+    let gr = &run.grants[g];
+    let ngr = &run.grants[ng];
+    let no_fence = match (cx.sc.resource.kind, cx.sc.resource.fencing, w.token) {
+        (_, _, None) => " The write carried no token the resource could compare.",
+        (ResourceKind::External, _, _) => " The resource ignores tokens.",
+        (_, Fencing::None, _) => " The resource does not check tokens.",
+        (_, Fencing::CheckThenWrite, _) => {
+            " The resource checked the token and wrote in separate steps, so the check was stale by the time of the write."
+        }
+        (_, Fencing::Atomic, Some(t)) if ngr.token.is_some_and(|nt| nt <= t) => {
+            " The newer grant's token was not greater than the older one's, so fencing could not tell them apart."
+        }
+        _ => "",
+    };
+    let explanation = format!(
+        "The resource accepted {who}'s write{} at {} after {other}'s write{} at {}; {other} had been granted the lock at {}, after {who}'s grant at {}.{}{no_fence}",
+        cx.token_phrase(w.token),
+        fmt(w.at_us),
+        cx.token_phrase(n.token),
+        fmt(n.at_us),
+        fmt(ngr.at_us),
+        fmt(gr.at_us),
+        cx.why_stale(w),
+    );
+    Finding { property: "out-of-order-write".into(), at_us: w.at_us, actors: vec![who, other], explanation, event: Some(w.event) }
+}
+
+fn duplicates(cx: &Cx, out: &mut Findings) {
+    let run = cx.run;
+    // The first write of each request that took effect as an addition.
+    let mut first_of: std::collections::BTreeMap<&str, &Applied> = std::collections::BTreeMap::new();
+    for w in &run.applied {
         if !w.add {
             continue;
         }
-        let Some(first) = run.applied[..i].iter().find(|o| o.add && o.request == w.request) else {
+        let Some(first) = first_of.get(w.request.as_str()).copied() else {
+            first_of.insert(&w.request, w);
             continue;
         };
-        let (who, other) = (cx.name(w.client), cx.name(first.client));
-        let how = if first.client == w.client {
-            format!(
-                " {who} had sent it again after a timeout, and both copies arrived{}.",
-                if w.token.is_some() { " with the current token" } else { "" }
-            )
-        } else if cx.sc.resource.kind == ResourceKind::External {
-            " The external API ignores tokens, so fencing cannot stop the stale owner.".to_string()
-        } else {
-            String::new()
-        };
-        let explanation = format!(
-            "Request {} took effect twice: from {other} at {} and from {who} at {}.{how} Nothing deduplicated it (no idempotency key).{}",
-            w.request,
-            fmt(first.at_us),
-            fmt(w.at_us),
-            cx.why_stale(w),
-        );
-        let mut actors = vec![who];
-        if !actors.contains(&other) {
-            actors.push(other);
-        }
-        out.push(Finding { property: "duplicate-effect".into(), at_us: w.at_us, actors, explanation, event: Some(w.event) });
+        out.add("duplicate-effect", w.at_us, || duplicate(cx, w, first));
     }
+}
+
+fn duplicate(cx: &Cx, w: &Applied, first: &Applied) -> Finding {
+    let (who, other) = (cx.name(w.client), cx.name(first.client));
+    let how = if first.client == w.client {
+        format!(
+            " {who} had sent it again after a timeout, and both copies arrived{}.",
+            if w.token.is_some() { " with the current token" } else { "" }
+        )
+    } else if cx.sc.resource.kind == ResourceKind::External {
+        " The external API ignores tokens, so fencing cannot stop the stale owner.".to_string()
+    } else {
+        String::new()
+    };
+    let explanation = format!(
+        "Request {} took effect twice: from {other} at {} and from {who} at {}.{how} Nothing deduplicated it (no idempotency key).{}",
+        w.request,
+        fmt(first.at_us),
+        fmt(w.at_us),
+        cx.why_stale(w),
+    );
+    let mut actors = vec![who];
+    if !actors.contains(&other) {
+        actors.push(other);
+    }
+    Finding { property: "duplicate-effect".into(), at_us: w.at_us, actors, explanation, event: Some(w.event) }
 }
 
 /// Why grant `g2` could be made while `g1` was still promised: the failure that made the lock
@@ -346,74 +411,99 @@ fn conflict_cause(cx: &Cx, g1: &Grant, g2: &Grant) -> String {
     forgot(g1.node)
 }
 
-fn double_grants(cx: &Cx, out: &mut Vec<Finding>) {
+fn double_grants(cx: &Cx, out: &mut Findings) {
     let run = cx.run;
+    // Per client, its earlier grant promised the longest: the one that can overlap a new grant.
+    let mut longest: Vec<Option<usize>> = vec![None; run.actors.len()];
     for (j, g2) in run.grants.iter().enumerate() {
-        for g1 in &run.grants[..j] {
-            if g1.term_end_us <= g2.at_us || g1.client == g2.client {
-                continue;
-            }
-            let (a, b) = (cx.name(g1.client), cx.name(g2.client));
-            out.push(Finding {
-                property: "double-grant".into(),
-                at_us: g2.at_us,
-                actors: vec![a.clone(), b.clone()],
-                explanation: format!(
-                    "{b} was granted the lock at {} while {a}'s grant of {} was still promised until {}: {}.",
-                    fmt(g2.at_us),
-                    fmt(g1.at_us),
-                    fmt(g1.term_end_us),
-                    conflict_cause(cx, g1, g2)
-                ),
-                event: Some(g2.event),
+        let mut overlapping: Vec<usize> = longest
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|&i| run.grants[i].client != g2.client && run.grants[i].term_end_us > g2.at_us)
+            .collect();
+        overlapping.sort_unstable();
+        for i in overlapping {
+            let g1 = &run.grants[i];
+            out.add("double-grant", g2.at_us, || {
+                let (a, b) = (cx.name(g1.client), cx.name(g2.client));
+                Finding {
+                    property: "double-grant".into(),
+                    at_us: g2.at_us,
+                    actors: vec![a.clone(), b.clone()],
+                    explanation: format!(
+                        "{b} was granted the lock at {} while {a}'s grant of {} was still promised until {}: {}.",
+                        fmt(g2.at_us),
+                        fmt(g1.at_us),
+                        fmt(g1.term_end_us),
+                        conflict_cause(cx, g1, g2)
+                    ),
+                    event: Some(g2.event),
+                }
             });
+        }
+        let slot = &mut longest[g2.client];
+        if slot.is_none_or(|i| run.grants[i].term_end_us < g2.term_end_us) {
+            *slot = Some(j);
         }
     }
 }
 
-fn foreign_ops(cx: &Cx, out: &mut Vec<Finding>) {
+fn foreign_ops(cx: &Cx, out: &mut Findings) {
     for e in &cx.run.events {
         let (kind, owner, by) = match e.kind {
             EventKind::KeyDeleted { owner, by, foreign: true } => ("foreign-release", owner, by),
             EventKind::KeyExtended { owner, by, foreign: true } => ("foreign-renew", owner, by),
             _ => continue,
         };
-        let owner = owner.map(|o| cx.name(o)).unwrap_or_else(|| "another client".into());
-        let by = cx.name(by);
-        let what = if kind == "foreign-release" {
-            format!("{by}'s plain DEL deleted {owner}'s key; a compare-and-delete would have refused")
-        } else {
-            format!(
-                "{by}'s plain PEXPIRE extended {owner}'s key and told {by} it still held the lock; a compare-and-extend would have refused"
-            )
-        };
-        out.push(Finding {
-            property: kind.into(),
-            at_us: e.at_us,
-            actors: vec![by, owner],
-            explanation: format!("{what}."),
-            event: Some(e.id),
+        out.add(kind, e.at_us, || {
+            let owner = owner.map(|o| cx.name(o)).unwrap_or_else(|| "another client".into());
+            let by = cx.name(by);
+            let what = if kind == "foreign-release" {
+                format!("{by}'s plain DEL deleted {owner}'s key; a compare-and-delete would have refused")
+            } else {
+                format!(
+                    "{by}'s plain PEXPIRE extended {owner}'s key and told {by} it still held the lock; a compare-and-extend would have refused"
+                )
+            };
+            Finding { property: kind.into(), at_us: e.at_us, actors: vec![by, owner], explanation: format!("{what}."), event: Some(e.id) }
         });
     }
 }
 
-fn belief_overlaps(cx: &Cx, out: &mut Vec<Finding>) {
+/// For each pair of clients, the first time both believed they held the lock.
+fn belief_overlaps(cx: &Cx, out: &mut Findings) {
     let b = &cx.run.intervals.beliefs;
-    let mut seen = std::collections::BTreeSet::new();
-    for (i, x) in b.iter().enumerate() {
-        for y in &b[i + 1..] {
-            if x.client == y.client || !seen.insert((x.client.min(y.client), x.client.max(y.client))) {
-                continue;
+    let mut of_client: std::collections::BTreeMap<usize, Vec<&crate::trace::Belief>> = std::collections::BTreeMap::new();
+    for x in b {
+        of_client.entry(x.client).or_default().push(x);
+    }
+    let clients: Vec<&Vec<&crate::trace::Belief>> = of_client.values().collect();
+    let mut first: Vec<(&crate::trace::Belief, &crate::trace::Belief)> = Vec::new();
+    for (i, xs) in clients.iter().enumerate() {
+        for ys in &clients[i + 1..] {
+            // A client's beliefs follow one another in time: walk both lists together.
+            let (mut p, mut q) = (0, 0);
+            while let (Some(x), Some(y)) = (xs.get(p), ys.get(q)) {
+                if x.from_us.max(y.from_us) < x.to_us.min(y.to_us) {
+                    first.push((x, y));
+                    break;
+                }
+                if x.to_us <= y.to_us {
+                    p += 1;
+                } else {
+                    q += 1;
+                }
             }
-            let from = x.from_us.max(y.from_us);
-            let to = x.to_us.min(y.to_us);
-            if from >= to {
-                continue;
-            }
+        }
+    }
+    for (x, y) in first {
+        let from = x.from_us.max(y.from_us);
+        out.add("belief-overlap", from, || {
             // The earlier holder outlived its lease (or both were granted at once).
             let (old, new) = if x.from_us <= y.from_us { (x, y) } else { (y, x) };
             let (o, n) = (cx.name(old.client), cx.name(new.client));
-            out.push(Finding {
+            Finding {
                 property: "belief-overlap".into(),
                 at_us: from,
                 actors: vec![o.clone(), n.clone()],
@@ -424,17 +514,17 @@ fn belief_overlaps(cx: &Cx, out: &mut Vec<Finding>) {
                     fmt(new.from_us)
                 ),
                 event: None,
-            });
-        }
+            }
+        });
     }
 }
 
-fn token_regressions(cx: &Cx, out: &mut Vec<Finding>) {
+fn token_regressions(cx: &Cx, out: &mut Findings) {
     let mut best: Option<(Micros, u64, usize)> = None;
     for &(at, t, to) in &cx.run.tokens {
         if let Some((bat, bt, bto)) = best {
             if t <= bt {
-                out.push(Finding {
+                out.add("token-regression", at, || Finding {
                     property: "token-regression".into(),
                     at_us: at,
                     actors: vec![cx.name(to), cx.name(bto)],
@@ -455,16 +545,15 @@ fn token_regressions(cx: &Cx, out: &mut Vec<Finding>) {
     }
 }
 
-fn liveness(cx: &Cx) -> Vec<Finding> {
+fn liveness(cx: &Cx, notes: &mut Findings) {
     let run = cx.run;
-    let mut notes = Vec::new();
     // A holder that crashed: the lock stays taken until its key expires.
     for d in &run.intervals.downs {
         if run.actors[d.actor].role != Role::Client {
             continue;
         }
         if let Some(k) = run.intervals.keys.iter().find(|k| k.owner == Some(d.actor) && k.from_us <= d.from_us && k.to_us > d.from_us) {
-            notes.push(Finding {
+            notes.add("liveness", d.from_us, || Finding {
                 property: "liveness".into(),
                 at_us: d.from_us,
                 actors: vec![cx.name(d.actor)],
@@ -481,14 +570,14 @@ fn liveness(cx: &Cx) -> Vec<Finding> {
     }
     for e in &run.events {
         match e.kind {
-            EventKind::GaveUp => notes.push(Finding {
+            EventKind::GaveUp => notes.add("liveness", e.at_us, || Finding {
                 property: "liveness".into(),
                 at_us: e.at_us,
                 actors: vec![cx.name(e.actor)],
                 explanation: format!("{} gave up without getting the lock.", cx.name(e.actor)),
                 event: Some(e.id),
             }),
-            EventKind::Done { completed: false } => notes.push(Finding {
+            EventKind::Done { completed: false } => notes.add("incomplete", e.at_us, || Finding {
                 property: "incomplete".into(),
                 at_us: e.at_us,
                 actors: vec![cx.name(e.actor)],
@@ -505,7 +594,7 @@ fn liveness(cx: &Cx) -> Vec<Finding> {
             EventKind::NoQuorum => lost_at = lost_at.or(Some(e.at_us)),
             EventKind::LeaderElected { .. } => {
                 if let Some(from) = lost_at.take() {
-                    notes.push(Finding {
+                    notes.add("liveness", from, || Finding {
                         property: "liveness".into(),
                         at_us: from,
                         actors: vec![],
@@ -524,7 +613,7 @@ fn liveness(cx: &Cx) -> Vec<Finding> {
     }
     let in_flight = run.intervals.messages.iter().filter(|m| m.fate == MsgFate::InFlight).count();
     if in_flight > 0 {
-        notes.push(Finding {
+        notes.add("in-flight", run.end_us, || Finding {
             property: "in-flight".into(),
             at_us: run.end_us,
             actors: vec![],
@@ -532,5 +621,4 @@ fn liveness(cx: &Cx) -> Vec<Finding> {
             event: None,
         });
     }
-    notes
 }

@@ -34,10 +34,11 @@ pub struct RedlockCx {
     pub node_timeout_ms: u64,
     pub parallel: bool,
     pub drift_factor: f64,
+    /// The grant this client's lock will be if its round wins now: the driver numbers grants.
+    pub next_grant: usize,
+    /// The token the durable counter would issue with that grant (`None` without a counter).
+    pub next_token: Option<u64>,
 }
-
-/// The grant index a Redlock client puts in its `Acquired` event: the driver assigns the real one.
-pub const NEW_GRANT: usize = usize::MAX;
 
 /// What a client's timer is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -685,8 +686,10 @@ impl Client {
                 match (ok, extend) {
                     (true, false) => {
                         let until_local = r.t1 + validity_us;
-                        self.lease = Some(Lease { owner: self.owner.clone(), token: None, grant: NEW_GRANT, until_local });
-                        out.push(Effect::Event(EventKind::Acquired { token: None, until_local_us: until_local, grant: NEW_GRANT }));
+                        // The grant and its token are known before the client's next step sends anything.
+                        let (grant, token) = (rl.next_grant, rl.next_token);
+                        self.lease = Some(Lease { owner: self.owner.clone(), token, grant, until_local });
+                        out.push(Effect::Event(EventKind::Acquired { token, until_local_us: until_local, grant }));
                         self.next(cx, out);
                     }
                     (true, true) => {
@@ -725,16 +728,6 @@ impl Client {
                 self.lease = None;
                 out.push(Effect::Event(EventKind::Released { removed: !votes.is_empty() }));
                 self.next(cx, out);
-            }
-        }
-    }
-
-    /// The driver tells a Redlock client which grant it holds, and its token.
-    pub fn set_grant(&mut self, grant: usize, token: Option<u64>) {
-        if let Some(l) = &mut self.lease {
-            l.grant = grant;
-            if token.is_some() {
-                l.token = token;
             }
         }
     }

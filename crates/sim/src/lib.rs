@@ -61,7 +61,18 @@ impl From<ScenarioError> for RunError {
 }
 
 /// Simulates a scenario and checks the result.
+///
+/// Every stage is bounded for every valid scenario: the engine stops after
+/// [`scenario::limits::EVENTS`] events, and the checker's work grows as O(n log n) in the
+/// events, writing out at most [`checker::LISTED_PER_KIND`] findings of each kind.
 pub fn run(scenario: &Scenario) -> Result<Run, RunError> {
+    run_within(scenario, scenario::limits::EVENTS)
+}
+
+/// [`run`], stopping with [`RunError::TooManyEvents`] as soon as the run needs more than
+/// `max_events` events (at most [`scenario::limits::EVENTS`]): a caller that can only show so
+/// many (the app's timeline) need not simulate the rest first.
+pub fn run_within(scenario: &Scenario, max_events: usize) -> Result<Run, RunError> {
     scenario.validate()?;
-    world::simulate(scenario)
+    world::simulate(scenario, max_events.min(scenario::limits::EVENTS))
 }

@@ -13,7 +13,7 @@
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BinaryHeap};
 
-use crate::client::{Client, Cx, Dest, Effect, Input, RedlockCx, TimerKind, NEW_GRANT};
+use crate::client::{Client, Cx, Dest, Effect, Input, RedlockCx, TimerKind};
 use crate::clock::{Clock, ClockChange};
 use crate::msg::{Payload, RedisCmd};
 use crate::redis::{Change, Entry, Node, FENCE_KEY, LOCK_KEY};
@@ -153,16 +153,21 @@ struct World<'s> {
     link_last: BTreeMap<(ActorId, ActorId), Micros>,
     partitions: Vec<Partition>,
     open_belief: Vec<Option<usize>>,
+    /// Per client, the Redlock nodes of its last winning tally, until its grant is recorded.
+    won_votes: Vec<Vec<ActorId>>,
     open_key: BTreeMap<ActorId, usize>,
     open_down: BTreeMap<ActorId, usize>,
     expiry_gen: BTreeMap<ActorId, u64>,
     end: Micros,
     overflow: bool,
+    /// The most events this run may have; one more stops it with `RunError::TooManyEvents`.
+    max_events: usize,
 }
 
 /// Runs a validated scenario.
-pub(crate) fn simulate(sc: &Scenario) -> Result<Run, RunError> {
+pub(crate) fn simulate(sc: &Scenario, max_events: usize) -> Result<Run, RunError> {
     let mut w = World::new(sc);
+    w.max_events = max_events;
     w.run_loop()?;
     Ok(w.finish())
 }
@@ -294,11 +299,13 @@ impl<'s> World<'s> {
             link_last: BTreeMap::new(),
             partitions: Vec::new(),
             open_belief: vec![None; n_clients],
+            won_votes: vec![Vec::new(); n_clients],
             open_key: BTreeMap::new(),
             open_down: BTreeMap::new(),
             expiry_gen: BTreeMap::new(),
             end: ms(sc.duration_ms as i64),
             overflow: false,
+            max_events: crate::scenario::limits::EVENTS,
         };
         if w.cluster.is_some() {
             w.push(0, Action::Election);
@@ -335,7 +342,7 @@ impl<'s> World<'s> {
             self.now = item.at;
             self.dispatch(item.action);
             if self.overflow {
-                return Err(RunError::TooManyEvents { limit: crate::scenario::limits::EVENTS, at_us: self.now });
+                return Err(RunError::TooManyEvents { limit: self.max_events, at_us: self.now });
             }
         }
         Ok(())
@@ -398,7 +405,7 @@ impl<'s> World<'s> {
 
     fn emit(&mut self, actor: ActorId, kind: EventKind, cause: Option<EventId>) -> EventId {
         let id = self.events.len();
-        if id >= crate::scenario::limits::EVENTS {
+        if id >= self.max_events {
             self.overflow = true;
         }
         let text = self.narrate(actor, &kind);
@@ -531,6 +538,8 @@ impl<'s> World<'s> {
                 node_timeout_ms: self.sc.lock.node_timeout_ms,
                 parallel: self.sc.lock.parallel,
                 drift_factor: self.sc.lock.clock_drift_factor,
+                next_grant: self.grants.len(),
+                next_token: (self.sc.token.source == TokenKind::Counter).then_some(self.durable_next),
             }),
             consensus: self.sc.lock.kind == LockKind::Consensus,
         };
@@ -565,26 +574,15 @@ impl<'s> World<'s> {
         match &mut kind {
             EventKind::Acquired { token, until_local_us, grant } => {
                 let valid_until_us = self.procs[a].clock.when_reads(*until_local_us, self.now).unwrap_or(self.end);
-                if *grant == NEW_GRANT {
-                    // A Redlock client decided it holds the lock: the grant is the client's.
-                    let issued = (self.sc.token.source == TokenKind::Counter).then(|| {
-                        self.durable_next += 1;
-                        self.durable_next - 1
-                    });
-                    if let Some(t) = issued {
+                if self.sc.lock.kind == LockKind::Redlock {
+                    // A Redlock client decided it holds the lock: the grant is the client's, numbered
+                    // and tokened as the driver told it (`RedlockCx::next_grant`, `next_token`).
+                    debug_assert_eq!(*grant, self.grants.len());
+                    if let Some(t) = *token {
+                        self.durable_next = t + 1;
                         self.tokens.push((self.now, t, a));
-                        *token = Some(t);
                     }
-                    let votes = self
-                        .events
-                        .iter()
-                        .rev()
-                        .find_map(|e| match &e.kind {
-                            EventKind::Tally { votes, .. } if e.actor == a => Some(votes.iter().map(|&i| self.redlock_nodes[i]).collect()),
-                            _ => None,
-                        })
-                        .unwrap_or_default();
-                    *grant = self.grants.len();
+                    let votes = std::mem::take(&mut self.won_votes[a]);
                     self.grants.push(Grant {
                         client: a,
                         node: a,
@@ -595,9 +593,6 @@ impl<'s> World<'s> {
                         released_us: None,
                         votes,
                     });
-                    if let Some(c) = &mut self.clients[a] {
-                        c.set_grant(*grant, issued);
-                    }
                 }
                 self.open_belief[a] = Some(self.iv.beliefs.len());
                 self.iv.beliefs.push(Belief {
@@ -608,6 +603,9 @@ impl<'s> World<'s> {
                     to_us: self.end,
                     valid_until_us,
                 });
+            }
+            EventKind::Tally { votes, ok: true, extend: false, .. } => {
+                self.won_votes[a] = votes.iter().map(|&i| self.redlock_nodes[i]).collect();
             }
             EventKind::Renewed { until_local_us } => {
                 if let Some(b) = self.open_belief[a] {
