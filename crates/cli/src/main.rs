@@ -1,38 +1,100 @@
-//! `leaselab`: list, show and run Lease Lab scenarios from the command line.
+//! `leaselab`: list, show, run and draw Lease Lab scenarios from the command line.
 //!
-//! A thin binary over the `sim` crate. Exit status: 0 when the command did its work (a run
-//! that ends unsafe is still a run that completed), 2 for bad input, with a message on stderr
-//! that says what is wrong and where.
+//! A thin binary over the `sim` and `draw` crates, its arguments parsed by clap ([`Cli`]).
+//! Exit status: 0 when the command did its work (a run that ends unsafe is still a run that
+//! completed), 2 for bad input (clap's usage errors included), with a message on stderr that
+//! says what is wrong and where.
 
+use std::ffi::{OsStr, OsString};
+use std::io::{Read, Write};
 use std::process::ExitCode;
 
+use clap::{CommandFactory, Parser, Subcommand};
 use sim::library;
 use sim::render;
 use sim::scenario::Scenario;
 
-const USAGE: &str = "\
-leaselab: distributed locks, leases and fencing, simulated
+/// Distributed locks, leases and fencing, simulated.
+///
+/// Runs Lease Lab's deterministic simulation of clients, a lock service and a protected
+/// resource, and says whether the protected data was corrupted, and why.
+#[derive(Parser)]
+#[command(
+    name = "leaselab",
+    version,
+    after_help = "Exit status: 0 when the command did its work (a run that ends unsafe is still a run that completed), 2 for bad input."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
 
-usage:
-  leaselab list [--json]                                 the scenario library
-  leaselab show <id> [--fix]                             a scenario's JSON, to start your own from
-  leaselab run <id|file.json> [--fix] [--seed N] [--json] the narrated trace and the verdict
-  leaselab svg <id|file.json> [--fix] [--step N] [--width PX]  the timeline as a standalone SVG
-
-exit status: 0 when the run completed (safe or unsafe), 2 for bad input";
+#[derive(Subcommand)]
+enum Command {
+    /// The scenario library, by chapter.
+    List {
+        /// Print the library as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// A library scenario's JSON, to start your own from.
+    Show {
+        /// The scenario's id (see `leaselab list`).
+        id: String,
+        /// Apply the scenario's one-click fix.
+        #[arg(long)]
+        fix: bool,
+    },
+    /// The narrated trace and the verdict.
+    Run {
+        /// A library id, or a scenario file (JSON, at most 1 MB).
+        scenario: OsString,
+        /// Apply the scenario's one-click fix.
+        #[arg(long)]
+        fix: bool,
+        /// Run with this seed instead of the scenario's.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(0..=sim::scenario::limits::SEED))]
+        seed: Option<u64>,
+        /// Print the verdict and the trace as one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The timeline as a standalone SVG image.
+    Svg {
+        /// A library id, or a scenario file (JSON, at most 1 MB).
+        scenario: OsString,
+        /// Apply the scenario's one-click fix.
+        #[arg(long)]
+        fix: bool,
+        /// Draw the cursor at this step (1 is the first event).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        step: Option<u64>,
+        /// The image's width in pixels.
+        #[arg(long, value_name = "PX", default_value_t = 1000, value_parser = clap::value_parser!(u32).range(640..=10_000))]
+        width: u32,
+    },
+    /// A completion script for your shell (e.g. `leaselab completions bash > /etc/bash_completion.d/leaselab`).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+}
 
 /// A user error: printed on stderr, exit status 2.
 struct Bad(String);
 
+/// The largest scenario file read, in bytes (as `Scenario::parse` accepts).
+const MAX_FILE: u64 = 1_000_000;
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match dispatch(&args) {
-        Ok(out) => {
-            // A closed pipe (`leaselab run … | head`) is not an error worth a panic.
-            use std::io::Write;
-            let _ = std::io::stdout().write_all(out.as_bytes());
-            ExitCode::SUCCESS
-        }
+    // clap prints usage errors itself, with exit status 2, and --help and --version with 0.
+    let cli = Cli::parse();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let result = dispatch(cli.command, &mut out);
+    // A closed pipe (`leaselab run … | head`) is not an error worth a message.
+    let _ = out.flush();
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
         Err(Bad(msg)) => {
             eprintln!("leaselab: {msg}");
             ExitCode::from(2)
@@ -40,86 +102,51 @@ fn main() -> ExitCode {
     }
 }
 
-#[derive(Default)]
-struct Flags {
-    json: bool,
-    fix: bool,
-    seed: Option<u64>,
-    step: Option<usize>,
-    width: Option<f64>,
-    positional: Vec<String>,
-}
-
-fn parse_flags(args: &[String], allowed: &[&str]) -> Result<Flags, Bad> {
-    let mut f = Flags::default();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let flag = a.as_str();
-        if flag.starts_with("--") && !allowed.contains(&flag) {
-            return Err(Bad(format!("unknown option `{flag}` (see `leaselab --help`)")));
+fn dispatch(command: Command, out: &mut impl Write) -> Result<(), Bad> {
+    match command {
+        Command::List { json } => write(out, &list(json)),
+        Command::Show { id, fix } => write(out, &format!("{}\n", apply_fix(library_scenario(&id)?, fix)?.to_json())),
+        Command::Run { scenario, fix, seed, json } => {
+            let mut s = apply_fix(load(&scenario)?, fix)?;
+            if let Some(seed) = seed {
+                s.seed = seed;
+            }
+            let run = sim::run(&s).map_err(|e| Bad(format!("{}: {e}", scenario.to_string_lossy())))?;
+            if json {
+                // Written straight out: a long trace is never held twice.
+                if serde_json::to_writer_pretty(&mut *out, &render::run_json(&run)).is_ok() {
+                    let _ = writeln!(out);
+                }
+                Ok(())
+            } else {
+                write(out, &render::trace_text(&run, &s.title))
+            }
         }
-        match flag {
-            "--json" => f.json = true,
-            "--fix" => f.fix = true,
-            "--seed" => {
-                let v = it.next().ok_or_else(|| Bad("--seed needs a number, e.g. --seed 7".into()))?;
-                let n: u64 = v.parse().map_err(|_| Bad(format!("--seed: `{v}` is not a whole number from 0 to 9007199254740991")))?;
-                if n > sim::scenario::limits::SEED {
-                    return Err(Bad(format!("--seed: {n} is above 9007199254740991 (2^53 - 1)")));
-                }
-                f.seed = Some(n);
-            }
-            "--step" => {
-                let v = it.next().ok_or_else(|| Bad("--step needs a step number, e.g. --step 40".into()))?;
-                let n: usize = v.parse().map_err(|_| Bad(format!("--step: `{v}` is not a step number (1, 2, 3, …)")))?;
-                if n == 0 {
-                    return Err(Bad("--step: steps are numbered from 1".into()));
-                }
-                f.step = Some(n);
-            }
-            "--width" => {
-                let v = it.next().ok_or_else(|| Bad("--width needs a number of pixels, e.g. --width 1000".into()))?;
-                let n: u32 = v.parse().map_err(|_| Bad(format!("--width: `{v}` is not a whole number of pixels")))?;
-                if !(640..=10_000).contains(&n) {
-                    return Err(Bad(format!("--width: {n} is outside 640 to 10000 pixels")));
-                }
-                f.width = Some(f64::from(n));
-            }
-            _ => f.positional.push(a.clone()),
+        Command::Svg { scenario, fix, step, width } => {
+            let s = apply_fix(load(&scenario)?, fix)?;
+            let run = sim::run(&s).map_err(|e| Bad(format!("{}: {e}", scenario.to_string_lossy())))?;
+            let cursor = match step {
+                Some(n) if n > run.events.len() as u64 => return Err(Bad(format!("--step: the run has {} steps", run.events.len()))),
+                Some(n) => Some(n as usize - 1),
+                None => None,
+            };
+            write(out, &draw::svg::render(&run, &s, f64::from(width), cursor))
+        }
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "leaselab", out);
+            Ok(())
         }
     }
-    Ok(f)
 }
 
-fn dispatch(args: &[String]) -> Result<String, Bad> {
-    let Some(cmd) = args.first() else {
-        return Err(Bad(format!("no command given\n\n{USAGE}")));
-    };
-    let rest = &args[1..];
-    match cmd.as_str() {
-        "list" => list(parse_flags(rest, &["--json"])?),
-        "show" => show(parse_flags(rest, &["--fix"])?),
-        "run" => run(parse_flags(rest, &["--fix", "--seed", "--json"])?),
-        "svg" => svg(parse_flags(rest, &["--fix", "--step", "--width"])?),
-        "help" | "--help" | "-h" => Ok(format!("{USAGE}\n")),
-        other => Err(Bad(format!("unknown command `{other}`\n\n{USAGE}"))),
-    }
+fn write(out: &mut impl Write, text: &str) -> Result<(), Bad> {
+    let _ = out.write_all(text.as_bytes());
+    Ok(())
 }
 
-fn one_positional(f: &Flags, what: &str) -> Result<String, Bad> {
-    match f.positional.as_slice() {
-        [one] => Ok(one.clone()),
-        [] => Err(Bad(format!("missing {what} (see `leaselab list`)"))),
-        more => Err(Bad(format!("expected one {what}, got {}: {}", more.len(), more.join(" ")))),
-    }
-}
-
-fn list(f: Flags) -> Result<String, Bad> {
-    if !f.positional.is_empty() {
-        return Err(Bad(format!("`list` takes no arguments, got `{}`", f.positional.join(" "))));
-    }
+fn list(json: bool) -> String {
     let all = library::all();
-    if f.json {
+    if json {
         let items: Vec<_> = all
             .iter()
             .map(|s| {
@@ -129,7 +156,7 @@ fn list(f: Flags) -> Result<String, Bad> {
                 })
             })
             .collect();
-        return Ok(format!("{}\n", serde_json::to_string_pretty(&items).expect("json")));
+        return format!("{}\n", serde_json::to_string_pretty(&items).expect("json"));
     }
     let mut out = String::new();
     for (chapter, title) in library::CHAPTERS {
@@ -143,7 +170,7 @@ fn list(f: Flags) -> Result<String, Bad> {
             out.push_str(&format!("  {:<26} {}{fix}\n", s.id, s.title));
         }
     }
-    Ok(out)
+    out
 }
 
 fn library_scenario(id: &str) -> Result<Scenario, Bad> {
@@ -164,43 +191,24 @@ fn apply_fix(s: Scenario, fix: bool) -> Result<Scenario, Bad> {
     }
 }
 
-fn show(f: Flags) -> Result<String, Bad> {
-    let id = one_positional(&f, "scenario id")?;
-    let s = apply_fix(library_scenario(&id)?, f.fix)?;
-    Ok(format!("{}\n", s.to_json()))
-}
-
-fn load(arg: &str) -> Result<Scenario, Bad> {
-    let looks_like_file = arg.ends_with(".json") || arg.contains('/') || std::path::Path::new(arg).exists();
-    if !looks_like_file {
-        return library_scenario(arg);
-    }
-    let text = std::fs::read_to_string(arg).map_err(|e| Bad(format!("{arg}: cannot read the file: {e}")))?;
-    Scenario::parse(&text).map_err(|e| Bad(format!("{arg}: {e}")))
-}
-
-fn svg(f: Flags) -> Result<String, Bad> {
-    let arg = one_positional(&f, "scenario id or file")?;
-    let s = apply_fix(load(&arg)?, f.fix)?;
-    let run = sim::run(&s).map_err(|e| Bad(format!("{arg}: {e}")))?;
-    let cursor = match f.step {
-        Some(n) if n > run.events.len() => return Err(Bad(format!("--step: the run has {} steps", run.events.len()))),
-        Some(n) => Some(n - 1),
-        None => None,
-    };
-    Ok(draw::svg::render(&run, &s, f.width.unwrap_or(1000.0), cursor))
-}
-
-fn run(f: Flags) -> Result<String, Bad> {
-    let arg = one_positional(&f, "scenario id or file")?;
-    let mut s = apply_fix(load(&arg)?, f.fix)?;
-    if let Some(seed) = f.seed {
-        s.seed = seed;
-    }
-    let run = sim::run(&s).map_err(|e| Bad(format!("{arg}: {e}")))?;
-    if f.json {
-        Ok(format!("{}\n", serde_json::to_string_pretty(&render::verdict_json(&run)).expect("json")))
-    } else {
-        Ok(render::trace_text(&run, &s.title))
+/// A library scenario by id, or a scenario file by path (any bytes a path may hold).
+fn load(arg: &OsStr) -> Result<Scenario, Bad> {
+    let path = std::path::Path::new(arg);
+    let shown = arg.to_string_lossy();
+    match arg.to_str() {
+        Some(id) if !(id.ends_with(".json") || id.contains('/') || path.exists()) => library_scenario(id),
+        _ => {
+            let cannot = |e: std::io::Error| Bad(format!("{shown}: cannot read the file: {e}"));
+            // Read at most the limit and one byte more: `/dev/zero` is not read forever.
+            let mut bytes = Vec::new();
+            std::fs::File::open(path).and_then(|f| f.take(MAX_FILE + 1).read_to_end(&mut bytes)).map_err(cannot)?;
+            if bytes.len() as u64 > MAX_FILE {
+                return Err(Bad(format!("{shown}: the file is larger than 1 MB; a scenario is a few KB of JSON")));
+            }
+            let text = String::from_utf8(bytes).map_err(|e| {
+                Bad(format!("{shown}: the file is not UTF-8 text (byte {} is not); a scenario is JSON", e.utf8_error().valid_up_to() + 1))
+            })?;
+            Scenario::parse(&text).map_err(|e| Bad(format!("{shown}: {e}")))
+        }
     }
 }

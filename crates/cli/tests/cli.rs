@@ -115,11 +115,14 @@ fn bad_input_gets_exit_2_and_a_message_that_says_where() {
             "faults[0].pause.actor: no actor is called `Q`",
         ),
         (vec!["run".into(), "no-such-scenario".into()], "no scenario `no-such-scenario` in the library"),
-        (vec!["run".into(), "gc-pause-unfenced".into(), "--seed".into(), "x".into()], "--seed: `x` is not a whole number"),
-        (vec!["run".into(), "gc-pause-unfenced".into(), "--colour".into()], "unknown option `--colour`"),
-        (vec!["frobnicate".into()], "unknown command `frobnicate`"),
-        (vec![], "no command given"),
-        (vec!["show".into()], "missing scenario id"),
+        (vec!["run".into(), "gc-pause-unfenced".into(), "--seed".into(), "x".into()], "invalid value 'x' for '--seed <N>'"),
+        (vec!["run".into(), "gc-pause-unfenced".into(), "--seed".into(), "9007199254740992".into()], "is not in 0..=9007199254740991"),
+        (vec!["run".into(), "gc-pause-unfenced".into(), "--colour".into()], "unexpected argument '--colour'"),
+        (vec!["frobnicate".into()], "unrecognized subcommand 'frobnicate'"),
+        (vec![], "Usage: leaselab <COMMAND>"),
+        (vec!["show".into()], "the following required arguments were not provided"),
+        (vec!["svg".into(), "gc-pause-fenced".into(), "--step".into(), "0".into()], "invalid value '0' for '--step <N>'"),
+        (vec!["run".into(), "/dev/zero".into()], "/dev/zero: the file is larger than 1 MB"),
     ];
     for (args, want) in cases {
         let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
@@ -143,6 +146,79 @@ fn svg_writes_the_timeline_at_a_step() {
     assert!(stderr(&o).contains("--step: the run has"), "{}", stderr(&o));
     let o = leaselab(&["svg", "gc-pause-fenced", "--width", "12"]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn help_version_and_completions() {
+    let o = leaselab(&["--help"]);
+    assert!(o.status.success());
+    for cmd in ["list", "show", "run", "svg", "completions"] {
+        assert!(stdout(&o).contains(cmd), "{}", stdout(&o));
+        let o = leaselab(&[cmd, "--help"]);
+        assert!(o.status.success() && stdout(&o).contains("Usage: leaselab"), "{cmd}: {}", stderr(&o));
+    }
+    let o = leaselab(&["--version"]);
+    assert_eq!(stdout(&o).trim(), format!("leaselab {}", env!("CARGO_PKG_VERSION")));
+    for (shell, marker) in [("bash", "complete -F"), ("zsh", "#compdef leaselab"), ("fish", "complete -c leaselab")] {
+        let o = leaselab(&["completions", shell]);
+        assert!(o.status.success() && stdout(&o).contains(marker) && stdout(&o).contains("svg"), "{shell}: {}", stdout(&o));
+    }
+    let o = leaselab(&["completions", "tcsh"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[cfg(unix)]
+#[test]
+fn an_argument_that_is_not_utf8_is_a_file_name_not_a_crash() {
+    use std::os::unix::ffi::OsStrExt;
+    let name = std::ffi::OsStr::from_bytes(b"\xff\xfe.json");
+    let o = Command::new(env!("CARGO_BIN_EXE_leaselab")).arg("run").arg(name).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot read the file"), "{}", stderr(&o));
+    let o = Command::new(env!("CARGO_BIN_EXE_leaselab")).arg("list").arg(name).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // And a file with such a name opens.
+    let dir = temp("x.json", "").parent().unwrap().to_path_buf();
+    let path = dir.join(name);
+    std::fs::write(&path, leaselab(&["show", "lease-basics"]).stdout).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_leaselab")).arg("run").arg(&path).output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn a_file_that_is_not_utf8_text_says_so() {
+    let dir = temp("x.json", "").parent().unwrap().to_path_buf();
+    let path = dir.join("latin1.json");
+    std::fs::write(&path, b"{\"title\": \"caf\xe9\"}").unwrap();
+    let o = leaselab(&["run", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not UTF-8 text (byte 15"), "{}", stderr(&o));
+}
+
+/// Regression (../shared/repro/svg-control-characters.json): a title with a control character
+/// made `leaselab svg` write XML that does not parse.
+#[test]
+fn svg_is_well_formed_whatever_the_text() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../sim/tests/repro/svg-control-characters.json");
+    let o = leaselab(&["svg", path]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let svg = stdout(&o);
+    let bad = svg.chars().find(|&c| (c < ' ' && !matches!(c, '\t' | '\n' | '\r')) || c == '\u{fffe}' || c == '\u{ffff}');
+    assert_eq!(bad, None, "a character XML 1.0 forbids");
+}
+
+/// Regression (../shared/repro/consensus-many-double-grants.json): the checker built a
+/// sentence for every pair of overlapping grants (4.9 GB, 17 s; 11.8 GB with --json).
+#[test]
+fn many_double_grants_are_counted_not_all_written_out() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../sim/tests/repro/consensus-many-double-grants.json");
+    let o = leaselab(&["run", path, "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&o);
+    let grants = v["hazards"].as_array().unwrap().iter().filter(|h| h["property"] == "double-grant").count();
+    assert_eq!(grants, 32);
+    let omitted = v["notes"].as_array().unwrap().iter().find(|n| n["property"] == "omitted").expect("a note counts the rest");
+    assert!(omitted["explanation"].as_str().unwrap().contains("more double-grant findings"), "{omitted}");
 }
 
 fn leaselab_show_with(edit: impl FnOnce(&mut serde_json::Value)) -> String {

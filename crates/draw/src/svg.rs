@@ -42,7 +42,20 @@ svg { font-family: system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-ser
 
 /// XML-escapes text (names, titles and narration can come from a user's scenario).
 pub fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            // XML 1.0 has no way to write these, not even as a character reference.
+            '\t' | '\n' | '\r' => out.push(c),
+            c if c < ' ' || c == '\u{fffe}' || c == '\u{ffff}' => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 fn color_class(i: Option<usize>) -> String {
@@ -256,6 +269,11 @@ pub fn render(run: &Run, sc: &Scenario, width: f64, cursor: Option<usize>) -> St
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn text_with_control_characters_stays_well_formed_xml() {
+        assert_eq!(super::esc("a\u{1}b<\u{ffff}>\t&"), "a\u{fffd}b&lt;\u{fffd}&gt;\t&amp;");
+    }
+
     use super::*;
 
     #[test]

@@ -1,13 +1,13 @@
 //! Plain-text renderings of a [`Run`]: [`trace_text`] for people and golden files, and
-//! [`verdict_json`] for `leaselab run --json`.
+//! [`run_json`] for `leaselab run --json`.
 
 use std::fmt::Write;
 
-use serde_json::json;
+use serde::Serialize;
 
-use crate::checker::Finding;
+use crate::checker::{Finding, Property};
 use crate::time::{fmt, fmt_column, to_ms_f64};
-use crate::trace::Run;
+use crate::trace::{Actor, EventKind, Run};
 
 /// The narrated trace and the verdict, one event a line.
 pub fn trace_text(run: &Run, title: &str) -> String {
@@ -47,38 +47,80 @@ pub fn verdict_text(run: &Run) -> String {
     s
 }
 
-fn finding_json(f: &Finding) -> serde_json::Value {
-    json!({
-        "property": f.property,
-        "at_ms": to_ms_f64(f.at_us),
-        "actors": f.actors,
-        "explanation": f.explanation,
-        "event": f.event,
-    })
+/// A finding as `leaselab run --json` prints it.
+#[derive(Serialize)]
+pub struct FindingJson<'a> {
+    property: &'a str,
+    at_ms: f64,
+    actors: &'a [String],
+    explanation: &'a str,
+    event: Option<usize>,
 }
 
-/// The run as one JSON object: the verdict, violations, hazards, notes and the trace.
-pub fn verdict_json(run: &Run) -> serde_json::Value {
+impl<'a> From<&'a Finding> for FindingJson<'a> {
+    fn from(f: &'a Finding) -> Self {
+        FindingJson { property: &f.property, at_ms: to_ms_f64(f.at_us), actors: &f.actors, explanation: &f.explanation, event: f.event }
+    }
+}
+
+/// An event as `leaselab run --json` prints it.
+#[derive(Serialize)]
+pub struct EventJson<'a> {
+    id: usize,
+    at_ms: f64,
+    actor: &'a str,
+    local_ms: f64,
+    kind: &'a EventKind,
+    cause: Option<usize>,
+    text: &'a str,
+    moment: &'a Option<String>,
+}
+
+/// The run as one JSON object (the verdict, violations, hazards, notes and the trace),
+/// borrowed from the run so that a large trace is written out without being copied first.
+#[derive(Serialize)]
+pub struct RunJson<'a> {
+    verdict: &'static str,
+    scenario: &'a str,
+    seed: u64,
+    properties: &'a [Property],
+    violations: Vec<FindingJson<'a>>,
+    hazards: Vec<FindingJson<'a>>,
+    notes: Vec<FindingJson<'a>>,
+    final_value: i64,
+    actors: &'a [Actor],
+    events: Vec<EventJson<'a>>,
+}
+
+/// The run as `leaselab run --json` prints it.
+pub fn run_json(run: &Run) -> RunJson<'_> {
+    fn findings(f: &[Finding]) -> Vec<FindingJson<'_>> {
+        f.iter().map(FindingJson::from).collect()
+    }
     let v = &run.verdict;
-    json!({
-        "verdict": if v.is_safe() { "safe" } else { "unsafe" },
-        "scenario": run.scenario,
-        "seed": run.seed,
-        "properties": v.properties,
-        "violations": v.violations.iter().map(finding_json).collect::<Vec<_>>(),
-        "hazards": v.hazards.iter().map(finding_json).collect::<Vec<_>>(),
-        "notes": v.notes.iter().map(finding_json).collect::<Vec<_>>(),
-        "final_value": run.final_value,
-        "actors": run.actors,
-        "events": run.events.iter().map(|e| json!({
-            "id": e.id,
-            "at_ms": to_ms_f64(e.at_us),
-            "actor": run.name(e.actor),
-            "local_ms": to_ms_f64(e.local_us),
-            "kind": e.kind,
-            "cause": e.cause,
-            "text": e.text,
-            "moment": e.moment,
-        })).collect::<Vec<_>>(),
-    })
+    RunJson {
+        verdict: if v.is_safe() { "safe" } else { "unsafe" },
+        scenario: &run.scenario,
+        seed: run.seed,
+        properties: &v.properties,
+        violations: findings(&v.violations),
+        hazards: findings(&v.hazards),
+        notes: findings(&v.notes),
+        final_value: run.final_value,
+        actors: &run.actors,
+        events: run
+            .events
+            .iter()
+            .map(|e| EventJson {
+                id: e.id,
+                at_ms: to_ms_f64(e.at_us),
+                actor: run.name(e.actor),
+                local_ms: to_ms_f64(e.local_us),
+                kind: &e.kind,
+                cause: e.cause,
+                text: &e.text,
+                moment: &e.moment,
+            })
+            .collect(),
+    }
 }
