@@ -20,6 +20,7 @@ pub mod render;
 pub mod resource;
 pub mod rng;
 pub mod scenario;
+pub mod strict_json;
 pub mod time;
 pub mod trace;
 mod world;

@@ -622,11 +622,20 @@ impl Scenario {
         if text.len() > 1_000_000 {
             return Err(ScenarioError::at("", "the scenario is larger than 1 MB"));
         }
+        // Editors on Windows may start a UTF-8 file with a byte-order mark; it is not JSON.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         // First the text itself, so that syntax errors get a line and column.
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ScenarioError {
-            path: String::new(),
-            line_col: Some((e.line(), e.column())),
-            message: format!("invalid JSON: {}", clean_serde_message(&e.to_string())),
+        let value = crate::strict_json::parse(text).map_err(|e| match e {
+            crate::strict_json::Error::Syntax(e) => ScenarioError {
+                path: String::new(),
+                line_col: Some((e.line(), e.column())),
+                message: format!("invalid JSON: {}", clean_serde_message(&e.to_string())),
+            },
+            crate::strict_json::Error::Duplicate(d) => ScenarioError {
+                path: d.path,
+                line_col: Some((d.line, d.column)),
+                message: "this key appears twice in its object; keep one".into(),
+            },
         })?;
         Scenario::from_value(value)
     }
@@ -638,11 +647,15 @@ impl Scenario {
                 return Err(ScenarioError::at("version", format!("only version 1 exists, not {v}")));
             }
         }
-        let sc: Scenario = serde_path_to_error::deserialize(value).map_err(|e| {
+        let sc: Scenario = serde_path_to_error::deserialize(&value).map_err(|e| {
             let path = e.path().to_string();
             let path = if path == "." { String::new() } else { path };
             ScenarioError::at(path, clean_serde_message(&e.inner().to_string()))
         })?;
+        // serde reads a list as a struct's fields in order; a scenario names every field.
+        if let Some(path) = list_for_object(&value, &sc.to_value(), String::new()) {
+            return Err(ScenarioError::at(path, "expected an object with named fields, not a list"));
+        }
         sc.validate()?;
         Ok(sc)
     }
@@ -757,6 +770,10 @@ impl Scenario {
                 return err("token.source".into(), "a consensus lock's token is its key's revision: use counter (or none)".into());
             }
         }
+        // Checked whatever the kind: a scenario switched to Redlock later must still be valid.
+        if !(0.0..=0.5).contains(&l.clock_drift_factor) {
+            return err("lock.clock_drift_factor".into(), "must be between 0 and 0.5".into());
+        }
         if l.kind == LockKind::Redlock {
             if l.nodes == 0 || l.nodes > 9 {
                 return err("lock.nodes".into(), "Redlock needs between 1 and 9 nodes".into());
@@ -766,9 +783,6 @@ impl Scenario {
             }
             if l.node_timeout_ms == 0 || l.node_timeout_ms > DURATION_MS {
                 return err("lock.node_timeout_ms".into(), format!("must be between 1 and {DURATION_MS}"));
-            }
-            if !(0.0..=0.5).contains(&l.clock_drift_factor) {
-                return err("lock.clock_drift_factor".into(), "must be between 0 and 0.5".into());
             }
             if self.token.source == TokenKind::Counter && self.token.store == CounterStore::Redis {
                 return err(
@@ -843,10 +857,11 @@ impl Scenario {
         }
         for (name, c) in &self.clocks {
             actor(format!("clocks.{name}"), name)?;
-            if c.offset_ms.abs() > CLOCK_MS {
+            // `unsigned_abs`: `abs` of i64::MIN overflows.
+            if c.offset_ms.unsigned_abs() > CLOCK_MS as u64 {
                 return err(format!("clocks.{name}.offset_ms"), format!("must be within ±{CLOCK_MS}"));
             }
-            if c.drift_ppm.abs() > DRIFT_PPM {
+            if c.drift_ppm.unsigned_abs() > DRIFT_PPM as u64 {
                 return err(format!("clocks.{name}.drift_ppm"), format!("must be within ±{DRIFT_PPM}"));
             }
         }
@@ -868,13 +883,13 @@ impl Scenario {
                 Fault::Crash { actor: a, .. } | Fault::Restart { actor: a, .. } => actor(p("actor"), a)?,
                 Fault::ClockJump { actor: a, by_ms, .. } => {
                     actor(p("actor"), a)?;
-                    if by_ms.abs() > CLOCK_MS {
+                    if by_ms.unsigned_abs() > CLOCK_MS as u64 {
                         return err(p("by_ms"), format!("must be within ±{CLOCK_MS}"));
                     }
                 }
                 Fault::Drift { actor: a, ppm, .. } => {
                     actor(p("actor"), a)?;
-                    if ppm.abs() > DRIFT_PPM {
+                    if ppm.unsigned_abs() > DRIFT_PPM as u64 {
                         return err(p("ppm"), format!("must be within ±{DRIFT_PPM}"));
                     }
                 }
@@ -917,6 +932,17 @@ impl Scenario {
             if fix.set.is_empty() || fix.set.len() > 16 {
                 return err("fix.set".into(), "a fix changes between 1 and 16 settings".into());
             }
+            // Checked now, not when the reader presses Fix: every path exists and the fixed
+            // scenario is valid.
+            let mut unfixed = self.clone();
+            unfixed.fix = None;
+            unfixed.with_settings(&fix.set).map_err(|e| {
+                if e.path.starts_with("fix.") {
+                    e
+                } else {
+                    ScenarioError::at("fix.set", format!("the fixed scenario would be invalid: {e}"))
+                }
+            })?;
         }
         crate::predict::validate(self)?;
         Ok(())
@@ -976,6 +1002,19 @@ impl Scenario {
             _ => {}
         }
         Ok(())
+    }
+}
+
+/// The first place where `input` has a list and the scenario read from it (`output`) has an
+/// object: a struct given by position.
+fn list_for_object(input: &serde_json::Value, output: &serde_json::Value, path: String) -> Option<String> {
+    use serde_json::Value::{Array, Object};
+    let join = |k: &str| if path.is_empty() { k.to_string() } else { format!("{path}.{k}") };
+    match (input, output) {
+        (Array(_), Object(_)) => Some(path),
+        (Object(a), Object(b)) => b.iter().find_map(|(k, vb)| a.get(k).and_then(|va| list_for_object(va, vb, join(k)))),
+        (Array(a), Array(b)) => a.iter().zip(b).enumerate().find_map(|(i, (va, vb))| list_for_object(va, vb, format!("{path}[{i}]"))),
+        _ => None,
     }
 }
 

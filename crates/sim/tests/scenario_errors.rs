@@ -149,3 +149,78 @@ fn bad_questions_and_challenges_are_named() {
         assert!(e.starts_with(want), "{want}: {e}");
     }
 }
+
+/// i64::MIN passed the range checks (`abs` overflowed): release builds ran nonsense, debug
+/// builds panicked.
+#[test]
+fn the_most_negative_numbers_are_out_of_range_not_a_panic() {
+    let min = i64::MIN;
+    let cases = [
+        (serde_json::json!({"A": {"offset_ms": min}}), None, "clocks.A.offset_ms: must be within"),
+        (serde_json::json!({"A": {"drift_ppm": min}}), None, "clocks.A.drift_ppm: must be within"),
+        (
+            serde_json::json!({}),
+            Some(serde_json::json!({"clock_jump": {"actor": "redis", "at_ms": 1, "by_ms": min}})),
+            "by_ms: must be within",
+        ),
+        (serde_json::json!({}), Some(serde_json::json!({"drift": {"actor": "redis", "at_ms": 1, "ppm": min}})), "ppm: must be within"),
+    ];
+    for (clocks, fault, want) in cases {
+        let mut v = base();
+        v["clocks"] = clocks;
+        if let Some(f) = fault {
+            v["faults"] = serde_json::json!([f]);
+        }
+        let e = err_of(v);
+        assert!(e.contains(want), "{e}");
+    }
+}
+
+#[test]
+fn a_key_twice_is_refused_with_its_path() {
+    let text = sim::library::FILES[0].1.replacen("\"ttl_ms\"", "\"ttl_ms\": 1, \"ttl_ms\"", 1);
+    let e = Scenario::parse(&text).unwrap_err();
+    assert_eq!(e.path, "lock.ttl_ms", "{e}");
+    assert!(e.to_string().contains("appears twice") && e.line_col.is_some(), "{e}");
+}
+
+#[test]
+fn a_list_is_not_read_as_an_object() {
+    let mut v = base();
+    v["network"] = serde_json::json!([[1, 5], []]);
+    let e = err_of(v);
+    assert!(e.starts_with("network: expected an object with named fields, not a list"), "{e}");
+    let mut v = base();
+    v["clients"][1] = serde_json::json!(["B", 5000, []]);
+    let e = err_of(v);
+    assert!(e.starts_with("clients[1]: expected an object"), "{e}");
+}
+
+#[test]
+fn a_byte_order_mark_is_accepted() {
+    let text = format!("\u{feff}{}", sim::library::FILES[0].1);
+    assert_eq!(Scenario::parse(&text).unwrap(), Scenario::parse(sim::library::FILES[0].1).unwrap());
+}
+
+#[test]
+fn the_drift_factor_is_checked_whatever_the_lock() {
+    let mut v = base();
+    v["lock"]["clock_drift_factor"] = serde_json::json!(1e308);
+    let e = err_of(v);
+    assert!(e.starts_with("lock.clock_drift_factor: must be between 0 and 0.5"), "{e}");
+}
+
+#[test]
+fn a_fix_is_checked_when_the_scenario_is_loaded() {
+    let mut v: serde_json::Value =
+        serde_json::from_str(sim::library::FILES.iter().find(|(id, _)| *id == "gc-pause-unfenced").unwrap().1).unwrap();
+    v["fix"]["set"][0]["path"] = "resource.fenceing".into();
+    let e = err_of(v.clone());
+    assert!(e.starts_with("fix.set: the fixed scenario would be invalid: resource.fenceing: unknown field"), "{e}");
+    v["fix"]["set"][0]["path"] = "clients.9.name".into();
+    let e = err_of(v.clone());
+    assert!(e.starts_with("fix.set[0].path: no setting at `clients.9.name`"), "{e}");
+    v["fix"]["set"][0] = serde_json::json!({"path": "lock.ttl_ms", "value": 0});
+    let e = err_of(v);
+    assert!(e.contains("lock.ttl_ms: must be between 1"), "{e}");
+}
