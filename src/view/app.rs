@@ -36,6 +36,8 @@ fn initial() -> Screen {
     let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
     let get = |k: &str| params.as_ref().and_then(|p| p.get(k));
+    // The reader's last scenario, else the course's first: what any link that cannot be opened
+    // (or run) falls back to, so that the next save never overwrites the reader's work.
     let fallback = || last_scenario().unwrap_or_else(|| sim::library::catalog()[0].clone());
     let fix = get("fix").is_some_and(|v| v == "1" || v == "true");
     let (scenario, problem) = match (get("s"), get("scenario")) {
@@ -47,14 +49,18 @@ fn initial() -> Screen {
             Some(s) => (s, None),
             None => (fallback(), Some(format!("There is no scenario called “{id}” in the library; your last scenario is shown instead."))),
         },
-        (None, None) => (sim::library::catalog()[0].clone(), None),
+        (None, None) => (fallback(), None),
     };
     let has_fix = scenario.fix.is_some();
     let mut s = match Screen::new(scenario, fix && has_fix) {
         Ok(s) => s,
         Err(e) => {
-            let mut s = Screen::new(sim::library::catalog()[0].clone(), false).expect("library scenarios run");
-            s.error = Some(crate::state::FieldError { field: "open".into(), message: format!("This scenario could not be run: {e}") });
+            let last = Screen::new(fallback(), false);
+            let mut s = last.unwrap_or_else(|_| Screen::new(sim::library::catalog()[0].clone(), false).expect("library scenarios run"));
+            s.error = Some(crate::state::FieldError {
+                field: "open".into(),
+                message: format!("This scenario could not be run: {e}. Your last scenario is shown instead."),
+            });
             return s;
         }
     };
