@@ -89,6 +89,27 @@ fn traces_in_wasm_match_the_native_golden_files() {
     }
 }
 
+#[path = "../crates/sim/tests/gen/mod.rs"]
+mod gen;
+
+/// Generated scenarios (the fuzz test's generator) give the same traces in wasm as natively:
+/// their fingerprints are in a reviewed file written by `crates/draw/tests/fuzz.rs`.
+#[wasm_bindgen_test]
+fn generated_traces_in_wasm_match_the_native_fingerprints() {
+    let want = include_str!("../crates/sim/tests/golden/generated.txt");
+    let mut n = 0;
+    for line in want.lines().filter(|l| !l.starts_with('#')) {
+        let (seed, print) = line.split_once(' ').expect("seed and fingerprint");
+        let seed: u64 = seed.parse().unwrap();
+        let s = sim::Scenario::parse(&gen::scenario(seed).to_json()).unwrap();
+        let run = sim::run(&s).unwrap_or_else(|e| panic!("generator seed {seed}: {e}"));
+        let got = format!("{:016x}", gen::fingerprint(&sim::render::trace_text(&run, &s.title)));
+        assert_eq!(got, print, "generator seed {seed} (scenario seed {}) differs in wasm", s.seed);
+        n += 1;
+    }
+    assert_eq!(n, 40);
+}
+
 fn document() -> web_sys::Document {
     web_sys::window().unwrap().document().unwrap()
 }

@@ -133,3 +133,33 @@ fn generated_scenarios_never_break_a_stage() {
     assert!(stats.ran > count as usize / 3, "too few generated scenarios are valid: {} of {count}", stats.ran);
     assert!(failures.is_empty(), "{} of {count} generated scenarios failed:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// The traces of a sample of generated scenarios, as fingerprints in a reviewed file that the
+/// wasm tests (`tests/browser.rs`) reproduce in the browser. After an intended change to the
+/// engine, regenerate with `UPDATE_GOLDEN=1 cargo test -p leaselab-draw --test fuzz`.
+#[test]
+fn generated_sample_fingerprints_match_the_reviewed_file() {
+    const SAMPLE: usize = 40;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../sim/tests/golden/generated.txt");
+    let mut text = String::from("# generator seed, FNV-1a of sim::render::trace_text (see crates/draw/tests/fuzz.rs)\n");
+    let mut seed = 0;
+    let mut n = 0;
+    while n < SAMPLE {
+        let s = gen::scenario(seed);
+        // Small runs only: the wasm tests run a debug build.
+        if let Ok(run) = Scenario::parse(&s.to_json()).map_err(|_| ()).and_then(|s| sim::run(&s).map_err(|_| ())) {
+            if run.events.len() <= 5_000 {
+                text.push_str(&format!("{seed} {:016x}\n", gen::fingerprint(&sim::render::trace_text(&run, &s.title))));
+                n += 1;
+            }
+        }
+        seed += 1;
+    }
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, &text).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_default();
+    let differ: Vec<&str> = text.lines().zip(want.lines()).filter(|(a, b)| a != b).map(|(a, _)| a).collect();
+    assert!(want == text, "generated traces differ from {} (rerun with UPDATE_GOLDEN=1 and review): {differ:?}", path.display());
+}
