@@ -4,6 +4,7 @@
 //! values into scenarios; they are pure and tested natively. `view` holds the components, which
 //! only draw and forward events.
 
+pub mod compress;
 pub mod edit;
 pub mod guide;
 pub use draw::layout;

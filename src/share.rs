@@ -1,9 +1,16 @@
-//! Sharing a run: the scenario in a link (`?s=…`, base64url of its compact JSON) or by its
-//! library id (`?scenario=<id>&fix=1`), with the step (`&step=N`). [`decode`] treats a link as
-//! untrusted input: every way it can be wrong gets a message that says what is wrong, and the
-//! text it carries is only ever shown as text.
+//! Sharing a run. An [`Address`] names a library scenario by id (`?scenario=<id>&fix=1`), an
+//! edited one as its changes from the library's, readably
+//! (`?scenario=gc-pause-unfenced&set=faults.0.pause.duration_ms=9000`), and any other scenario
+//! in the fragment, which the browser never sends to a server: `#s=` (base64url of its compact
+//! JSON) or, shorter, `#z=` (the same, deflated by the browser's `CompressionStream`; see
+//! `compress.rs`). The step is `&step=N`. Links of the older form `?s=…` keep opening.
+//!
+//! [`decode`] and [`decode_settings`] treat a link as untrusted input: every way it can be
+//! wrong gets a message that says what is wrong, and the text it carries is only ever shown as
+//! text.
 
-use sim::scenario::Scenario;
+use serde_json::Value;
+use sim::scenario::{Scenario, Setting};
 
 /// The longest scenario link accepted, in characters.
 pub const MAX_LINK: usize = 200_000;
@@ -68,14 +75,41 @@ pub fn decode(s: &str) -> Result<Scenario, String> {
     if s.len() > MAX_LINK {
         return Err(format!("the link is too long ({} characters; at most {MAX_LINK})", s.len()));
     }
-    let bytes = unbase64url(s)?;
+    decode_bytes(unbase64url(s)?)
+}
+
+/// A scenario from a link's bytes (base64url-decoded, and inflated for `#z=`).
+pub fn decode_bytes(bytes: Vec<u8>) -> Result<Scenario, String> {
     let text = String::from_utf8(bytes).map_err(|_| "the link is cut short or corrupted: its scenario is not readable text".to_string())?;
     Scenario::parse(&text).map_err(|e| format!("the link's scenario is not valid: {e}"))
 }
 
-/// The query string that reopens this run: the library id when the scenario is the library's
-/// (with or without its fix), the whole scenario otherwise; and the step (1-based).
-pub fn query(sc: &Scenario, original: &Scenario, fixed: bool, step: usize) -> String {
+/// Where a run lives in an address: the query, and for a scenario not from the library, the
+/// fragment (`#s=…`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Address {
+    /// `?scenario=…&set=…&step=N`, or `?step=N` when the scenario is in the fragment.
+    pub query: String,
+    /// Empty, or `#s=<base64url of the scenario's JSON>`.
+    pub fragment: String,
+}
+
+impl Address {
+    /// The address with more parameters (`&embed=1`) in its query.
+    pub fn with(&self, extra: &str) -> String {
+        format!("{}{extra}{}", self.query, self.fragment)
+    }
+}
+
+/// The most changes a `set` link carries, and its longest readable form; beyond either, the
+/// scenario goes whole in the fragment.
+pub const MAX_SETTINGS: usize = 64;
+const MAX_READABLE: usize = 1_500;
+
+/// The address that reopens this run: the library id when the scenario is the library's (with
+/// or without its fix), its changes from the library's when it is an edited library scenario,
+/// the whole scenario in the fragment otherwise; and the step (1-based).
+pub fn query(sc: &Scenario, original: &Scenario, fixed: bool, step: usize) -> Address {
     let lib = sim::library::catalog().iter().find(|l| l.id == original.id);
     let as_library = lib.is_some_and(|l| {
         l == original
@@ -85,19 +119,139 @@ pub fn query(sc: &Scenario, original: &Scenario, fixed: bool, step: usize) -> St
                 sc == original
             }
     });
-    let base = if as_library {
-        if fixed {
-            format!("?scenario={}&fix=1", original.id)
-        } else {
-            format!("?scenario={}", original.id)
+    let plain = |query: String| Address { query, fragment: String::new() };
+    if as_library {
+        let fix = if fixed { "&fix=1" } else { "" };
+        return plain(format!("?scenario={}{fix}&step={step}", original.id));
+    }
+    // The questions are about the scenario as written, not an edited one: links go without them.
+    let mut lean = sc.clone();
+    lean.questions.clear();
+    if let Some(q) = lib.and_then(|l| as_settings(l, &lean)) {
+        return plain(format!("{q}&step={step}"));
+    }
+    Address { query: format!("?step={step}"), fragment: format!("#s={}", encode(&lean)) }
+}
+
+/// An edited library scenario as `?scenario=<id>[&fix=1]&set=<path>=<value>…`: the shorter of
+/// its changes from the library scenario and from its fixed variant, if either is short enough
+/// and reproduces it exactly.
+fn as_settings(lib: &Scenario, target: &Scenario) -> Option<String> {
+    let want = target.to_value();
+    let mut bases = vec![(false, library_base(lib, false)?)];
+    if let Some(f) = library_base(lib, true) {
+        bases.push((true, f));
+    }
+    bases
+        .into_iter()
+        .filter_map(|(fixed, base)| {
+            let mut set = Vec::new();
+            diff("", &base.to_value(), &want, &mut set);
+            if set.len() > MAX_SETTINGS || base.with_settings(&set).ok().as_ref() != Some(target) {
+                return None;
+            }
+            let mut q = format!("?scenario={}{}", lib.id, if fixed { "&fix=1" } else { "" });
+            for st in &set {
+                q.push_str(&format!("&set={}={}", st.path, encode_value(&st.value)));
+            }
+            Some(q)
+        })
+        .filter(|q| q.len() <= MAX_READABLE)
+        .min_by_key(String::len)
+}
+
+/// The library scenario a `set` link starts from: as written or fixed, without its questions.
+fn library_base(lib: &Scenario, fixed: bool) -> Option<Scenario> {
+    let mut base = if fixed { lib.fixed()?.ok()? } else { lib.clone() };
+    base.questions.clear();
+    Some(base)
+}
+
+/// The settings (dot paths, as a fix's) that turn `a` into `b`.
+fn diff(path: &str, a: &Value, b: &Value, out: &mut Vec<Setting>) {
+    let at = |k: &str| if path.is_empty() { k.to_string() } else { format!("{path}.{k}") };
+    let set = |out: &mut Vec<Setting>, path: String, value: &Value| out.push(Setting { path, value: value.clone() });
+    if a == b {
+        return;
+    }
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            for (k, vb) in y {
+                match x.get(k) {
+                    Some(va) => diff(&at(k), va, vb, out),
+                    None => set(out, at(k), vb),
+                }
+            }
+            // A field gone back to its default is absent: clear it (an option), or set the
+            // whole object below the top level. The caller checks the result.
+            for k in x.keys().filter(|k| !y.contains_key(*k)) {
+                if path.is_empty() {
+                    set(out, at(k), &Value::Null);
+                } else {
+                    out.retain(|st| !st.path.starts_with(&format!("{path}.")));
+                    return set(out, path.to_string(), b);
+                }
+            }
         }
-    } else {
-        // The questions are about the scenario as written, not an edited one: links go without them.
-        let mut lean = sc.clone();
-        lean.questions.clear();
-        format!("?s={}", encode(&lean))
+        // A list that grew keeps its items' paths; the new ones are appended.
+        (Value::Array(x), Value::Array(y)) if y.len() >= x.len() && !path.is_empty() => {
+            for (i, (va, vb)) in x.iter().zip(y).enumerate() {
+                diff(&at(&i.to_string()), va, vb, out);
+            }
+            for (i, vb) in y.iter().enumerate().skip(x.len()) {
+                set(out, at(&i.to_string()), vb);
+            }
+        }
+        _ => set(out, path.to_string(), b),
+    }
+}
+
+/// A setting's value in a link: a string as itself when that cannot be read as anything else
+/// (`fencing=atomic`), anything else as JSON; then percent-encoded where a query needs it.
+fn encode_value(v: &Value) -> String {
+    let text = match v {
+        Value::String(s) if serde_json::from_str::<Value>(s).is_err() && !s.is_empty() => s.clone(),
+        v => v.to_string(),
     };
-    format!("{base}&step={step}")
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~:,=[]".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// A setting's value as a link carries it (already percent-decoded).
+fn decode_value(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_string()))
+}
+
+/// The scenario of a `?scenario=<id>[&fix=1]&set=…` link: the library scenario (fixed if
+/// asked), without its questions, with each `<path>=<value>` applied.
+pub fn decode_settings(id: &str, fixed: bool, sets: &[String]) -> Result<Scenario, String> {
+    let lib = sim::library::get(id).ok_or_else(|| format!("there is no scenario called “{id}” in the library"))?;
+    if sets.len() > MAX_SETTINGS {
+        return Err(format!("the link changes {} settings; at most {MAX_SETTINGS}", sets.len()));
+    }
+    let base = library_base(&lib, fixed).ok_or_else(|| format!("{id} has no one-click fix"))?;
+    let mut settings = Vec::new();
+    for (i, text) in sets.iter().enumerate() {
+        let (path, value) = text
+            .split_once('=')
+            .filter(|(p, _)| !p.is_empty())
+            .ok_or_else(|| format!("change {} of the link (`{text}`) is not of the form path=value", i + 1))?;
+        settings.push(Setting { path: path.to_string(), value: decode_value(value) });
+    }
+    base.with_settings(&settings).map_err(|e| {
+        let n = e.path.strip_prefix("fix.set[").and_then(|r| r.split(']').next()).and_then(|n| n.parse::<usize>().ok());
+        match n {
+            Some(n) => format!("change {} of the link: there is no setting `{}`", n + 1, settings[n].path),
+            None => format!("the link's changes make an invalid scenario: {e}"),
+        }
+    })
 }
 
 /// A fixed library scenario differs from the fixed variant only by the removed `fix` field.
@@ -133,24 +287,124 @@ mod tests {
         }
     }
 
+    /// What the browser's `URLSearchParams` does to a query: split, then percent-decode.
+    fn params(query: &str) -> Vec<(String, String)> {
+        let unescape = |s: &str| {
+            let b = s.as_bytes();
+            let mut out = Vec::new();
+            let mut i = 0;
+            while i < b.len() {
+                if b[i] == b'%' {
+                    out.push(u8::from_str_radix(&s[i + 1..i + 3], 16).unwrap());
+                    i += 3;
+                } else {
+                    out.push(if b[i] == b'+' { b' ' } else { b[i] });
+                    i += 1;
+                }
+            }
+            String::from_utf8(out).unwrap()
+        };
+        query.trim_start_matches('?').split('&').map(|kv| kv.split_once('=').unwrap()).map(|(k, v)| (unescape(k), unescape(v))).collect()
+    }
+
+    /// Opens an address as the app does (`?scenario=…&set=…` or `#s=…`).
+    fn open(a: &Address) -> Scenario {
+        if let Some(enc) = a.fragment.strip_prefix("#s=") {
+            return decode(enc).unwrap();
+        }
+        let p = params(&a.query);
+        let get = |k: &str| p.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+        let sets: Vec<String> = p.iter().filter(|(n, _)| n == "set").map(|(_, v)| v.clone()).collect();
+        decode_settings(&get("scenario").unwrap(), get("fix").is_some(), &sets).unwrap_or_else(|e| panic!("{}: {e}", a.query))
+    }
+
     #[test]
-    fn links_name_library_scenarios_and_carry_edits() {
+    fn links_name_library_scenarios_and_carry_edits_readably() {
         let s = sim::library::get("gc-pause-unfenced").unwrap();
-        assert_eq!(query(&s, &s, false, 5), "?scenario=gc-pause-unfenced&step=5");
+        assert_eq!(query(&s, &s, false, 5).with(""), "?scenario=gc-pause-unfenced&step=5");
         let f = s.fixed().unwrap().unwrap();
         let mut f2 = f.clone();
         f2.fix = s.fix.clone();
-        assert_eq!(query(&f2, &s, true, 1), "?scenario=gc-pause-unfenced&fix=1&step=1");
+        assert_eq!(query(&f2, &s, true, 1).with(""), "?scenario=gc-pause-unfenced&fix=1&step=1");
         let mut edited = s.clone();
-        edited.lock.ttl_ms = 12_345;
-        let q = query(&edited, &s, false, 3);
-        assert!(q.starts_with("?s=") && q.ends_with("&step=3"));
-        let enc = q.trim_start_matches("?s=").trim_end_matches("&step=3");
+        edited.faults[0] = sim::scenario::Fault::Pause { actor: "A".into(), at_ms: 1500, duration_ms: 9000 };
+        let a = query(&edited, &s, false, 3);
+        assert_eq!(a.with(""), "?scenario=gc-pause-unfenced&set=faults.0.pause.duration_ms=9000&step=3");
         // An edited scenario travels without its predict questions (they are about the
         // scenario as written); everything else, its challenge included, is kept.
         edited.questions.clear();
-        assert_eq!(decode(enc).unwrap(), edited);
+        assert_eq!(open(&a), edited);
         assert!(edited.challenge.is_some());
+        // A string reads as itself; one that would read as something else is quoted.
+        edited.resource.fencing = sim::scenario::Fencing::Atomic;
+        edited.title = "true & #1".into();
+        let a = query(&edited, &s, false, 3);
+        assert!(a.query.contains("&set=resource.fencing=atomic"), "{}", a.query);
+        assert!(a.query.contains("&set=title=true%20%26%20%231"), "{}", a.query);
+        assert_eq!(open(&a), edited);
+    }
+
+    #[test]
+    fn every_library_scenario_edited_round_trips_through_a_short_link() {
+        for s in sim::library::catalog() {
+            let mut e = s.clone();
+            e.lock.ttl_ms += 1;
+            e.duration_ms -= 1;
+            e.faults.push(sim::scenario::Fault::Crash { actor: e.clients[0].name.clone(), at_ms: 1 });
+            e.clients[0].steps.pop();
+            e.fix = None;
+            let a = query(&e, s, false, 2);
+            assert!(a.fragment.is_empty() && a.query.len() < 600, "{}: {}", s.id, a.with(""));
+            e.questions.clear();
+            assert_eq!(open(&a), e, "{}", s.id);
+            assert_eq!(sim::run(&open(&a)).unwrap(), sim::run(&e).unwrap(), "{}", s.id);
+            if let Some(Ok(mut f)) = s.fixed() {
+                f.seed += 1;
+                let a = query(&f, s, false, 2);
+                assert!(a.query.contains("&fix=1&set=seed="), "{}: {}", s.id, a.query);
+                f.questions.clear();
+                assert_eq!(open(&a), f, "{}", s.id);
+            }
+        }
+    }
+
+    #[test]
+    fn a_scenario_not_from_the_library_goes_in_the_fragment() {
+        let mut s = sim::library::get("lease-basics").unwrap();
+        s.id = "my-own".into();
+        let a = query(&s, &s, false, 7);
+        assert_eq!(a.query, "?step=7");
+        assert!(a.fragment.starts_with("#s="));
+        assert_eq!(a.with("&embed=1"), format!("?step=7&embed=1{}", a.fragment));
+        s.questions.clear();
+        assert_eq!(open(&a), s);
+    }
+
+    #[test]
+    fn bad_settings_in_a_link_get_clear_messages() {
+        let cases: Vec<(&str, bool, Vec<&str>, &str)> = vec![
+            ("nope", false, vec![], "no scenario called “nope”"),
+            ("lease-basics", true, vec![], "lease-basics has no one-click fix"),
+            ("gc-pause-unfenced", false, vec!["lock.tll_ms=5"], "invalid scenario: lock.tll_ms: unknown field `tll_ms`"),
+            (
+                "gc-pause-unfenced",
+                false,
+                vec!["seed=1", "faults.7.pause.at_ms=5"],
+                "change 2 of the link: there is no setting `faults.7.pause.at_ms`",
+            ),
+            ("gc-pause-unfenced", false, vec!["lock.ttl_ms=ten"], "lock.ttl_ms: invalid type: string \"ten\""),
+            ("gc-pause-unfenced", false, vec!["lock.ttl_ms=0"], "lock.ttl_ms: must be between 1"),
+            ("gc-pause-unfenced", false, vec!["lock.ttl_ms"], "change 1 of the link (`lock.ttl_ms`) is not of the form path=value"),
+            ("gc-pause-unfenced", false, vec!["=5"], "not of the form path=value"),
+            ("gc-pause-unfenced", false, vec!["faults.0.pause.actor=<b>Z</b>"], "no actor is called `<b>Z</b>`"),
+        ];
+        for (id, fix, sets, want) in cases {
+            let sets: Vec<String> = sets.into_iter().map(String::from).collect();
+            let err = decode_settings(id, fix, &sets).expect_err(want);
+            assert!(err.contains(want), "{sets:?}: {err}");
+        }
+        let many: Vec<String> = (0..=MAX_SETTINGS).map(|i| format!("seed={i}")).collect();
+        assert!(decode_settings("gc-pause-unfenced", false, &many).unwrap_err().contains("at most 64"));
     }
 
     /// A corpus of bad links: truncated, corrupted, oversized, hostile. Each gets a clear

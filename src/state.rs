@@ -128,6 +128,8 @@ pub enum Action {
     Open(Rc<Scenario>, bool),
     /// Open a scenario from JSON text (a file or a paste); a bad one is refused with a message.
     Import(String),
+    /// A link could not be opened: say so over the current run.
+    Refuse(String),
     Step(i64),
     First,
     Last,
@@ -350,6 +352,7 @@ impl Reducible for Screen {
                 },
                 Err(e) => self.refuse_field("import", format!("This is not a scenario Lease Lab can open: {e}")),
             },
+            Action::Refuse(message) => self.refuse_field("open", message),
             Action::Step(d) => {
                 let c = (self.cursor as i64 + d).clamp(0, last as i64) as usize;
                 if c == self.cursor && self.phase == 0.0 && !self.playing {

@@ -16,6 +16,7 @@ use crate::view::pages::{DebatePage, GuidePage, Page, SiteNav};
 use crate::view::predict::Predict;
 use crate::view::timeline::Timeline;
 use sim::scenario::Scenario;
+use yew::functional::UseReducerDispatcher;
 
 const LAST_KEY: &str = "leaselab.last-scenario";
 
@@ -29,27 +30,56 @@ fn last_scenario() -> Option<Scenario> {
     Scenario::parse(&text).ok()
 }
 
-/// The run to open: `?s=<scenario>` (a shared link), `?scenario=<id>&fix=1` (the library), and
-/// `&step=N`; the first scenario of the course otherwise. A bad link says what is wrong and
-/// falls back to the user's last scenario.
+thread_local! {
+    /// A deflated scenario from the address (`#z=…`), waiting to be inflated (asynchronously)
+    /// and opened; until then the address and local storage are left alone.
+    static PENDING_LINK: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+    static LINK_LOADING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Counts address updates, so that a slow compression never overwrites a newer address.
+    static SYNC_GENERATION: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The run to open: `?scenario=<id>&fix=1` (the library), `&set=<path>=<value>` (its changes),
+/// `#s=…` or `#z=…` (a scenario in the fragment), `?s=…` (the older form), and `&step=N`; the
+/// reader's last scenario otherwise. A bad link says what is wrong and falls back to the
+/// reader's last scenario.
 fn initial() -> Screen {
-    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    let loc = web_sys::window().map(|w| w.location());
+    let search = loc.as_ref().and_then(|l| l.search().ok()).unwrap_or_default();
+    let hash = loc.as_ref().and_then(|l| l.hash().ok()).unwrap_or_default();
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
     let get = |k: &str| params.as_ref().and_then(|p| p.get(k));
     // The reader's last scenario, else the course's first: what any link that cannot be opened
     // (or run) falls back to, so that the next save never overwrites the reader's work.
     let fallback = || last_scenario().unwrap_or_else(|| sim::library::catalog()[0].clone());
     let fix = get("fix").is_some_and(|v| v == "1" || v == "true");
-    let (scenario, problem) = match (get("s"), get("scenario")) {
-        (Some(s), _) => match crate::share::decode(&s) {
-            Ok(sc) => (sc, None),
-            Err(e) => (fallback(), Some(format!("This link could not be opened: {e}. Your last scenario is shown instead."))),
-        },
-        (None, Some(id)) => match sim::library::get(&id) {
-            Some(s) => (s, None),
-            None => (fallback(), Some(format!("There is no scenario called “{id}” in the library; your last scenario is shown instead."))),
-        },
-        (None, None) => (fallback(), None),
+    let sets: Vec<String> = params.as_ref().map(|p| p.get_all("set").iter().filter_map(|v| v.as_string()).collect()).unwrap_or_default();
+    let cannot = |e: String| format!("This link could not be opened: {e}. Your last scenario is shown instead.");
+    let (scenario, problem, fix) = if let Some(z) = hash.strip_prefix("#z=") {
+        PENDING_LINK.with(|p| *p.borrow_mut() = Some(z.to_string()));
+        LINK_LOADING.with(|l| l.set(true));
+        (fallback(), None, false)
+    } else if let Some(s) = hash.strip_prefix("#s=").or(get("s").as_deref()) {
+        match crate::share::decode(s) {
+            Ok(sc) => (sc, None, false),
+            Err(e) => (fallback(), Some(cannot(e)), false),
+        }
+    } else if let (Some(id), false) = (get("scenario"), sets.is_empty()) {
+        match crate::share::decode_settings(&id, fix, &sets) {
+            Ok(sc) => (sc, None, false),
+            Err(e) => (fallback(), Some(cannot(e)), false),
+        }
+    } else if let Some(id) = get("scenario") {
+        match sim::library::get(&id) {
+            Some(s) => (s, None, fix),
+            None => (
+                fallback(),
+                Some(format!("There is no scenario called “{id}” in the library; your last scenario is shown instead.")),
+                false,
+            ),
+        }
+    } else {
+        (fallback(), None, false)
     };
     let has_fix = scenario.fix.is_some();
     let mut s = match Screen::new(scenario, fix && has_fix) {
@@ -82,26 +112,76 @@ fn initial() -> Screen {
 fn sync_url(s: &Screen) {
     let Some(w) = web_sys::window() else { return };
     let search = w.location().search().unwrap_or_default();
-    if Page::from_query(&search) != Page::Lab {
-        // A page beside the lab owns the address (a sync may still be due from before it opened).
+    if Page::from_query(&search) != Page::Lab || LINK_LOADING.with(|l| l.get()) {
+        // A page beside the lab owns the address (a sync may still be due from before it
+        // opened); a link still being inflated is not overwritten by the run shown meanwhile.
         return;
     }
-    let url = query_of(s);
-    if search != url {
-        if let Ok(h) = w.history() {
-            let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    let generation = SYNC_GENERATION.with(|g| g.get() + 1);
+    SYNC_GENERATION.with(|g| g.set(generation));
+    let address = address_of(s);
+    let replace = move |url: String| {
+        let Some(w) = web_sys::window() else { return };
+        let here = format!("{}{}", w.location().search().unwrap_or_default(), w.location().hash().unwrap_or_default());
+        if here != url && SYNC_GENERATION.with(|g| g.get()) == generation {
+            if let Ok(h) = w.history() {
+                let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+            }
         }
+    };
+    if address.fragment.is_empty() {
+        replace(address.with(""));
+    } else {
+        wasm_bindgen_futures::spawn_local(async move { replace(compact(address).await.with("")) });
     }
 }
 
-/// The address's query for a screen: the run, the step, and predict mode.
-fn query_of(s: &Screen) -> String {
-    let q = crate::share::query(&s.scenario, &s.original, s.fixed(), s.cursor + 1);
+/// The address for a screen: the run, the step, and predict mode.
+fn address_of(s: &Screen) -> crate::share::Address {
+    let mut a = crate::share::query(&s.scenario, &s.original, s.fixed(), s.cursor + 1);
     if s.predict {
-        format!("{q}&predict=1")
-    } else {
-        q
+        a.query.push_str("&predict=1");
     }
+    a
+}
+
+/// The address with a scenario in its fragment deflated (`#z=`), when that is shorter.
+async fn compact(a: crate::share::Address) -> crate::share::Address {
+    let Some(json) = a.fragment.strip_prefix("#s=").and_then(|enc| crate::share::unbase64url(enc).ok()) else { return a };
+    match crate::compress::deflate(&json).await {
+        Ok(z) if z.len() < json.len() => crate::share::Address { fragment: format!("#z={}", crate::share::base64url(&z)), ..a },
+        _ => a,
+    }
+}
+
+/// Inflates and opens a `#z=` link, then lets the address follow the run again.
+fn open_pending_link(d: UseReducerDispatcher<Screen>) {
+    let Some(z) = PENDING_LINK.with(|p| p.borrow_mut().take()) else { return };
+    let step = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .and_then(|q| web_sys::UrlSearchParams::new_with_str(&q).ok())
+        .and_then(|p| p.get("step"))
+        .and_then(|v| v.parse::<usize>().ok());
+    wasm_bindgen_futures::spawn_local(async move {
+        let opened = async {
+            if z.len() > crate::share::MAX_LINK {
+                return Err(format!("the link is too long ({} characters; at most {})", z.len(), crate::share::MAX_LINK));
+            }
+            let bytes = crate::share::unbase64url(&z)?;
+            crate::share::decode_bytes(crate::compress::inflate(&bytes, 1_000_000).await?)
+        }
+        .await;
+        LINK_LOADING.with(|l| l.set(false));
+        match opened {
+            Ok(sc) => {
+                d.dispatch(Action::Open(Rc::new(sc), false));
+                if let Some(step) = step {
+                    d.dispatch(Action::Seek(step.saturating_sub(1)));
+                }
+            }
+            Err(e) => d.dispatch(Action::Refuse(format!("This link could not be opened: {e}. Your last scenario is shown instead."))),
+        }
+    });
 }
 
 const VISITED_KEY: &str = "leaselab.visited";
@@ -141,6 +221,9 @@ pub fn reset_progress() {
 }
 
 fn remember(sc: &Scenario) {
+    if LINK_LOADING.with(|l| l.get()) {
+        return;
+    }
     if let Some(st) = storage() {
         let _ = st.set_item(LAST_KEY, &sc.to_value().to_string());
     }
@@ -164,11 +247,12 @@ fn mark_visited(id: &str) {
     }
 }
 
-/// The address of the current run, for "Copy link".
-pub fn link_to(s: &Screen) -> String {
+/// The address of the current run, for "Copy link" and "Embed", with more parameters
+/// (`&embed=1`) if given; a scenario in the fragment is deflated.
+pub async fn link_to(s: &Screen, extra: &str) -> String {
     let Some(loc) = web_sys::window().map(|w| w.location()) else { return String::new() };
     let base = format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default());
-    format!("{base}{}", query_of(s))
+    format!("{base}{}", compact(address_of(s)).await.with(extra))
 }
 
 fn is_typing(target: Option<web_sys::EventTarget>) -> bool {
@@ -401,6 +485,12 @@ pub fn Lab(p: &LabProps) -> Html {
         Callback::from(move |a: Action| d.dispatch(a))
     };
 
+    // A deflated link (`#z=`) is opened once it is inflated.
+    {
+        let d = screen.dispatcher();
+        use_effect_with((), move |_| open_pending_link(d));
+    }
+
     // A page asked to open a scenario.
     {
         let d = screen.dispatcher();
@@ -548,8 +638,13 @@ pub fn Lab(p: &LabProps) -> Html {
 
     if let Some(e) = &p.embed {
         let full = match &e.app_base {
-            Some(base) => format!("{base}{}", crate::share::query(&s.scenario, &s.original, s.fixed(), s.cursor + 1)),
-            None => link_to(&s).replace("&embed=1", ""),
+            Some(base) => format!("{base}{}", address_of(&s).with("")),
+            None => {
+                let loc = web_sys::window().map(|w| w.location());
+                let here =
+                    loc.map(|l| format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())).unwrap_or_default();
+                format!("{here}{}", address_of(&s).with(""))
+            }
         };
         return html! {
             <div id="app" ref={root_ref.clone()} tabindex="-1" class="app embed" data-verdict={verdict} data-step={(s.cursor + 1).to_string()} data-steps={s.steps().to_string()}
@@ -703,11 +798,14 @@ fn CopyLink(p: &CopyLinkProps) -> Html {
         let shown = shown.clone();
         let s = p.screen.clone();
         Callback::from(move |_| {
-            let link = link_to(&s);
-            if let Some(clip) = web_sys::window().map(|w| w.navigator().clipboard()) {
-                let _ = clip.write_text(&link);
-            }
-            shown.set(Some(link));
+            let (s, shown) = (s.clone(), shown.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                let link = link_to(&s, "").await;
+                if let Some(clip) = web_sys::window().map(|w| w.navigator().clipboard()) {
+                    let _ = clip.write_text(&link);
+                }
+                shown.set(Some(link));
+            });
         })
     };
     let close = {
@@ -731,17 +829,25 @@ fn CopyLink(p: &CopyLinkProps) -> Html {
 /// "Embed": the iframe snippet for this exact run.
 #[component]
 fn EmbedButton(p: &CopyLinkProps) -> Html {
-    let open = use_state(|| false);
+    let snippet = use_state(|| None::<String>);
+    let open = snippet.is_some();
     let toggle = {
-        let open = open.clone();
-        Callback::from(move |_| open.set(!*open))
+        let (snippet, s) = (snippet.clone(), p.screen.clone());
+        Callback::from(move |_| {
+            if snippet.is_some() {
+                return snippet.set(None);
+            }
+            let (snippet, s) = (snippet.clone(), s.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                let src = link_to(&s, "&embed=1").await;
+                let title = s.original.title.replace('"', "&quot;").replace('<', "&lt;");
+                snippet.set(Some(format!(
+                    "<iframe src=\"{src}\" title=\"Lease Lab: {title}\" width=\"100%\" height=\"560\" style=\"border:0\" loading=\"lazy\"></iframe>"
+                )));
+            });
+        })
     };
-    let snippet = (*open).then(|| {
-        let s = &p.screen;
-        let src = format!("{}&embed=1", link_to(s));
-        let title = s.original.title.replace('"', "&quot;").replace('<', "&lt;");
-        format!("<iframe src=\"{src}\" title=\"Lease Lab: {title}\" width=\"100%\" height=\"560\" style=\"border:0\" loading=\"lazy\"></iframe>")
-    });
+    let snippet = (*snippet).clone();
     html! {
         <>
             <button class="btn" onclick={toggle.clone()} aria-expanded={open.to_string()}>{ "Embed" }</button>

@@ -1033,7 +1033,8 @@ fn fault_name(f: &Fault) -> &'static str {
 }
 
 /// The slot at a dot-separated path (`clients.1.steps.0.read.activate`), creating a missing
-/// last key in an object (a field left at its default is absent from the JSON).
+/// last key in an object (a field left at its default is absent from the JSON) or the item
+/// just past the end of a list (`faults.2` of two faults appends one).
 fn pointer_mut<'a>(v: &'a mut serde_json::Value, path: &str) -> Option<&'a mut serde_json::Value> {
     let parts: Vec<&str> = path.split('.').collect();
     let mut cur = v;
@@ -1046,7 +1047,13 @@ fn pointer_mut<'a>(v: &'a mut serde_json::Value, path: &str) -> Option<&'a mut s
                 }
                 map.get_mut(*part)?
             }
-            serde_json::Value::Array(items) => items.get_mut(part.parse::<usize>().ok()?)?,
+            serde_json::Value::Array(items) => {
+                let i = part.parse::<usize>().ok()?;
+                if last && i == items.len() {
+                    items.push(serde_json::Value::Null);
+                }
+                items.get_mut(i)?
+            }
             _ => return None,
         };
     }
