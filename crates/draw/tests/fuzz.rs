@@ -130,6 +130,11 @@ fn generated_scenarios_never_break_a_stage() {
         stats.slowest.2,
         stats.slowest.0.as_secs_f64() * 1000.0,
     );
+    // The slowest, for measuring with `leaselab run` (README: "Bounds").
+    if let Some(seed) = stats.slowest.1.strip_prefix("gen-").and_then(|n| n.parse::<u64>().ok()) {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/fuzz-slowest.json");
+        let _ = std::fs::write(path, gen::scenario(seed).to_json());
+    }
     assert!(stats.ran > count as usize / 3, "too few generated scenarios are valid: {} of {count}", stats.ran);
     assert!(failures.is_empty(), "{} of {count} generated scenarios failed:\n{}", failures.len(), failures.join("\n"));
 }

@@ -287,8 +287,11 @@ fn run_sequence(conn: &mut Conn, seed: u64, n: usize, broken: bool) -> Outcome {
                 return Outcome::Inconclusive;
             }
         }
+        let expiry_before = model.expiry();
         let mut want = model.run(&op, before, &key, &counter);
-        if matches!(op, Op::SetNxPx { .. } | Op::CompareAndExtend { .. } | Op::Pexpire { .. }) {
+        // The server set a new expiry somewhere in this command's window; a command that left
+        // it alone (a SET NX that found the key taken) keeps the uncertainty of the one that set it.
+        if model.expiry() != expiry_before {
             expiry_slack = after - before;
         }
         // PTTL moves with time: equal within the command's own duration and Redis's 1 ms.
