@@ -78,8 +78,19 @@ pub fn decode(s: &str) -> Result<Scenario, String> {
     decode_bytes(unbase64url(s)?)
 }
 
+/// A scenario from the `#z=` fragment of a link: base64url of its deflated JSON, inflated by
+/// the browser (at most `limits::SCENARIO_BYTES`, so a small hostile link cannot expand into
+/// gigabytes).
+pub async fn decode_deflated(z: &str) -> Result<Scenario, String> {
+    if z.len() > MAX_LINK {
+        return Err(format!("the link is too long ({} characters; at most {MAX_LINK})", z.len()));
+    }
+    let bytes = unbase64url(z)?;
+    decode_bytes(crate::compress::inflate(&bytes, sim::scenario::limits::SCENARIO_BYTES).await?)
+}
+
 /// A scenario from a link's bytes (base64url-decoded, and inflated for `#z=`).
-pub fn decode_bytes(bytes: Vec<u8>) -> Result<Scenario, String> {
+fn decode_bytes(bytes: Vec<u8>) -> Result<Scenario, String> {
     let text = String::from_utf8(bytes).map_err(|_| "the link is cut short or corrupted: its scenario is not readable text".to_string())?;
     Scenario::parse(&text).map_err(|e| format!("the link's scenario is not valid: {e}"))
 }
@@ -154,6 +165,7 @@ fn as_settings(lib: &Scenario, target: &Scenario) -> Option<String> {
             for st in &set {
                 q.push_str(&format!("&set={}={}", st.path, encode_value(&st.value)));
             }
+            q.push_str(&format!("&v={}", version_of(&base)));
             Some(q)
         })
         .filter(|q| q.len() <= MAX_READABLE)
@@ -165,6 +177,13 @@ fn library_base(lib: &Scenario, fixed: bool) -> Option<Scenario> {
     let mut base = if fixed { lib.fixed()?.ok()? } else { lib.clone() };
     base.questions.clear();
     Some(base)
+}
+
+/// A short fingerprint of the library scenario a `set` link starts from (FNV-1a of its JSON),
+/// so that a link made before the library changed can say so.
+fn version_of(base: &Scenario) -> String {
+    let h = base.to_value().to_string().bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    format!("{:08x}", h >> 32)
 }
 
 /// The settings (dot paths, as a fix's) that turn `a` into `b`.
@@ -229,6 +248,15 @@ fn decode_value(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_string()))
 }
 
+/// A link made from an earlier version of a library scenario (its `&v=` differs): its changes
+/// are applied to today's version, and the reader is told.
+pub fn stale_note(id: &str, fixed: bool, version: Option<&str>) -> Option<String> {
+    let base = library_base(&sim::library::get(id)?, fixed)?;
+    (version? != version_of(&base)).then(|| {
+        format!("This link was made from an earlier version of “{id}”; its changes are applied to today's version, so the run may differ from the one shared.")
+    })
+}
+
 /// The scenario of a `?scenario=<id>[&fix=1]&set=…` link: the library scenario (fixed if
 /// asked), without its questions, with each `<path>=<value>` applied.
 pub fn decode_settings(id: &str, fixed: bool, sets: &[String]) -> Result<Scenario, String> {
@@ -246,9 +274,10 @@ pub fn decode_settings(id: &str, fixed: bool, sets: &[String]) -> Result<Scenari
         settings.push(Setting { path: path.to_string(), value: decode_value(value) });
     }
     base.with_settings(&settings).map_err(|e| {
+        // `with_settings` names a setting it cannot place as `fix.set[N].path`.
         let n = e.path.strip_prefix("fix.set[").and_then(|r| r.split(']').next()).and_then(|n| n.parse::<usize>().ok());
-        match n {
-            Some(n) => format!("change {} of the link: there is no setting `{}`", n + 1, settings[n].path),
+        match n.and_then(|n| settings.get(n).map(|st| (n, st))) {
+            Some((n, st)) => format!("change {} of the link: there is no setting `{}`", n + 1, st.path),
             None => format!("the link's changes make an invalid scenario: {e}"),
         }
     })
@@ -329,7 +358,8 @@ mod tests {
         let mut edited = s.clone();
         edited.faults[0] = sim::scenario::Fault::Pause { actor: "A".into(), at_ms: 1500, duration_ms: 9000 };
         let a = query(&edited, &s, false, 3);
-        assert_eq!(a.with(""), "?scenario=gc-pause-unfenced&set=faults.0.pause.duration_ms=9000&step=3");
+        let v = version_of(&library_base(&s, false).unwrap());
+        assert_eq!(a.with(""), format!("?scenario=gc-pause-unfenced&set=faults.0.pause.duration_ms=9000&v={v}&step=3"));
         // An edited scenario travels without its predict questions (they are about the
         // scenario as written); everything else, its challenge included, is kept.
         edited.questions.clear();
@@ -366,6 +396,19 @@ mod tests {
                 assert_eq!(open(&a), f, "{}", s.id);
             }
         }
+    }
+
+    #[test]
+    fn a_link_from_an_earlier_library_version_says_so() {
+        let s = sim::library::get("gc-pause-unfenced").unwrap();
+        let mut e = s.clone();
+        e.lock.ttl_ms = 12_345;
+        let a = query(&e, &s, false, 1);
+        let v = params(&a.query).into_iter().find(|(k, _)| k == "v").map(|(_, v)| v).expect("a version");
+        assert_eq!(stale_note("gc-pause-unfenced", false, Some(&v)), None);
+        assert_eq!(stale_note("gc-pause-unfenced", false, None), None, "a hand-written link has none");
+        let note = stale_note("gc-pause-unfenced", false, Some("00000000")).expect("a note");
+        assert!(note.contains("earlier version of “gc-pause-unfenced”"), "{note}");
     }
 
     #[test]

@@ -66,7 +66,7 @@ fn initial() -> Screen {
         }
     } else if let (Some(id), false) = (get("scenario"), sets.is_empty()) {
         match crate::share::decode_settings(&id, fix, &sets) {
-            Ok(sc) => (sc, None, false),
+            Ok(sc) => (sc, crate::share::stale_note(&id, fix, get("v").as_deref()), false),
             Err(e) => (fallback(), Some(cannot(e)), false),
         }
     } else if let Some(id) = get("scenario") {
@@ -85,12 +85,15 @@ fn initial() -> Screen {
     let mut s = match Screen::new(scenario, fix && has_fix) {
         Ok(s) => s,
         Err(e) => {
-            let last = Screen::new(fallback(), false);
-            let mut s = last.unwrap_or_else(|_| Screen::new(sim::library::catalog()[0].clone(), false).expect("library scenarios run"));
-            s.error = Some(crate::state::FieldError {
-                field: "open".into(),
-                message: format!("This scenario could not be run: {e}. Your last scenario is shown instead."),
-            });
+            let (mut s, shown) = match Screen::new(fallback(), false) {
+                Ok(s) => (s, "Your last scenario is shown instead."),
+                Err(_) => (
+                    Screen::new(sim::library::catalog()[0].clone(), false).expect("library scenarios run"),
+                    "The first lesson is shown instead.",
+                ),
+            };
+            s.error =
+                Some(crate::state::FieldError { field: "open".into(), message: format!("This scenario could not be run: {e}. {shown}") });
             return s;
         }
     };
@@ -122,8 +125,11 @@ fn sync_url(s: &Screen) {
     let address = address_of(s);
     let replace = move |url: String| {
         let Some(w) = web_sys::window() else { return };
-        let here = format!("{}{}", w.location().search().unwrap_or_default(), w.location().hash().unwrap_or_default());
-        if here != url && SYNC_GENERATION.with(|g| g.get()) == generation {
+        let search = w.location().search().unwrap_or_default();
+        let here = format!("{search}{}", w.location().hash().unwrap_or_default());
+        // Checked again after a compression: a page may have opened, or a newer sync begun.
+        let still_ours = SYNC_GENERATION.with(|g| g.get()) == generation && Page::from_query(&search) == Page::Lab;
+        if here != url && still_ours {
             if let Ok(h) = w.history() {
                 let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
             }
@@ -163,14 +169,7 @@ fn open_pending_link(d: UseReducerDispatcher<Screen>) {
         .and_then(|p| p.get("step"))
         .and_then(|v| v.parse::<usize>().ok());
     wasm_bindgen_futures::spawn_local(async move {
-        let opened = async {
-            if z.len() > crate::share::MAX_LINK {
-                return Err(format!("the link is too long ({} characters; at most {})", z.len(), crate::share::MAX_LINK));
-            }
-            let bytes = crate::share::unbase64url(&z)?;
-            crate::share::decode_bytes(crate::compress::inflate(&bytes, 1_000_000).await?)
-        }
-        .await;
+        let opened = crate::share::decode_deflated(&z).await;
         LINK_LOADING.with(|l| l.set(false));
         match opened {
             Ok(sc) => {

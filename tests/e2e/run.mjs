@@ -274,6 +274,12 @@ await test('share: the address reopens the exact edited run at the same step', a
   await other.click('#tab-Change');
   expect(await other.inputValue('#f-ttl') === '12345', 'same edit');
   await other.close();
+  // A link made from an earlier version of the library scenario opens, and says so.
+  await page.goto(shown.replace(/&v=[0-9a-f]+/, '&v=00000000'));
+  await page.waitForSelector('.banner');
+  expect((await page.textContent('.banner')).includes('earlier version of “gc-pause-unfenced”'), 'a note on a stale link');
+  await page.click('#tab-Change');
+  expect(await page.inputValue('#f-ttl') === '12345', 'its changes applied');
 });
 
 const b64url = (text) => Buffer.from(text).toString('base64url');

@@ -84,7 +84,7 @@ enum Command {
 struct Bad(String);
 
 /// The largest scenario file read, in bytes (as `Scenario::parse` accepts).
-const MAX_FILE: u64 = 1_000_000;
+const MAX_FILE: u64 = sim::scenario::limits::SCENARIO_BYTES as u64;
 
 fn main() -> ExitCode {
     // clap prints usage errors itself, with exit status 2, and --help and --version with 0.
@@ -139,6 +139,7 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<(), Bad> {
     }
 }
 
+/// Writes the command's output; a closed pipe (`leaselab run … | head`) is not an error.
 fn write(out: &mut impl Write, text: &str) -> Result<(), Bad> {
     let _ = out.write_all(text.as_bytes());
     Ok(())

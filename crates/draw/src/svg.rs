@@ -269,10 +269,6 @@ pub fn render(run: &Run, sc: &Scenario, width: f64, cursor: Option<usize>) -> St
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn text_with_control_characters_stays_well_formed_xml() {
-        assert_eq!(super::esc("a\u{1}b<\u{ffff}>\t&"), "a\u{fffd}b&lt;\u{fffd}&gt;\t&amp;");
-    }
 
     use super::*;
 
@@ -289,5 +285,10 @@ mod tests {
         assert!(!svg.contains("<b>"));
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
         assert!(svg.contains(r#"class="cursor""#));
+    }
+
+    #[test]
+    fn text_with_control_characters_stays_well_formed_xml() {
+        assert_eq!(super::esc("a\u{1}b<\u{ffff}>\t&"), "a\u{fffd}b&lt;\u{fffd}&gt;\t&amp;");
     }
 }

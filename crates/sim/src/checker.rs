@@ -83,20 +83,19 @@ struct Cx<'a> {
 #[derive(Default)]
 struct Findings {
     listed: Vec<Finding>,
-    /// Per kind: how many were found, and when the first one left out happened.
-    found: std::collections::BTreeMap<&'static str, (usize, Micros)>,
+    /// Per kind: how many were found.
+    found: std::collections::BTreeMap<&'static str, usize>,
 }
 
 impl Findings {
-    /// Counts a finding of `property` at `at_us`, and builds it (its sentence is the costly
-    /// part) only while there is room for it.
-    fn add(&mut self, property: &'static str, at_us: Micros, make: impl FnOnce() -> Finding) {
-        let (n, first_left_out) = self.found.entry(property).or_insert((0, at_us));
+    /// Counts a finding of `property`, and builds it (its sentence is the costly part) only
+    /// while there is room for it. Each pass adds its findings in time order, so the ones
+    /// listed are the earliest.
+    fn add(&mut self, property: &'static str, make: impl FnOnce() -> Finding) {
+        let n = self.found.entry(property).or_insert(0);
         *n += 1;
         if *n <= LISTED_PER_KIND {
-            self.listed.push(make());
-        } else if *n == LISTED_PER_KIND + 1 {
-            *first_left_out = at_us;
+            self.listed.push(Finding { property: property.into(), ..make() });
         }
     }
 
@@ -104,16 +103,16 @@ impl Findings {
     fn finish(self) -> (Vec<Finding>, Vec<Finding>) {
         let omitted = self
             .found
-            .into_iter()
-            .filter(|(_, (n, _))| *n > LISTED_PER_KIND)
-            .map(|(property, (n, at_us))| Finding {
+            .iter()
+            .filter(|(_, n)| **n > LISTED_PER_KIND)
+            .map(|(property, n)| Finding {
                 property: "omitted".into(),
-                at_us,
+                // After the last one listed: the passes add their findings in time order.
+                at_us: self.listed.iter().filter(|f| f.property == *property).map(|f| f.at_us).max().unwrap_or(0),
                 actors: vec![],
                 explanation: format!(
-                    "{} more {property} findings from {} on are not listed: only the first {LISTED_PER_KIND} of each kind are ({n} in all).",
-                    n - LISTED_PER_KIND,
-                    fmt(at_us)
+                    "Only the first {LISTED_PER_KIND} {property} findings are listed; {} more are not.",
+                    n - LISTED_PER_KIND
                 ),
                 event: None,
             })
@@ -223,7 +222,7 @@ fn lost_updates(cx: &Cx, out: &mut Findings) {
         // accepted write takes the next version, so they are a slice of `applied`.
         let Some(lost) = run.applied.get(read_v as usize..w.version_before as usize) else { continue };
         let Some(first) = lost.first() else { continue };
-        out.add("lost-update", w.at_us, || lost_update(cx, w, first, lost.len()));
+        out.add("lost-update", || lost_update(cx, w, first, lost.len()));
     }
 }
 
@@ -269,7 +268,7 @@ fn out_of_order(cx: &Cx, out: &mut Findings) {
     for w in &run.applied {
         let Some(g) = w.grant else { continue };
         match newest {
-            Some(n) if n.grant.is_some_and(|ng| ng > g) => out.add("out-of-order-write", w.at_us, || out_of_order_write(cx, w, n)),
+            Some(n) if n.grant.is_some_and(|ng| ng > g) => out.add("out-of-order-write", || out_of_order_write(cx, w, n)),
             Some(n) if n.grant.is_some_and(|ng| ng >= g) => {}
             _ => newest = Some(w),
         }
@@ -320,7 +319,7 @@ fn duplicates(cx: &Cx, out: &mut Findings) {
             first_of.insert(&w.request, w);
             continue;
         };
-        out.add("duplicate-effect", w.at_us, || duplicate(cx, w, first));
+        out.add("duplicate-effect", || duplicate(cx, w, first));
     }
 }
 
@@ -425,7 +424,7 @@ fn double_grants(cx: &Cx, out: &mut Findings) {
         overlapping.sort_unstable();
         for i in overlapping {
             let g1 = &run.grants[i];
-            out.add("double-grant", g2.at_us, || {
+            out.add("double-grant", || {
                 let (a, b) = (cx.name(g1.client), cx.name(g2.client));
                 Finding {
                     property: "double-grant".into(),
@@ -456,7 +455,7 @@ fn foreign_ops(cx: &Cx, out: &mut Findings) {
             EventKind::KeyExtended { owner, by, foreign: true } => ("foreign-renew", owner, by),
             _ => continue,
         };
-        out.add(kind, e.at_us, || {
+        out.add(kind, || {
             let owner = owner.map(|o| cx.name(o)).unwrap_or_else(|| "another client".into());
             let by = cx.name(by);
             let what = if kind == "foreign-release" {
@@ -497,9 +496,10 @@ fn belief_overlaps(cx: &Cx, out: &mut Findings) {
             }
         }
     }
+    first.sort_by_key(|(x, y)| x.from_us.max(y.from_us));
     for (x, y) in first {
         let from = x.from_us.max(y.from_us);
-        out.add("belief-overlap", from, || {
+        out.add("belief-overlap", || {
             // The earlier holder outlived its lease (or both were granted at once).
             let (old, new) = if x.from_us <= y.from_us { (x, y) } else { (y, x) };
             let (o, n) = (cx.name(old.client), cx.name(new.client));
@@ -524,7 +524,7 @@ fn token_regressions(cx: &Cx, out: &mut Findings) {
     for &(at, t, to) in &cx.run.tokens {
         if let Some((bat, bt, bto)) = best {
             if t <= bt {
-                out.add("token-regression", at, || Finding {
+                out.add("token-regression", || Finding {
                     property: "token-regression".into(),
                     at_us: at,
                     actors: vec![cx.name(to), cx.name(bto)],
@@ -553,7 +553,7 @@ fn liveness(cx: &Cx, notes: &mut Findings) {
             continue;
         }
         if let Some(k) = run.intervals.keys.iter().find(|k| k.owner == Some(d.actor) && k.from_us <= d.from_us && k.to_us > d.from_us) {
-            notes.add("liveness", d.from_us, || Finding {
+            notes.add("liveness", || Finding {
                 property: "liveness".into(),
                 at_us: d.from_us,
                 actors: vec![cx.name(d.actor)],
@@ -570,14 +570,14 @@ fn liveness(cx: &Cx, notes: &mut Findings) {
     }
     for e in &run.events {
         match e.kind {
-            EventKind::GaveUp => notes.add("liveness", e.at_us, || Finding {
+            EventKind::GaveUp => notes.add("liveness", || Finding {
                 property: "liveness".into(),
                 at_us: e.at_us,
                 actors: vec![cx.name(e.actor)],
                 explanation: format!("{} gave up without getting the lock.", cx.name(e.actor)),
                 event: Some(e.id),
             }),
-            EventKind::Done { completed: false } => notes.add("incomplete", e.at_us, || Finding {
+            EventKind::Done { completed: false } => notes.add("incomplete", || Finding {
                 property: "incomplete".into(),
                 at_us: e.at_us,
                 actors: vec![cx.name(e.actor)],
@@ -594,7 +594,7 @@ fn liveness(cx: &Cx, notes: &mut Findings) {
             EventKind::NoQuorum => lost_at = lost_at.or(Some(e.at_us)),
             EventKind::LeaderElected { .. } => {
                 if let Some(from) = lost_at.take() {
-                    notes.add("liveness", from, || Finding {
+                    notes.add("liveness", || Finding {
                         property: "liveness".into(),
                         at_us: from,
                         actors: vec![],
@@ -613,7 +613,7 @@ fn liveness(cx: &Cx, notes: &mut Findings) {
     }
     let in_flight = run.intervals.messages.iter().filter(|m| m.fate == MsgFate::InFlight).count();
     if in_flight > 0 {
-        notes.add("in-flight", run.end_us, || Finding {
+        notes.add("in-flight", || Finding {
             property: "in-flight".into(),
             at_us: run.end_us,
             actors: vec![],

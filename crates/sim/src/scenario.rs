@@ -34,6 +34,8 @@ pub mod limits {
     pub const DRIFT_PPM: i64 = 500_000;
     /// Longest text field, in bytes.
     pub const TEXT: usize = 8_000;
+    /// Largest scenario text (a file, a paste, a link), in bytes.
+    pub const SCENARIO_BYTES: usize = 1_000_000;
     /// Largest seed: seeds must survive a round trip through JavaScript numbers.
     pub const SEED: u64 = (1 << 53) - 1;
 }
@@ -619,7 +621,7 @@ fn clean_serde_message(msg: &str) -> String {
 impl Scenario {
     /// Parses and validates a scenario from JSON text.
     pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
-        if text.len() > 1_000_000 {
+        if text.len() > limits::SCENARIO_BYTES {
             return Err(ScenarioError::at("", "the scenario is larger than 1 MB"));
         }
         // Editors on Windows may start a UTF-8 file with a byte-order mark; it is not JSON.
@@ -637,7 +639,22 @@ impl Scenario {
                 message: "this key appears twice in its object; keep one".into(),
             },
         })?;
-        Scenario::from_value(value)
+        let sc = Scenario::from_value(value)?;
+        sc.check_fix()?;
+        Ok(sc)
+    }
+
+    /// Checks, when a scenario is loaded (not when the reader presses Fix), that its fix
+    /// applies: every path exists and the fixed scenario is valid. Not part of [`validate`]:
+    /// an edit may leave the fix behind (remove the fault it moves), and pressing Fix then says so.
+    ///
+    /// [`validate`]: Scenario::validate
+    pub fn check_fix(&self) -> Result<(), ScenarioError> {
+        match self.fixed() {
+            Some(Err(e)) if e.path.starts_with("fix.") => Err(e),
+            Some(Err(e)) => Err(ScenarioError::at("fix.set", format!("the fixed scenario would be invalid: {e}"))),
+            _ => Ok(()),
+        }
     }
 
     /// Builds and validates a scenario from a JSON value.
@@ -932,17 +949,6 @@ impl Scenario {
             if fix.set.is_empty() || fix.set.len() > 16 {
                 return err("fix.set".into(), "a fix changes between 1 and 16 settings".into());
             }
-            // Checked now, not when the reader presses Fix: every path exists and the fixed
-            // scenario is valid.
-            let mut unfixed = self.clone();
-            unfixed.fix = None;
-            unfixed.with_settings(&fix.set).map_err(|e| {
-                if e.path.starts_with("fix.") {
-                    e
-                } else {
-                    ScenarioError::at("fix.set", format!("the fixed scenario would be invalid: {e}"))
-                }
-            })?;
         }
         crate::predict::validate(self)?;
         Ok(())

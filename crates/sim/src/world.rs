@@ -577,7 +577,7 @@ impl<'s> World<'s> {
                 if self.sc.lock.kind == LockKind::Redlock {
                     // A Redlock client decided it holds the lock: the grant is the client's, numbered
                     // and tokened as the driver told it (`RedlockCx::next_grant`, `next_token`).
-                    debug_assert_eq!(*grant, self.grants.len());
+                    assert_eq!(*grant, self.grants.len(), "a Redlock grant is numbered as the driver told the client");
                     if let Some(t) = *token {
                         self.durable_next = t + 1;
                         self.tokens.push((self.now, t, a));

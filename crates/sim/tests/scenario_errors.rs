@@ -212,6 +212,7 @@ fn the_drift_factor_is_checked_whatever_the_lock() {
 
 #[test]
 fn a_fix_is_checked_when_the_scenario_is_loaded() {
+    let err_of = |v: serde_json::Value| Scenario::parse(&v.to_string()).expect_err("must be refused").to_string();
     let mut v: serde_json::Value =
         serde_json::from_str(sim::library::FILES.iter().find(|(id, _)| *id == "gc-pause-unfenced").unwrap().1).unwrap();
     v["fix"]["set"][0]["path"] = "resource.fenceing".into();
@@ -223,4 +224,15 @@ fn a_fix_is_checked_when_the_scenario_is_loaded() {
     v["fix"]["set"][0] = serde_json::json!({"path": "lock.ttl_ms", "value": 0});
     let e = err_of(v);
     assert!(e.contains("lock.ttl_ms: must be between 1"), "{e}");
+}
+
+/// An edit may leave the fix behind (here: the fault it moves is removed); the edit stands, and
+/// pressing Fix says why it no longer applies.
+#[test]
+fn an_edit_that_leaves_the_fix_behind_is_not_refused() {
+    let mut s = sim::library::get("redlock-restart").unwrap();
+    s.faults.pop();
+    let edited = Scenario::from_value(s.to_value()).expect("the edit stands");
+    let e = edited.fixed().unwrap().unwrap_err();
+    assert!(e.to_string().starts_with("fix.set[0].path: no setting at `faults."), "{e}");
 }
