@@ -276,8 +276,15 @@ pub fn decode_settings(id: &str, fixed: bool, sets: &[String]) -> Result<Scenari
     base.with_settings(&settings).map_err(|e| {
         // `with_settings` names a setting it cannot place as `fix.set[N].path`.
         let n = e.path.strip_prefix("fix.set[").and_then(|r| r.split(']').next()).and_then(|n| n.parse::<usize>().ok());
-        match n.and_then(|n| settings.get(n).map(|st| (n, st))) {
-            Some((n, st)) => format!("change {} of the link: there is no setting `{}`", n + 1, st.path),
+        // A misspelt last key is placed, then refused by name: `lock.tll_ms: unknown field`.
+        let misspelt = || {
+            let serde_path = |p: &str| {
+                p.split('.').map(|k| if k.parse::<usize>().is_ok() { format!("[{k}]") } else { format!(".{k}") }).collect::<String>()
+            };
+            e.message.starts_with("unknown field").then(|| settings.iter().position(|st| serde_path(&st.path)[1..] == e.path)).flatten()
+        };
+        match n.filter(|&n| n < settings.len()).or_else(misspelt) {
+            Some(n) => format!("change {} of the link: there is no setting `{}`", n + 1, settings[n].path),
             None => format!("the link's changes make an invalid scenario: {e}"),
         }
     })
@@ -428,7 +435,13 @@ mod tests {
         let cases: Vec<(&str, bool, Vec<&str>, &str)> = vec![
             ("nope", false, vec![], "no scenario called “nope”"),
             ("lease-basics", true, vec![], "lease-basics has no one-click fix"),
-            ("gc-pause-unfenced", false, vec!["lock.tll_ms=5"], "invalid scenario: lock.tll_ms: unknown field `tll_ms`"),
+            ("gc-pause-unfenced", false, vec!["lock.tll_ms=5"], "change 1 of the link: there is no setting `lock.tll_ms`"),
+            (
+                "gc-pause-unfenced",
+                false,
+                vec!["seed=2", "clients.0.steps.0.acquire.retyr_ms=5"],
+                "change 2 of the link: there is no setting `clients.0.steps.0.acquire.retyr_ms`",
+            ),
             (
                 "gc-pause-unfenced",
                 false,
