@@ -135,13 +135,33 @@ pub fn query(sc: &Scenario, original: &Scenario, fixed: bool, step: usize) -> Ad
         let fix = if fixed { "&fix=1" } else { "" };
         return plain(format!("?scenario={}{fix}&step={step}", original.id));
     }
-    // The questions are about the scenario as written, not an edited one: links go without them.
-    let mut lean = sc.clone();
-    lean.questions.clear();
+    let lean = portable(sc);
     if let Some(q) = lib.and_then(|l| as_settings(l, &lean)) {
         return plain(format!("{q}&step={step}"));
     }
     Address { query: format!("?step={step}"), fragment: format!("#s={}", encode(&lean)) }
+}
+
+/// A scenario as it is shared: without its questions (they are about the scenario as written)
+/// and [`loadable`].
+pub fn portable(sc: &Scenario) -> Scenario {
+    let mut lean = loadable(sc);
+    lean.questions.clear();
+    lean
+}
+
+/// A scenario without a fix or a challenge that edits have left behind (their paths name a
+/// fault or a step that is gone): a loaded scenario's fix and solution must apply
+/// (`Scenario::check_settings`), so this is what links and local storage keep.
+pub fn loadable(sc: &Scenario) -> Scenario {
+    let mut sc = sc.clone();
+    if matches!(sc.fixed(), Some(Err(_))) {
+        sc.fix = None;
+    }
+    if sc.challenge.as_ref().is_some_and(|c| sc.with_settings(&c.solution).is_err()) {
+        sc.challenge = None;
+    }
+    sc
 }
 
 /// An edited library scenario as `?scenario=<id>[&fix=1]&set=<path>=<value>…`: the shorter of
@@ -273,7 +293,7 @@ pub fn decode_settings(id: &str, fixed: bool, sets: &[String]) -> Result<Scenari
             .ok_or_else(|| format!("change {} of the link (`{text}`) is not of the form path=value", i + 1))?;
         settings.push(Setting { path: path.to_string(), value: decode_value(value) });
     }
-    base.with_settings(&settings).map_err(|e| {
+    let sc = base.with_settings(&settings).map_err(|e| {
         // `with_settings` names a setting it cannot place as `fix.set[N].path`.
         let n = e.path.strip_prefix("fix.set[").and_then(|r| r.split(']').next()).and_then(|n| n.parse::<usize>().ok());
         // A misspelt last key is placed, then refused by name: `lock.tll_ms: unknown field`.
@@ -287,7 +307,10 @@ pub fn decode_settings(id: &str, fixed: bool, sets: &[String]) -> Result<Scenari
             Some(n) => format!("change {} of the link: there is no setting `{}`", n + 1, settings[n].path),
             None => format!("the link's changes make an invalid scenario: {e}"),
         }
-    })
+    })?;
+    // As for any loaded scenario: a fix or a solution the link changed must still apply.
+    sc.check_settings().map_err(|e| format!("the link's changes make an invalid scenario: {e}"))?;
+    Ok(sc)
 }
 
 /// A fixed library scenario differs from the fixed variant only by the removed `fix` field.
@@ -392,7 +415,8 @@ mod tests {
             e.fix = None;
             let a = query(&e, s, false, 2);
             assert!(a.fragment.is_empty() && a.query.len() < 600, "{}: {}", s.id, a.with(""));
-            e.questions.clear();
+            let e = portable(&e);
+            assert!(e.questions.is_empty());
             assert_eq!(open(&a), e, "{}", s.id);
             assert_eq!(sim::run(&open(&a)).unwrap(), sim::run(&e).unwrap(), "{}", s.id);
             if let Some(Ok(mut f)) = s.fixed() {
@@ -403,6 +427,22 @@ mod tests {
                 assert_eq!(open(&a), f, "{}", s.id);
             }
         }
+    }
+
+    /// An edit that removes the fault a fix moves leaves the fix behind: the link goes without
+    /// it (a loaded scenario's fix must apply), and still opens.
+    #[test]
+    fn a_fix_left_behind_by_an_edit_is_not_shared() {
+        let s = sim::library::get("redlock-restart").unwrap();
+        let mut e = s.clone();
+        e.faults.pop();
+        assert!(matches!(e.fixed(), Some(Err(_))));
+        let opened = open(&query(&e, &s, false, 1));
+        assert_eq!(opened.fix, None);
+        assert_eq!(opened.faults, e.faults);
+        e.id = "mine".into();
+        let opened = open(&query(&e, &e, false, 1));
+        assert_eq!((opened.fix, opened.faults), (None, e.faults));
     }
 
     #[test]
@@ -453,6 +493,20 @@ mod tests {
             ("gc-pause-unfenced", false, vec!["lock.ttl_ms"], "change 1 of the link (`lock.ttl_ms`) is not of the form path=value"),
             ("gc-pause-unfenced", false, vec!["=5"], "not of the form path=value"),
             ("gc-pause-unfenced", false, vec!["faults.0.pause.actor=<b>Z</b>"], "no actor is called `<b>Z</b>`"),
+            // A fix of two settings, the second wrong, in a link of one change (it panicked).
+            (
+                "gc-pause-unfenced",
+                false,
+                vec![r#"fix.set=[{"path":"resource.fencing","value":"atomic"},{"path":"zzz.q","value":1}]"#],
+                "invalid scenario: fix.set[1].path: no setting at `zzz.q`",
+            ),
+            ("gc-pause-unfenced", false, vec![r#"fix.set.1={"path":"zzz.q","value":1}"#], "fix.set[1].path: no setting at `zzz.q`"),
+            (
+                "gc-pause-unfenced",
+                false,
+                vec!["challenge.solution.0.path=nope"],
+                "challenge.solution: the changed scenario would be invalid",
+            ),
         ];
         for (id, fix, sets, want) in cases {
             let sets: Vec<String> = sets.into_iter().map(String::from).collect();

@@ -298,7 +298,10 @@ impl Screen {
                 }
                 s
             }
-            Err(message) => Screen { error: Some(FieldError { field: "fix".into(), message }), ..self.clone() },
+            Err(message) => Screen {
+                error: Some(FieldError { field: "fix".into(), message: format!("The fix does not apply: {message}") }),
+                ..self.clone()
+            },
         }
     }
 
@@ -343,7 +346,13 @@ impl Reducible for Screen {
         let next = match action {
             Action::Open(sc, fixed) => match Screen::new((*sc).clone(), fixed) {
                 Ok(s) => Screen { panel: self.panel, speed: self.speed, predict: self.predict, ..s },
-                Err(message) => Screen { error: Some(FieldError { field: "open".into(), message }), ..(*self).clone() },
+                Err(message) => Screen {
+                    error: Some(FieldError {
+                        field: "open".into(),
+                        message: format!("This scenario could not be run: {message}. The run shown is kept."),
+                    }),
+                    ..(*self).clone()
+                },
             },
             Action::Import(text) => match Scenario::parse(&text) {
                 Ok(sc) => match Screen::new(sc, false) {
@@ -489,7 +498,7 @@ impl Reducible for Screen {
             },
             Action::ShowSolution => match self.original.challenge.as_ref().map(|c| self.original.with_settings(&c.solution)) {
                 Some(Ok(sc)) => Screen { fix_undo: None, ..self.rerun(sc, None) },
-                Some(Err(e)) => self.refuse(None, e.to_string()),
+                Some(Err(e)) => self.refuse(None, format!("The solution could not be shown: {e}")),
                 None => return self,
             },
         };

@@ -224,7 +224,8 @@ fn remember(sc: &Scenario) {
         return;
     }
     if let Some(st) = storage() {
-        let _ = st.set_item(LAST_KEY, &sc.to_value().to_string());
+        // So that it opens again: a fix left behind by an edit would be refused.
+        let _ = st.set_item(LAST_KEY, &crate::share::loadable(sc).to_value().to_string());
     }
 }
 

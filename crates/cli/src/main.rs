@@ -47,7 +47,7 @@ enum Command {
     },
     /// The narrated trace and the verdict.
     Run {
-        /// A library id, or a scenario file (JSON, at most 1 MB).
+        /// A library id, a scenario file (JSON, at most 1 MB), or `-` for standard input.
         scenario: OsString,
         /// Apply the scenario's one-click fix.
         #[arg(long)]
@@ -61,7 +61,7 @@ enum Command {
     },
     /// The timeline as a standalone SVG image.
     Svg {
-        /// A library id, or a scenario file (JSON, at most 1 MB).
+        /// A library id, a scenario file (JSON, at most 1 MB), or `-` for standard input.
         scenario: OsString,
         /// Apply the scenario's one-click fix.
         #[arg(long)]
@@ -192,24 +192,35 @@ fn apply_fix(s: Scenario, fix: bool) -> Result<Scenario, Bad> {
     }
 }
 
-/// A library scenario by id, or a scenario file by path (any bytes a path may hold).
+/// A library scenario by id, a scenario file by path (any bytes a path may hold), or `-` for
+/// standard input.
 fn load(arg: &OsStr) -> Result<Scenario, Bad> {
     let path = std::path::Path::new(arg);
     let shown = arg.to_string_lossy();
-    match arg.to_str() {
-        Some(id) if !(id.ends_with(".json") || id.contains('/') || path.exists()) => library_scenario(id),
+    let cannot = |e: std::io::Error| Bad(format!("{shown}: cannot read the file: {e}"));
+    let bytes = match arg.to_str() {
+        Some("-") => read_limited(std::io::stdin().lock()).map_err(cannot)?,
+        Some(id) if !(id.ends_with(".json") || id.contains('/') || path.exists()) => return library_scenario(id),
         _ => {
-            let cannot = |e: std::io::Error| Bad(format!("{shown}: cannot read the file: {e}"));
-            // Read at most the limit and one byte more: `/dev/zero` is not read forever.
-            let mut bytes = Vec::new();
-            std::fs::File::open(path).and_then(|f| f.take(MAX_FILE + 1).read_to_end(&mut bytes)).map_err(cannot)?;
-            if bytes.len() as u64 > MAX_FILE {
-                return Err(Bad(format!("{shown}: the file is larger than 1 MB; a scenario is a few KB of JSON")));
+            // A regular file only: opening a FIFO would wait for a writer forever, and a device
+            // never ends.
+            if !std::fs::metadata(path).map_err(cannot)?.is_file() {
+                return Err(Bad(format!("{shown}: not a regular file; give a scenario file, or `-` to read standard input")));
             }
-            let text = String::from_utf8(bytes).map_err(|e| {
-                Bad(format!("{shown}: the file is not UTF-8 text (byte {} is not); a scenario is JSON", e.utf8_error().valid_up_to() + 1))
-            })?;
-            Scenario::parse(&text).map_err(|e| Bad(format!("{shown}: {e}")))
+            read_limited(std::fs::File::open(path).map_err(cannot)?).map_err(cannot)?
         }
+    };
+    if bytes.len() as u64 > MAX_FILE {
+        return Err(Bad(format!("{shown}: larger than 1 MB; a scenario is a few KB of JSON")));
     }
+    let text = String::from_utf8(bytes)
+        .map_err(|e| Bad(format!("{shown}: not UTF-8 text (byte {} is not); a scenario is JSON", e.utf8_error().valid_up_to() + 1)))?;
+    Scenario::parse(&text).map_err(|e| Bad(format!("{shown}: {e}")))
+}
+
+/// At most the limit and one byte more: enough to tell that a file is too large.
+fn read_limited(r: impl Read) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    r.take(MAX_FILE + 1).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }

@@ -122,7 +122,8 @@ fn bad_input_gets_exit_2_and_a_message_that_says_where() {
         (vec![], "Usage: leaselab <COMMAND>"),
         (vec!["show".into()], "the following required arguments were not provided"),
         (vec!["svg".into(), "gc-pause-fenced".into(), "--step".into(), "0".into()], "invalid value '0' for '--step <N>'"),
-        (vec!["run".into(), "/dev/zero".into()], "/dev/zero: the file is larger than 1 MB"),
+        (vec!["run".into(), "/dev/zero".into()], "/dev/zero: not a regular file"),
+        (vec!["run".into(), "/tmp".into()], "/tmp: not a regular file"),
     ];
     for (args, want) in cases {
         let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
@@ -193,6 +194,36 @@ fn a_file_that_is_not_utf8_text_says_so() {
     let o = leaselab(&["run", path.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("not UTF-8 text (byte 15"), "{}", stderr(&o));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_refused_at_once_and_standard_input_is_read_up_to_the_limit() {
+    use std::io::Write;
+    let dir = temp("x.json", "").parent().unwrap().to_path_buf();
+    let fifo = dir.join("fifo.json");
+    let _ = std::fs::remove_file(&fifo);
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let o = leaselab(&["run", fifo.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
+    let run_stdin = |input: &[u8]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_leaselab"))
+            .args(["run", "-", "--json"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The writer may find the pipe closed once the limit is read: that is the point.
+        let _ = child.stdin.take().unwrap().write_all(input);
+        child.wait_with_output().unwrap()
+    };
+    let o = run_stdin(&leaselab(&["show", "gc-pause-unfenced"]).stdout);
+    assert_eq!(json(&o)["verdict"], "unsafe");
+    let o = run_stdin(&vec![b' '; 3_000_000]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("-: larger than 1 MB"), "{}", stderr(&o));
 }
 
 /// Regression (../shared/repro/svg-control-characters.json): a title with a control character

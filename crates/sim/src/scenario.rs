@@ -640,21 +640,31 @@ impl Scenario {
             },
         })?;
         let sc = Scenario::from_value(value)?;
-        sc.check_fix()?;
+        sc.check_settings()?;
         Ok(sc)
     }
 
-    /// Checks, when a scenario is loaded (not when the reader presses Fix), that its fix
-    /// applies: every path exists and the fixed scenario is valid. Not part of [`validate`]:
-    /// an edit may leave the fix behind (remove the fault it moves), and pressing Fix then says so.
+    /// Checks, when a scenario is loaded (not when the reader presses Fix or asks for the
+    /// challenge's solution), that its fix and its solution apply: every path exists and the
+    /// changed scenario is valid. Not part of [`validate`]: an edit may leave them behind
+    /// (remove the fault a fix moves), and pressing Fix then says so.
     ///
     /// [`validate`]: Scenario::validate
-    pub fn check_fix(&self) -> Result<(), ScenarioError> {
-        match self.fixed() {
-            Some(Err(e)) if e.path.starts_with("fix.") => Err(e),
-            Some(Err(e)) => Err(ScenarioError::at("fix.set", format!("the fixed scenario would be invalid: {e}"))),
-            _ => Ok(()),
+    pub fn check_settings(&self) -> Result<(), ScenarioError> {
+        let named = |what: &str, e: ScenarioError| {
+            if e.path.starts_with("fix.set[") {
+                ScenarioError::at(e.path.replacen("fix.set", what, 1), e.message)
+            } else {
+                ScenarioError::at(what, format!("the changed scenario would be invalid: {e}"))
+            }
+        };
+        if let Some(Err(e)) = self.fixed() {
+            return Err(named("fix.set", e));
         }
+        if let Some(c) = &self.challenge {
+            self.with_settings(&c.solution).map_err(|e| named("challenge.solution", e))?;
+        }
+        Ok(())
     }
 
     /// Builds and validates a scenario from a JSON value.

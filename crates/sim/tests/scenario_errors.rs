@@ -217,13 +217,17 @@ fn a_fix_is_checked_when_the_scenario_is_loaded() {
         serde_json::from_str(sim::library::FILES.iter().find(|(id, _)| *id == "gc-pause-unfenced").unwrap().1).unwrap();
     v["fix"]["set"][0]["path"] = "resource.fenceing".into();
     let e = err_of(v.clone());
-    assert!(e.starts_with("fix.set: the fixed scenario would be invalid: resource.fenceing: unknown field"), "{e}");
+    assert!(e.starts_with("fix.set: the changed scenario would be invalid: resource.fenceing: unknown field"), "{e}");
     v["fix"]["set"][0]["path"] = "clients.9.name".into();
     let e = err_of(v.clone());
     assert!(e.starts_with("fix.set[0].path: no setting at `clients.9.name`"), "{e}");
     v["fix"]["set"][0] = serde_json::json!({"path": "lock.ttl_ms", "value": 0});
-    let e = err_of(v);
+    let e = err_of(v.clone());
     assert!(e.contains("lock.ttl_ms: must be between 1"), "{e}");
+    v["fix"]["set"][0] = serde_json::json!({"path": "resource.fencing", "value": "atomic"});
+    v["challenge"]["solution"][0]["path"] = "nope".into();
+    let e = err_of(v);
+    assert!(e.starts_with("challenge.solution: the changed scenario would be invalid: nope: unknown field"), "{e}");
 }
 
 /// An edit may leave the fix behind (here: the fault it moves is removed); the edit stands, and
