@@ -9,8 +9,11 @@
 //! wrong gets a message that says what is wrong, and the text it carries is only ever shown as
 //! text.
 
-use serde_json::Value;
-use sim::scenario::{Scenario, Setting};
+mod changes;
+
+use changes::as_settings;
+pub use changes::{decode_settings, stale_note, MAX_SETTINGS};
+use sim::scenario::Scenario;
 
 /// The longest scenario link accepted, in characters.
 pub const MAX_LINK: usize = 200_000;
@@ -112,11 +115,6 @@ impl Address {
     }
 }
 
-/// The most changes a `set` link carries, and its longest readable form; beyond either, the
-/// scenario goes whole in the fragment.
-pub const MAX_SETTINGS: usize = 64;
-const MAX_READABLE: usize = 1_500;
-
 /// The address that reopens this run: the library id when the scenario is the library's (with
 /// or without its fix), its changes from the library's when it is an edited library scenario,
 /// the whole scenario in the fragment otherwise; and the step (1-based).
@@ -162,155 +160,6 @@ pub fn loadable(sc: &Scenario) -> Scenario {
         sc.challenge = None;
     }
     sc
-}
-
-/// An edited library scenario as `?scenario=<id>[&fix=1]&set=<path>=<value>…`: the shorter of
-/// its changes from the library scenario and from its fixed variant, if either is short enough
-/// and reproduces it exactly.
-fn as_settings(lib: &Scenario, target: &Scenario) -> Option<String> {
-    let want = target.to_value();
-    let mut bases = vec![(false, library_base(lib, false)?)];
-    if let Some(f) = library_base(lib, true) {
-        bases.push((true, f));
-    }
-    bases
-        .into_iter()
-        .filter_map(|(fixed, base)| {
-            let mut set = Vec::new();
-            diff("", &base.to_value(), &want, &mut set);
-            if set.len() > MAX_SETTINGS || base.with_settings(&set).ok().as_ref() != Some(target) {
-                return None;
-            }
-            let mut q = format!("?scenario={}{}", lib.id, if fixed { "&fix=1" } else { "" });
-            for st in &set {
-                q.push_str(&format!("&set={}={}", st.path, encode_value(&st.value)));
-            }
-            q.push_str(&format!("&v={}", version_of(&base)));
-            Some(q)
-        })
-        .filter(|q| q.len() <= MAX_READABLE)
-        .min_by_key(String::len)
-}
-
-/// The library scenario a `set` link starts from: as written or fixed, without its questions.
-fn library_base(lib: &Scenario, fixed: bool) -> Option<Scenario> {
-    let mut base = if fixed { lib.fixed()?.ok()? } else { lib.clone() };
-    base.questions.clear();
-    Some(base)
-}
-
-/// A short fingerprint of the library scenario a `set` link starts from (FNV-1a of its JSON),
-/// so that a link made before the library changed can say so.
-fn version_of(base: &Scenario) -> String {
-    let h = base.to_value().to_string().bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
-    format!("{:08x}", h >> 32)
-}
-
-/// The settings (dot paths, as a fix's) that turn `a` into `b`.
-fn diff(path: &str, a: &Value, b: &Value, out: &mut Vec<Setting>) {
-    let at = |k: &str| if path.is_empty() { k.to_string() } else { format!("{path}.{k}") };
-    let set = |out: &mut Vec<Setting>, path: String, value: &Value| out.push(Setting { path, value: value.clone() });
-    if a == b {
-        return;
-    }
-    match (a, b) {
-        (Value::Object(x), Value::Object(y)) => {
-            for (k, vb) in y {
-                match x.get(k) {
-                    Some(va) => diff(&at(k), va, vb, out),
-                    None => set(out, at(k), vb),
-                }
-            }
-            // A field gone back to its default is absent: clear it (an option), or set the
-            // whole object below the top level. The caller checks the result.
-            for k in x.keys().filter(|k| !y.contains_key(*k)) {
-                if path.is_empty() {
-                    set(out, at(k), &Value::Null);
-                } else {
-                    out.retain(|st| !st.path.starts_with(&format!("{path}.")));
-                    return set(out, path.to_string(), b);
-                }
-            }
-        }
-        // A list that grew keeps its items' paths; the new ones are appended.
-        (Value::Array(x), Value::Array(y)) if y.len() >= x.len() && !path.is_empty() => {
-            for (i, (va, vb)) in x.iter().zip(y).enumerate() {
-                diff(&at(&i.to_string()), va, vb, out);
-            }
-            for (i, vb) in y.iter().enumerate().skip(x.len()) {
-                set(out, at(&i.to_string()), vb);
-            }
-        }
-        _ => set(out, path.to_string(), b),
-    }
-}
-
-/// A setting's value in a link: a string as itself when that cannot be read as anything else
-/// (`fencing=atomic`), anything else as JSON; then percent-encoded where a query needs it.
-fn encode_value(v: &Value) -> String {
-    let text = match v {
-        Value::String(s) if serde_json::from_str::<Value>(s).is_err() && !s.is_empty() => s.clone(),
-        v => v.to_string(),
-    };
-    let mut out = String::with_capacity(text.len());
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.~:,=[]".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
-/// A setting's value as a link carries it (already percent-decoded).
-fn decode_value(text: &str) -> Value {
-    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_string()))
-}
-
-/// A link made from an earlier version of a library scenario (its `&v=` differs): its changes
-/// are applied to today's version, and the reader is told.
-pub fn stale_note(id: &str, fixed: bool, version: Option<&str>) -> Option<String> {
-    let base = library_base(&sim::library::get(id)?, fixed)?;
-    (version? != version_of(&base)).then(|| {
-        format!("This link was made from an earlier version of “{id}”; its changes are applied to today's version, so the run may differ from the one shared.")
-    })
-}
-
-/// The scenario of a `?scenario=<id>[&fix=1]&set=…` link: the library scenario (fixed if
-/// asked), without its questions, with each `<path>=<value>` applied.
-pub fn decode_settings(id: &str, fixed: bool, sets: &[String]) -> Result<Scenario, String> {
-    let lib = sim::library::get(id).ok_or_else(|| format!("there is no scenario called “{id}” in the library"))?;
-    if sets.len() > MAX_SETTINGS {
-        return Err(format!("the link changes {} settings; at most {MAX_SETTINGS}", sets.len()));
-    }
-    let base = library_base(&lib, fixed).ok_or_else(|| format!("{id} has no one-click fix"))?;
-    let mut settings = Vec::new();
-    for (i, text) in sets.iter().enumerate() {
-        let (path, value) = text
-            .split_once('=')
-            .filter(|(p, _)| !p.is_empty())
-            .ok_or_else(|| format!("change {} of the link (`{text}`) is not of the form path=value", i + 1))?;
-        settings.push(Setting { path: path.to_string(), value: decode_value(value) });
-    }
-    let sc = base.with_settings(&settings).map_err(|e| {
-        // `with_settings` names a setting it cannot place as `fix.set[N].path`.
-        let n = e.path.strip_prefix("fix.set[").and_then(|r| r.split(']').next()).and_then(|n| n.parse::<usize>().ok());
-        // A misspelt last key is placed, then refused by name: `lock.tll_ms: unknown field`.
-        let misspelt = || {
-            let serde_path = |p: &str| {
-                p.split('.').map(|k| if k.parse::<usize>().is_ok() { format!("[{k}]") } else { format!(".{k}") }).collect::<String>()
-            };
-            e.message.starts_with("unknown field").then(|| settings.iter().position(|st| serde_path(&st.path)[1..] == e.path)).flatten()
-        };
-        match n.filter(|&n| n < settings.len()).or_else(misspelt) {
-            Some(n) => format!("change {} of the link: there is no setting `{}`", n + 1, settings[n].path),
-            None => format!("the link's changes make an invalid scenario: {e}"),
-        }
-    })?;
-    // As for any loaded scenario: a fix or a solution the link changed must still apply.
-    sc.check_settings().map_err(|e| format!("the link's changes make an invalid scenario: {e}"))?;
-    Ok(sc)
 }
 
 /// A fixed library scenario differs from the fixed variant only by the removed `fix` field.
@@ -388,7 +237,7 @@ mod tests {
         let mut edited = s.clone();
         edited.faults[0] = sim::scenario::Fault::Pause { actor: "A".into(), at_ms: 1500, duration_ms: 9000 };
         let a = query(&edited, &s, false, 3);
-        let v = version_of(&library_base(&s, false).unwrap());
+        let v = changes::version_of(&changes::library_base(&s, false).unwrap());
         assert_eq!(a.with(""), format!("?scenario=gc-pause-unfenced&set=faults.0.pause.duration_ms=9000&v={v}&step=3"));
         // An edited scenario travels without its predict questions (they are about the
         // scenario as written); everything else, its challenge included, is kept.
@@ -446,19 +295,6 @@ mod tests {
     }
 
     #[test]
-    fn a_link_from_an_earlier_library_version_says_so() {
-        let s = sim::library::get("gc-pause-unfenced").unwrap();
-        let mut e = s.clone();
-        e.lock.ttl_ms = 12_345;
-        let a = query(&e, &s, false, 1);
-        let v = params(&a.query).into_iter().find(|(k, _)| k == "v").map(|(_, v)| v).expect("a version");
-        assert_eq!(stale_note("gc-pause-unfenced", false, Some(&v)), None);
-        assert_eq!(stale_note("gc-pause-unfenced", false, None), None, "a hand-written link has none");
-        let note = stale_note("gc-pause-unfenced", false, Some("00000000")).expect("a note");
-        assert!(note.contains("earlier version of “gc-pause-unfenced”"), "{note}");
-    }
-
-    #[test]
     fn a_scenario_not_from_the_library_goes_in_the_fragment() {
         let mut s = sim::library::get("lease-basics").unwrap();
         s.id = "my-own".into();
@@ -468,53 +304,6 @@ mod tests {
         assert_eq!(a.with("&embed=1"), format!("?step=7&embed=1{}", a.fragment));
         s.questions.clear();
         assert_eq!(open(&a), s);
-    }
-
-    #[test]
-    fn bad_settings_in_a_link_get_clear_messages() {
-        let cases: Vec<(&str, bool, Vec<&str>, &str)> = vec![
-            ("nope", false, vec![], "no scenario called “nope”"),
-            ("lease-basics", true, vec![], "lease-basics has no one-click fix"),
-            ("gc-pause-unfenced", false, vec!["lock.tll_ms=5"], "change 1 of the link: there is no setting `lock.tll_ms`"),
-            (
-                "gc-pause-unfenced",
-                false,
-                vec!["seed=2", "clients.0.steps.0.acquire.retyr_ms=5"],
-                "change 2 of the link: there is no setting `clients.0.steps.0.acquire.retyr_ms`",
-            ),
-            (
-                "gc-pause-unfenced",
-                false,
-                vec!["seed=1", "faults.7.pause.at_ms=5"],
-                "change 2 of the link: there is no setting `faults.7.pause.at_ms`",
-            ),
-            ("gc-pause-unfenced", false, vec!["lock.ttl_ms=ten"], "lock.ttl_ms: invalid type: string \"ten\""),
-            ("gc-pause-unfenced", false, vec!["lock.ttl_ms=0"], "lock.ttl_ms: must be between 1"),
-            ("gc-pause-unfenced", false, vec!["lock.ttl_ms"], "change 1 of the link (`lock.ttl_ms`) is not of the form path=value"),
-            ("gc-pause-unfenced", false, vec!["=5"], "not of the form path=value"),
-            ("gc-pause-unfenced", false, vec!["faults.0.pause.actor=<b>Z</b>"], "no actor is called `<b>Z</b>`"),
-            // A fix of two settings, the second wrong, in a link of one change (it panicked).
-            (
-                "gc-pause-unfenced",
-                false,
-                vec![r#"fix.set=[{"path":"resource.fencing","value":"atomic"},{"path":"zzz.q","value":1}]"#],
-                "invalid scenario: fix.set[1].path: no setting at `zzz.q`",
-            ),
-            ("gc-pause-unfenced", false, vec![r#"fix.set.1={"path":"zzz.q","value":1}"#], "fix.set[1].path: no setting at `zzz.q`"),
-            (
-                "gc-pause-unfenced",
-                false,
-                vec!["challenge.solution.0.path=nope"],
-                "challenge.solution: the changed scenario would be invalid",
-            ),
-        ];
-        for (id, fix, sets, want) in cases {
-            let sets: Vec<String> = sets.into_iter().map(String::from).collect();
-            let err = decode_settings(id, fix, &sets).expect_err(want);
-            assert!(err.contains(want), "{sets:?}: {err}");
-        }
-        let many: Vec<String> = (0..=MAX_SETTINGS).map(|i| format!("seed={i}")).collect();
-        assert!(decode_settings("gc-pause-unfenced", false, &many).unwrap_err().contains("at most 64"));
     }
 
     /// A corpus of bad links: truncated, corrupted, oversized, hostile. Each gets a clear

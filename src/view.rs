@@ -1,6 +1,7 @@
 //! The components. They draw what `state` and `layout` give them and forward events as
 //! `Action`s; they decide nothing.
 
+pub mod address;
 pub mod app;
 pub mod controls;
 pub mod course;

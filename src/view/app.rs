@@ -8,6 +8,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::state::{Action, Panel, Screen, SPEEDS};
+use crate::view::address::{address_of, initial, link_to, open_pending_link, remember, sync_url};
 use crate::view::controls::{Controls, Narration};
 use crate::view::course::{Course, Story};
 use crate::view::editor::Editor;
@@ -16,171 +17,9 @@ use crate::view::pages::{DebatePage, GuidePage, Page, SiteNav};
 use crate::view::predict::Predict;
 use crate::view::timeline::Timeline;
 use sim::scenario::Scenario;
-use yew::functional::UseReducerDispatcher;
 
-const LAST_KEY: &str = "leaselab.last-scenario";
-
-fn storage() -> Option<web_sys::Storage> {
+pub(super) fn storage() -> Option<web_sys::Storage> {
     web_sys::window().and_then(|w| w.local_storage().ok().flatten())
-}
-
-/// The user's last scenario, kept in local storage, if it is still valid.
-fn last_scenario() -> Option<Scenario> {
-    let text = storage()?.get_item(LAST_KEY).ok().flatten()?;
-    Scenario::parse(&text).ok()
-}
-
-thread_local! {
-    /// A deflated scenario from the address (`#z=…`), waiting to be inflated (asynchronously)
-    /// and opened; until then the address and local storage are left alone.
-    static PENDING_LINK: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
-    static LINK_LOADING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    /// Counts address updates, so that a slow compression never overwrites a newer address.
-    static SYNC_GENERATION: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-/// The run to open: `?scenario=<id>&fix=1` (the library), `&set=<path>=<value>` (its changes),
-/// `#s=…` or `#z=…` (a scenario in the fragment), `?s=…` (the older form), and `&step=N`; the
-/// reader's last scenario otherwise. A bad link says what is wrong and falls back to the
-/// reader's last scenario.
-fn initial() -> Screen {
-    let loc = web_sys::window().map(|w| w.location());
-    let search = loc.as_ref().and_then(|l| l.search().ok()).unwrap_or_default();
-    let hash = loc.as_ref().and_then(|l| l.hash().ok()).unwrap_or_default();
-    let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
-    let get = |k: &str| params.as_ref().and_then(|p| p.get(k));
-    // The reader's last scenario, else the course's first: what any link that cannot be opened
-    // (or run) falls back to, so that the next save never overwrites the reader's work.
-    let fallback = || last_scenario().unwrap_or_else(|| sim::library::catalog()[0].clone());
-    let fix = get("fix").is_some_and(|v| v == "1" || v == "true");
-    let sets: Vec<String> = params.as_ref().map(|p| p.get_all("set").iter().filter_map(|v| v.as_string()).collect()).unwrap_or_default();
-    let cannot = |e: String| format!("This link could not be opened: {e}. Your last scenario is shown instead.");
-    let (scenario, problem, fix) = if let Some(z) = hash.strip_prefix("#z=") {
-        PENDING_LINK.with(|p| *p.borrow_mut() = Some(z.to_string()));
-        LINK_LOADING.with(|l| l.set(true));
-        (fallback(), None, false)
-    } else if let Some(s) = hash.strip_prefix("#s=").or(get("s").as_deref()) {
-        match crate::share::decode(s) {
-            Ok(sc) => (sc, None, false),
-            Err(e) => (fallback(), Some(cannot(e)), false),
-        }
-    } else if let (Some(id), false) = (get("scenario"), sets.is_empty()) {
-        match crate::share::decode_settings(&id, fix, &sets) {
-            Ok(sc) => (sc, crate::share::stale_note(&id, fix, get("v").as_deref()), false),
-            Err(e) => (fallback(), Some(cannot(e)), false),
-        }
-    } else if let Some(id) = get("scenario") {
-        match sim::library::get(&id) {
-            Some(s) => (s, None, fix),
-            None => (
-                fallback(),
-                Some(format!("There is no scenario called “{id}” in the library; your last scenario is shown instead.")),
-                false,
-            ),
-        }
-    } else {
-        (fallback(), None, false)
-    };
-    let has_fix = scenario.fix.is_some();
-    let mut s = match Screen::new(scenario, fix && has_fix) {
-        Ok(s) => s,
-        Err(e) => {
-            let (mut s, shown) = match Screen::new(fallback(), false) {
-                Ok(s) => (s, "Your last scenario is shown instead."),
-                Err(_) => (
-                    Screen::new(sim::library::catalog()[0].clone(), false).expect("library scenarios run"),
-                    "The first lesson is shown instead.",
-                ),
-            };
-            s.error =
-                Some(crate::state::FieldError { field: "open".into(), message: format!("This scenario could not be run: {e}. {shown}") });
-            return s;
-        }
-    };
-    if let Some(step) = get("step").and_then(|v| v.parse::<usize>().ok()) {
-        s.cursor = step.saturating_sub(1).min(s.steps().saturating_sub(1));
-    }
-    if get("predict").is_some_and(|v| v == "1" || v == "true") {
-        // Predict mode starts from the beginning, whatever the step.
-        s.predict = true;
-        s.cursor = 0;
-    }
-    if let Some(message) = problem {
-        s.error = Some(crate::state::FieldError { field: "open".into(), message });
-    }
-    s
-}
-
-/// Writes the run into the address bar (so a reload or a copied address reopens it).
-fn sync_url(s: &Screen) {
-    let Some(w) = web_sys::window() else { return };
-    let search = w.location().search().unwrap_or_default();
-    if Page::from_query(&search) != Page::Lab || LINK_LOADING.with(|l| l.get()) {
-        // A page beside the lab owns the address (a sync may still be due from before it
-        // opened); a link still being inflated is not overwritten by the run shown meanwhile.
-        return;
-    }
-    let generation = SYNC_GENERATION.with(|g| g.get() + 1);
-    SYNC_GENERATION.with(|g| g.set(generation));
-    let address = address_of(s);
-    let replace = move |url: String| {
-        let Some(w) = web_sys::window() else { return };
-        let search = w.location().search().unwrap_or_default();
-        let here = format!("{search}{}", w.location().hash().unwrap_or_default());
-        // Checked again after a compression: a page may have opened, or a newer sync begun.
-        let still_ours = SYNC_GENERATION.with(|g| g.get()) == generation && Page::from_query(&search) == Page::Lab;
-        if here != url && still_ours {
-            if let Ok(h) = w.history() {
-                let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
-            }
-        }
-    };
-    if address.fragment.is_empty() {
-        replace(address.with(""));
-    } else {
-        wasm_bindgen_futures::spawn_local(async move { replace(compact(address).await.with("")) });
-    }
-}
-
-/// The address for a screen: the run, the step, and predict mode.
-fn address_of(s: &Screen) -> crate::share::Address {
-    let mut a = crate::share::query(&s.scenario, &s.original, s.fixed(), s.cursor + 1);
-    if s.predict {
-        a.query.push_str("&predict=1");
-    }
-    a
-}
-
-/// The address with a scenario in its fragment deflated (`#z=`), when that is shorter.
-async fn compact(a: crate::share::Address) -> crate::share::Address {
-    let Some(json) = a.fragment.strip_prefix("#s=").and_then(|enc| crate::share::unbase64url(enc).ok()) else { return a };
-    match crate::compress::deflate(&json).await {
-        Ok(z) if z.len() < json.len() => crate::share::Address { fragment: format!("#z={}", crate::share::base64url(&z)), ..a },
-        _ => a,
-    }
-}
-
-/// Inflates and opens a `#z=` link, then lets the address follow the run again.
-fn open_pending_link(d: UseReducerDispatcher<Screen>) {
-    let Some(z) = PENDING_LINK.with(|p| p.borrow_mut().take()) else { return };
-    let step = web_sys::window()
-        .and_then(|w| w.location().search().ok())
-        .and_then(|q| web_sys::UrlSearchParams::new_with_str(&q).ok())
-        .and_then(|p| p.get("step"))
-        .and_then(|v| v.parse::<usize>().ok());
-    wasm_bindgen_futures::spawn_local(async move {
-        let opened = crate::share::decode_deflated(&z).await;
-        LINK_LOADING.with(|l| l.set(false));
-        match opened {
-            Ok(sc) => {
-                d.dispatch(Action::Open(Rc::new(sc), false));
-                if let Some(step) = step {
-                    d.dispatch(Action::Seek(step.saturating_sub(1)));
-                }
-            }
-            Err(e) => d.dispatch(Action::Refuse(format!("This link could not be opened: {e}. Your last scenario is shown instead."))),
-        }
-    });
 }
 
 const VISITED_KEY: &str = "leaselab.visited";
@@ -219,16 +58,6 @@ pub fn reset_progress() {
     }
 }
 
-fn remember(sc: &Scenario) {
-    if LINK_LOADING.with(|l| l.get()) {
-        return;
-    }
-    if let Some(st) = storage() {
-        // So that it opens again: a fix left behind by an edit would be refused.
-        let _ = st.set_item(LAST_KEY, &crate::share::loadable(sc).to_value().to_string());
-    }
-}
-
 /// The course scenarios this reader has opened (progress, kept in local storage).
 pub fn visited() -> Vec<String> {
     storage()
@@ -245,14 +74,6 @@ fn mark_visited(id: &str) {
             let _ = st.set_item(VISITED_KEY, &serde_json::to_string(&v).unwrap_or_default());
         }
     }
-}
-
-/// The address of the current run, for "Copy link" and "Embed", with more parameters
-/// (`&embed=1`) if given; a scenario in the fragment is deflated.
-pub async fn link_to(s: &Screen, extra: &str) -> String {
-    let Some(loc) = web_sys::window().map(|w| w.location()) else { return String::new() };
-    let base = format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default());
-    format!("{base}{}", compact(address_of(s)).await.with(extra))
 }
 
 fn is_typing(target: Option<web_sys::EventTarget>) -> bool {
