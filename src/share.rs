@@ -109,6 +109,12 @@ pub struct Address {
 }
 
 impl Address {
+    /// The address at a step (1-based).
+    pub fn at_step(&self, step: usize) -> Address {
+        let sep = if self.query.is_empty() { '?' } else { '&' };
+        Address { query: format!("{}{sep}step={step}", self.query), fragment: self.fragment.clone() }
+    }
+
     /// The address with more parameters (`&embed=1`) in its query.
     pub fn with(&self, extra: &str) -> String {
         format!("{}{extra}{}", self.query, self.fragment)
@@ -119,6 +125,12 @@ impl Address {
 /// or without its fix), its changes from the library's when it is an edited library scenario,
 /// the whole scenario in the fragment otherwise; and the step (1-based).
 pub fn query(sc: &Scenario, original: &Scenario, fixed: bool, step: usize) -> Address {
+    link(sc, original, fixed).at_step(step)
+}
+
+/// [`query`] without the step: the costly part (an edited scenario is compared with the
+/// library's), which a caller can keep while only the step changes.
+pub fn link(sc: &Scenario, original: &Scenario, fixed: bool) -> Address {
     let lib = sim::library::catalog().iter().find(|l| l.id == original.id);
     let as_library = lib.is_some_and(|l| {
         l == original
@@ -131,13 +143,13 @@ pub fn query(sc: &Scenario, original: &Scenario, fixed: bool, step: usize) -> Ad
     let plain = |query: String| Address { query, fragment: String::new() };
     if as_library {
         let fix = if fixed { "&fix=1" } else { "" };
-        return plain(format!("?scenario={}{fix}&step={step}", original.id));
+        return plain(format!("?scenario={}{fix}", original.id));
     }
     let lean = portable(sc);
     if let Some(q) = lib.and_then(|l| as_settings(l, &lean)) {
-        return plain(format!("{q}&step={step}"));
+        return plain(q);
     }
-    Address { query: format!("?step={step}"), fragment: format!("#s={}", encode(&lean)) }
+    Address { query: String::new(), fragment: format!("#s={}", encode(&lean)) }
 }
 
 /// A scenario as it is shared: without its questions (they are about the scenario as written)

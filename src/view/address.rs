@@ -133,7 +133,7 @@ pub(super) fn sync_url(s: &Screen) {
 }
 
 /// The address for a screen: the run, the step, and predict mode.
-pub(super) fn address_of(s: &Screen) -> crate::share::Address {
+fn address_of(s: &Screen) -> crate::share::Address {
     let mut a = crate::share::query(&s.scenario, &s.original, s.fixed(), s.cursor + 1);
     if s.predict {
         a.query.push_str("&predict=1");

@@ -8,7 +8,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::state::{Action, Panel, Screen, SPEEDS};
-use crate::view::address::{address_of, initial, link_to, open_pending_link, remember, sync_url};
+use crate::view::address::{initial, link_to, open_pending_link, remember, sync_url};
 use crate::view::controls::{Controls, Narration};
 use crate::view::course::{Course, Story};
 use crate::view::editor::Editor;
@@ -457,16 +457,19 @@ pub fn Lab(p: &LabProps) -> Html {
         }
     });
 
+    // "Open in Lease Lab" for an embedded run: the link is worked out once per scenario, not on
+    // every playback tick (only its step changes).
+    let embed_link = {
+        let key = (Rc::as_ptr(&s.scenario) as usize, Rc::as_ptr(&s.original) as usize, s.fixed());
+        let (sc, original, fixed) = (s.scenario.clone(), s.original.clone(), s.fixed());
+        use_memo(key, move |_| crate::share::link(&sc, &original, fixed))
+    };
     if let Some(e) = &p.embed {
-        let full = match &e.app_base {
-            Some(base) => format!("{base}{}", address_of(&s).with("")),
-            None => {
-                let loc = web_sys::window().map(|w| w.location());
-                let here =
-                    loc.map(|l| format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())).unwrap_or_default();
-                format!("{here}{}", address_of(&s).with(""))
-            }
-        };
+        let base = e.app_base.clone().unwrap_or_else(|| {
+            let loc = web_sys::window().map(|w| w.location());
+            loc.map(|l| format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())).unwrap_or_default()
+        });
+        let full = format!("{base}{}", embed_link.at_step(s.cursor + 1).with(""));
         return html! {
             <div id="app" ref={root_ref.clone()} tabindex="-1" class="app embed" data-verdict={verdict} data-step={(s.cursor + 1).to_string()} data-steps={s.steps().to_string()}
                  data-fixed={s.fixed().to_string()} data-playing={s.playing.to_string()}>
