@@ -210,7 +210,7 @@ pub fn VerdictPanel(p: &VerdictProps) -> Html {
             Callback::from(move |_| d.emit(Action::Seek(ev)))
         });
         let body = html! { <>
-            <span class="prop">{ &f.property }</span>
+            <span class="prop">{ f.property.as_str() }</span>
             <span class="at">{ format!(" at {} ", fmt(f.at_us)) }</span>
             <span class="why">{ &f.explanation }</span>
         </> };

@@ -16,6 +16,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
 use sim::scenario::{CounterStore, Fencing, LockKind, ResourceKind, Scenario, TokenKind};
+use sim::verdict::Kind;
 use sim::RunError;
 
 /// Layout elements per event, at most (plus a fixed part per actor and for the axis).
@@ -85,7 +86,7 @@ fn check(s: &Scenario, stats: &mut Stats) -> Result<(), String> {
         return Err(format!("{elements} layout elements for {} events", run.events.len()));
     }
     if fenced_with_growing_tokens(s) {
-        if let Some(w) = v.violations.iter().find(|w| w.property == "out-of-order-write") {
+        if let Some(w) = v.violations.iter().find(|w| w.property == Kind::OutOfOrderWrite) {
             return Err(format!("atomic fencing with growing tokens let an out-of-order write through: {}", w.explanation));
         }
         stats.fenced += 1;

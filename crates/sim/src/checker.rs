@@ -9,65 +9,10 @@
 //! The checker reasons from ground truth the resource cannot see: which grant each write was
 //! made under, and when the client read what it wrote back.
 
-use serde::Serialize;
-
 use crate::scenario::{Fencing, ResourceKind, Scenario};
 use crate::time::{fmt, Micros};
 use crate::trace::{Applied, EventKind, Grant, KeyEnd, MsgFate, Role, Run};
-
-/// Safe or unsafe.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Safety {
-    #[default]
-    Safe,
-    Unsafe,
-}
-
-/// A named property and whether the run kept it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Property {
-    pub name: &'static str,
-    pub holds: bool,
-    pub meaning: &'static str,
-}
-
-/// A violation, hazard or note, with where it happened and why.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Finding {
-    /// The property violated, or the hazard's kind.
-    pub property: String,
-    pub at_us: Micros,
-    /// The actors concerned, by name.
-    pub actors: Vec<String>,
-    /// One or two sentences that name the cause.
-    pub explanation: String,
-    /// The event where it shows.
-    pub event: Option<usize>,
-}
-
-/// The checker's result.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Verdict {
-    pub verdict: Safety,
-    pub properties: Vec<Property>,
-    pub violations: Vec<Finding>,
-    pub hazards: Vec<Finding>,
-    pub notes: Vec<Finding>,
-}
-
-impl Verdict {
-    pub fn is_safe(&self) -> bool {
-        self.verdict == Safety::Safe
-    }
-}
-
-/// The safety properties, with what each means.
-pub const PROPERTIES: [(&str, &str); 3] = [
-    ("lost-update", "no client's write overwrote an update it had not read"),
-    ("out-of-order-write", "no write made under an older grant was accepted after one made under a newer grant"),
-    ("duplicate-effect", "no logical request took effect twice"),
-];
+pub use crate::verdict::{Finding, Kind, Property, Safety, Verdict, PROPERTIES};
 
 /// How many findings of one kind a verdict writes out. The rest are counted in one note, so
 /// that the checker's time and memory stay bounded whatever the run (DESIGN §3.1 asks for the
@@ -91,11 +36,11 @@ impl Findings {
     /// Counts a finding of `property`, and builds it (its sentence is the costly part) only
     /// while there is room for it. Each pass adds its findings in time order, so the ones
     /// listed are the earliest.
-    fn add(&mut self, property: &'static str, make: impl FnOnce() -> Finding) {
-        let n = self.found.entry(property).or_insert(0);
+    fn add(&mut self, property: Kind, make: impl FnOnce() -> Finding) {
+        let n = self.found.entry(property.as_str()).or_insert(0);
         *n += 1;
         if *n <= LISTED_PER_KIND {
-            self.listed.push(Finding { property: property.into(), ..make() });
+            self.listed.push(Finding { property, ..make() });
         }
     }
 
@@ -106,9 +51,9 @@ impl Findings {
             .iter()
             .filter(|(_, n)| **n > LISTED_PER_KIND)
             .map(|(property, n)| Finding {
-                property: "omitted".into(),
+                property: Kind::Omitted,
                 // After the last one listed: the passes add their findings in time order.
-                at_us: self.listed.iter().filter(|f| f.property == *property).map(|f| f.at_us).max().unwrap_or(0),
+                at_us: self.listed.iter().filter(|f| f.property.as_str() == *property).map(|f| f.at_us).max().unwrap_or(0),
                 actors: vec![],
                 explanation: format!(
                     "Only the first {LISTED_PER_KIND} {property} findings are listed; {} more are not.",
@@ -189,14 +134,14 @@ pub fn check(run: &Run, sc: &Scenario) -> Verdict {
     out_of_order(&cx, &mut v);
     duplicates(&cx, &mut v);
     let (mut violations, mut omitted) = v.finish();
-    violations.sort_by_key(|f: &Finding| (f.at_us, f.property.clone()));
+    violations.sort_by_key(|f: &Finding| (f.at_us, f.property.as_str()));
     let mut h = Findings::default();
     double_grants(&cx, &mut h);
     foreign_ops(&cx, &mut h);
     belief_overlaps(&cx, &mut h);
     token_regressions(&cx, &mut h);
     let (mut hazards, more) = h.finish();
-    hazards.sort_by_key(|f: &Finding| (f.at_us, f.property.clone()));
+    hazards.sort_by_key(|f: &Finding| (f.at_us, f.property.as_str()));
     omitted.extend(more);
     let mut n = Findings::default();
     liveness(&cx, &mut n);
@@ -204,7 +149,7 @@ pub fn check(run: &Run, sc: &Scenario) -> Verdict {
     notes.extend(omitted.into_iter().chain(more));
     let properties = PROPERTIES
         .iter()
-        .map(|(name, meaning)| Property { name, holds: !violations.iter().any(|v| v.property == *name), meaning })
+        .map(|&(kind, meaning)| Property { name: kind.as_str(), holds: !violations.iter().any(|v| v.property == kind), meaning })
         .collect();
     Verdict { verdict: if violations.is_empty() { Safety::Safe } else { Safety::Unsafe }, properties, violations, hazards, notes }
 }
@@ -222,7 +167,7 @@ fn lost_updates(cx: &Cx, out: &mut Findings) {
         // accepted write takes the next version, so they are a slice of `applied`.
         let Some(lost) = run.applied.get(read_v as usize..w.version_before as usize) else { continue };
         let Some(first) = lost.first() else { continue };
-        out.add("lost-update", || lost_update(cx, w, first, lost.len()));
+        out.add(Kind::LostUpdate, || lost_update(cx, w, first, lost.len()));
     }
 }
 
@@ -259,7 +204,7 @@ fn lost_update(cx: &Cx, w: &Applied, first: &Applied, n_lost: usize) -> Finding 
     if !actors.contains(&other) {
         actors.push(other);
     }
-    Finding { property: "lost-update".into(), at_us: w.at_us, actors, explanation, event: Some(w.event) }
+    Finding { property: Kind::LostUpdate, at_us: w.at_us, actors, explanation, event: Some(w.event) }
 }
 
 fn out_of_order(cx: &Cx, out: &mut Findings) {
@@ -268,7 +213,7 @@ fn out_of_order(cx: &Cx, out: &mut Findings) {
     for w in &run.applied {
         let Some(g) = w.grant else { continue };
         match newest {
-            Some(n) if n.grant.is_some_and(|ng| ng > g) => out.add("out-of-order-write", || out_of_order_write(cx, w, n)),
+            Some(n) if n.grant.is_some_and(|ng| ng > g) => out.add(Kind::OutOfOrderWrite, || out_of_order_write(cx, w, n)),
             Some(n) if n.grant.is_some_and(|ng| ng >= g) => {}
             _ => newest = Some(w),
         }
@@ -304,7 +249,7 @@ fn out_of_order_write(cx: &Cx, w: &Applied, n: &Applied) -> Finding {
         fmt(gr.at_us),
         cx.why_stale(w),
     );
-    Finding { property: "out-of-order-write".into(), at_us: w.at_us, actors: vec![who, other], explanation, event: Some(w.event) }
+    Finding { property: Kind::OutOfOrderWrite, at_us: w.at_us, actors: vec![who, other], explanation, event: Some(w.event) }
 }
 
 fn duplicates(cx: &Cx, out: &mut Findings) {
@@ -319,7 +264,7 @@ fn duplicates(cx: &Cx, out: &mut Findings) {
             first_of.insert(&w.request, w);
             continue;
         };
-        out.add("duplicate-effect", || duplicate(cx, w, first));
+        out.add(Kind::DuplicateEffect, || duplicate(cx, w, first));
     }
 }
 
@@ -346,7 +291,7 @@ fn duplicate(cx: &Cx, w: &Applied, first: &Applied) -> Finding {
     if !actors.contains(&other) {
         actors.push(other);
     }
-    Finding { property: "duplicate-effect".into(), at_us: w.at_us, actors, explanation, event: Some(w.event) }
+    Finding { property: Kind::DuplicateEffect, at_us: w.at_us, actors, explanation, event: Some(w.event) }
 }
 
 /// Why grant `g2` could be made while `g1` was still promised: the failure that made the lock
@@ -424,10 +369,10 @@ fn double_grants(cx: &Cx, out: &mut Findings) {
         overlapping.sort_unstable();
         for i in overlapping {
             let g1 = &run.grants[i];
-            out.add("double-grant", || {
+            out.add(Kind::DoubleGrant, || {
                 let (a, b) = (cx.name(g1.client), cx.name(g2.client));
                 Finding {
-                    property: "double-grant".into(),
+                    property: Kind::DoubleGrant,
                     at_us: g2.at_us,
                     actors: vec![a.clone(), b.clone()],
                     explanation: format!(
@@ -451,21 +396,21 @@ fn double_grants(cx: &Cx, out: &mut Findings) {
 fn foreign_ops(cx: &Cx, out: &mut Findings) {
     for e in &cx.run.events {
         let (kind, owner, by) = match e.kind {
-            EventKind::KeyDeleted { owner, by, foreign: true } => ("foreign-release", owner, by),
-            EventKind::KeyExtended { owner, by, foreign: true } => ("foreign-renew", owner, by),
+            EventKind::KeyDeleted { owner, by, foreign: true } => (Kind::ForeignRelease, owner, by),
+            EventKind::KeyExtended { owner, by, foreign: true } => (Kind::ForeignRenew, owner, by),
             _ => continue,
         };
         out.add(kind, || {
             let owner = owner.map(|o| cx.name(o)).unwrap_or_else(|| "another client".into());
             let by = cx.name(by);
-            let what = if kind == "foreign-release" {
+            let what = if kind == Kind::ForeignRelease {
                 format!("{by}'s plain DEL deleted {owner}'s key; a compare-and-delete would have refused")
             } else {
                 format!(
                     "{by}'s plain PEXPIRE extended {owner}'s key and told {by} it still held the lock; a compare-and-extend would have refused"
                 )
             };
-            Finding { property: kind.into(), at_us: e.at_us, actors: vec![by, owner], explanation: format!("{what}."), event: Some(e.id) }
+            Finding { property: kind, at_us: e.at_us, actors: vec![by, owner], explanation: format!("{what}."), event: Some(e.id) }
         });
     }
 }
@@ -499,12 +444,12 @@ fn belief_overlaps(cx: &Cx, out: &mut Findings) {
     first.sort_by_key(|(x, y)| x.from_us.max(y.from_us));
     for (x, y) in first {
         let from = x.from_us.max(y.from_us);
-        out.add("belief-overlap", || {
+        out.add(Kind::BeliefOverlap, || {
             // The earlier holder outlived its lease (or both were granted at once).
             let (old, new) = if x.from_us <= y.from_us { (x, y) } else { (y, x) };
             let (o, n) = (cx.name(old.client), cx.name(new.client));
             Finding {
-                property: "belief-overlap".into(),
+                property: Kind::BeliefOverlap,
                 at_us: from,
                 actors: vec![o.clone(), n.clone()],
                 explanation: format!(
@@ -524,8 +469,8 @@ fn token_regressions(cx: &Cx, out: &mut Findings) {
     for &(at, t, to) in &cx.run.tokens {
         if let Some((bat, bt, bto)) = best {
             if t <= bt {
-                out.add("token-regression", || Finding {
-                    property: "token-regression".into(),
+                out.add(Kind::TokenRegression, || Finding {
+                    property: Kind::TokenRegression,
                     at_us: at,
                     actors: vec![cx.name(to), cx.name(bto)],
                     explanation: format!(
@@ -553,8 +498,8 @@ fn liveness(cx: &Cx, notes: &mut Findings) {
             continue;
         }
         if let Some(k) = run.intervals.keys.iter().find(|k| k.owner == Some(d.actor) && k.from_us <= d.from_us && k.to_us > d.from_us) {
-            notes.add("liveness", || Finding {
-                property: "liveness".into(),
+            notes.add(Kind::Liveness, || Finding {
+                property: Kind::Liveness,
                 at_us: d.from_us,
                 actors: vec![cx.name(d.actor)],
                 explanation: format!(
@@ -570,15 +515,15 @@ fn liveness(cx: &Cx, notes: &mut Findings) {
     }
     for e in &run.events {
         match e.kind {
-            EventKind::GaveUp => notes.add("liveness", || Finding {
-                property: "liveness".into(),
+            EventKind::GaveUp => notes.add(Kind::Liveness, || Finding {
+                property: Kind::Liveness,
                 at_us: e.at_us,
                 actors: vec![cx.name(e.actor)],
                 explanation: format!("{} gave up without getting the lock.", cx.name(e.actor)),
                 event: Some(e.id),
             }),
-            EventKind::Done { completed: false } => notes.add("incomplete", || Finding {
-                property: "incomplete".into(),
+            EventKind::Done { completed: false } => notes.add(Kind::Incomplete, || Finding {
+                property: Kind::Incomplete,
                 at_us: e.at_us,
                 actors: vec![cx.name(e.actor)],
                 explanation: format!("{} stopped without finishing its work (and knows it).", cx.name(e.actor)),
@@ -594,8 +539,8 @@ fn liveness(cx: &Cx, notes: &mut Findings) {
             EventKind::NoQuorum => lost_at = lost_at.or(Some(e.at_us)),
             EventKind::LeaderElected { .. } => {
                 if let Some(from) = lost_at.take() {
-                    notes.add("liveness", || Finding {
-                        property: "liveness".into(),
+                    notes.add(Kind::Liveness, || Finding {
+                        property: Kind::Liveness,
                         at_us: from,
                         actors: vec![],
                         explanation: format!(
@@ -613,8 +558,8 @@ fn liveness(cx: &Cx, notes: &mut Findings) {
     }
     let in_flight = run.intervals.messages.iter().filter(|m| m.fate == MsgFate::InFlight).count();
     if in_flight > 0 {
-        notes.add("in-flight", || Finding {
-            property: "in-flight".into(),
+        notes.add(Kind::InFlight, || Finding {
+            property: Kind::InFlight,
             at_us: run.end_us,
             actors: vec![],
             explanation: format!("{in_flight} message(s) were still in flight when the run ended."),

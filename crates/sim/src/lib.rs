@@ -23,6 +23,7 @@ pub mod scenario;
 pub mod strict_json;
 pub mod time;
 pub mod trace;
+pub mod verdict;
 mod world;
 
 use std::fmt;

@@ -7,9 +7,31 @@
 
 use std::collections::BTreeMap;
 
-use crate::msg::{RedisCmd, RedisReply};
 use crate::time::{Micros, MS};
 use crate::trace::ActorId;
+
+/// A Redis command as a client sends it. Each is atomic on the node (a command or a Lua script).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RedisCmd {
+    /// `SET lock <owner> NX PX <ttl>`, and with `incr` also `INCR lock:fence` in the same script.
+    Acquire { owner: String, ttl_ms: u64, incr: bool },
+    /// Compare-and-delete (`compare`) or a plain `DEL`.
+    Release { owner: String, compare: bool },
+    /// Compare-and-extend (`compare`) or a plain `PEXPIRE`.
+    Renew { owner: String, ttl_ms: u64, compare: bool },
+}
+
+/// A Redis reply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RedisReply {
+    /// `OK`, with the token when the acquire script issued one, and (for the checker only,
+    /// never read by the client's logic) the index of the grant.
+    Ok { token: Option<u64>, grant: usize },
+    /// `nil`: `SET NX` found the key.
+    Nil,
+    /// An integer reply (1 done, 0 not done, -1 no such key: redsync's convention).
+    Int(i64),
+}
 
 /// The lock's key.
 pub const LOCK_KEY: &str = "lock";

@@ -5,9 +5,9 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::checker::{Finding, Property};
 use crate::time::{fmt, fmt_column, to_ms_f64};
 use crate::trace::{Actor, EventKind, Run};
+use crate::verdict::{Finding, Property};
 
 /// The narrated trace and the verdict, one event a line.
 pub fn trace_text(run: &Run, title: &str) -> String {
@@ -59,7 +59,13 @@ pub struct FindingJson<'a> {
 
 impl<'a> From<&'a Finding> for FindingJson<'a> {
     fn from(f: &'a Finding) -> Self {
-        FindingJson { property: &f.property, at_ms: to_ms_f64(f.at_us), actors: &f.actors, explanation: &f.explanation, event: f.event }
+        FindingJson {
+            property: f.property.as_str(),
+            at_ms: to_ms_f64(f.at_us),
+            actors: &f.actors,
+            explanation: &f.explanation,
+            event: f.event,
+        }
     }
 }
 

@@ -14,6 +14,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+pub mod teach;
+
 /// The engine's limits: a scenario beyond them is refused with a clear error.
 pub mod limits {
     /// Clients in one scenario.
@@ -96,10 +98,10 @@ pub struct Scenario {
     pub fix: Option<Fix>,
     /// Predict mode: questions asked at key moments (see [`crate::predict`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub questions: Vec<crate::predict::Question>,
+    pub questions: Vec<teach::Question>,
     /// The course's invitation to break or fix the run by changing it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub challenge: Option<crate::predict::Challenge>,
+    pub challenge: Option<teach::Challenge>,
 }
 
 /// Narration for a key moment: `on` names an event as `"<what> [actor] [#n]"`, e.g.
@@ -960,7 +962,7 @@ impl Scenario {
                 return err("fix.set".into(), "a fix changes between 1 and 16 settings".into());
             }
         }
-        crate::predict::validate(self)?;
+        teach::validate(self)?;
         Ok(())
     }
 

@@ -1,13 +1,13 @@
 //! The output of a run: [`Run`], holding the trace ([`Event`], [`EventKind`]), the intervals a
-//! timeline draws ([`Intervals`]) and the verdict ([`crate::checker::Verdict`]).
+//! timeline draws ([`Intervals`]) and the verdict ([`crate::verdict::Verdict`]).
 //!
 //! Everything here is derived from a scenario by [`crate::run`]; none of it is ever stored or
 //! shared (share the scenario instead).
 
 use serde::Serialize;
 
-use crate::checker::Verdict;
 use crate::time::Micros;
+use crate::verdict::Verdict;
 
 /// An index into [`Run::actors`].
 pub type ActorId = usize;

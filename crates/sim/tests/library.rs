@@ -1,6 +1,7 @@
 //! The scenario library: every verdict of DESIGN §1, computed by the checker from the run.
 
 use sim::library;
+use sim::verdict::Kind;
 use sim::Safety::{Safe, Unsafe};
 
 /// DESIGN §1: (id, verdict, verdict of the fixed variant if the table has a fix).
@@ -131,7 +132,7 @@ fn every_scenario_carries_its_teaching_text() {
 #[test]
 fn the_gc_pause_story_names_both_clients_and_the_pause() {
     let r = run(&library::get("gc-pause-unfenced").unwrap());
-    let v = r.verdict.violations.iter().find(|v| v.property == "out-of-order-write").expect("out-of-order write");
+    let v = r.verdict.violations.iter().find(|v| v.property == Kind::OutOfOrderWrite).expect("out-of-order write");
     assert_eq!(v.actors, vec!["A", "B"]);
     assert!(v.explanation.contains("token 33") && v.explanation.contains("token 34"), "{}", v.explanation);
     assert!(v.explanation.contains("A was paused from 1.5 s to 26.5 s"), "{}", v.explanation);
@@ -156,10 +157,10 @@ fn hazards_explain_how_harm_came_about() {
     ];
     for (id, hazard) in cases {
         let r = run(&library::get(id).unwrap());
-        assert!(r.verdict.hazards.iter().any(|h| h.property == hazard), "{id}: no {hazard} hazard in {:#?}", r.verdict.hazards);
+        assert!(r.verdict.hazards.iter().any(|h| h.property.as_str() == hazard), "{id}: no {hazard} hazard in {:#?}", r.verdict.hazards);
     }
     let r = run(&library::get("holder-crash").unwrap());
-    assert!(r.verdict.notes.iter().any(|n| n.property == "liveness"), "holder-crash: the wait for expiry is noted");
+    assert!(r.verdict.notes.iter().any(|n| n.property == Kind::Liveness), "holder-crash: the wait for expiry is noted");
 }
 
 #[test]

@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use sim::scenario::*;
+use sim::verdict::Kind;
 
 fn client(name: &str, start_ms: u64, steps: Vec<Step>) -> Client {
     Client { name: name.into(), start_ms, steps }
@@ -74,7 +75,7 @@ fn the_fencing_property_is_not_vacuous() {
         let (seed, ttl_ms, (ws, faults)) = strategy.new_tree(&mut runner).unwrap().current();
         let s = base(seed, ttl_ms, Fencing::None, workers_to_clients(&ws), faults);
         let run = sim::run(&s).unwrap();
-        if run.verdict.violations.iter().any(|v| v.property == "out-of-order-write") {
+        if run.verdict.violations.iter().any(|v| v.property == Kind::OutOfOrderWrite) {
             stale += 1;
         }
     }
@@ -156,7 +157,7 @@ proptest! {
     ) {
         let s = base(seed, ttl_ms, Fencing::Atomic, workers_to_clients(&ws), faults);
         let run = sim::run(&s).map_err(|e| TestCaseError::fail(format!("seed {seed}: {e}")))?;
-        let bad: Vec<_> = run.verdict.violations.iter().filter(|v| v.property == "out-of-order-write").collect();
+        let bad: Vec<_> = run.verdict.violations.iter().filter(|v| v.property == Kind::OutOfOrderWrite).collect();
         prop_assert!(bad.is_empty(), "seed {}: {:#?}", seed, bad);
     }
 
@@ -177,7 +178,7 @@ proptest! {
         let s = base(seed, ttl_ms, Fencing::None, vec![a, b], vec![pause]);
         let run = sim::run(&s).map_err(|e| TestCaseError::fail(format!("seed {seed}: {e}")))?;
         prop_assert!(!run.verdict.is_safe(), "seed {}: expected unsafe", seed);
-        prop_assert!(run.verdict.violations.iter().any(|v| v.property == "out-of-order-write" && v.actors[0] == "A"), "seed {}: {:#?}", seed, run.verdict.violations);
+        prop_assert!(run.verdict.violations.iter().any(|v| v.property == Kind::OutOfOrderWrite && v.actors[0] == "A"), "seed {}: {:#?}", seed, run.verdict.violations);
     }
 
     /// A counter that survives failures issues strictly increasing tokens, through crashes,
@@ -203,7 +204,7 @@ proptest! {
         for w in run.tokens.windows(2) {
             prop_assert!(w[1].1 > w[0].1, "seed {}: token {} after {}", seed, w[1].1, w[0].1);
         }
-        prop_assert!(!run.verdict.hazards.iter().any(|h| h.property == "token-regression"));
+        prop_assert!(!run.verdict.hazards.iter().any(|h| h.property == Kind::TokenRegression));
     }
 }
 
@@ -360,7 +361,7 @@ proptest! {
                 prop_assert!(x.0 == y.0 || x.2 <= y.1 || y.2 <= x.1, "seed {}: {:?} and {:?} overlap", seed, x, y);
             }
         }
-        prop_assert!(run.verdict.hazards.iter().all(|h| h.property != "double-grant"), "seed {}: {:#?}", seed, run.verdict.hazards);
+        prop_assert!(run.verdict.hazards.iter().all(|h| h.property != Kind::DoubleGrant), "seed {}: {:#?}", seed, run.verdict.hazards);
     }
 }
 
@@ -406,6 +407,6 @@ proptest! {
             prop_assert!(w[1].1 > w[0].1, "seed {}: revision token {} after {}", seed, w[1].1, w[0].1);
         }
         // With the session re-checked after waiting and atomic fencing, no stale write lands late.
-        prop_assert!(run.verdict.violations.iter().all(|v| v.property != "out-of-order-write"), "seed {}: {:#?}", seed, run.verdict.violations);
+        prop_assert!(run.verdict.violations.iter().all(|v| v.property != Kind::OutOfOrderWrite), "seed {}: {:#?}", seed, run.verdict.violations);
     }
 }

@@ -2,6 +2,7 @@
 //! from `../shared/repro/`), named after what it must do.
 
 use sim::scenario::Scenario;
+use sim::verdict::Kind;
 use sim::{EventKind, Safety};
 
 fn repro(name: &str) -> Scenario {
@@ -23,7 +24,7 @@ fn a_write_right_after_a_redlock_acquisition_carries_its_grant() {
     }
     // Both charges took effect: the request was not deduplicated.
     assert_eq!(run.verdict.verdict, Safety::Unsafe);
-    assert!(run.verdict.violations.iter().any(|v| v.property == "duplicate-effect"));
+    assert!(run.verdict.violations.iter().any(|v| v.property == Kind::DuplicateEffect));
 }
 
 /// With fencing on, the stale holder's tokenless write was accepted after the newer one: a
@@ -42,7 +43,7 @@ fn a_stale_redlock_write_carries_its_token_and_is_fenced() {
     let mut unfenced = s.clone();
     unfenced.resource.fencing = sim::scenario::Fencing::None;
     let run = sim::run(&unfenced).unwrap();
-    assert!(run.verdict.violations.iter().any(|v| v.property == "out-of-order-write" && v.explanation.contains("token 1")));
+    assert!(run.verdict.violations.iter().any(|v| v.property == Kind::OutOfOrderWrite && v.explanation.contains("token 1")));
 }
 
 /// The checker built one sentence per pair of overlapping grants: 17.6 s and 4.9 GB.
@@ -58,7 +59,7 @@ fn the_checker_writes_out_a_bounded_number_of_findings() {
         }
         assert!(per_kind.values().all(|&n| n <= sim::checker::LISTED_PER_KIND), "{per_kind:?}");
     }
-    let note = v.notes.iter().find(|n| n.property == "omitted").expect("the rest are counted");
+    let note = v.notes.iter().find(|n| n.property == Kind::Omitted).expect("the rest are counted");
     assert!(note.explanation.contains("Only the first 32 double-grant findings are listed; "), "{}", note.explanation);
 }
 

@@ -1,0 +1,112 @@
+//! The checker's result: [`Verdict`], its [`Finding`]s and their [`Kind`]s.
+//!
+//! These are output types, beside the trace ([`crate::trace::Run::verdict`]); the checker
+//! ([`crate::checker`]) produces them and the renderings, the app and the course read them.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::time::Micros;
+
+/// Safe or unsafe.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Safety {
+    #[default]
+    Safe,
+    Unsafe,
+}
+
+/// What a finding is about: a violated property, a hazard, or a note.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    // Violations: they decide the verdict.
+    LostUpdate,
+    OutOfOrderWrite,
+    DuplicateEffect,
+    // Hazards: they explain it.
+    DoubleGrant,
+    ForeignRelease,
+    ForeignRenew,
+    BeliefOverlap,
+    TokenRegression,
+    // Notes.
+    Liveness,
+    Incomplete,
+    InFlight,
+    /// More findings of one kind than a verdict lists.
+    Omitted,
+}
+
+impl Kind {
+    /// The name people read and tests match: `lost-update`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::LostUpdate => "lost-update",
+            Kind::OutOfOrderWrite => "out-of-order-write",
+            Kind::DuplicateEffect => "duplicate-effect",
+            Kind::DoubleGrant => "double-grant",
+            Kind::ForeignRelease => "foreign-release",
+            Kind::ForeignRenew => "foreign-renew",
+            Kind::BeliefOverlap => "belief-overlap",
+            Kind::TokenRegression => "token-regression",
+            Kind::Liveness => "liveness",
+            Kind::Incomplete => "incomplete",
+            Kind::InFlight => "in-flight",
+            Kind::Omitted => "omitted",
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A named property and whether the run kept it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Property {
+    pub name: &'static str,
+    pub holds: bool,
+    pub meaning: &'static str,
+}
+
+/// A violation, hazard or note, with where it happened and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// The property violated, or the hazard's kind.
+    pub property: Kind,
+    pub at_us: Micros,
+    /// The actors concerned, by name.
+    pub actors: Vec<String>,
+    /// One or two sentences that name the cause.
+    pub explanation: String,
+    /// The event where it shows.
+    pub event: Option<usize>,
+}
+
+/// The checker's result.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    pub verdict: Safety,
+    pub properties: Vec<Property>,
+    pub violations: Vec<Finding>,
+    pub hazards: Vec<Finding>,
+    pub notes: Vec<Finding>,
+}
+
+impl Verdict {
+    pub fn is_safe(&self) -> bool {
+        self.verdict == Safety::Safe
+    }
+}
+
+/// The safety properties, with what each means.
+pub const PROPERTIES: [(Kind, &str); 3] = [
+    (Kind::LostUpdate, "no client's write overwrote an update it had not read"),
+    (Kind::OutOfOrderWrite, "no write made under an older grant was accepted after one made under a newer grant"),
+    (Kind::DuplicateEffect, "no logical request took effect twice"),
+];
