@@ -9,23 +9,12 @@
 //! timeouts are measured as elapsed time (a monotonic clock), so only lease deadlines see a
 //! clock jump.
 
+pub use crate::lock::Dest;
 use crate::msg::{Payload, RedisCmd, RedisReply};
 use crate::rng::Rng;
 use crate::scenario::{ReleaseStyle, RenewStyle, Step, TokenKind};
 use crate::time::{Micros, MS};
 use crate::trace::{EventKind, WriteOutcome};
-
-/// Where a client sends a message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dest {
-    /// The current Redis primary.
-    Lock,
-    /// Redlock node `i`.
-    Node(usize),
-    /// The consensus service's current leader.
-    Leader,
-    Resource,
-}
 
 /// Redlock's settings, when the lock service is Redlock.
 #[derive(Clone, Copy, Debug, PartialEq)]

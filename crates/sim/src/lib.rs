@@ -9,11 +9,15 @@
 //! randomness; every random draw comes from the scenario's seed ([`rng::Rng`]). The same
 //! scenario gives the same trace, bit for bit, natively and in WebAssembly.
 
+pub mod actor;
 pub mod checker;
 pub mod client;
 pub mod clock;
+pub mod consensus;
 pub mod library;
+pub mod lock;
 pub mod msg;
+pub mod narrate;
 pub mod predict;
 pub mod redis;
 pub mod render;

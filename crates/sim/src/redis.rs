@@ -10,6 +10,8 @@ use std::collections::BTreeMap;
 use crate::time::{Micros, MS};
 use crate::trace::ActorId;
 
+pub mod server;
+
 /// A Redis command as a client sends it. Each is atomic on the node (a command or a Lua script).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RedisCmd {

@@ -8,6 +8,8 @@ use std::collections::BTreeSet;
 
 use crate::scenario::{Fencing, Resource, ResourceKind, WriteOp};
 
+pub mod server;
+
 /// What the resource decides about a write when it arrives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decision {

@@ -305,6 +305,13 @@ pub struct TokenSource {
     pub store: CounterStore,
 }
 
+impl TokenSource {
+    /// Whether tokens come from the durable counter beside the lock service.
+    pub fn durable(&self) -> bool {
+        self.source == TokenKind::Counter && self.store == CounterStore::Durable
+    }
+}
+
 fn default_token_start() -> u64 {
     1
 }

@@ -1,0 +1,152 @@
+//! What a lock service is, in one place: its lanes and their roles, how clients' messages are
+//! routed to it, and the servers that run it ([`Service`]), each an actor behind the interface
+//! of [`crate::actor`]. The client side of each protocol lives beside its server
+//! (`redis`, `redlock`, `consensus`).
+//!
+//! Adding a lock service: a module with its server actor and client protocol, an arm in
+//! [`Service`] and [`Timer`], and its lanes' roles in [`roles`].
+
+use crate::actor::{Effect, Env, Out, ServerFault};
+use crate::consensus::{self, Cluster};
+use crate::msg::Payload;
+use crate::redis::server::{self as redis_server, Servers};
+use crate::scenario::{member_name, min_lease_ttl_ms, node_name, CounterStore, LockKind, Persistence, Scenario, TokenKind};
+use crate::trace::{Actor, ActorId, Role};
+
+/// Where a client sends a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dest {
+    /// The current Redis primary.
+    Lock,
+    /// Redlock node `i`.
+    Node(usize),
+    /// The consensus service's current leader.
+    Leader,
+    Resource,
+}
+
+/// The servers of a run's lock service.
+#[derive(Clone, Debug)]
+pub enum Service {
+    /// No lock service: the clients rely on the resource alone.
+    None,
+    /// A Redis primary (and replica), or Redlock's independent masters.
+    Redis(Servers),
+    Consensus(Cluster),
+}
+
+/// A lock service's timers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Timer {
+    Redis(redis_server::Timer),
+    Consensus(consensus::Timer),
+}
+
+/// The run's lanes, in order: clients, the lock service's servers, the resource.
+pub fn lanes(sc: &Scenario) -> Vec<Actor> {
+    let names = sc.actor_names();
+    let servers = roles(sc);
+    let n_clients = sc.clients.len();
+    names
+        .into_iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let role = if i < n_clients { Role::Client } else { servers.get(i - n_clients).copied().unwrap_or(Role::Resource) };
+            Actor { name, role }
+        })
+        .collect()
+}
+
+/// The roles of the lock service's lanes, in lane order.
+fn roles(sc: &Scenario) -> Vec<Role> {
+    let n = sc.lock.nodes as usize;
+    match sc.lock.kind {
+        LockKind::Redis if sc.lock.replica.is_some() => vec![Role::Redis, Role::Replica],
+        LockKind::Redis => vec![Role::Redis],
+        LockKind::Redlock => vec![Role::Redis; n],
+        LockKind::Consensus => vec![Role::Member; n],
+        LockKind::None => vec![],
+    }
+}
+
+impl Service {
+    /// The lock service a scenario describes; `id` names an actor by its lane name.
+    pub fn build(sc: &Scenario, id: &dyn Fn(&str) -> ActorId) -> Service {
+        let l = &sc.lock;
+        let keeps_data = l.persistence == Persistence::Always;
+        match l.kind {
+            LockKind::Redis => {
+                let counter = (sc.token.source == TokenKind::Counter && sc.token.store == CounterStore::Redis).then_some(sc.token.start);
+                let replica = l.replica.as_ref().map(|r| (id("replica"), r.lag_ms));
+                Service::Redis(Servers::primary(id("redis"), replica, counter, l.ttl_ms, keeps_data))
+            }
+            LockKind::Redlock => {
+                let nodes = (0..l.nodes as usize).map(|i| id(&node_name(i))).collect();
+                Service::Redis(Servers::independent(nodes, l.ttl_ms, keeps_data))
+            }
+            LockKind::Consensus => {
+                let members = (0..l.nodes as usize).map(|i| id(&member_name(i))).collect();
+                let cfg = consensus::Settings {
+                    ttl_ms: l.ttl_ms,
+                    election_timeout_ms: l.election_timeout_ms,
+                    min_ttl_ms: min_lease_ttl_ms(l.election_timeout_ms),
+                    recheck_after_wait: l.recheck_after_wait,
+                    tokens: sc.token.source == TokenKind::Counter,
+                };
+                Service::Consensus(Cluster::new(members, cfg))
+            }
+            LockKind::None => Service::None,
+        }
+    }
+
+    /// What the service does as the run starts.
+    pub fn start(&mut self, out: &mut Out<Timer>) {
+        if let Service::Consensus(c) = self {
+            wrap(out, Timer::Consensus, |o| c.start(o));
+        }
+    }
+
+    /// The server a client's message to `dest` goes to now (`None`: nowhere, or the resource).
+    pub fn route(&self, dest: Dest) -> Option<ActorId> {
+        match (self, dest) {
+            (Service::Redis(s), Dest::Lock) => s.primary_now(),
+            (Service::Redis(s), Dest::Node(i)) => s.redlock_nodes.get(i).copied(),
+            (Service::Consensus(c), Dest::Leader) => c.contact(),
+            _ => None,
+        }
+    }
+
+    /// Server `at` handles a message from `from`.
+    pub fn on_message(&mut self, at: ActorId, from: ActorId, payload: Payload, env: &dyn Env, out: &mut Out<Timer>) {
+        match self {
+            Service::Redis(s) => wrap(out, Timer::Redis, |o| s.on_message(at, from, payload, env, o)),
+            Service::Consensus(c) => wrap(out, Timer::Consensus, |o| c.on_message(at, from, payload, env, o)),
+            Service::None => {}
+        }
+    }
+
+    pub fn on_timer(&mut self, at: ActorId, timer: Timer, env: &dyn Env, out: &mut Out<Timer>) {
+        match (self, timer) {
+            (Service::Redis(s), Timer::Redis(t)) => wrap(out, Timer::Redis, |o| s.on_timer(at, t, env, o)),
+            (Service::Consensus(c), Timer::Consensus(t)) => wrap(out, Timer::Consensus, |o| c.on_timer(t, env, o)),
+            _ => {}
+        }
+    }
+
+    /// Something happened to server `at` (or, for [`ServerFault::Network`] and
+    /// [`ServerFault::Failover`], to the service as a whole).
+    pub fn on_fault(&mut self, at: ActorId, fault: ServerFault, env: &dyn Env, out: &mut Out<Timer>) {
+        match self {
+            Service::Redis(s) => wrap(out, Timer::Redis, |o| s.on_fault(at, fault, env, o)),
+            Service::Consensus(c) => wrap(out, Timer::Consensus, |o| c.on_fault(fault, env, o)),
+            Service::None => {}
+        }
+    }
+}
+
+/// Runs a server's handler and lifts its effects' timers into [`Timer`].
+fn wrap<T>(out: &mut Out<Timer>, lift: fn(T) -> Timer, f: impl FnOnce(&mut Out<T>)) {
+    let mut o = Vec::new();
+    f(&mut o);
+    out.extend(o.into_iter().map(|e: Effect<T>| e.map_timer(lift)));
+}

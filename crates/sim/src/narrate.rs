@@ -1,0 +1,189 @@
+//! Narration: one sentence for each event, said at the moment it happens, from what the
+//! event records and the run's names and settings. Each lock service words its own events
+//! (`consensus::narrate`); every event kind has a sentence (a test checks it).
+
+use crate::scenario::Scenario;
+use crate::time::{fmt, ms, Micros, MS};
+use crate::trace::{Actor, ActorId, EventKind, Message, Role, WriteOutcome};
+
+/// What narration reads.
+pub struct Cx<'a> {
+    pub sc: &'a Scenario,
+    pub actors: &'a [Actor],
+    pub messages: &'a [Message],
+    /// Whether the resource looks at tokens at all.
+    pub fences: bool,
+}
+
+impl Cx<'_> {
+    fn name(&self, a: ActorId) -> &str {
+        &self.actors[a].name
+    }
+}
+
+/// The sentence for an event of `kind` at actor `a`.
+pub fn sentence(cx: &Cx, a: ActorId, kind: &EventKind) -> String {
+    let me = cx.name(a);
+    let name = |x: ActorId| cx.name(x).to_string();
+    crate::consensus::narrate(me, kind, &name, cx.sc.lock.election_timeout_ms)
+        .or_else(|| client(cx, me, kind))
+        .or_else(|| redis(cx, me, kind))
+        .or_else(|| resource(cx, me, kind))
+        .or_else(|| faults(cx, a, me, kind))
+        .unwrap_or_else(|| format!("{me}: {}.", kind.tag(a).0))
+}
+
+/// A client's events.
+fn client(cx: &Cx, me: &str, kind: &EventKind) -> Option<String> {
+    use EventKind::*;
+    let n = |x: ActorId| cx.name(x).to_string();
+    Some(match kind {
+        Start => format!("{me} starts."),
+        Send { msg, to } => format!("{me} sends `{}` to {}.", cx.messages[*msg].what, n(*to)),
+        Receive { msg, from } => format!("{me} receives `{}` from {}.", cx.messages[*msg].what, n(*from)),
+        Lost { msg, from, why } => format!("`{}` from {} to {me} is lost: {why}.", cx.messages[*msg].what, n(*from)),
+        Acquired { token, until_local_us, .. } => {
+            let t = token.map(|t| format!(" with token {t}")).unwrap_or_default();
+            format!("{me} holds the lock{t}; by its own clock the lease runs until {}.", fmt(*until_local_us))
+        }
+        Refused { attempt } => format!("{me}'s attempt {attempt} fails: the lock is held."),
+        Tally { votes, nodes, elapsed_us, drift_us, validity_us, ok, extend } => {
+            let names: Vec<String> = votes.iter().map(|&i| crate::scenario::node_name(i)).collect();
+            let who = if names.is_empty() { String::new() } else { format!(" ({})", names.join(", ")) };
+            let ms = |us: Micros| {
+                let v = us as f64 / 1000.0;
+                if us % 1000 == 0 {
+                    format!("{}", us / 1000)
+                } else {
+                    format!("{v:.1}")
+                }
+            };
+            let sum = format!("validity {} − {} − {} = {} ms", cx.sc.lock.ttl_ms, ms(*elapsed_us), ms(*drift_us), ms(*validity_us));
+            let what = if *extend { "extension" } else { "lock" };
+            let quorum = nodes / 2 + 1;
+            let verdict = match (ok, votes.len() >= quorum) {
+                (true, _) => format!("a majority in time, so the {what} holds until its own clock passes T1 + {} ms", ms(*validity_us)),
+                (false, true) => "a majority, but the time is used up: the lock is not valid (the post-acquisition check)".to_string(),
+                (false, false) => format!("no majority (it needs {quorum})"),
+            };
+            if votes.len() < quorum {
+                let then = if *extend { "" } else { "; it unlocks every node and retries after a random delay" };
+                format!("{me}'s {what} round: {} of {nodes}{who} in {} ms: {verdict}{then}.", votes.len(), ms(*elapsed_us))
+            } else {
+                format!("{me}'s {what} round: {} of {nodes}{who} in {} ms; {sum}: {verdict}.", votes.len(), ms(*elapsed_us))
+            }
+        }
+        GaveUp => format!("{me} gives up on the lock."),
+        Renewed { until_local_us } => format!("{me} renewed its lease: by its own clock it now runs until {}.", fmt(*until_local_us)),
+        LostLock { why } => format!("{me} learns it no longer holds the lock: {why}."),
+        Releasing => format!("{me} is done with the lock and releases it."),
+        Released { removed: true } => format!("{me} released the lock."),
+        Released { removed: false } => format!("{me}'s release removed nothing: its key was already gone or someone else's."),
+        DeadlineOk { left_us } => format!("{me} checks its deadline: {} left on its own clock, so it goes on.", fmt(*left_us)),
+        Work { ms } => format!("{me} works for {}.", fmt(*ms as i64 * MS)),
+        ReadDone { value, version } => format!("{me} has read {value} (version {version})."),
+        WriteDone { outcome } => {
+            let o = match outcome {
+                WriteOutcome::Accepted => "accepted",
+                WriteOutcome::Rejected => "rejected",
+                WriteOutcome::Duplicate => "already done (a duplicate)",
+                WriteOutcome::Conflict => "refused: the version changed since its read",
+            };
+            format!("{me} learns its write was {o}.")
+        }
+        Timeout { what } => format!("{me} timed out waiting for {what}."),
+        Done { completed: true } => format!("{me} has finished its work."),
+        Done { completed: false } => format!("{me} stops without finishing its work."),
+        _ => return None,
+    })
+}
+
+/// A Redis node's events.
+fn redis(cx: &Cx, me: &str, kind: &EventKind) -> Option<String> {
+    use EventKind::*;
+    let n = |x: ActorId| cx.name(x).to_string();
+    let opt = |x: &Option<ActorId>| x.map(|x| cx.name(x).to_string()).unwrap_or_else(|| "someone".into());
+    let ttl = fmt(ms(cx.sc.lock.ttl_ms as i64));
+    Some(match kind {
+        KeySet { owner, token } => {
+            let t = token.map(|t| format!(" and issues token {t}")).unwrap_or_default();
+            format!("{me} sets the lock key for {} to expire in {ttl} by {me}'s own clock{t}.", n(*owner))
+        }
+        KeyBusy { holder } => format!("{me} refuses: the key is held by {}.", opt(holder)),
+        KeyExpired { owner } => format!("{}'s key expires on {me}: {me}'s clock has passed its expiry time.", opt(owner)),
+        KeyDeleted { owner, by, foreign: true } => {
+            format!("{}'s DEL deletes {}'s key on {me}: {} still believes it holds the lock.", n(*by), opt(owner), opt(owner))
+        }
+        KeyDeleted { by, .. } => format!("{me} deletes {}'s key.", n(*by)),
+        KeyExtended { owner, by, foreign: true } => {
+            format!("{}'s PEXPIRE extends {}'s key on {me}, and {} is told its renewal succeeded.", n(*by), opt(owner), n(*by))
+        }
+        KeyExtended { by, .. } => format!("{me} extends {}'s key to expire in {ttl}.", n(*by)),
+        KeyUnchanged { by, missing: true } => format!("{me} finds no key: {}'s script changes nothing (reply -1).", n(*by)),
+        KeyUnchanged { by, missing: false } => {
+            format!("{me} finds another owner's value: {}'s script changes nothing (reply 0).", n(*by))
+        }
+        Replicated { what } => format!("{me} applies `{what}` from the primary's replication stream."),
+        Promoted => format!("{me} is promoted to primary; clients now send their commands to it."),
+        _ => return None,
+    })
+}
+
+/// The resource's events.
+fn resource(cx: &Cx, me: &str, kind: &EventKind) -> Option<String> {
+    use EventKind::*;
+    let n = |x: ActorId| cx.name(x).to_string();
+    Some(match kind {
+        ReadServed { client, value, version } => format!("{me} serves {}'s read: {value} (version {version}).", n(*client)),
+        Accepted { client, token, value } => {
+            let t = token.map(|t| format!(" with token {t}")).unwrap_or_default();
+            let ignores = if token.is_some() && !cx.fences { " (it does not check tokens)" } else { "" };
+            format!("{me} accepts {}'s write{t}{ignores}: the value is now {value}.", n(*client))
+        }
+        Rejected { client, token, highest } => format!(
+            "{me} rejects {}'s token {}: it has already accepted {highest}.",
+            n(*client),
+            token.map(|t| t.to_string()).unwrap_or_else(|| "(none)".into())
+        ),
+        Duplicate { client, request } => format!("{me} has already applied request {request}: {}'s copy changes nothing.", n(*client)),
+        Conflict { client, expected, actual } => {
+            format!("{me} refuses {}'s conditional write: it expected version {expected}, the value is at version {actual}.", n(*client))
+        }
+        Checked { client, token } => format!(
+            "{me} checks {}'s token {}: it is not below the highest seen, so the write will follow in {}.",
+            n(*client),
+            token.map(|t| t.to_string()).unwrap_or_else(|| "(none)".into()),
+            fmt(ms(cx.sc.resource.check_write_gap_ms as i64))
+        ),
+        _ => return None,
+    })
+}
+
+/// Faults.
+fn faults(cx: &Cx, a: ActorId, me: &str, kind: &EventKind) -> Option<String> {
+    use EventKind::*;
+    Some(match kind {
+        Paused { until_us } => {
+            format!("{me} is paused until {}: it keeps its state, receives nothing, and its clock keeps running.", fmt(*until_us))
+        }
+        Resumed { buffered } => format!(
+            "{me} resumes, believing what it believed before the pause; {buffered} buffered message{} and timer{} are handled now.",
+            if *buffered == 1 { "" } else { "s" },
+            if *buffered == 1 { "" } else { "s" }
+        ),
+        Crashed => format!("{me} crashes."),
+        Restarted { kept_data } => match cx.actors[a].role {
+            Role::Redis | Role::Replica if *kept_data => format!("{me} restarts and reloads its keys from the append-only file."),
+            Role::Redis | Role::Replica => format!("{me} restarts empty: without persistence its keys are gone."),
+            _ => format!("{me} restarts."),
+        },
+        ClockJumped { by_us } => {
+            let dir = if *by_us >= 0 { "forward" } else { "back" };
+            format!("{me}'s clock jumps {dir} by {}.", fmt(by_us.abs()))
+        }
+        DriftChanged { ppm } => format!("{me}'s clock now drifts by {ppm} ppm."),
+        Isolated { until_us } => format!("A partition cuts {me} off until {}.", fmt(*until_us)),
+        Healed => "The partition heals.".to_string(),
+        _ => return None,
+    })
+}

@@ -1,0 +1,309 @@
+//! Redis servers as actors: a primary with an optional asynchronously replicated replica
+//! (promoted by a `failover` fault), or Redlock's independent masters. Each node runs the
+//! [`Node`] model; this module adds what happens around it: active expiry by the node's own
+//! clock, replication after the lag, crashes that lose keys without persistence (SEMANTICS §1,
+//! §3).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{Change, Entry, Node, RedisCmd, FENCE_KEY, LOCK_KEY};
+use crate::actor::{Effect, Env, Gate, Out, Record, ServerFault};
+use crate::msg::Payload;
+use crate::time::{ms, Micros};
+use crate::trace::{ActorId, EventKind, Grant, KeyEnd};
+
+/// A Redis server's timers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Timer {
+    /// The lock key's expiry time on the node's clock has come (if `gen` is still current).
+    Expiry { gen: u64 },
+    /// Ship the key's state, as it was, to the replica.
+    Ship { key: String, entry: Option<Entry> },
+}
+
+/// The Redis nodes of a run and how they relate.
+#[derive(Clone, Debug)]
+pub struct Servers {
+    nodes: BTreeMap<ActorId, Node>,
+    /// The node clients send to (Redis) and, for Redlock, the nodes by index.
+    primary: Option<ActorId>,
+    replica: Option<ActorId>,
+    pub(crate) redlock_nodes: Vec<ActorId>,
+    promoted: bool,
+    ttl: Micros,
+    /// Whether a crashed node comes back with its keys (`appendfsync always`).
+    keeps_data: bool,
+    lag: Option<Micros>,
+    expiry_gen: BTreeMap<ActorId, u64>,
+    /// Nodes whose lock key is drawn on the timeline now.
+    open_keys: BTreeSet<ActorId>,
+}
+
+type Fx = Out<Timer>;
+
+impl Servers {
+    /// A primary (with the fencing counter already running at `counter_start`, when the counter
+    /// lives on Redis) and an optional replica.
+    pub fn primary(
+        primary: ActorId,
+        replica: Option<(ActorId, u64)>,
+        counter_start: Option<u64>,
+        ttl_ms: u64,
+        keeps_data: bool,
+    ) -> Servers {
+        let mut node = Node::default();
+        if let Some(start) = counter_start {
+            // The counter has been running before the scenario starts.
+            node.keys.insert(FENCE_KEY.into(), Entry { value: (start - 1).to_string(), expires_local: None, owner: None, grant: None });
+        }
+        let mut nodes = BTreeMap::new();
+        if let Some((r, _)) = replica {
+            nodes.insert(r, node.clone());
+        }
+        nodes.insert(primary, node);
+        Servers {
+            nodes,
+            primary: Some(primary),
+            replica: replica.map(|r| r.0),
+            redlock_nodes: Vec::new(),
+            promoted: false,
+            ttl: ms(ttl_ms as i64),
+            keeps_data,
+            lag: replica.map(|r| ms(r.1 as i64)),
+            expiry_gen: BTreeMap::new(),
+            open_keys: BTreeSet::new(),
+        }
+    }
+
+    /// Redlock's independent masters.
+    pub fn independent(ids: Vec<ActorId>, ttl_ms: u64, keeps_data: bool) -> Servers {
+        Servers {
+            nodes: ids.iter().map(|&i| (i, Node::default())).collect(),
+            primary: None,
+            replica: None,
+            redlock_nodes: ids,
+            promoted: false,
+            ttl: ms(ttl_ms as i64),
+            keeps_data,
+            lag: None,
+            expiry_gen: BTreeMap::new(),
+            open_keys: BTreeSet::new(),
+        }
+    }
+
+    /// The node Redis clients send to now.
+    pub fn primary_now(&self) -> Option<ActorId> {
+        self.primary
+    }
+
+    /// A node's keys (for tests and the inspector of a run's state).
+    pub fn node(&self, id: ActorId) -> Option<&Node> {
+        self.nodes.get(&id)
+    }
+
+    fn redlock(&self) -> bool {
+        !self.redlock_nodes.is_empty()
+    }
+
+    /// A node handles a message.
+    pub fn on_message(&mut self, node: ActorId, from: ActorId, payload: Payload, env: &dyn Env, out: &mut Fx) {
+        match payload {
+            Payload::Redis { req, cmd } => self.command(node, from, req, cmd, env, out),
+            Payload::Replicate { key, entry } => self.apply_replicated(node, key, entry, out),
+            _ => {}
+        }
+    }
+
+    fn command(&mut self, node: ActorId, from: ActorId, req: u64, cmd: RedisCmd, env: &dyn Env, out: &mut Fx) {
+        self.expire(node, env, out);
+        let local = env.local(node);
+        let grant = env.next_grant();
+        let redlock = self.redlock();
+        let durable = if redlock { None } else { env.durable_token() };
+        let ttl = self.ttl;
+        let Some(n) = self.nodes.get_mut(&node) else { return };
+        let (reply, change) = n.execute(&cmd, from, local, grant, durable);
+        let event = |kind| Effect::Event { actor: node, kind };
+        match change {
+            Change::Set { token } => {
+                out.push(event(EventKind::KeySet { owner: from, token }));
+                if redlock {
+                    // A Redlock node's OK is one vote; the client decides whether it holds the lock.
+                    if let Some(e) = n.keys.get_mut(LOCK_KEY) {
+                        e.grant = None;
+                    }
+                } else {
+                    if let Some(t) = token {
+                        out.push(Effect::Record(Record::Token { client: from, token: t, durable: durable.is_some() }));
+                    }
+                    let now = env.now();
+                    out.push(Effect::Record(Record::Grant(Grant {
+                        client: from,
+                        node,
+                        at_us: now,
+                        token,
+                        event: 0,
+                        term_end_us: now + ttl,
+                        released_us: None,
+                        votes: vec![node],
+                    })));
+                }
+                self.open_key(node, Some(from), out);
+                self.schedule_expiry(node, env, out);
+                self.replicate(node, LOCK_KEY, env, out);
+                if matches!(cmd, RedisCmd::Acquire { incr: true, .. }) {
+                    self.replicate(node, FENCE_KEY, env, out);
+                }
+            }
+            Change::Busy { holder } => out.push(event(EventKind::KeyBusy { holder })),
+            Change::Deleted { owner, grant, foreign } => {
+                out.push(event(EventKind::KeyDeleted { owner, by: from, foreign }));
+                if let (false, Some(g)) = (foreign, grant) {
+                    out.push(Effect::Record(Record::GrantReleased { grant: g }));
+                }
+                self.close_key(node, KeyEnd::Deleted, out);
+                self.replicate(node, LOCK_KEY, env, out);
+            }
+            Change::Extended { owner, grant, foreign } => {
+                out.push(event(EventKind::KeyExtended { owner, by: from, foreign }));
+                if let Some(g) = grant {
+                    out.push(Effect::Record(Record::GrantTerm { grant: g, until_us: env.now() + ttl }));
+                }
+                self.schedule_expiry(node, env, out);
+                self.replicate(node, LOCK_KEY, env, out);
+            }
+            Change::Unchanged { missing } => out.push(event(EventKind::KeyUnchanged { by: from, missing })),
+        }
+        out.push(Effect::Send { from: node, to: from, payload: Payload::RedisReply { req, reply } });
+    }
+
+    fn apply_replicated(&mut self, node: ActorId, key: String, entry: Option<Entry>, out: &mut Fx) {
+        let what = Payload::Replicate { key: key.clone(), entry: entry.clone() }.describe();
+        let is_lock = key == LOCK_KEY;
+        let owner = entry.as_ref().and_then(|e| e.owner);
+        let Some(n) = self.nodes.get_mut(&node) else { return };
+        match entry {
+            Some(e) => {
+                n.keys.insert(key, e);
+            }
+            None => {
+                n.keys.remove(&key);
+            }
+        }
+        out.push(Effect::Event { actor: node, kind: EventKind::Replicated { what } });
+        if is_lock {
+            if owner.is_some() {
+                if !self.open_keys.contains(&node) {
+                    self.open_key(node, owner, out);
+                }
+            } else {
+                self.close_key(node, KeyEnd::Deleted, out);
+            }
+        }
+    }
+
+    pub fn on_timer(&mut self, node: ActorId, timer: Timer, env: &dyn Env, out: &mut Fx) {
+        match timer {
+            Timer::Expiry { gen } => {
+                if self.expiry_gen.get(&node) == Some(&gen) {
+                    self.expire(node, env, out);
+                }
+            }
+            Timer::Ship { key, entry } => {
+                if let Some(r) = self.replica {
+                    out.push(Effect::Send { from: node, to: r, payload: Payload::Replicate { key, entry } });
+                }
+            }
+        }
+    }
+
+    pub fn on_fault(&mut self, node: ActorId, fault: ServerFault, env: &dyn Env, out: &mut Fx) {
+        match fault {
+            ServerFault::Crashed => {
+                if !self.keeps_data {
+                    if let Some(n) = self.nodes.get_mut(&node) {
+                        n.keys.clear();
+                    }
+                    self.close_key(node, KeyEnd::Lost, out);
+                }
+            }
+            ServerFault::Restarted => {
+                self.expire(node, env, out);
+                self.schedule_expiry(node, env, out);
+            }
+            ServerFault::Network => {}
+            ServerFault::Failover => self.failover(env, out),
+        }
+    }
+
+    /// The replica becomes the primary: the old primary goes down, clients follow the new one,
+    /// and it starts expiring keys itself.
+    fn failover(&mut self, env: &dyn Env, out: &mut Fx) {
+        let (Some(old), Some(r)) = (self.primary, self.replica) else { return };
+        if self.promoted {
+            return;
+        }
+        if !env.is_down(old) {
+            out.push(Effect::Crash(old));
+        }
+        self.primary = Some(r);
+        self.promoted = true;
+        out.push(Effect::Event { actor: r, kind: EventKind::Promoted });
+        self.expire(r, env, out);
+        self.schedule_expiry(r, env, out);
+    }
+
+    /// Whether `node` expires keys itself: a primary does; a replica waits for the primary's DEL.
+    fn expires_keys(&self, node: ActorId) -> bool {
+        Some(node) != self.replica || self.promoted
+    }
+
+    fn expire(&mut self, node: ActorId, env: &dyn Env, out: &mut Fx) {
+        if env.is_down(node) || !self.expires_keys(node) {
+            return;
+        }
+        let local = env.local(node);
+        let Some(n) = self.nodes.get_mut(&node) else { return };
+        if let Some(e) = n.expire(local) {
+            out.push(Effect::Event { actor: node, kind: EventKind::KeyExpired { owner: e.owner } });
+            self.close_key(node, KeyEnd::Expired, out);
+            self.replicate(node, LOCK_KEY, env, out);
+        }
+    }
+
+    fn schedule_expiry(&mut self, node: ActorId, env: &dyn Env, out: &mut Fx) {
+        if !self.expires_keys(node) {
+            return;
+        }
+        let Some(at_local) = self.nodes.get(&node).and_then(|n| n.keys.get(LOCK_KEY)).and_then(|e| e.expires_local) else {
+            return;
+        };
+        let gen = self.expiry_gen.get(&node).copied().unwrap_or(0) + 1;
+        self.expiry_gen.insert(node, gen);
+        if let Some(at) = env.when_reads(node, at_local) {
+            out.push(Effect::Timer { actor: node, at, timer: Timer::Expiry { gen }, gate: Gate::Always });
+        }
+    }
+
+    /// Ships the key's new state to the replica after the replication lag.
+    fn replicate(&mut self, node: ActorId, key: &str, env: &dyn Env, out: &mut Fx) {
+        let (Some(r), Some(lag)) = (self.replica, self.lag) else { return };
+        if node == r || Some(node) != self.primary {
+            return;
+        }
+        let entry = self.nodes.get(&node).and_then(|n| n.keys.get(key)).cloned();
+        out.push(Effect::Timer { actor: node, at: env.now() + lag, timer: Timer::Ship { key: key.into(), entry }, gate: Gate::Process });
+    }
+
+    fn open_key(&mut self, node: ActorId, owner: Option<ActorId>, out: &mut Fx) {
+        self.close_key(node, KeyEnd::Deleted, out);
+        self.open_keys.insert(node);
+        out.push(Effect::Record(Record::KeyOpen { handle: node as u64, node, owner }));
+    }
+
+    fn close_key(&mut self, node: ActorId, end: KeyEnd, out: &mut Fx) {
+        if self.open_keys.remove(&node) {
+            out.push(Effect::Record(Record::KeyClose { handle: node as u64, end }));
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! Faults at their true times: pauses (the process stops; what reaches it waits), crashes
+//! (timers and buffered work are lost), restarts, clock changes (known in advance by the
+//! clocks; here only recorded), partitions and their healing, and failover.
+
+use super::{net::Partition, Action, World};
+use crate::actor::ServerFault;
+use crate::client::Client;
+use crate::rng::Rng;
+use crate::scenario::{Fault, Persistence};
+use crate::time::ms;
+use crate::trace::{ActorId, EventKind, Jump, Role, Span};
+
+impl World<'_> {
+    fn id(&self, name: &str) -> ActorId {
+        self.actors.iter().position(|a| a.name == name).expect("validated actor")
+    }
+
+    pub(super) fn fault(&mut self, i: usize) {
+        let f = self.sc.faults[i].clone();
+        match f {
+            Fault::Pause { actor, duration_ms, .. } => self.pause(self.id(&actor), ms(duration_ms as i64)),
+            Fault::Crash { actor, .. } => self.crash(self.id(&actor)),
+            Fault::Restart { actor, .. } => self.restart(self.id(&actor)),
+            Fault::ClockJump { actor, by_ms, .. } => {
+                let a = self.id(&actor);
+                self.rec.iv.jumps.push(Jump { actor: a, at_us: self.now, by_us: ms(by_ms) });
+                self.emit(a, EventKind::ClockJumped { by_us: ms(by_ms) }, None);
+            }
+            Fault::Drift { actor, ppm, .. } => {
+                let a = self.id(&actor);
+                self.emit(a, EventKind::DriftChanged { ppm }, None);
+            }
+            Fault::Partition { isolate, duration_ms, .. } => {
+                let ids: Vec<ActorId> = isolate.iter().map(|n| self.id(n)).collect();
+                let until = self.now + ms(duration_ms as i64);
+                for &a in &ids {
+                    self.rec.iv.partitions.push(Span { actor: a, from_us: self.now, to_us: until.min(self.end) });
+                }
+                self.emit(ids[0], EventKind::Isolated { until_us: until }, None);
+                let first = ids[0];
+                self.net.partitions.push(Partition { isolate: ids, active: true });
+                self.push(until, Action::Heal(self.net.partitions.len() - 1));
+                self.server_fault(first, ServerFault::Network);
+            }
+            Fault::Failover { .. } => self.server_fault(self.resource.id, ServerFault::Failover),
+            Fault::Delay { .. } | Fault::Drop { .. } => {}
+        }
+    }
+
+    /// Tells the lock service what happened, and does what it asks.
+    fn server_fault(&mut self, at: ActorId, fault: ServerFault) {
+        let mut out = Vec::new();
+        self.lock.on_fault(at, fault, &super::view!(self), &mut out);
+        self.apply(out, super::Timer::Lock);
+    }
+
+    fn pause(&mut self, a: ActorId, duration: crate::time::Micros) {
+        if self.procs[a].down {
+            return;
+        }
+        let until = self.now + duration;
+        let until = self.procs[a].paused_until.map_or(until, |u| u.max(until));
+        self.procs[a].paused_until = Some(until);
+        self.rec.iv.pauses.push(Span { actor: a, from_us: self.now, to_us: until });
+        self.emit(a, EventKind::Paused { until_us: until }, None);
+        self.push(until, Action::Resume(a));
+    }
+
+    pub(super) fn crash(&mut self, a: ActorId) {
+        if self.procs[a].down {
+            return;
+        }
+        let p = &mut self.procs[a];
+        p.down = true;
+        p.inc += 1;
+        p.deferred.clear();
+        if let Some(until) = p.paused_until.take() {
+            // A pause ends with the crash.
+            if let Some(s) = self.rec.iv.pauses.iter_mut().rev().find(|s| s.actor == a && s.to_us == until) {
+                s.to_us = self.now;
+            }
+        }
+        self.emit(a, EventKind::Crashed, None);
+        self.rec.open_down.insert(a, self.rec.iv.downs.len());
+        self.rec.iv.downs.push(Span { actor: a, from_us: self.now, to_us: self.end });
+        match self.actors[a].role {
+            Role::Client => {
+                self.close_belief(a);
+                self.clients[a] = None;
+            }
+            Role::Redis | Role::Replica | Role::Member => self.server_fault(a, ServerFault::Crashed),
+            Role::Resource => {}
+        }
+    }
+
+    fn restart(&mut self, a: ActorId) {
+        if !self.procs[a].down {
+            return;
+        }
+        self.procs[a].down = false;
+        if let Some(d) = self.rec.open_down.remove(&a) {
+            self.rec.iv.downs[d].to_us = self.now;
+        }
+        let kept = self.sc.lock.persistence == Persistence::Always;
+        self.emit(a, EventKind::Restarted { kept_data: kept }, None);
+        match self.actors[a].role {
+            Role::Client => {
+                let inc = self.procs[a].inc;
+                let steps = self.sc.clients[a].steps.clone();
+                let rng = Rng::stream(self.sc.seed, &format!("client:{}#{inc}", self.actors[a].name));
+                self.clients[a] = Some(Client::new(steps, rng));
+                self.push(self.now, Action::Start(a));
+            }
+            Role::Redis | Role::Replica | Role::Member => self.server_fault(a, ServerFault::Restarted),
+            Role::Resource => {}
+        }
+    }
+
+    pub(super) fn resume(&mut self, a: ActorId) {
+        match self.procs[a].paused_until {
+            Some(u) if u <= self.now => {}
+            _ => return,
+        }
+        self.procs[a].paused_until = None;
+        let deferred = std::mem::take(&mut self.procs[a].deferred);
+        self.emit(a, EventKind::Resumed { buffered: deferred.len() }, None);
+        for action in deferred {
+            self.push(self.now, action);
+        }
+    }
+
+    pub(super) fn heal(&mut self, i: usize) {
+        self.net.partitions[i].active = false;
+        let a = self.net.partitions[i].isolate[0];
+        self.emit(a, EventKind::Healed, None);
+        self.server_fault(a, ServerFault::Network);
+    }
+}

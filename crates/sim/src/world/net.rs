@@ -1,0 +1,176 @@
+//! The network: per-link latency streams, delay and drop faults, FIFO links, partitions.
+//! A message is sent now and delivered (or lost) later by the driver's queue.
+
+use std::collections::BTreeMap;
+
+use super::{Action, World};
+use crate::client::Input;
+use crate::msg::Payload;
+use crate::rng::Rng;
+use crate::scenario::{Fault, Scenario};
+use crate::time::{fmt, ms, Micros, MS};
+use crate::trace::{ActorId, EventKind, Message, MsgFate, MsgId, Role};
+
+/// A delay or drop fault on one link, for its next `left` messages.
+struct LinkFault {
+    from: ActorId,
+    to: ActorId,
+    at: Micros,
+    /// `None` drops the message.
+    extra: Option<Micros>,
+    left: u32,
+}
+
+pub(super) struct Partition {
+    pub isolate: Vec<ActorId>,
+    pub active: bool,
+}
+
+pub(super) struct Net {
+    seed: u64,
+    default_latency: [u64; 2],
+    /// Per link by name: its latency range in ms, when the scenario sets one.
+    link_latency: BTreeMap<(ActorId, ActorId), [u64; 2]>,
+    /// Per link: its latency range in ms and its random stream.
+    link_rng: BTreeMap<(ActorId, ActorId), ([u64; 2], Rng)>,
+    link_faults: Vec<LinkFault>,
+    /// Per link: when its last ordinary message arrives (links are FIFO, like TCP).
+    link_last: BTreeMap<(ActorId, ActorId), Micros>,
+    pub partitions: Vec<Partition>,
+    /// Each message's content, and whether the network will drop it.
+    payloads: Vec<Payload>,
+    dropped: Vec<bool>,
+}
+
+impl Net {
+    pub fn new(sc: &Scenario, id: &dyn Fn(&str) -> ActorId) -> Net {
+        let link_faults = sc
+            .faults
+            .iter()
+            .filter_map(|f| match f {
+                Fault::Delay { from, to, at_ms, extra_ms, count } => {
+                    Some(LinkFault { from: id(from), to: id(to), at: ms(*at_ms as i64), extra: Some(ms(*extra_ms as i64)), left: *count })
+                }
+                Fault::Drop { from, to, at_ms, count } => {
+                    Some(LinkFault { from: id(from), to: id(to), at: ms(*at_ms as i64), extra: None, left: *count })
+                }
+                _ => None,
+            })
+            .collect();
+        let mut link_latency = BTreeMap::new();
+        for l in sc.network.links.iter().rev() {
+            // The first link entry that names a pair wins.
+            link_latency.insert((id(&l.from), id(&l.to)), l.latency_ms);
+        }
+        Net {
+            seed: sc.seed,
+            default_latency: sc.network.latency_ms,
+            link_latency,
+            link_rng: BTreeMap::new(),
+            link_faults,
+            link_last: BTreeMap::new(),
+            partitions: Vec::new(),
+            payloads: Vec::new(),
+            dropped: Vec::new(),
+        }
+    }
+
+    /// Whether a partition separates `a` from `b` now.
+    pub fn cut(&self, a: ActorId, b: ActorId) -> bool {
+        self.partitions.iter().any(|p| p.active && (p.isolate.contains(&a) != p.isolate.contains(&b)))
+    }
+
+    fn latency(&mut self, from: ActorId, to: ActorId, names: (&str, &str)) -> Micros {
+        let (seed, default) = (self.seed, self.default_latency);
+        let range = self.link_latency.get(&(from, to)).copied().unwrap_or(default);
+        let (range, rng) =
+            self.link_rng.entry((from, to)).or_insert_with(|| (range, Rng::stream(seed, &format!("link:{}->{}", names.0, names.1))));
+        rng.range_inclusive(range[0] as i64 * MS, range[1] as i64 * MS)
+    }
+}
+
+impl World<'_> {
+    pub(super) fn send(&mut self, from: ActorId, to: ActorId, payload: Payload) {
+        let what = payload.describe();
+        let msg = self.rec.iv.messages.len();
+        let names = (self.actors[from].name.as_str(), self.actors[to].name.as_str());
+        let mut lat = self.net.latency(from, to, names);
+        let (mut delayed, mut dropped) = (false, false);
+        let now = self.now;
+        if let Some(f) = self.net.link_faults.iter_mut().find(|f| f.from == from && f.to == to && f.at <= now && f.left > 0) {
+            f.left -= 1;
+            match f.extra {
+                Some(extra) => {
+                    lat += extra;
+                    delayed = true;
+                }
+                None => dropped = true,
+            }
+        }
+        if !delayed {
+            // A link is a connection: ordinary messages arrive in the order they were sent.
+            let last = self.net.link_last.entry((from, to)).or_insert(0);
+            lat = lat.max(*last - now);
+            *last = now + lat;
+        }
+        let ev = self.rec.events.len();
+        self.rec.iv.messages.push(Message {
+            from,
+            to,
+            sent_us: now,
+            arrived_us: now + lat,
+            fate: MsgFate::InFlight,
+            delayed,
+            what,
+            send_event: ev,
+        });
+        self.emit(from, EventKind::Send { msg, to }, None);
+        if delayed {
+            self.rec.events[ev].text.push_str(&format!(" The network holds it: it will arrive in {}.", fmt(lat)));
+        }
+        self.net.payloads.push(payload);
+        self.net.dropped.push(dropped);
+        self.push(now + lat, Action::Deliver(msg));
+    }
+
+    pub(super) fn lose(&mut self, m: MsgId, why: String) {
+        let (from, to) = (self.rec.iv.messages[m].from, self.rec.iv.messages[m].to);
+        let cause = self.rec.iv.messages[m].send_event;
+        self.rec.iv.messages[m].fate = MsgFate::Lost;
+        self.rec.iv.messages[m].arrived_us = self.now;
+        self.emit(to, EventKind::Lost { msg: m, from, why }, Some(cause));
+    }
+
+    pub(super) fn deliver(&mut self, m: MsgId) {
+        let (from, to) = (self.rec.iv.messages[m].from, self.rec.iv.messages[m].to);
+        if self.net.dropped[m] {
+            self.lose(m, "the network dropped it".into());
+            return;
+        }
+        if self.net.cut(from, to) {
+            self.lose(m, "a partition separates them".into());
+            return;
+        }
+        self.rec.iv.messages[m].fate = MsgFate::Delivered;
+        self.rec.iv.messages[m].arrived_us = self.now;
+        let cause = self.rec.iv.messages[m].send_event;
+        self.emit(to, EventKind::Receive { msg: m, from }, Some(cause));
+        let payload = self.net.payloads[m].clone();
+        let mut out = Vec::new();
+        match self.actors[to].role {
+            Role::Client => {
+                let served = matches!(payload, Payload::ReadReply { .. }).then_some(self.rec.iv.messages[m].sent_us);
+                self.client_input(to, Input::Message(payload), served);
+            }
+            Role::Redis | Role::Replica | Role::Member => {
+                self.lock.on_message(to, from, payload, &super::view!(self), &mut out);
+                self.apply(out, super::Timer::Lock);
+            }
+            Role::Resource => {
+                let mut o = Vec::new();
+                self.resource.on_message(from, payload, m, &super::view!(self), &mut o);
+                self.apply(o, super::Timer::Resource);
+            }
+        }
+    }
+}

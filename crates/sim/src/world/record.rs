@@ -1,0 +1,161 @@
+//! The record of a run: events, the intervals a timeline draws, grants, tokens, applied
+//! writes and the resource's states; and the end of the run, where the checker judges it.
+
+use std::collections::BTreeMap;
+
+use super::World;
+use crate::actor::Record;
+use crate::narrate;
+use crate::time::Micros;
+use crate::trace::*;
+
+/// The trace being written.
+pub(super) struct Trace {
+    pub events: Vec<Event>,
+    pub iv: Intervals,
+    pub grants: Vec<Grant>,
+    pub applied: Vec<Applied>,
+    pub tokens: Vec<(Micros, u64, ActorId)>,
+    pub resource_log: Vec<ResourceState>,
+    /// Per client, its open belief (an index into `iv.beliefs`).
+    pub open_belief: Vec<Option<usize>>,
+    /// Per client, the Redlock nodes of its last winning tally, until its grant is recorded.
+    pub won_votes: Vec<Vec<ActorId>>,
+    /// Open key spans by the handle their service gave them.
+    open_key: BTreeMap<u64, usize>,
+    pub open_down: BTreeMap<ActorId, usize>,
+}
+
+impl Trace {
+    pub fn new(clients: usize, _end: Micros) -> Trace {
+        Trace {
+            events: Vec::new(),
+            iv: Intervals::default(),
+            grants: Vec::new(),
+            applied: Vec::new(),
+            tokens: Vec::new(),
+            resource_log: Vec::new(),
+            open_belief: vec![None; clients],
+            won_votes: vec![Vec::new(); clients],
+            open_key: BTreeMap::new(),
+            open_down: BTreeMap::new(),
+        }
+    }
+
+    /// The event recorded last (records that refer to "this event" follow it).
+    fn last_event(&self) -> EventId {
+        self.events.len().saturating_sub(1)
+    }
+}
+
+impl World<'_> {
+    pub(super) fn emit(&mut self, actor: ActorId, kind: EventKind, cause: Option<EventId>) -> EventId {
+        let id = self.rec.events.len();
+        if id >= self.max_events {
+            self.overflow = true;
+        }
+        let cx = narrate::Cx { sc: self.sc, actors: &self.actors, messages: &self.rec.iv.messages, fences: self.resource.store.fences() };
+        let text = narrate::sentence(&cx, actor, &kind);
+        let local_us = self.local(actor);
+        self.rec.events.push(Event { id, at_us: self.now, actor, local_us, kind, cause, text, moment: None });
+        id
+    }
+
+    pub(super) fn record(&mut self, r: Record) {
+        let now = self.now;
+        let rec = &mut self.rec;
+        match r {
+            Record::Grant(mut g) => {
+                g.event = rec.last_event();
+                rec.grants.push(g);
+            }
+            Record::GrantTerm { grant, until_us } => rec.grants[grant].term_end_us = until_us,
+            Record::GrantReleased { grant } => {
+                let g = &mut rec.grants[grant];
+                g.released_us = Some(now);
+                g.term_end_us = g.term_end_us.min(now);
+            }
+            Record::GrantEnded { grant } => {
+                let g = &mut rec.grants[grant];
+                g.term_end_us = g.term_end_us.min(now);
+            }
+            Record::Token { client, token, durable } => {
+                rec.tokens.push((now, token, client));
+                if durable {
+                    self.durable_next = token + 1;
+                }
+            }
+            Record::KeyOpen { handle, node, owner } => {
+                rec.open_key.insert(handle, rec.iv.keys.len());
+                rec.iv.keys.push(KeySpan { node, owner, from_us: now, to_us: self.end, end: KeyEnd::RunEnd });
+            }
+            Record::KeyClose { handle, end } => {
+                if let Some(k) = rec.open_key.remove(&handle) {
+                    rec.iv.keys[k].to_us = now;
+                    rec.iv.keys[k].end = end;
+                }
+            }
+            Record::Applied(mut a) => {
+                a.event = rec.last_event();
+                rec.applied.push(a);
+            }
+            Record::Resource { value, version, highest } => {
+                let event = rec.last_event();
+                rec.resource_log.push(ResourceState { at_us: now, event, value, version, highest });
+            }
+        }
+    }
+
+    pub(super) fn close_belief(&mut self, a: ActorId) {
+        if let Some(b) = self.rec.open_belief[a].take() {
+            self.rec.iv.beliefs[b].to_us = self.now;
+        }
+    }
+
+    pub(super) fn finish(mut self) -> Run {
+        self.now = self.end;
+        let mut rec = self.rec;
+        for k in rec.open_key.values() {
+            rec.iv.keys[*k].to_us = self.end;
+        }
+        for m in &mut rec.iv.messages {
+            if m.fate == MsgFate::InFlight {
+                m.arrived_us = self.end;
+            }
+        }
+        for s in &mut rec.iv.pauses {
+            s.to_us = s.to_us.min(self.end);
+        }
+        let mut run = Run {
+            scenario: self.sc.id.clone(),
+            seed: self.sc.seed,
+            actors: self.actors,
+            events: rec.events,
+            intervals: rec.iv,
+            grants: rec.grants,
+            applied: rec.applied,
+            tokens: rec.tokens,
+            final_value: self.resource.store.value,
+            resource_log: rec.resource_log,
+            clocks: self.procs.into_iter().map(|p| p.clock).collect(),
+            end_us: self.end,
+            verdict: Default::default(),
+        };
+        attach_moments(&mut run, &self.sc.moments);
+        run.verdict = crate::checker::check(&run, self.sc);
+        run
+    }
+}
+
+/// Attaches each moment's narration to the event it names: `"<tag> [actor] [#n]"`.
+fn attach_moments(run: &mut Run, moments: &[crate::scenario::Moment]) {
+    for m in moments {
+        if let Some(id) = run.find(&m.on) {
+            let ev = &mut run.events[id];
+            ev.moment = Some(match ev.moment.take() {
+                Some(prev) => format!("{prev} {}", m.text),
+                None => m.text.clone(),
+            });
+        }
+    }
+}

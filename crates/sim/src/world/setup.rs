@@ -1,0 +1,79 @@
+//! The scenario compiled once into the world's terms: actor ids, clocks known in advance,
+//! microseconds, the lock service's servers, and the first actions on the queue.
+
+use std::collections::BinaryHeap;
+
+use super::{net, record, Action, Proc, World};
+use crate::client::Client;
+use crate::clock::{Clock, ClockChange};
+use crate::lock::{self, Service};
+use crate::resource::server::Server;
+use crate::resource::Store;
+use crate::rng::Rng;
+use crate::scenario::{Fault, Scenario};
+use crate::time::{ms, Micros};
+use crate::trace::ActorId;
+
+impl<'s> World<'s> {
+    pub(super) fn new(sc: &'s Scenario, max_events: usize) -> World<'s> {
+        let actors = lock::lanes(sc);
+        let id_of = |name: &str| actors.iter().position(|a| a.name == name).expect("validated actor name");
+        let procs = actors
+            .iter()
+            .map(|a| Proc { clock: clock_of(sc, &a.name), paused_until: None, down: false, inc: 0, deferred: Vec::new() })
+            .collect();
+        let clients =
+            sc.clients.iter().map(|c| Some(Client::new(c.steps.clone(), Rng::stream(sc.seed, &format!("client:{}", c.name))))).collect();
+        let lock = Service::build(sc, &id_of);
+        let net = net::Net::new(sc, &id_of);
+        let resource =
+            Server { id: actors.len() - 1, store: Store::new(sc.resource.clone()), gap: ms(sc.resource.check_write_gap_ms as i64) };
+        let end = ms(sc.duration_ms as i64);
+        let n_clients = sc.clients.len();
+        let mut w = World {
+            sc,
+            procs,
+            clients,
+            lock,
+            resource,
+            net,
+            rec: record::Trace::new(n_clients, end),
+            actors,
+            durable_next: sc.token.start,
+            now: 0,
+            seq: 0,
+            queue: BinaryHeap::new(),
+            end,
+            overflow: false,
+            max_events,
+        };
+        let mut out = Vec::new();
+        w.lock.start(&mut out);
+        w.apply(out, super::Timer::Lock);
+        for (i, c) in sc.clients.iter().enumerate() {
+            w.push(ms(c.start_ms as i64), Action::Start(i as ActorId));
+        }
+        for (i, f) in sc.faults.iter().enumerate() {
+            if !matches!(f, Fault::Delay { .. } | Fault::Drop { .. }) {
+                w.push(ms(f.at_ms() as i64), Action::Fault(i));
+            }
+        }
+        w
+    }
+}
+
+/// An actor's clock: every change is a scheduled fault, so the whole clock is known before the
+/// run.
+fn clock_of(sc: &Scenario, name: &str) -> Clock {
+    let spec = sc.clocks.get(name).cloned().unwrap_or_default();
+    let changes: Vec<(Micros, ClockChange)> = sc
+        .faults
+        .iter()
+        .filter_map(|f| match f {
+            Fault::ClockJump { actor, at_ms, by_ms } if actor == name => Some((ms(*at_ms as i64), ClockChange::Jump(ms(*by_ms)))),
+            Fault::Drift { actor, at_ms, ppm } if actor == name => Some((ms(*at_ms as i64), ClockChange::Drift(*ppm))),
+            _ => None,
+        })
+        .collect();
+    Clock::new(ms(spec.offset_ms), spec.drift_ppm, &changes)
+}
