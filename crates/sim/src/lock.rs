@@ -7,23 +7,16 @@
 //! [`Service`] and [`Timer`], and its lanes' roles in [`roles`].
 
 use crate::actor::{Effect, Env, Out, ServerFault};
-use crate::consensus::{self, Cluster};
-use crate::msg::Payload;
+use crate::consensus::{self, client::Session, Cluster};
+use crate::msg::{Dest, Payload};
+use crate::proto::{self, Core, Cx, Outcome, TimerKind};
+use crate::redis::client::Single;
 use crate::redis::server::{self as redis_server, Servers};
+use crate::redlock::Redlock;
+use crate::rng::Rng;
 use crate::scenario::{member_name, min_lease_ttl_ms, node_name, CounterStore, LockKind, Persistence, Scenario, TokenKind};
+use crate::time::{Micros, MS};
 use crate::trace::{Actor, ActorId, Role};
-
-/// Where a client sends a message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dest {
-    /// The current Redis primary.
-    Lock,
-    /// Redlock node `i`.
-    Node(usize),
-    /// The consensus service's current leader.
-    Leader,
-    Resource,
-}
 
 /// The servers of a run's lock service.
 #[derive(Clone, Debug)]
@@ -140,6 +133,84 @@ impl Service {
             Service::Redis(s) => wrap(out, Timer::Redis, |o| s.on_fault(at, fault, env, o)),
             Service::Consensus(c) => wrap(out, Timer::Consensus, |o| c.on_fault(fault, env, o)),
             Service::None => {}
+        }
+    }
+}
+
+/// The lock protocol a client speaks, with its client-side state.
+#[derive(Clone, Debug)]
+pub enum Protocol {
+    /// The single-node Redis lock (also what a client of no lock service runs: its requests
+    /// go nowhere).
+    Redis(Single),
+    Redlock(Redlock),
+    Consensus(Session),
+}
+
+type Effects = Vec<proto::Effect>;
+
+impl Protocol {
+    /// The protocol a scenario's clients speak.
+    pub fn of(sc: &Scenario) -> Protocol {
+        let l = &sc.lock;
+        match l.kind {
+            LockKind::Redis | LockKind::None => Protocol::Redis(Single::default()),
+            LockKind::Redlock => Protocol::Redlock(Redlock::new(l.nodes as usize, l.node_timeout_ms, l.parallel, l.clock_drift_factor)),
+            LockKind::Consensus => Protocol::Consensus(Session::default()),
+        }
+    }
+
+    /// One attempt at the lock.
+    pub fn acquire(&mut self, timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Effects) {
+        match self {
+            Protocol::Redis(p) => p.acquire(timeout_ms, k, cx, out),
+            Protocol::Redlock(p) => p.acquire(k, cx, out),
+            Protocol::Consensus(p) => p.acquire(timeout_ms, k, cx, out),
+        }
+    }
+
+    /// Renews the lease; `false` when there is nothing to renew (the step is skipped).
+    pub fn renew(&mut self, k: &mut Core, cx: &Cx, out: &mut Effects) -> bool {
+        match self {
+            Protocol::Redis(p) => p.renew(k, cx, out),
+            Protocol::Redlock(p) => p.renew(k, cx, out),
+            // A session renews itself with keepalives (validation refuses the step).
+            Protocol::Consensus(_) => false,
+        }
+    }
+
+    /// Releases the lock; `false` when there is nothing to release (the step is skipped).
+    pub fn release(&mut self, k: &mut Core, cx: &Cx, out: &mut Effects) -> bool {
+        match self {
+            Protocol::Redis(p) => p.release(k, cx, out),
+            Protocol::Redlock(p) => p.release(k, cx, out),
+            Protocol::Consensus(p) => p.release(k, cx, out),
+        }
+    }
+
+    /// How long to wait before the next attempt.
+    pub fn retry_delay(&self, retry_ms: u64, rng: &mut Rng) -> Micros {
+        match self {
+            Protocol::Redlock(_) => Redlock::retry_delay(retry_ms, rng),
+            _ => retry_ms as Micros * MS,
+        }
+    }
+
+    /// A message for the protocol; `None` if it is not one (the program handles it).
+    pub fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Effects) -> Option<Outcome> {
+        match self {
+            Protocol::Redis(s) => s.on_message(p, k, cx, out),
+            Protocol::Redlock(s) => s.on_message(p, k, cx, out),
+            Protocol::Consensus(s) => s.on_message(p, k, cx, out),
+        }
+    }
+
+    /// A timer for the protocol; `None` if it is not one (the program handles it).
+    pub fn on_timer(&mut self, kind: TimerKind, k: &mut Core, cx: &Cx, out: &mut Effects) -> Option<Outcome> {
+        match self {
+            Protocol::Redis(_) => None,
+            Protocol::Redlock(s) => s.on_timer(kind, k, cx, out),
+            Protocol::Consensus(s) => s.on_timer(kind, k, cx, out),
         }
     }
 }

@@ -6,6 +6,18 @@ use crate::scenario::WriteOp;
 use crate::time::Micros;
 use crate::trace::WriteOutcome;
 
+/// Where a client sends a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dest {
+    /// The current Redis primary.
+    Lock,
+    /// Redlock node `i`.
+    Node(usize),
+    /// The consensus service's current leader.
+    Leader,
+    Resource,
+}
+
 /// A message's content.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Payload {

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use crate::time::{Micros, MS};
 use crate::trace::ActorId;
 
+pub mod client;
 pub mod server;
 
 /// A Redis command as a client sends it. Each is atomic on the node (a command or a Lua script).

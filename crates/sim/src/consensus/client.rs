@@ -1,1 +1,115 @@
+//! The client side of the consensus lock, as etcd's `concurrency.Mutex` uses it (SEMANTICS §4):
+//! a lock request creates a session lease and a key under the prefix; the reply says the
+//! client holds the lock or is queued behind an earlier key; keepalives every TTL/3 keep the
+//! session; unlock deletes the key. Like code that uses etcd's Mutex and never watches
+//! `session.Done()`, the client goes on after its session ends until its own checks stop it.
 
+use crate::msg::{Dest, Payload};
+use crate::proto::{Core, Cx, Effect, Lease, Outcome, TimerKind, Wait, SCRIPT_TIMEOUT_MS};
+use crate::scenario::TokenKind;
+use crate::time::{Micros, MS};
+use crate::trace::EventKind;
+
+/// A client's session with the consensus service.
+#[derive(Clone, Debug, Default)]
+pub struct Session {
+    /// The session's lease id, while it has one.
+    lease: Option<u64>,
+    /// When the last keepalive (or lock request) that renewed the lease was sent.
+    renewed_local: Micros,
+    ka_sent_local: Micros,
+    keepalives: bool,
+}
+
+impl Session {
+    pub fn acquire(&mut self, timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
+        let ttl_ms = cx.ttl_ms;
+        k.send(Dest::Leader, |req| Payload::CLock { req, ttl_ms }, Some(timeout_ms), cx, out);
+    }
+
+    /// Deletes its key; `false` without a session.
+    pub fn release(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool {
+        let Some(lease) = self.lease else { return false };
+        out.push(Effect::Event(EventKind::Releasing));
+        k.send(Dest::Leader, |req| Payload::CUnlock { req, lease }, Some(SCRIPT_TIMEOUT_MS), cx, out);
+        true
+    }
+
+    /// The next keepalive.
+    pub fn on_timer(&mut self, kind: TimerKind, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
+        if kind != TimerKind::KeepAlive {
+            return None;
+        }
+        let Some(lease) = self.lease else {
+            self.keepalives = false;
+            return Some(Outcome::Waiting);
+        };
+        let req = k.request();
+        self.ka_sent_local = cx.local;
+        out.push(Effect::Send(Dest::Leader, Payload::CKeepAlive { req, lease }));
+        out.push(Effect::Timer(cx.ttl_ms as Micros * MS / 3, TimerKind::KeepAlive));
+        Some(Outcome::Waiting)
+    }
+
+    fn start_keepalives(&mut self, cx: &Cx, out: &mut Vec<Effect>) {
+        if !self.keepalives {
+            self.keepalives = true;
+            out.push(Effect::Timer(cx.ttl_ms as Micros * MS / 3, TimerKind::KeepAlive));
+        }
+    }
+
+    /// The service's messages; `None` for any other.
+    pub fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
+        let queued = k.wait == Wait::Queued;
+        let sent_local = match k.wait {
+            Wait::Reply { sent_local, .. } => Some(sent_local),
+            _ => None,
+        };
+        Some(match *p {
+            Payload::CKeepAliveOk { .. } => {
+                self.renewed_local = self.ka_sent_local;
+                if let Some(l) = &mut k.lease {
+                    l.until_local = self.renewed_local + cx.ttl_ms as Micros * MS;
+                    out.push(Effect::Event(EventKind::Renewed { until_local_us: l.until_local }));
+                }
+                Outcome::Waiting
+            }
+            Payload::CLeaseNotFound { .. } => {
+                self.lease = None;
+                Outcome::Waiting
+            }
+            Payload::CQueued { req, rev, lease } if k.waits_for(req) => {
+                self.renewed_local = sent_local.unwrap_or(self.renewed_local);
+                self.lease = Some(lease);
+                self.start_keepalives(cx, out);
+                k.wait = Wait::Queued;
+                out.push(Effect::Event(EventKind::Queued { rev }));
+                Outcome::Waiting
+            }
+            Payload::CLocked { req, rev, lease, grant } if k.waits_for(req) || queued => {
+                self.renewed_local = sent_local.unwrap_or(self.renewed_local);
+                self.lease = Some(lease);
+                self.start_keepalives(cx, out);
+                let until_local = self.renewed_local + cx.ttl_ms as Micros * MS;
+                let token = (cx.token == TokenKind::Counter).then_some(rev);
+                k.lease = Some(Lease { owner: String::new(), token, grant, until_local });
+                out.push(Effect::Event(EventKind::Acquired { token, until_local_us: until_local, grant }));
+                Outcome::Acquired
+            }
+            Payload::CSessionExpired { req } if k.waits_for(req) || queued => {
+                self.lease = None;
+                Outcome::Lost("its session expired while it waited for the lock".into())
+            }
+            Payload::CUnlocked { req } if k.waits_for(req) => {
+                self.lease = None;
+                k.lease = None;
+                out.push(Effect::Event(EventKind::Released { removed: true }));
+                Outcome::Released
+            }
+            Payload::CQueued { .. } | Payload::CLocked { .. } | Payload::CSessionExpired { .. } | Payload::CUnlocked { .. } => {
+                Outcome::Waiting
+            }
+            _ => return None,
+        })
+    }
+}

@@ -108,7 +108,7 @@ impl World<'_> {
                 let inc = self.procs[a].inc;
                 let steps = self.sc.clients[a].steps.clone();
                 let rng = Rng::stream(self.sc.seed, &format!("client:{}#{inc}", self.actors[a].name));
-                self.clients[a] = Some(Client::new(steps, rng));
+                self.clients[a] = Some(Client::new(steps, rng, crate::lock::Protocol::of(self.sc)));
                 self.push(self.now, Action::Start(a));
             }
             Role::Redis | Role::Replica | Role::Member => self.server_fault(a, ServerFault::Restarted),

@@ -19,8 +19,6 @@ pub(super) struct Trace {
     pub resource_log: Vec<ResourceState>,
     /// Per client, its open belief (an index into `iv.beliefs`).
     pub open_belief: Vec<Option<usize>>,
-    /// Per client, the Redlock nodes of its last winning tally, until its grant is recorded.
-    pub won_votes: Vec<Vec<ActorId>>,
     /// Open key spans by the handle their service gave them.
     open_key: BTreeMap<u64, usize>,
     pub open_down: BTreeMap<ActorId, usize>,
@@ -36,7 +34,6 @@ impl Trace {
             tokens: Vec::new(),
             resource_log: Vec::new(),
             open_belief: vec![None; clients],
-            won_votes: vec![Vec::new(); clients],
             open_key: BTreeMap::new(),
             open_down: BTreeMap::new(),
         }

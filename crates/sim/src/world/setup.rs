@@ -22,8 +22,11 @@ impl<'s> World<'s> {
             .iter()
             .map(|a| Proc { clock: clock_of(sc, &a.name), paused_until: None, down: false, inc: 0, deferred: Vec::new() })
             .collect();
-        let clients =
-            sc.clients.iter().map(|c| Some(Client::new(c.steps.clone(), Rng::stream(sc.seed, &format!("client:{}", c.name))))).collect();
+        let clients = sc
+            .clients
+            .iter()
+            .map(|c| Some(Client::new(c.steps.clone(), Rng::stream(sc.seed, &format!("client:{}", c.name)), lock::Protocol::of(sc))))
+            .collect();
         let lock = Service::build(sc, &id_of);
         let net = net::Net::new(sc, &id_of);
         let resource =

@@ -1,0 +1,91 @@
+//! The client side of the single-node Redis lock (SEMANTICS §1): `SET lock <owner> NX PX <ttl>`
+//! (with `INCR` in the same script when the counter lives on the node), a compare-and-extend
+//! script or a plain `PEXPIRE` to renew, a compare-and-delete script or a plain `DEL` to
+//! release. Every request goes to the current primary.
+
+use super::{RedisCmd, RedisReply};
+use crate::msg::{Dest, Payload};
+use crate::proto::{Core, Cx, Effect, Lease, Outcome, Wait, SCRIPT_TIMEOUT_MS};
+use crate::scenario::{ReleaseStyle, RenewStyle};
+use crate::time::{Micros, MS};
+use crate::trace::EventKind;
+
+/// The operation a reply answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Op {
+    Acquire,
+    Renew,
+    Release,
+}
+
+/// A client of the Redis lock.
+#[derive(Clone, Debug, Default)]
+pub struct Single {
+    op: Option<Op>,
+}
+
+impl Single {
+    /// One attempt at the lock.
+    pub fn acquire(&mut self, timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
+        self.op = Some(Op::Acquire);
+        let cmd = RedisCmd::Acquire { owner: k.owner.clone(), ttl_ms: cx.ttl_ms, incr: cx.incr_on_node };
+        k.send(Dest::Lock, |req| Payload::Redis { req, cmd }, Some(timeout_ms), cx, out);
+    }
+
+    /// Renews the lease it holds; `false` when it holds none.
+    pub fn renew(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool {
+        let Some(lease) = &k.lease else { return false };
+        self.op = Some(Op::Renew);
+        let cmd = RedisCmd::Renew { owner: lease.owner.clone(), ttl_ms: cx.ttl_ms, compare: cx.renew == RenewStyle::CompareAndExtend };
+        k.send(Dest::Lock, |req| Payload::Redis { req, cmd }, Some(SCRIPT_TIMEOUT_MS), cx, out);
+        true
+    }
+
+    /// Releases the lease it holds; `false` when it holds none.
+    pub fn release(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool {
+        let Some(lease) = &k.lease else { return false };
+        self.op = Some(Op::Release);
+        let cmd = RedisCmd::Release { owner: lease.owner.clone(), compare: cx.release == ReleaseStyle::CompareAndDelete };
+        out.push(Effect::Event(EventKind::Releasing));
+        k.send(Dest::Lock, |req| Payload::Redis { req, cmd }, Some(SCRIPT_TIMEOUT_MS), cx, out);
+        true
+    }
+
+    /// A Redis reply; `None` for any other message.
+    pub fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
+        let Payload::RedisReply { req, reply } = p else { return None };
+        let Wait::Reply { req: waiting, sent_local } = k.wait else { return Some(Outcome::Waiting) };
+        if *req != waiting {
+            return Some(Outcome::Waiting); // a late reply to an earlier request
+        }
+        let until_local = sent_local + cx.ttl_ms as Micros * MS;
+        Some(match self.op {
+            Some(Op::Acquire) => match *reply {
+                RedisReply::Ok { token, grant } => {
+                    k.lease = Some(Lease { owner: k.owner.clone(), token, grant, until_local });
+                    let token = k.token(cx);
+                    out.push(Effect::Event(EventKind::Acquired { token, until_local_us: until_local, grant }));
+                    Outcome::Acquired
+                }
+                _ => {
+                    out.push(Effect::Event(EventKind::Refused { attempt: k.attempt }));
+                    Outcome::Refused
+                }
+            },
+            Some(Op::Renew) if *reply == RedisReply::Int(1) => {
+                if let Some(l) = &mut k.lease {
+                    l.until_local = until_local;
+                }
+                out.push(Effect::Event(EventKind::Renewed { until_local_us: until_local }));
+                Outcome::Renewed
+            }
+            Some(Op::Renew) => Outcome::Lost("its renewal was refused: the key is gone or holds another owner's value".into()),
+            Some(Op::Release) => {
+                k.lease = None;
+                out.push(Effect::Event(EventKind::Released { removed: *reply == RedisReply::Int(1) }));
+                Outcome::Released
+            }
+            None => Outcome::Waiting,
+        })
+    }
+}
