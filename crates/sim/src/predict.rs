@@ -38,17 +38,19 @@ pub fn answer(run: &Run, q: &Question) -> Result<Answer, String> {
         Some(name) => Some(run.actor_id(name).ok_or_else(|| format!("no actor called “{name}”"))?),
         None => None,
     };
-    let who = client.unwrap_or(usize::MAX);
+    // The client the fact is about (`None` for facts about the whole run).
+    let who = client;
+    let who_name = client.map_or("", |c| run.name(c));
     // The first event after the question that `f` recognises, with what it says.
     let next = |f: &dyn Fn(&Event) -> Option<Value>| run.events[asked + 1..].iter().find_map(|e| f(e).map(|v| (v, e.id)));
     let last = run.events.len().saturating_sub(1);
     let (value, proof) = match &q.fact {
         Fact::Write { .. } => next(&|e| {
             let outcome = match e.kind {
-                EventKind::Accepted { client, .. } if client == who => WriteOutcome::Accepted,
-                EventKind::Rejected { client, .. } if client == who => WriteOutcome::Rejected,
-                EventKind::Duplicate { client, .. } if client == who => WriteOutcome::Duplicate,
-                EventKind::Conflict { client, .. } if client == who => WriteOutcome::Conflict,
+                EventKind::Accepted { client, .. } if Some(client) == who => WriteOutcome::Accepted,
+                EventKind::Rejected { client, .. } if Some(client) == who => WriteOutcome::Rejected,
+                EventKind::Duplicate { client, .. } if Some(client) == who => WriteOutcome::Duplicate,
+                EventKind::Conflict { client, .. } if Some(client) == who => WriteOutcome::Conflict,
                 _ => return None,
             };
             Some(json!(outcome))
@@ -58,35 +60,35 @@ pub fn answer(run: &Run, q: &Question) -> Result<Answer, String> {
             next(&|e| matches!(e.kind, EventKind::Acquired { .. }).then(|| json!(run.name(e.actor)))).unwrap_or((json!("nobody"), last))
         }
         Fact::Token { .. } => next(&|e| match e.kind {
-            EventKind::Acquired { token, .. } if e.actor == who => Some(json!(token.unwrap_or(0))),
+            EventKind::Acquired { token, .. } if Some(e.actor) == who => Some(json!(token.unwrap_or(0))),
             _ => None,
         })
         .unwrap_or((json!(0), last)),
         Fact::Votes { .. } => next(&|e| match &e.kind {
-            EventKind::Tally { votes, .. } if e.actor == who => Some(json!(votes.len())),
+            EventKind::Tally { votes, .. } if Some(e.actor) == who => Some(json!(votes.len())),
             _ => None,
         })
-        .ok_or_else(|| format!("{} has no Redlock round after “{}”", run.name(who), q.at))?,
+        .ok_or_else(|| format!("{} has no Redlock round after “{}”", who_name, q.at))?,
         Fact::Valid { .. } => {
             // The deadline as the client knew it then: its last grant or renewal so far.
             let t = run.events[asked].at_us;
-            let believes = run.intervals.beliefs.iter().any(|b| b.client == who && b.from_us <= t && t < b.to_us);
-            let valid = believes && run.lease_deadline(who, asked).is_some_and(|d| run.local_at(who, t) < d);
+            let believes = run.intervals.beliefs.iter().any(|b| Some(b.client) == who && b.from_us <= t && t < b.to_us);
+            let valid = believes && who.is_some_and(|w| run.lease_deadline(w, asked).is_some_and(|d| run.local_at(w, t) < d));
             (json!(valid), asked)
         }
         Fact::KeyTouched { .. } => next(&|e| match e.kind {
-            EventKind::KeyDeleted { owner, by, .. } | EventKind::KeyExtended { owner, by, .. } if by == who => {
+            EventKind::KeyDeleted { owner, by, .. } | EventKind::KeyExtended { owner, by, .. } if Some(by) == who => {
                 Some(json!(owner.map_or("nobody", |o| run.name(o))))
             }
-            EventKind::KeyUnchanged { by, .. } if by == who => Some(json!("nobody")),
+            EventKind::KeyUnchanged { by, .. } if Some(by) == who => Some(json!("nobody")),
             _ => None,
         })
-        .ok_or_else(|| format!("{} deletes or extends no key after “{}”", run.name(who), q.at))?,
+        .ok_or_else(|| format!("{} deletes or extends no key after “{}”", who_name, q.at))?,
         Fact::Read { .. } => next(&|e| match e.kind {
-            EventKind::ReadDone { value, .. } if e.actor == who => Some(json!(value)),
+            EventKind::ReadDone { value, .. } if Some(e.actor) == who => Some(json!(value)),
             _ => None,
         })
-        .ok_or_else(|| format!("{} reads nothing after “{}”", run.name(who), q.at))?,
+        .ok_or_else(|| format!("{} reads nothing after “{}”", who_name, q.at))?,
         Fact::FinalValue {} => {
             let proof = run.resource_log.last().map_or(last, |s| s.event);
             (json!(run.final_value), proof)

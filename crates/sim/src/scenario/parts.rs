@@ -1,0 +1,247 @@
+//! The rest of a scenario's world: the resource, the network, clocks, the clients' programs
+//! and the faults.
+
+use serde::{Deserialize, Serialize};
+
+/// What kind of thing the resource is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ResourceKind {
+    /// A storage service holding a counter.
+    Store,
+    /// A database: like a store, and it can run a conditional update as one transaction.
+    Database,
+    /// An external API (an email, a payment) that ignores tokens.
+    External,
+}
+
+/// How the resource treats tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Fencing {
+    /// Tokens are ignored.
+    None,
+    /// Reject a token lower than the highest accepted; accept and record it in the same step.
+    Atomic,
+    /// Check the token in one step and write in a later one.
+    CheckThenWrite,
+}
+
+/// The protected resource.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Resource {
+    pub kind: ResourceKind,
+    pub fencing: Fencing,
+    /// Remember request ids and apply each at most once.
+    #[serde(default)]
+    pub idempotency: bool,
+    /// With `check-then-write`: the time between the check and the write.
+    #[serde(default = "default_gap")]
+    pub check_write_gap_ms: u64,
+}
+
+fn default_gap() -> u64 {
+    200
+}
+
+impl Default for Resource {
+    fn default() -> Self {
+        Resource { kind: ResourceKind::Store, fencing: Fencing::None, idempotency: false, check_write_gap_ms: 200 }
+    }
+}
+
+/// Latency between actors: a default range and per-link overrides.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Network {
+    /// `[min, max]` one-way latency of every link.
+    pub latency_ms: [u64; 2],
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<Link>,
+}
+
+impl Default for Network {
+    fn default() -> Self {
+        Network { latency_ms: [1, 3], links: Vec::new() }
+    }
+}
+
+/// A one-way link with its own latency range.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Link {
+    pub from: String,
+    pub to: String,
+    pub latency_ms: [u64; 2],
+}
+
+/// An actor's clock.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockSpec {
+    #[serde(default)]
+    pub offset_ms: i64,
+    #[serde(default)]
+    pub drift_ppm: i64,
+}
+
+/// A client and its program.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Client {
+    pub name: String,
+    /// True time at which the program starts.
+    #[serde(default)]
+    pub start_ms: u64,
+    pub steps: Vec<Step>,
+}
+
+/// What a write does to the resource's counter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WriteOp {
+    /// Write back the value read plus one (a read-modify-write).
+    #[default]
+    Set,
+    /// Add one, whatever the value is (a charge, an email, a ledger entry): not idempotent.
+    Add,
+}
+
+/// One step of a client's program.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Step {
+    /// `SET lock <random> NX PX <ttl>`, retrying while the lock is held.
+    Acquire {
+        /// Wait between attempts.
+        #[serde(default = "default_retry")]
+        retry_ms: u64,
+        /// Give up after this many attempts.
+        #[serde(default = "default_attempts")]
+        attempts: u32,
+        /// Treat a missing reply as a failed attempt after this long.
+        #[serde(default = "default_timeout")]
+        timeout_ms: u64,
+    },
+    /// Read the resource's value. With `activate`, present the token so that the resource
+    /// advances its generation before any work starts.
+    Read {
+        #[serde(default)]
+        activate: bool,
+    },
+    /// Compute for a while (true time).
+    Work { ms: u64 },
+    /// Send a write to the resource.
+    Write {
+        #[serde(default)]
+        op: WriteOp,
+        /// The logical request id; defaults to `<client>-<step>`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        request: Option<String>,
+        /// Resend the same request if no reply comes within this long.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        timeout_ms: Option<u64>,
+        /// How many times to resend after a timeout.
+        #[serde(default)]
+        retries: u32,
+        /// Make the write conditional on the version read (a database transaction); on a
+        /// conflict the client reads again and retries.
+        #[serde(default)]
+        conditional: bool,
+    },
+    /// Renew the lease (compare-and-extend or plain PEXPIRE, per `lock.renew`).
+    Renew {},
+    /// Release the lock (compare-and-delete or plain DEL, per `lock.release`).
+    Release {},
+    /// Give up unless the lease has more than `margin_ms` left on the client's own clock.
+    CheckDeadline {
+        #[serde(default)]
+        margin_ms: u64,
+    },
+}
+
+fn default_retry() -> u64 {
+    500
+}
+fn default_attempts() -> u32 {
+    100
+}
+fn default_timeout() -> u64 {
+    1_000
+}
+
+/// A fault, at a true time.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Fault {
+    /// A stop-the-world pause: the actor keeps its state, receives nothing, and resumes
+    /// believing what it believed.
+    Pause { actor: String, at_ms: u64, duration_ms: u64 },
+    /// The actor stops; its timers and in-flight work are gone.
+    Crash { actor: String, at_ms: u64 },
+    /// A crashed actor starts again. A Redis node keeps its keys only with
+    /// `lock.persistence: always`; a client runs its program from the start.
+    Restart { actor: String, at_ms: u64 },
+    /// The actor's clock is stepped by `by_ms` (negative steps back).
+    ClockJump { actor: String, at_ms: u64, by_ms: i64 },
+    /// From `at_ms` the actor's clock drifts at `ppm`.
+    Drift { actor: String, at_ms: u64, ppm: i64 },
+    /// The actors named are cut off from all others for `duration_ms`.
+    Partition { isolate: Vec<String>, at_ms: u64, duration_ms: u64 },
+    /// The next `count` messages sent from `from` to `to` at or after `at_ms` are held
+    /// `extra_ms` longer in the network.
+    Delay {
+        from: String,
+        to: String,
+        at_ms: u64,
+        extra_ms: u64,
+        #[serde(default = "one")]
+        count: u32,
+    },
+    /// The next `count` messages sent from `from` to `to` at or after `at_ms` are lost.
+    Drop {
+        from: String,
+        to: String,
+        at_ms: u64,
+        #[serde(default = "one")]
+        count: u32,
+    },
+    /// The Redis primary fails and the replica is promoted.
+    Failover { at_ms: u64 },
+}
+
+fn one() -> u32 {
+    1
+}
+
+impl Fault {
+    /// When the fault happens.
+    pub fn at_ms(&self) -> u64 {
+        match self {
+            Fault::Pause { at_ms, .. }
+            | Fault::Crash { at_ms, .. }
+            | Fault::Restart { at_ms, .. }
+            | Fault::ClockJump { at_ms, .. }
+            | Fault::Drift { at_ms, .. }
+            | Fault::Partition { at_ms, .. }
+            | Fault::Delay { at_ms, .. }
+            | Fault::Drop { at_ms, .. }
+            | Fault::Failover { at_ms } => *at_ms,
+        }
+    }
+    /// When the fault happens, to change it.
+    pub fn at_ms_mut(&mut self) -> &mut u64 {
+        match self {
+            Fault::Pause { at_ms, .. }
+            | Fault::Crash { at_ms, .. }
+            | Fault::Restart { at_ms, .. }
+            | Fault::ClockJump { at_ms, .. }
+            | Fault::Drift { at_ms, .. }
+            | Fault::Partition { at_ms, .. }
+            | Fault::Delay { at_ms, .. }
+            | Fault::Drop { at_ms, .. }
+            | Fault::Failover { at_ms } => at_ms,
+        }
+    }
+}

@@ -1,0 +1,351 @@
+//! [`Scenario::validate`]: references, ranges and limits, each error naming its field, so
+//! that no scenario can make the engine hang.
+
+use std::collections::BTreeSet;
+
+use super::{
+    limits, member_name, node_name, teach, CounterStore, Fault, LockKind, RenewStyle, ResourceKind, Scenario, ScenarioError, Step,
+    TokenKind,
+};
+
+impl Scenario {
+    /// Checks references, ranges and limits. Every error names the field.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        self.check_text()?;
+        self.check_lock()?;
+        self.check_clients()?;
+        self.check_network()?;
+        self.check_faults()?;
+        if let Some(fix) = &self.fix {
+            if fix.set.is_empty() || fix.set.len() > 16 {
+                return Err(ScenarioError::at("fix.set", "a fix changes between 1 and 16 settings"));
+            }
+        }
+        teach::validate(self)
+    }
+
+    /// Whether `a` names an actor of this scenario.
+    fn check_actor(&self, names: &[String], p: String, a: &str) -> Result<(), ScenarioError> {
+        if names.iter().any(|n| n == a) {
+            Ok(())
+        } else {
+            Err(ScenarioError::at(p, format!("no actor is called `{a}` (actors: {})", names.join(", "))))
+        }
+    }
+
+    /// The version, the id, the teaching text, the seed and the duration.
+    fn check_text(&self) -> Result<(), ScenarioError> {
+        use limits::*;
+        let err = |p: String, m: String| Err(ScenarioError::at(p, m));
+        if self.version != 1 {
+            return err("version".into(), format!("only version 1 exists, not {}", self.version));
+        }
+        let id_ok =
+            !self.id.is_empty() && self.id.len() <= 64 && self.id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+        if !id_ok {
+            return err("id".into(), "use 1 to 64 characters: lowercase letters, digits and '-'".into());
+        }
+        for (path, text) in [("title", &self.title), ("story", &self.story), ("chapter", &self.chapter)] {
+            if text.len() > TEXT {
+                return err(path.into(), format!("longer than {TEXT} bytes"));
+            }
+        }
+        for (i, n) in self.notice.iter().enumerate() {
+            if n.len() > TEXT {
+                return err(format!("notice[{i}]"), format!("longer than {TEXT} bytes"));
+            }
+        }
+        if self.moments.len() > 200 || self.sources.len() > 100 || self.simplifications.len() > 100 {
+            return err("moments".into(), "too many moments, sources or simplifications (200, 100, 100 at most)".into());
+        }
+        for (i, m) in self.moments.iter().enumerate() {
+            if m.text.len() > TEXT || m.on.len() > 100 {
+                return err(format!("moments[{i}]"), "text too long".into());
+            }
+        }
+        if self.seed > SEED {
+            return err("seed".into(), format!("must be at most {SEED} (2^53 - 1)"));
+        }
+        if self.duration_ms == 0 || self.duration_ms > DURATION_MS {
+            return err("duration_ms".into(), format!("must be between 1 and {DURATION_MS} (one hour)"));
+        }
+        Ok(())
+    }
+
+    /// The lock service, the token source and the resource.
+    fn check_lock(&self) -> Result<(), ScenarioError> {
+        use limits::*;
+        let err = |p: String, m: String| Err(ScenarioError::at(p, m));
+        let l = &self.lock;
+        if l.ttl_ms == 0 || l.ttl_ms > DURATION_MS {
+            return err("lock.ttl_ms".into(), format!("must be between 1 and {DURATION_MS}"));
+        }
+        if let Some(r) = &l.replica {
+            if r.lag_ms > DURATION_MS {
+                return err("lock.replica.lag_ms".into(), format!("must be at most {DURATION_MS}"));
+            }
+        }
+        if l.kind == LockKind::Consensus {
+            if l.nodes == 0 || l.nodes > 9 {
+                return err("lock.nodes".into(), "a consensus service needs between 1 and 9 members".into());
+            }
+            if l.replica.is_some() {
+                return err("lock.replica".into(), "a consensus service replicates by itself; remove lock.replica".into());
+            }
+            if l.election_timeout_ms == 0 || l.election_timeout_ms > DURATION_MS {
+                return err("lock.election_timeout_ms".into(), format!("must be between 1 and {DURATION_MS}"));
+            }
+            if self.token.source == TokenKind::RandomOwner {
+                return err("token.source".into(), "a consensus lock's token is its key's revision: use counter (or none)".into());
+            }
+        }
+        // Checked whatever the kind: a scenario switched to Redlock later must still be valid.
+        if !(0.0..=0.5).contains(&l.clock_drift_factor) {
+            return err("lock.clock_drift_factor".into(), "must be between 0 and 0.5".into());
+        }
+        if l.kind == LockKind::Redlock {
+            if l.nodes == 0 || l.nodes > 9 {
+                return err("lock.nodes".into(), "Redlock needs between 1 and 9 nodes".into());
+            }
+            if l.replica.is_some() {
+                return err("lock.replica".into(), "Redlock's nodes are independent masters without replicas".into());
+            }
+            if l.node_timeout_ms == 0 || l.node_timeout_ms > DURATION_MS {
+                return err("lock.node_timeout_ms".into(), format!("must be between 1 and {DURATION_MS}"));
+            }
+            if self.token.source == TokenKind::Counter && self.token.store == CounterStore::Redis {
+                return err(
+                    "token.store".into(),
+                    "Redlock has no counter of its own: a counter on one node is lost with that node; use durable".into(),
+                );
+            }
+        }
+        if self.token.start == 0 || self.token.start > SEED {
+            return err("token.start".into(), format!("must be between 1 and {SEED}"));
+        }
+        if self.resource.check_write_gap_ms > DURATION_MS {
+            return err("resource.check_write_gap_ms".into(), format!("must be at most {DURATION_MS}"));
+        }
+        Ok(())
+    }
+
+    /// The clients and their programs.
+    fn check_clients(&self) -> Result<(), ScenarioError> {
+        use limits::*;
+        let err = |p: String, m: String| Err(ScenarioError::at(p, m));
+        let dur = self.duration_ms;
+        if self.clients.is_empty() {
+            return err("clients".into(), "at least one client is needed".into());
+        }
+        if self.clients.len() > CLIENTS {
+            return err("clients".into(), format!("{} clients; at most {CLIENTS} are allowed", self.clients.len()));
+        }
+        let mut seen = BTreeSet::new();
+        for (i, c) in self.clients.iter().enumerate() {
+            let ok =
+                !c.name.is_empty() && c.name.len() <= 16 && c.name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_');
+            if !ok {
+                return err(format!("clients[{i}].name"), "use 1 to 16 letters, digits, '-' or '_'".into());
+            }
+            let is_node = (self.lock.kind == LockKind::Redlock && (0..self.lock.nodes as usize).any(|n| node_name(n) == c.name))
+                || (self.lock.kind == LockKind::Consensus && (0..self.lock.nodes as usize).any(|n| member_name(n) == c.name));
+            if ["redis", "replica", "resource"].contains(&c.name.as_str()) || is_node {
+                return err(format!("clients[{i}].name"), format!("`{}` is the name of a server", c.name));
+            }
+            if !seen.insert(c.name.clone()) {
+                return err(format!("clients[{i}].name"), format!("`{}` is used by another client", c.name));
+            }
+            if c.start_ms > dur {
+                return err(format!("clients[{i}].start_ms"), format!("is after the end of the run ({dur} ms)"));
+            }
+            if c.steps.len() > STEPS {
+                return err(format!("clients[{i}].steps"), format!("{} steps; at most {STEPS} are allowed", c.steps.len()));
+            }
+            for (j, s) in c.steps.iter().enumerate() {
+                let p = format!("clients[{i}].steps[{j}]");
+                self.validate_step(&p, s)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Latencies, links and clocks.
+    fn check_network(&self) -> Result<(), ScenarioError> {
+        use limits::*;
+        let err = |p: String, m: String| Err(ScenarioError::at(p, m));
+        let names = self.actor_names();
+        let actor = |p: String, a: &str| self.check_actor(&names, p, a);
+        let range = |p: String, r: [u64; 2]| -> Result<(), ScenarioError> {
+            if r[0] > r[1] {
+                Err(ScenarioError::at(p, format!("the minimum {} is above the maximum {}", r[0], r[1])))
+            } else if r[1] > 600_000 {
+                Err(ScenarioError::at(p, "latencies above 600000 ms (ten minutes) are not supported; use a delay fault"))
+            } else {
+                Ok(())
+            }
+        };
+        range("network.latency_ms".into(), self.network.latency_ms)?;
+        if self.network.links.len() > 256 {
+            return err("network.links".into(), "at most 256 links".into());
+        }
+        for (i, link) in self.network.links.iter().enumerate() {
+            actor(format!("network.links[{i}].from"), &link.from)?;
+            actor(format!("network.links[{i}].to"), &link.to)?;
+            range(format!("network.links[{i}].latency_ms"), link.latency_ms)?;
+        }
+        for (name, c) in &self.clocks {
+            actor(format!("clocks.{name}"), name)?;
+            // `unsigned_abs`: `abs` of i64::MIN overflows.
+            if c.offset_ms.unsigned_abs() > CLOCK_MS as u64 {
+                return err(format!("clocks.{name}.offset_ms"), format!("must be within ±{CLOCK_MS}"));
+            }
+            if c.drift_ppm.unsigned_abs() > DRIFT_PPM as u64 {
+                return err(format!("clocks.{name}.drift_ppm"), format!("must be within ±{DRIFT_PPM}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The faults.
+    fn check_faults(&self) -> Result<(), ScenarioError> {
+        use limits::*;
+        let err = |p: String, m: String| Err(ScenarioError::at(p, m));
+        let dur = self.duration_ms;
+        let names = self.actor_names();
+        let actor = |p: String, a: &str| self.check_actor(&names, p, a);
+        if self.faults.len() > FAULTS {
+            return err("faults".into(), format!("{} faults; at most {FAULTS} are allowed", self.faults.len()));
+        }
+        for (i, f) in self.faults.iter().enumerate() {
+            let p = |field: &str| format!("faults[{i}].{}.{field}", fault_name(f));
+            if f.at_ms() > dur {
+                return err(p("at_ms"), format!("is after the end of the run ({dur} ms)"));
+            }
+            match f {
+                Fault::Pause { actor: a, duration_ms, .. } => {
+                    actor(p("actor"), a)?;
+                    if *duration_ms > DURATION_MS {
+                        return err(p("duration_ms"), format!("must be at most {DURATION_MS}"));
+                    }
+                }
+                Fault::Crash { actor: a, .. } | Fault::Restart { actor: a, .. } => actor(p("actor"), a)?,
+                Fault::ClockJump { actor: a, by_ms, .. } => {
+                    actor(p("actor"), a)?;
+                    if by_ms.unsigned_abs() > CLOCK_MS as u64 {
+                        return err(p("by_ms"), format!("must be within ±{CLOCK_MS}"));
+                    }
+                }
+                Fault::Drift { actor: a, ppm, .. } => {
+                    actor(p("actor"), a)?;
+                    if ppm.unsigned_abs() > DRIFT_PPM as u64 {
+                        return err(p("ppm"), format!("must be within ±{DRIFT_PPM}"));
+                    }
+                }
+                Fault::Partition { isolate, duration_ms, .. } => {
+                    if isolate.is_empty() {
+                        return err(p("isolate"), "name at least one actor".into());
+                    }
+                    for (k, a) in isolate.iter().enumerate() {
+                        actor(format!("{}[{k}]", p("isolate")), a)?;
+                    }
+                    if *duration_ms > DURATION_MS {
+                        return err(p("duration_ms"), format!("must be at most {DURATION_MS}"));
+                    }
+                }
+                Fault::Delay { from, to, extra_ms, count, .. } => {
+                    actor(p("from"), from)?;
+                    actor(p("to"), to)?;
+                    if *extra_ms > DURATION_MS {
+                        return err(p("extra_ms"), format!("must be at most {DURATION_MS}"));
+                    }
+                    if *count == 0 || *count > 1000 {
+                        return err(p("count"), "must be between 1 and 1000".into());
+                    }
+                }
+                Fault::Drop { from, to, count, .. } => {
+                    actor(p("from"), from)?;
+                    actor(p("to"), to)?;
+                    if *count == 0 || *count > 1000 {
+                        return err(p("count"), "must be between 1 and 1000".into());
+                    }
+                }
+                Fault::Failover { .. } => {
+                    if self.lock.replica.is_none() {
+                        return err(format!("faults[{i}].failover"), "a failover needs a replica: set lock.replica".into());
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn validate_step(&self, p: &str, s: &Step) -> Result<(), ScenarioError> {
+        let no_lock = self.lock.kind == LockKind::None;
+        let e = |f: &str, m: String| Err(ScenarioError::at(format!("{p}.{f}"), m));
+        let max = limits::DURATION_MS;
+        match s {
+            Step::Acquire { retry_ms, attempts, timeout_ms } => {
+                if no_lock {
+                    return e("acquire", "there is no lock service (lock.kind is none)".into());
+                }
+                if *retry_ms == 0 || *retry_ms > max {
+                    return e("acquire.retry_ms", format!("must be between 1 and {max}"));
+                }
+                if *attempts == 0 || *attempts > limits::ATTEMPTS {
+                    return e("acquire.attempts", format!("must be between 1 and {}", limits::ATTEMPTS));
+                }
+                if *timeout_ms == 0 || *timeout_ms > max {
+                    return e("acquire.timeout_ms", format!("must be between 1 and {max}"));
+                }
+            }
+            Step::Work { ms } if *ms > max => return e("work.ms", format!("must be at most {max}")),
+            Step::Write { request, timeout_ms, retries, conditional, .. } => {
+                if let Some(r) = request {
+                    if r.is_empty() || r.len() > 64 {
+                        return e("write.request", "use 1 to 64 characters".into());
+                    }
+                }
+                if let Some(t) = timeout_ms {
+                    if *t == 0 || *t > max {
+                        return e("write.timeout_ms", format!("must be between 1 and {max}"));
+                    }
+                }
+                if *retries > 100 {
+                    return e("write.retries", "must be at most 100".into());
+                }
+                if *retries > 0 && timeout_ms.is_none() {
+                    return e("write.retries", "retries need a timeout_ms to decide when to resend".into());
+                }
+                if *conditional && self.resource.kind != ResourceKind::Database {
+                    return e("write.conditional", "conditional writes need a database (resource.kind: database)".into());
+                }
+            }
+            Step::Renew {} if self.lock.kind == LockKind::Consensus => {
+                return e("renew", "a consensus session renews itself with keepalives every TTL/3; remove this step".into());
+            }
+            Step::Renew {} if no_lock || self.lock.renew == RenewStyle::None => {
+                return e("renew", "this lock service does not renew (lock.renew is none)".into());
+            }
+            Step::Release {} if no_lock => return e("release", "there is no lock service (lock.kind is none)".into()),
+            Step::CheckDeadline { margin_ms } if *margin_ms > max => {
+                return e("check_deadline.margin_ms", format!("must be at most {max}"));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+fn fault_name(f: &Fault) -> &'static str {
+    match f {
+        Fault::Pause { .. } => "pause",
+        Fault::Crash { .. } => "crash",
+        Fault::Restart { .. } => "restart",
+        Fault::ClockJump { .. } => "clock_jump",
+        Fault::Drift { .. } => "drift",
+        Fault::Partition { .. } => "partition",
+        Fault::Delay { .. } => "delay",
+        Fault::Drop { .. } => "drop",
+        Fault::Failover { .. } => "failover",
+    }
+}
