@@ -1,0 +1,149 @@
+//! The violations: lost updates, out-of-order writes, duplicate effects. They decide the
+//! verdict.
+
+use super::hazards::conflict_cause;
+use super::{Cx, Findings};
+use crate::scenario::{Fencing, ResourceKind};
+use crate::time::fmt;
+use crate::trace::Applied;
+use crate::verdict::{Finding, Kind};
+
+pub(super) fn lost_updates(cx: &Cx, out: &mut Findings) {
+    let run = cx.run;
+    for w in &run.applied {
+        let Some(read_v) = w.read_version else {
+            continue;
+        };
+        if w.version_before == read_v {
+            continue;
+        }
+        // The writes applied after this client's read, which this write overwrote unseen. Each
+        // accepted write takes the next version, so they are a slice of `applied`.
+        let Some(lost) = run.applied.get(read_v as usize..w.version_before as usize) else { continue };
+        let Some(first) = lost.first() else { continue };
+        out.add(Kind::LostUpdate, || lost_update(cx, w, first, lost.len()));
+    }
+}
+
+fn lost_update(cx: &Cx, w: &Applied, first: &Applied, n_lost: usize) -> Finding {
+    let run = cx.run;
+    let read_v = w.read_version.unwrap_or_default();
+    let who = cx.name(w.client);
+    let other = cx.name(first.client);
+    let read_at = w.read_at_us.map(|t| format!(" at {}", fmt(t))).unwrap_or_default();
+    let lost_desc = if first.client == w.client {
+        format!("its own earlier write of {}", first.value_after)
+    } else {
+        format!("{other}'s write of {} at {}", first.value_after, fmt(first.at_us))
+    };
+    let mut stale = cx.why_stale(w);
+    // Two holders at once: say how the lock service came to grant both.
+    if let (Some(gw), Some(gf)) = (w.grant, first.grant) {
+        let (g1, g2) = if gw < gf { (&run.grants[gw], &run.grants[gf]) } else { (&run.grants[gf], &run.grants[gw]) };
+        if gw != gf && g1.client != g2.client && g1.term_end_us > g2.at_us && stale.is_empty() {
+            stale = format!(" {} and {} both held the lock: {}.", cx.name(g1.client), cx.name(g2.client), conflict_cause(cx, g1, g2));
+        }
+    }
+    let explanation = format!(
+        "The resource accepted {who}'s write of {}{} at {}, which overwrote {lost_desc} without having seen it: {who} had read version {read_v}{read_at}. {} update{} lost: the value is {} after {} accepted writes.{stale}",
+        w.value_after,
+        cx.token_phrase(w.token),
+        fmt(w.at_us),
+        if n_lost == 1 { "One" } else { "Several" },
+        if n_lost == 1 { " is" } else { "s are" },
+        w.value_after,
+        w.version_before + 1,
+    );
+    let mut actors = vec![who];
+    if !actors.contains(&other) {
+        actors.push(other);
+    }
+    Finding { property: Kind::LostUpdate, at_us: w.at_us, actors, explanation, event: Some(w.event) }
+}
+
+pub(super) fn out_of_order(cx: &Cx, out: &mut Findings) {
+    let run = cx.run;
+    let mut newest: Option<&Applied> = None;
+    for w in &run.applied {
+        let Some(g) = w.grant else { continue };
+        match newest {
+            Some(n) if n.grant.is_some_and(|ng| ng > g) => out.add(Kind::OutOfOrderWrite, || out_of_order_write(cx, w, n)),
+            Some(n) if n.grant.is_some_and(|ng| ng >= g) => {}
+            _ => newest = Some(w),
+        }
+    }
+}
+
+/// `w`, made under an older grant, was accepted after `n`, made under a newer one.
+fn out_of_order_write(cx: &Cx, w: &Applied, n: &Applied) -> Finding {
+    let run = cx.run;
+    let (g, ng) = (w.grant.expect("a write made under a grant"), n.grant.expect("a write made under a grant"));
+    let (who, other) = (cx.name(w.client), cx.name(n.client));
+    let gr = &run.grants[g];
+    let ngr = &run.grants[ng];
+    let no_fence = match (cx.sc.resource.kind, cx.sc.resource.fencing, w.token) {
+        (_, _, None) => " The write carried no token the resource could compare.",
+        (ResourceKind::External, _, _) => " The resource ignores tokens.",
+        (_, Fencing::None, _) => " The resource does not check tokens.",
+        (_, Fencing::CheckThenWrite, _) => {
+            " The resource checked the token and wrote in separate steps, so the check was stale by the time of the write."
+        }
+        (_, Fencing::Atomic, Some(t)) if ngr.token.is_some_and(|nt| nt <= t) => {
+            " The newer grant's token was not greater than the older one's, so fencing could not tell them apart."
+        }
+        _ => "",
+    };
+    let explanation = format!(
+        "The resource accepted {who}'s write{} at {} after {other}'s write{} at {}; {other} had been granted the lock at {}, after {who}'s grant at {}.{}{no_fence}",
+        cx.token_phrase(w.token),
+        fmt(w.at_us),
+        cx.token_phrase(n.token),
+        fmt(n.at_us),
+        fmt(ngr.at_us),
+        fmt(gr.at_us),
+        cx.why_stale(w),
+    );
+    Finding { property: Kind::OutOfOrderWrite, at_us: w.at_us, actors: vec![who, other], explanation, event: Some(w.event) }
+}
+
+pub(super) fn duplicates(cx: &Cx, out: &mut Findings) {
+    let run = cx.run;
+    // The first write of each request that took effect as an addition.
+    let mut first_of: std::collections::BTreeMap<&str, &Applied> = std::collections::BTreeMap::new();
+    for w in &run.applied {
+        if !w.add {
+            continue;
+        }
+        let Some(first) = first_of.get(w.request.as_str()).copied() else {
+            first_of.insert(&w.request, w);
+            continue;
+        };
+        out.add(Kind::DuplicateEffect, || duplicate(cx, w, first));
+    }
+}
+
+fn duplicate(cx: &Cx, w: &Applied, first: &Applied) -> Finding {
+    let (who, other) = (cx.name(w.client), cx.name(first.client));
+    let how = if first.client == w.client {
+        format!(
+            " {who} had sent it again after a timeout, and both copies arrived{}.",
+            if w.token.is_some() { " with the current token" } else { "" }
+        )
+    } else if cx.sc.resource.kind == ResourceKind::External {
+        " The external API ignores tokens, so fencing cannot stop the stale owner.".to_string()
+    } else {
+        String::new()
+    };
+    let explanation = format!(
+        "Request {} took effect twice: from {other} at {} and from {who} at {}.{how} Nothing deduplicated it (no idempotency key).{}",
+        w.request,
+        fmt(first.at_us),
+        fmt(w.at_us),
+        cx.why_stale(w),
+    );
+    let mut actors = vec![who];
+    if !actors.contains(&other) {
+        actors.push(other);
+    }
+    Finding { property: Kind::DuplicateEffect, at_us: w.at_us, actors, explanation, event: Some(w.event) }
+}

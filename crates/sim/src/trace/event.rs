@@ -1,0 +1,282 @@
+//! The kinds of events a run records, and how a key moment names them ([`EventKind::tag`]).
+
+use serde::Serialize;
+
+use super::{ActorId, MsgId};
+use crate::time::Micros;
+
+/// What a write did at the resource.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WriteOutcome {
+    Accepted,
+    Rejected,
+    Duplicate,
+    Conflict,
+}
+
+/// The kinds of events. Fields name actors by [`ActorId`] and times in microseconds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum EventKind {
+    /// A client's program starts.
+    Start,
+    /// A message leaves (what it says is in [`Intervals::messages`]).
+    Send {
+        msg: MsgId,
+        to: ActorId,
+    },
+    /// A message arrives and is handled.
+    Receive {
+        msg: MsgId,
+        from: ActorId,
+    },
+    /// A message never arrives (dropped, partitioned, or its receiver is down).
+    Lost {
+        msg: MsgId,
+        from: ActorId,
+        why: String,
+    },
+    /// A client learns it holds the lock, until `until_local_us` on its own clock.
+    Acquired {
+        token: Option<u64>,
+        until_local_us: Micros,
+        grant: usize,
+    },
+    /// A client's attempt found the lock held (or got no reply).
+    Refused {
+        attempt: u32,
+    },
+    /// A Redlock round ended: which nodes (by index) voted yes, and the validity arithmetic.
+    Tally {
+        votes: Vec<usize>,
+        nodes: usize,
+        elapsed_us: Micros,
+        drift_us: Micros,
+        validity_us: Micros,
+        ok: bool,
+        extend: bool,
+    },
+    /// A client ran out of attempts.
+    GaveUp,
+    /// A client's renewal succeeded.
+    Renewed {
+        until_local_us: Micros,
+    },
+    /// A client learns it no longer holds the lock and stops.
+    LostLock {
+        why: String,
+    },
+    /// A client starts releasing the lock: from now on it no longer believes it holds it.
+    Releasing,
+    /// A client released the lock (or tried to).
+    Released {
+        removed: bool,
+    },
+    /// A client checked its deadline and went on.
+    DeadlineOk {
+        left_us: Micros,
+    },
+    /// A client starts computing.
+    Work {
+        ms: u64,
+    },
+    /// A client got the resource's value.
+    ReadDone {
+        value: i64,
+        version: u64,
+    },
+    /// A client got the reply to its write.
+    WriteDone {
+        outcome: WriteOutcome,
+    },
+    /// A client gave up waiting for a reply.
+    Timeout {
+        what: String,
+    },
+    /// A client's program ended.
+    Done {
+        completed: bool,
+    },
+    /// A Redis node set the lock key.
+    KeySet {
+        owner: ActorId,
+        token: Option<u64>,
+    },
+    /// A Redis node refused `SET NX` because the key exists.
+    KeyBusy {
+        holder: Option<ActorId>,
+    },
+    /// A Redis node's clock passed the key's expiry.
+    KeyExpired {
+        owner: Option<ActorId>,
+    },
+    /// A key was deleted by a client; `foreign` when it was not the client's own.
+    KeyDeleted {
+        owner: Option<ActorId>,
+        by: ActorId,
+        foreign: bool,
+    },
+    /// A key's expiry was extended; `foreign` when it was not the client's own.
+    KeyExtended {
+        owner: Option<ActorId>,
+        by: ActorId,
+        foreign: bool,
+    },
+    /// A compare-and-X script found another value (or no key) and did nothing.
+    KeyUnchanged {
+        by: ActorId,
+        missing: bool,
+    },
+    /// The replica applied a replicated write.
+    Replicated {
+        what: String,
+    },
+    /// The resource served a read.
+    ReadServed {
+        client: ActorId,
+        value: i64,
+        version: u64,
+    },
+    /// The resource applied a write.
+    Accepted {
+        client: ActorId,
+        token: Option<u64>,
+        value: i64,
+    },
+    /// The resource refused a write (or an activation) because of its token.
+    Rejected {
+        client: ActorId,
+        token: Option<u64>,
+        highest: u64,
+    },
+    /// The resource had already applied this request id.
+    Duplicate {
+        client: ActorId,
+        request: String,
+    },
+    /// A conditional write found a newer version.
+    Conflict {
+        client: ActorId,
+        expected: u64,
+        actual: u64,
+    },
+    /// Check-then-write: the check passed; the write follows later.
+    Checked {
+        client: ActorId,
+        token: Option<u64>,
+    },
+    /// A pause starts.
+    Paused {
+        until_us: Micros,
+    },
+    /// A pause ends; buffered messages and timers are handled now.
+    Resumed {
+        buffered: usize,
+    },
+    Crashed,
+    Restarted {
+        kept_data: bool,
+    },
+    ClockJumped {
+        by_us: Micros,
+    },
+    DriftChanged {
+        ppm: i64,
+    },
+    Isolated {
+        until_us: Micros,
+    },
+    Healed,
+    /// The replica became the primary.
+    Promoted,
+    /// Consensus: a client's key is in place but an earlier key holds the lock.
+    Queued {
+        rev: u64,
+    },
+    /// Consensus: a proposal reached a majority and was applied.
+    Committed {
+        what: String,
+        revision: u64,
+    },
+    /// Consensus: the leader tells a client it holds the lock. `key_exists` is false when the
+    /// service did not check that the client's own key still existed (etcd#11456).
+    LockGranted {
+        client: ActorId,
+        rev: u64,
+        key_exists: bool,
+    },
+    /// Consensus: a lease ran out on the leader's clock; the leader proposes to revoke it.
+    LeaseExpired {
+        client: ActorId,
+    },
+    /// Consensus: a member became leader and refreshed every lease.
+    LeaderElected {
+        leases: usize,
+    },
+    /// Consensus: no member can reach a majority, so there is no leader.
+    NoQuorum,
+}
+
+impl EventKind {
+    /// The word used to match key moments, and the actor the word is about (the client for
+    /// events at the resource or the lock service). See [`crate::scenario::Moment`].
+    pub fn tag(&self, actor: ActorId) -> (&'static str, ActorId) {
+        use EventKind::*;
+        match self {
+            Start => ("start", actor),
+            Send { .. } => ("send", actor),
+            Receive { .. } => ("receive", actor),
+            Lost { from, .. } => ("lost", *from),
+            Acquired { .. } => ("acquired", actor),
+            Refused { .. } => ("refused", actor),
+            Tally { ok: true, .. } => ("majority", actor),
+            Tally { ok: false, .. } => ("no-majority", actor),
+            GaveUp => ("gave-up", actor),
+            Renewed { .. } => ("renewed", actor),
+            LostLock { .. } => ("lost-lock", actor),
+            Releasing => ("releasing", actor),
+            Released { .. } => ("released", actor),
+            DeadlineOk { .. } => ("deadline-ok", actor),
+            Work { .. } => ("work", actor),
+            ReadDone { .. } => ("read", actor),
+            WriteDone { .. } => ("write-done", actor),
+            Timeout { .. } => ("timeout", actor),
+            Done { .. } => ("done", actor),
+            KeySet { owner, .. } => ("key-set", *owner),
+            KeyBusy { .. } => ("key-busy", actor),
+            KeyExpired { owner } => ("expired", owner.unwrap_or(actor)),
+            KeyDeleted { by, .. } => ("deleted", *by),
+            KeyExtended { by, .. } => ("extended", *by),
+            KeyUnchanged { by, .. } => ("unchanged", *by),
+            Replicated { .. } => ("replicated", actor),
+            ReadServed { client, .. } => ("served", *client),
+            Accepted { client, .. } => ("accepted", *client),
+            Rejected { client, .. } => ("rejected", *client),
+            Duplicate { client, .. } => ("duplicate", *client),
+            Conflict { client, .. } => ("conflict", *client),
+            Checked { client, .. } => ("checked", *client),
+            Paused { .. } => ("paused", actor),
+            Resumed { .. } => ("resumed", actor),
+            Crashed => ("crashed", actor),
+            Restarted { .. } => ("restarted", actor),
+            ClockJumped { .. } => ("clock-jump", actor),
+            DriftChanged { .. } => ("drift", actor),
+            Isolated { .. } => ("isolated", actor),
+            Healed => ("healed", actor),
+            Promoted => ("promoted", actor),
+            Queued { .. } => ("queued", actor),
+            Committed { .. } => ("committed", actor),
+            LockGranted { client, .. } => ("granted", *client),
+            LeaseExpired { client } => ("lease-expired", *client),
+            LeaderElected { .. } => ("leader", actor),
+            NoQuorum => ("no-quorum", actor),
+        }
+    }
+
+    /// Whether this event is a fault (drawn as such, and always worth a marker).
+    pub fn is_fault(&self) -> bool {
+        use EventKind::*;
+        matches!(self, Paused { .. } | Crashed | Restarted { .. } | ClockJumped { .. } | DriftChanged { .. } | Isolated { .. } | Promoted)
+    }
+}
