@@ -122,3 +122,100 @@ pub enum ServerFault {
     /// A `failover` fault: promote the replica.
     Failover,
 }
+
+/// A world for unit tests of actors: perfect clocks (every clock reads true time), and the
+/// crashes, pauses and partitions a test sets.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::*;
+
+    pub struct FakeEnv {
+        pub now: Micros,
+        pub names: Vec<String>,
+        pub down: Vec<ActorId>,
+        pub paused: Vec<(ActorId, Micros)>,
+        pub cuts: Vec<(ActorId, ActorId)>,
+        pub grants: usize,
+        pub durable: Option<u64>,
+        pub end: Micros,
+    }
+
+    impl FakeEnv {
+        /// Actors named `names`, at true time 0, the run ending at 60 s.
+        pub fn new(names: &[&str]) -> FakeEnv {
+            FakeEnv {
+                now: 0,
+                names: names.iter().map(|n| n.to_string()).collect(),
+                down: vec![],
+                paused: vec![],
+                cuts: vec![],
+                grants: 0,
+                durable: None,
+                end: 60_000_000,
+            }
+        }
+    }
+
+    impl Env for FakeEnv {
+        fn now(&self) -> Micros {
+            self.now
+        }
+        fn local(&self, _: ActorId) -> Micros {
+            self.now
+        }
+        fn when_reads(&self, _: ActorId, local: Micros) -> Option<Micros> {
+            (local <= self.end).then_some(local.max(self.now))
+        }
+        fn is_down(&self, a: ActorId) -> bool {
+            self.down.contains(&a)
+        }
+        fn paused_until(&self, a: ActorId) -> Option<Micros> {
+            self.paused.iter().find(|p| p.0 == a).map(|p| p.1)
+        }
+        fn cut(&self, a: ActorId, b: ActorId) -> bool {
+            self.cuts.iter().any(|&(x, y)| (x, y) == (a, b) || (x, y) == (b, a))
+        }
+        fn name(&self, a: ActorId) -> &str {
+            &self.names[a]
+        }
+        fn next_grant(&self) -> usize {
+            self.grants
+        }
+        fn durable_token(&self) -> Option<u64> {
+            self.durable
+        }
+        fn end(&self) -> Micros {
+            self.end
+        }
+    }
+
+    /// The events among `out`, in order.
+    pub fn events<T>(out: &Out<T>) -> Vec<(ActorId, EventKind)> {
+        out.iter()
+            .filter_map(|e| match e {
+                Effect::Event { actor, kind } => Some((*actor, kind.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The messages among `out`: (from, to, payload).
+    pub fn sends<T>(out: &Out<T>) -> Vec<(ActorId, ActorId, Payload)> {
+        out.iter()
+            .filter_map(|e| match e {
+                Effect::Send { from, to, payload } => Some((*from, *to, payload.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The records among `out`.
+    pub fn records<T>(out: &Out<T>) -> Vec<Record> {
+        out.iter()
+            .filter_map(|e| match e {
+                Effect::Record(r) => Some(r.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+}

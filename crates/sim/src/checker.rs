@@ -158,3 +158,6 @@ pub fn check(run: &Run, sc: &Scenario) -> Verdict {
         .collect();
     Verdict { verdict: if violations.is_empty() { Safety::Safe } else { Safety::Unsafe }, properties, violations, hazards, notes }
 }
+
+#[cfg(test)]
+mod tests;

@@ -298,3 +298,6 @@ impl Client {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -23,6 +23,12 @@ impl Cx<'_> {
 
 /// The sentence for an event of `kind` at actor `a`.
 pub fn sentence(cx: &Cx, a: ActorId, kind: &EventKind) -> String {
+    narrated(cx, a, kind).unwrap_or_else(|| format!("{}: {}.", cx.name(a), kind.tag(a).0))
+}
+
+/// The sentence for an event, from whichever part words its kind; `None` for a kind nobody
+/// words (a test makes sure there is none).
+pub fn narrated(cx: &Cx, a: ActorId, kind: &EventKind) -> Option<String> {
     let me = cx.name(a);
     let name = |x: ActorId| cx.name(x).to_string();
     crate::consensus::narrate(me, kind, &name, cx.sc.lock.election_timeout_ms)
@@ -30,7 +36,6 @@ pub fn sentence(cx: &Cx, a: ActorId, kind: &EventKind) -> String {
         .or_else(|| redis(cx, me, kind))
         .or_else(|| resource(cx, me, kind))
         .or_else(|| faults(cx, a, me, kind))
-        .unwrap_or_else(|| format!("{me}: {}.", kind.tag(a).0))
 }
 
 /// A client's events.

@@ -190,3 +190,6 @@ impl Redlock {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

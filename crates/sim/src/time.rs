@@ -30,7 +30,7 @@ pub fn fmt(us: Micros) -> String {
             let s = format!("{whole}.{ms3:03}");
             format!("{} s", s.trim_end_matches('0'))
         }
-    } else if a % 1000 == 0 {
+    } else if a.is_multiple_of(1000) {
         format!("{} ms", a / 1000)
     } else {
         let s = format!("{}.{:03}", a / 1000, a % 1000);
@@ -65,6 +65,6 @@ mod tests {
         assert_eq!(fmt(350 * MS), "350 ms");
         assert_eq!(fmt(1_500), "1.5 ms");
         assert_eq!(fmt(-2 * SEC), "-2 s");
-        assert_eq!(fmt(1_999_999_9), "20 s");
+        assert_eq!(fmt(19_999_999), "20 s");
     }
 }

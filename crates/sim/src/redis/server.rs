@@ -307,3 +307,6 @@ impl Servers {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

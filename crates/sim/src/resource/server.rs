@@ -112,3 +112,74 @@ impl Server {
         out.push(Effect::Record(Record::Resource { value: s.value, version: s.version, highest: s.highest }));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::actor::testing::{events, records, sends, FakeEnv};
+    use crate::scenario::{Fencing, Resource, ResourceKind};
+
+    const A: ActorId = 0;
+    const B: ActorId = 1;
+    const R: ActorId = 2;
+
+    fn server(fencing: Fencing) -> Server {
+        let cfg = Resource { kind: ResourceKind::Store, fencing, idempotency: false, check_write_gap_ms: 10 };
+        Server { id: R, store: Store::new(cfg), gap: 10_000 }
+    }
+
+    fn write(token: u64) -> Payload {
+        let request = format!("w{token}");
+        Payload::Write {
+            req: 1,
+            token: Some(token),
+            grant: Some(0),
+            op: WriteOp::Set,
+            value: 1,
+            request,
+            read_version: Some(0),
+            read_at_us: Some(0),
+            conditional: false,
+        }
+    }
+
+    #[test]
+    fn an_accepted_write_is_recorded_and_answered() {
+        let mut s = server(Fencing::Atomic);
+        let e = FakeEnv::new(&["A", "B", "resource"]);
+        let mut out = Vec::new();
+        s.on_message(A, write(34), 5, &e, &mut out);
+        assert_eq!(events(&out), vec![(R, EventKind::Accepted { client: A, token: Some(34), value: 1 })]);
+        let recs = records(&out);
+        assert_eq!(recs[0], Record::Resource { value: 1, version: 1, highest: 34 });
+        assert!(matches!(&recs[1], Record::Applied(a) if a.client == A && a.msg == 5 && a.version_before == 0));
+        assert!(matches!(sends(&out)[0], (R, A, Payload::WriteReply { outcome: WriteOutcome::Accepted, highest: 34, .. })));
+    }
+
+    #[test]
+    fn atomic_fencing_rejects_an_older_token() {
+        let mut s = server(Fencing::Atomic);
+        let e = FakeEnv::new(&["A", "B", "resource"]);
+        s.on_message(B, write(34), 0, &e, &mut Vec::new());
+        let mut out = Vec::new();
+        s.on_message(A, write(33), 1, &e, &mut out);
+        assert_eq!(events(&out), vec![(R, EventKind::Rejected { client: A, token: Some(33), highest: 34 })]);
+        assert!(records(&out).is_empty());
+    }
+
+    #[test]
+    fn check_then_write_commits_after_the_gap_without_checking_again() {
+        let mut s = server(Fencing::CheckThenWrite);
+        let mut e = FakeEnv::new(&["A", "B", "resource"]);
+        let mut out = Vec::new();
+        s.on_message(A, write(33), 0, &e, &mut out);
+        assert_eq!(events(&out), vec![(R, EventKind::Checked { client: A, token: Some(33) })]);
+        let Some(Effect::Timer { at: 10_000, timer, gate: Gate::Process, .. }) = out.pop() else { panic!("a commit timer: {out:?}") };
+        // B's newer write lands in the gap; A's commit still goes through.
+        s.on_message(B, write(34), 1, &e, &mut Vec::new());
+        e.now = 10_000;
+        let mut out = Vec::new();
+        s.on_timer(timer, &e, &mut out);
+        assert_eq!(events(&out), vec![(R, EventKind::Accepted { client: A, token: Some(33), value: 1 })]);
+    }
+}

@@ -1,0 +1,151 @@
+//! What a committed proposal does: a lock's key and lease, an unlock, a revocation; waking
+//! the waiter whose predecessor is gone; and the consensus events' narration.
+
+use super::{next_grant, Cluster, Fx, Lease, Op, Waiter};
+use crate::actor::{Effect, Env, Record};
+use crate::msg::Payload;
+use crate::time::{fmt, ms};
+use crate::trace::{ActorId, EventKind, Grant, KeyEnd};
+
+impl Cluster {
+    pub(super) fn apply(&mut self, op: Op, env: &dyn Env, out: &mut Fx) {
+        let Some(leader) = self.leader else { return };
+        let what = self.describe_op(&op, env);
+        let committed = |revision| Effect::Event { actor: leader, kind: EventKind::Committed { what: what.clone(), revision } };
+        match op {
+            Op::Lock { client, req, ttl_ms } => {
+                // Like etcd's LeaseGrant, a TTL below the minimum is raised to it.
+                let ttl_ms = ttl_ms.max(self.cfg.min_ttl_ms);
+                let local = env.local(leader);
+                let lease = self.next_lease;
+                self.next_lease += 1;
+                self.revision += 1;
+                let rev = self.revision;
+                self.leases.insert(lease, Lease { client, ttl_ms, expires_local: local + ms(ttl_ms as i64), revoking: false });
+                self.keys.insert(lease, (rev, client));
+                out.push(committed(rev));
+                out.push(Effect::Record(Record::KeyOpen { handle: lease, node: leader, owner: Some(client) }));
+                self.schedule_lease_check(lease, env, out);
+                let lowest = self.keys.values().map(|k| k.0).min();
+                if lowest == Some(rev) {
+                    self.grant(client, lease, rev, req, true, env, out);
+                } else {
+                    self.waiters.push(Waiter { client, lease, rev, req });
+                    out.push(Effect::Event { actor: leader, kind: EventKind::Queued { rev } });
+                    out.push(Effect::Send { from: leader, to: client, payload: Payload::CQueued { req, rev, lease } });
+                }
+            }
+            Op::Unlock { client, req, lease } => {
+                let rev = self.delete_key(lease, KeyEnd::Deleted, out);
+                out.push(committed(rev));
+                if let Some(g) = self.grant_of.remove(&lease) {
+                    out.push(Effect::Record(Record::GrantReleased { grant: g }));
+                }
+                out.push(Effect::Send { from: leader, to: client, payload: Payload::CUnlocked { req } });
+                self.wake_waiters(env, out);
+            }
+            Op::Revoke { lease } => {
+                let rev = self.delete_key(lease, KeyEnd::Expired, out);
+                out.push(committed(rev));
+                if let Some(g) = self.grant_of.remove(&lease) {
+                    out.push(Effect::Record(Record::GrantEnded { grant: g }));
+                }
+                self.wake_waiters(env, out);
+            }
+        }
+    }
+
+    /// Deletes a session's key and lease; returns the new revision.
+    fn delete_key(&mut self, lease: u64, end: KeyEnd, out: &mut Fx) -> u64 {
+        self.revision += 1;
+        self.keys.remove(&lease);
+        self.leases.remove(&lease);
+        out.push(Effect::Record(Record::KeyClose { handle: lease, end }));
+        self.revision
+    }
+
+    /// A waiter whose predecessor is gone holds the lock, if its own key is still there (or,
+    /// with `recheck_after_wait: false`, whether or not it is: etcd#11456).
+    fn wake_waiters(&mut self, env: &dyn Env, out: &mut Fx) {
+        let waiters = std::mem::take(&mut self.waiters);
+        let mut keep = Vec::new();
+        for w in waiters {
+            let has_predecessor = self.keys.values().any(|k| k.0 < w.rev);
+            if has_predecessor {
+                keep.push(w);
+                continue;
+            }
+            let exists = self.keys.contains_key(&w.lease);
+            if exists || !self.cfg.recheck_after_wait {
+                self.grant(w.client, w.lease, w.rev, w.req, exists, env, out);
+            } else {
+                let leader = self.leader.expect("applying on the leader");
+                out.push(Effect::Send { from: leader, to: w.client, payload: Payload::CSessionExpired { req: w.req } });
+            }
+        }
+        self.waiters.extend(keep);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn grant(&mut self, client: ActorId, lease: u64, rev: u64, req: u64, key_exists: bool, env: &dyn Env, out: &mut Fx) {
+        let Some(leader) = self.leader else { return };
+        out.push(Effect::Event { actor: leader, kind: EventKind::LockGranted { client, rev, key_exists } });
+        let token = self.cfg.tokens.then_some(rev);
+        if let Some(t) = token {
+            out.push(Effect::Record(Record::Token { client, token: t, durable: false }));
+        }
+        let g = next_grant(env, out);
+        let term_end_us = match self.leases.get(&lease).map(|l| l.expires_local) {
+            Some(exp) => env.when_reads(leader, exp).unwrap_or(env.end()),
+            // Granted on an expired session: the client believes it has a whole lease.
+            None => env.now() + ms(self.cfg.ttl_ms as i64),
+        };
+        let now = env.now();
+        out.push(Effect::Record(Record::Grant(Grant {
+            client,
+            node: leader,
+            at_us: now,
+            token,
+            event: 0,
+            term_end_us,
+            released_us: None,
+            votes: vec![leader],
+        })));
+        if key_exists {
+            self.grant_of.insert(lease, g);
+        }
+        out.push(Effect::Send { from: leader, to: client, payload: Payload::CLocked { req, rev, lease, grant: g } });
+    }
+}
+
+/// The narration of the consensus events.
+pub fn narrate(me: &str, kind: &EventKind, name: &dyn Fn(ActorId) -> String, election_timeout_ms: u64) -> Option<String> {
+    let n = name;
+    Some(match kind {
+        EventKind::Queued { rev } => format!("{me}'s key is in place at revision {rev}, but an earlier key holds the lock: it waits for its predecessor."),
+        EventKind::Committed { what, revision } => {
+            format!("{me} commits `{what}` at revision {revision}: a majority of the members has it.")
+        }
+        EventKind::LockGranted { client, rev, key_exists: true } => {
+            format!("{me} tells {} it holds the lock: its key (revision {rev}) has the lowest create revision.", n(*client))
+        }
+        EventKind::LockGranted { client, rev, key_exists: false } => format!(
+            "{me} tells {} it holds the lock (revision {rev}) without checking its session: {}'s key is already gone, because its lease expired while it waited.",
+            n(*client),
+            n(*client)
+        ),
+        EventKind::LeaseExpired { client } => {
+            format!("{}'s lease has run out on {me}'s clock: {me} proposes to revoke it and delete its key.", n(*client))
+        }
+        EventKind::LeaderElected { leases: 0 } => format!("{me} is the leader."),
+        EventKind::LeaderElected { leases } => format!(
+            "{me} becomes the leader and refreshes all {leases} lease{} to their full TTL plus the election timeout ({}).",
+            if *leases == 1 { "" } else { "s" },
+            fmt(ms(election_timeout_ms as i64))
+        ),
+        EventKind::NoQuorum => {
+            "No member can reach a majority: there is no leader. Nothing can be granted, and no lease can expire.".to_string()
+        }
+        _ => return None,
+    })
+}

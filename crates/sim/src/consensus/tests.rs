@@ -1,0 +1,138 @@
+//! The consensus cluster as inputs → effects.
+
+use super::*;
+use crate::actor::testing::{events, records, sends, FakeEnv};
+
+// Actors: 0 = c1, 1 = c2, 2..=4 = m1..m3.
+const C1: ActorId = 0;
+const C2: ActorId = 1;
+const M1: ActorId = 2;
+const M2: ActorId = 3;
+const M3: ActorId = 4;
+
+fn cluster() -> Cluster {
+    let cfg = Settings { ttl_ms: 10_000, election_timeout_ms: 1_000, min_ttl_ms: 2_000, recheck_after_wait: true, tokens: true };
+    Cluster::new(vec![M1, M2, M3], cfg)
+}
+
+fn env() -> FakeEnv {
+    FakeEnv::new(&["c1", "c2", "m1", "m2", "m3"])
+}
+
+/// Elects m1 and returns the cluster.
+fn elected(e: &FakeEnv) -> Cluster {
+    let mut c = cluster();
+    let mut out = Vec::new();
+    c.on_timer(Timer::Election, e, &mut out);
+    assert_eq!(events(&out), vec![(M1, EventKind::LeaderElected { leases: 0 })]);
+    c
+}
+
+/// Sends `payload` from `from` to the leader and delivers every append to the followers and
+/// their acks back, returning every effect along the way.
+fn commit(c: &mut Cluster, from: ActorId, payload: Payload, e: &FakeEnv) -> Fx {
+    let mut all = Vec::new();
+    c.on_message(M1, from, payload, e, &mut all);
+    let appends: Vec<_> = sends(&all).into_iter().filter(|s| matches!(s.2, Payload::Append { .. })).collect();
+    for (_, to, p) in appends {
+        let mut acks = Vec::new();
+        c.on_message(to, M1, p, e, &mut acks);
+        for (_, _, ack) in sends(&acks) {
+            c.on_message(M1, to, ack, e, &mut all);
+        }
+    }
+    all
+}
+
+#[test]
+fn the_first_election_happens_at_the_start() {
+    let mut out = Vec::new();
+    cluster().start(&mut out);
+    assert_eq!(out, vec![Effect::Timer { actor: M1, at: 0, timer: Timer::Election, gate: Gate::Always }]);
+}
+
+#[test]
+fn a_lock_commits_on_a_majority_and_grants_the_lowest_key() {
+    let e = env();
+    let mut c = elected(&e);
+    let mut out = Vec::new();
+    c.on_message(M1, C1, Payload::CLock { req: 7, ttl_ms: 10_000 }, &e, &mut out);
+    // Proposed, not yet committed: the leader alone is not a majority of three.
+    assert!(events(&out).is_empty());
+    assert_eq!(sends(&out).len(), 2);
+    let out = commit(&mut elected(&e), C1, Payload::CLock { req: 7, ttl_ms: 10_000 }, &e);
+    let ev = events(&out);
+    assert!(matches!(&ev[0].1, EventKind::Committed { revision: 2, .. }));
+    assert_eq!(ev[1], (M1, EventKind::LockGranted { client: C1, rev: 2, key_exists: true }));
+    assert!(records(&out).iter().any(|r| matches!(r, Record::Grant(g) if g.client == C1 && g.token == Some(2))));
+    assert!(sends(&out).iter().any(|s| s.1 == C1 && matches!(s.2, Payload::CLocked { req: 7, rev: 2, grant: 0, .. })));
+}
+
+#[test]
+fn a_second_client_waits_for_its_predecessor() {
+    let mut e = env();
+    let mut c = elected(&e);
+    commit(&mut c, C1, Payload::CLock { req: 1, ttl_ms: 10_000 }, &e);
+    e.grants = 1;
+    let out = commit(&mut c, C2, Payload::CLock { req: 1, ttl_ms: 10_000 }, &e);
+    assert!(events(&out).contains(&(M1, EventKind::Queued { rev: 3 })));
+    assert!(sends(&out).iter().any(|s| s.1 == C2 && matches!(s.2, Payload::CQueued { rev: 3, lease: 2, .. })));
+    // c1 unlocks: c2's key is now the lowest.
+    let out = commit(&mut c, C1, Payload::CUnlock { req: 2, lease: 1 }, &e);
+    assert!(events(&out).contains(&(M1, EventKind::LockGranted { client: C2, rev: 3, key_exists: true })));
+    assert!(records(&out).contains(&Record::GrantReleased { grant: 0 }));
+}
+
+#[test]
+fn a_lease_that_runs_out_on_the_leader_is_revoked() {
+    let mut e = env();
+    let mut c = elected(&e);
+    let out = commit(&mut c, C1, Payload::CLock { req: 1, ttl_ms: 10_000 }, &e);
+    let check = out
+        .iter()
+        .find_map(|x| match x {
+            Effect::Timer { at, timer: t @ Timer::LeaseCheck { .. }, .. } => Some((*at, t.clone())),
+            _ => None,
+        })
+        .expect("a lease check is armed");
+    assert_eq!(check.0, 10_000_000);
+    e.now = check.0;
+    let out = {
+        let mut out = Vec::new();
+        c.on_timer(check.1, &e, &mut out);
+        out
+    };
+    assert_eq!(events(&out)[0], (M1, EventKind::LeaseExpired { client: C1 }));
+}
+
+#[test]
+fn a_keepalive_moves_the_lease_and_an_unknown_lease_is_not_found() {
+    let mut e = env();
+    let mut c = elected(&e);
+    commit(&mut c, C1, Payload::CLock { req: 1, ttl_ms: 10_000 }, &e);
+    e.now = 3_000_000;
+    let mut out = Vec::new();
+    c.on_message(M1, C1, Payload::CKeepAlive { req: 2, lease: 1 }, &e, &mut out);
+    assert!(records(&out).contains(&Record::GrantTerm { grant: 0, until_us: 13_000_000 }));
+    assert!(sends(&out).contains(&(M1, C1, Payload::CKeepAliveOk { req: 2 })));
+    let mut out = Vec::new();
+    c.on_message(M1, C1, Payload::CKeepAlive { req: 3, lease: 9 }, &e, &mut out);
+    assert_eq!(sends(&out), vec![(M1, C1, Payload::CLeaseNotFound { req: 3 })]);
+}
+
+#[test]
+fn without_a_majority_there_is_no_leader_and_followers_ignore_clients() {
+    let mut e = env();
+    e.down = vec![M2, M3];
+    let mut c = cluster();
+    let mut out = Vec::new();
+    c.on_timer(Timer::Election, &e, &mut out);
+    assert_eq!(events(&out), vec![(M1, EventKind::NoQuorum)]);
+    let mut out = Vec::new();
+    c.on_message(M1, C1, Payload::CLock { req: 1, ttl_ms: 10_000 }, &e, &mut out);
+    assert!(out.is_empty(), "no leader, no answer: {out:?}");
+    // A member fault calls an election after the timeout.
+    let mut out = Vec::new();
+    c.on_fault(ServerFault::Restarted, &e, &mut out);
+    assert_eq!(out, vec![Effect::Timer { actor: M1, at: 1_000_000, timer: Timer::Election, gate: Gate::Always }]);
+}

@@ -1,0 +1,128 @@
+//! The Redis servers as inputs → effects.
+
+use super::*;
+use crate::actor::testing::{events, records, sends, FakeEnv};
+use crate::redis::RedisReply;
+
+// Actors: 0 = A, 1 = B, 2 = redis, 3 = replica.
+const A: ActorId = 0;
+const B: ActorId = 1;
+const REDIS: ActorId = 2;
+const REPLICA: ActorId = 3;
+
+fn env() -> FakeEnv {
+    FakeEnv::new(&["A", "B", "redis", "replica"])
+}
+
+fn acquire(owner: &str) -> Payload {
+    Payload::Redis { req: 1, cmd: RedisCmd::Acquire { owner: owner.into(), ttl_ms: 10_000, incr: false } }
+}
+
+fn timers(out: &Fx) -> Vec<(ActorId, Micros, Timer, Gate)> {
+    out.iter()
+        .filter_map(|e| match e {
+            Effect::Timer { actor, at, timer, gate } => Some((*actor, *at, timer.clone(), *gate)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn set_nx_grants_the_lock_and_arms_the_expiry() {
+    let mut s = Servers::primary(REDIS, None, None, 10_000, false);
+    let (mut e, mut out) = (env(), Vec::new());
+    e.now = 1_000;
+    s.on_message(REDIS, A, acquire("a1"), &e, &mut out);
+    assert_eq!(events(&out), vec![(REDIS, EventKind::KeySet { owner: A, token: None })]);
+    let recs = records(&out);
+    assert!(matches!(&recs[0], Record::Grant(g) if g.client == A && g.node == REDIS && g.term_end_us == 10_001_000));
+    assert_eq!(recs[1], Record::KeyOpen { handle: REDIS as u64, node: REDIS, owner: Some(A) });
+    assert_eq!(timers(&out), vec![(REDIS, 10_001_000, Timer::Expiry { gen: 1 }, Gate::Always)]);
+    assert_eq!(sends(&out), vec![(REDIS, A, Payload::RedisReply { req: 1, reply: RedisReply::Ok { token: None, grant: 0 } })]);
+}
+
+#[test]
+fn a_held_key_refuses_the_next_client_until_it_expires() {
+    let mut s = Servers::primary(REDIS, None, None, 10_000, false);
+    let mut e = env();
+    s.on_message(REDIS, A, acquire("a1"), &e, &mut Vec::new());
+    let mut out = Vec::new();
+    s.on_message(REDIS, B, acquire("b1"), &e, &mut out);
+    assert_eq!(events(&out), vec![(REDIS, EventKind::KeyBusy { holder: Some(A) })]);
+    assert_eq!(sends(&out)[0].2, Payload::RedisReply { req: 1, reply: RedisReply::Nil });
+    // The expiry timer fires: the key is gone, its span ends as expired.
+    e.now = 10_000_000;
+    let mut out = Vec::new();
+    s.on_timer(REDIS, Timer::Expiry { gen: 1 }, &e, &mut out);
+    assert_eq!(events(&out), vec![(REDIS, EventKind::KeyExpired { owner: Some(A) })]);
+    assert_eq!(records(&out), vec![Record::KeyClose { handle: REDIS as u64, end: KeyEnd::Expired }]);
+    let mut out = Vec::new();
+    s.on_message(REDIS, B, acquire("b1"), &e, &mut out);
+    assert_eq!(events(&out)[0].1, EventKind::KeySet { owner: B, token: None });
+}
+
+#[test]
+fn a_stale_expiry_timer_does_nothing() {
+    let mut s = Servers::primary(REDIS, None, None, 10_000, false);
+    let mut e = env();
+    s.on_message(REDIS, A, acquire("a1"), &e, &mut Vec::new());
+    e.now = 5_000_000;
+    let renew = Payload::Redis { req: 2, cmd: RedisCmd::Renew { owner: "a1".into(), ttl_ms: 10_000, compare: true } };
+    let mut out = Vec::new();
+    s.on_message(REDIS, A, renew, &e, &mut out);
+    assert_eq!(timers(&out), vec![(REDIS, 15_000_000, Timer::Expiry { gen: 2 }, Gate::Always)]);
+    assert!(matches!(records(&out)[0], Record::GrantTerm { grant: 0, until_us: 15_000_000 }));
+    e.now = 10_000_000;
+    let mut out = Vec::new();
+    s.on_timer(REDIS, Timer::Expiry { gen: 1 }, &e, &mut out);
+    assert!(out.is_empty(), "the renewed key must not expire at its old time: {out:?}");
+}
+
+#[test]
+fn the_primary_ships_writes_to_the_replica_after_the_lag() {
+    let mut s = Servers::primary(REDIS, Some((REPLICA, 500)), None, 10_000, false);
+    let e = env();
+    let mut out = Vec::new();
+    s.on_message(REDIS, A, acquire("a1"), &e, &mut out);
+    let ship = timers(&out).into_iter().find(|t| matches!(t.2, Timer::Ship { .. })).expect("shipped");
+    assert_eq!((ship.0, ship.1, ship.3), (REDIS, 500_000, Gate::Process));
+    let mut out = Vec::new();
+    s.on_timer(REDIS, ship.2, &e, &mut out);
+    let (from, to, payload) = sends(&out).remove(0);
+    assert_eq!((from, to), (REDIS, REPLICA));
+    let mut out = Vec::new();
+    s.on_message(REPLICA, REDIS, payload, &e, &mut out);
+    assert!(matches!(events(&out)[0].1, EventKind::Replicated { .. }));
+    assert_eq!(records(&out), vec![Record::KeyOpen { handle: REPLICA as u64, node: REPLICA, owner: Some(A) }]);
+    // A replica does not expire keys itself.
+    assert!(timers(&out).is_empty());
+}
+
+#[test]
+fn a_crash_without_persistence_loses_the_key_and_failover_promotes_the_replica() {
+    let mut s = Servers::primary(REDIS, Some((REPLICA, 500)), None, 10_000, false);
+    let e = env();
+    s.on_message(REDIS, A, acquire("a1"), &e, &mut Vec::new());
+    let mut out = Vec::new();
+    s.on_fault(REDIS, ServerFault::Failover, &e, &mut out);
+    assert_eq!(out[0], Effect::Crash(REDIS));
+    assert_eq!(events(&out), vec![(REPLICA, EventKind::Promoted)]);
+    assert_eq!(s.primary_now(), Some(REPLICA));
+    let mut out = Vec::new();
+    s.on_fault(REDIS, ServerFault::Crashed, &e, &mut out);
+    assert_eq!(records(&out), vec![Record::KeyClose { handle: REDIS as u64, end: KeyEnd::Lost }]);
+    assert!(s.node(REDIS).is_some_and(|n| n.keys.is_empty()));
+    // The promoted replica never got the key: B takes the lock.
+    let mut out = Vec::new();
+    s.on_message(REPLICA, B, acquire("b1"), &e, &mut out);
+    assert_eq!(events(&out)[0].1, EventKind::KeySet { owner: B, token: None });
+}
+
+#[test]
+fn a_redlock_node_votes_but_grants_nothing() {
+    let mut s = Servers::independent(vec![REDIS, REPLICA], 10_000, false);
+    let mut out = Vec::new();
+    s.on_message(REDIS, A, acquire("a1"), &env(), &mut out);
+    assert!(!records(&out).iter().any(|r| matches!(r, Record::Grant(_))), "the client decides: {out:?}");
+    assert_eq!(sends(&out)[0].2, Payload::RedisReply { req: 1, reply: RedisReply::Ok { token: None, grant: 0 } });
+}

@@ -1,0 +1,399 @@
+//! The engine's layout, as ARCHITECTURE.md states it: no import cycle between its modules;
+//! nothing under the lock services, their client protocols or the resource names the driver;
+//! every server actor and client protocol has unit tests; every event kind has a sentence;
+//! no source file over 400 lines and no function over 120.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use sim::trace::{EventKind, WriteOutcome};
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// Every `.rs` file under `dir`, with its text.
+fn files(dir: &Path) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                let text = std::fs::read_to_string(&p).unwrap();
+                out.push((p, text));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The module a file is: `consensus/client.rs` → `consensus::client`.
+fn module_of(path: &Path) -> String {
+    let rel = path.strip_prefix(src()).unwrap().with_extension("");
+    rel.components().map(|c| c.as_os_str().to_string_lossy().to_string()).collect::<Vec<_>>().join("::")
+}
+
+/// The top-level module a file belongs to: `consensus/client.rs` → `consensus`.
+fn top_module(path: &Path) -> String {
+    module_of(path).split("::").next().unwrap().to_string()
+}
+
+/// The code of a file without comments (a doc comment may name any module).
+fn code(text: &str) -> String {
+    text.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n")
+}
+
+/// The paths a file's code names from the crate root (`crate::a::b::C`, and each leaf of
+/// `use crate::a::{self, b::c, d}`), as lists of segments.
+fn crate_paths(text: &str) -> Vec<Vec<String>> {
+    let code = code(text);
+    let mut out = Vec::new();
+    for (i, _) in code.match_indices("crate::") {
+        let mut chars = code[i + 7..].chars().peekable();
+        use_tree(&mut chars, Vec::new(), &mut out);
+    }
+    out.retain(|p| !p.is_empty());
+    out
+}
+
+/// Reads one use tree (`a::b::{c, d::e}`) and pushes each path it names.
+fn use_tree(chars: &mut std::iter::Peekable<std::str::Chars>, mut prefix: Vec<String>, out: &mut Vec<Vec<String>>) {
+    loop {
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        if chars.peek() == Some(&'{') {
+            chars.next();
+            loop {
+                use_tree(chars, prefix.clone(), out);
+                while chars.peek().is_some_and(|c| c.is_whitespace()) {
+                    chars.next();
+                }
+                match chars.next() {
+                    Some(',') => continue,
+                    _ => return,
+                }
+            }
+        }
+        let mut seg = String::new();
+        while let Some(&c) = chars.peek() {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                seg.push(c);
+                chars.next();
+            } else {
+                break;
+            }
+        }
+        if !seg.is_empty() && seg != "self" {
+            prefix.push(seg);
+        }
+        if chars.peek() == Some(&':') {
+            chars.next();
+            chars.next();
+            continue;
+        }
+        out.push(prefix);
+        return;
+    }
+}
+
+/// The modules a file refers to: for each crate path, the longest prefix that is a module.
+fn references(text: &str, modules: &BTreeSet<String>) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for path in crate_paths(text) {
+        let found = (1..=path.len()).rev().map(|n| path[..n].join("::")).find(|m| modules.contains(m));
+        out.extend(found);
+    }
+    out
+}
+
+/// The engine's modules and what each refers to. A module and its submodules are one unit
+/// looking outward: a submodule's reference to its own parent is not an edge.
+fn graph() -> BTreeMap<String, BTreeSet<String>> {
+    let all = files(&src());
+    let modules: BTreeSet<String> = all.iter().map(|(p, _)| module_of(p)).filter(|m| m != "lib").collect();
+    let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (path, text) in &all {
+        let m = module_of(path);
+        if m == "lib" {
+            continue;
+        }
+        let refs = references(text, &modules);
+        let own = |r: &String| m == *r || m.starts_with(&format!("{r}::"));
+        g.entry(m.clone()).or_default().extend(refs.into_iter().filter(|r| !own(r)));
+    }
+    g
+}
+
+/// A cycle through `start`, if any: the path of modules.
+fn cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit(g: &BTreeMap<String, BTreeSet<String>>, m: &str, path: &mut Vec<String>, done: &mut BTreeSet<String>) -> Option<Vec<String>> {
+        if let Some(i) = path.iter().position(|p| p == m) {
+            let mut c = path[i..].to_vec();
+            c.push(m.to_string());
+            return Some(c);
+        }
+        if done.contains(m) {
+            return None;
+        }
+        path.push(m.to_string());
+        for n in g.get(m).into_iter().flatten() {
+            if let Some(c) = visit(g, n, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        done.insert(m.to_string());
+        None
+    }
+    let mut done = BTreeSet::new();
+    for m in g.keys() {
+        if let Some(c) = visit(g, m, &mut Vec::new(), &mut done) {
+            return Some(c);
+        }
+    }
+    None
+}
+
+#[test]
+fn no_import_cycle_between_engine_modules() {
+    let g = graph();
+    assert!(g.len() >= 15, "the scan found the modules: {g:?}");
+    assert!(g["world"].contains("lock") && g["lock"].contains("consensus::client"), "the scan sees references: {g:?}");
+    if let Some(c) = cycle(&g) {
+        panic!("import cycle: {}", c.join(" → "));
+    }
+    // The check can fail: a graph with a cycle is found.
+    let mut bad = g.clone();
+    bad.get_mut("trace").unwrap().insert("checker".into());
+    assert!(cycle(&bad).is_some());
+}
+
+/// The lock services, their client protocols and the resource: actors, not drivers.
+const ACTOR_MODULES: [&str; 7] = ["redis", "redlock", "consensus", "resource", "lock", "actor", "proto"];
+
+#[test]
+fn nothing_under_the_lock_services_or_the_servers_names_the_driver() {
+    for (path, text) in files(&src()) {
+        if !ACTOR_MODULES.contains(&top_module(&path).as_str()) {
+            continue;
+        }
+        let code = code(&text);
+        for bad in ["crate::world", "World", "crate::client::Client"] {
+            assert!(!code.contains(bad), "{} names `{bad}`: an actor returns effects and never drives the world", path.display());
+        }
+    }
+}
+
+#[test]
+fn every_server_actor_and_client_protocol_has_unit_tests() {
+    let all = files(&src());
+    for m in ["redis", "consensus", "resource", "client", "checker", "redlock"] {
+        let tests = all.iter().filter(|(p, _)| top_module(p) == m).map(|(_, t)| t.matches("#[test]").count()).sum::<usize>();
+        assert!(tests >= 1, "module `{m}` has no unit tests (inputs → effects)");
+    }
+}
+
+/// One event of every kind. A new kind does not compile here until it is listed.
+fn every_kind() -> Vec<EventKind> {
+    use EventKind::*;
+    let all = vec![
+        Start,
+        Send { msg: 0, to: 1 },
+        Receive { msg: 0, from: 0 },
+        Lost { msg: 0, from: 0, why: "why".into() },
+        Acquired { token: Some(1), until_local_us: 1, grant: 0 },
+        Refused { attempt: 1 },
+        Tally { votes: vec![0], nodes: 3, elapsed_us: 1, drift_us: 1, validity_us: 1, ok: false, extend: false },
+        GaveUp,
+        Renewed { until_local_us: 1 },
+        LostLock { why: "why".into() },
+        Releasing,
+        Released { removed: true },
+        DeadlineOk { left_us: 1 },
+        Work { ms: 1 },
+        ReadDone { value: 1, version: 1 },
+        WriteDone { outcome: WriteOutcome::Accepted },
+        Timeout { what: "what".into() },
+        Done { completed: true },
+        KeySet { owner: 0, token: None },
+        KeyBusy { holder: None },
+        KeyExpired { owner: None },
+        KeyDeleted { owner: None, by: 0, foreign: false },
+        KeyExtended { owner: None, by: 0, foreign: false },
+        KeyUnchanged { by: 0, missing: true },
+        Replicated { what: "what".into() },
+        ReadServed { client: 0, value: 1, version: 1 },
+        Accepted { client: 0, token: None, value: 1 },
+        Rejected { client: 0, token: None, highest: 1 },
+        Duplicate { client: 0, request: "r".into() },
+        Conflict { client: 0, expected: 1, actual: 2 },
+        Checked { client: 0, token: None },
+        Paused { until_us: 1 },
+        Resumed { buffered: 1 },
+        Crashed,
+        Restarted { kept_data: false },
+        ClockJumped { by_us: 1 },
+        DriftChanged { ppm: 1 },
+        Isolated { until_us: 1 },
+        Healed,
+        Promoted,
+        Queued { rev: 1 },
+        Committed { what: "what".into(), revision: 1 },
+        LockGranted { client: 0, rev: 1, key_exists: true },
+        LeaseExpired { client: 0 },
+        LeaderElected { leases: 0 },
+        NoQuorum,
+    ];
+    for k in &all {
+        match k {
+            Start
+            | Send { .. }
+            | Receive { .. }
+            | Lost { .. }
+            | Acquired { .. }
+            | Refused { .. }
+            | Tally { .. }
+            | GaveUp
+            | Renewed { .. }
+            | LostLock { .. }
+            | Releasing
+            | Released { .. }
+            | DeadlineOk { .. }
+            | Work { .. }
+            | ReadDone { .. }
+            | WriteDone { .. }
+            | Timeout { .. }
+            | Done { .. }
+            | KeySet { .. }
+            | KeyBusy { .. }
+            | KeyExpired { .. }
+            | KeyDeleted { .. }
+            | KeyExtended { .. }
+            | KeyUnchanged { .. }
+            | Replicated { .. }
+            | ReadServed { .. }
+            | Accepted { .. }
+            | Rejected { .. }
+            | Duplicate { .. }
+            | Conflict { .. }
+            | Checked { .. }
+            | Paused { .. }
+            | Resumed { .. }
+            | Crashed
+            | Restarted { .. }
+            | ClockJumped { .. }
+            | DriftChanged { .. }
+            | Isolated { .. }
+            | Healed
+            | Promoted
+            | Queued { .. }
+            | Committed { .. }
+            | LockGranted { .. }
+            | LeaseExpired { .. }
+            | LeaderElected { .. }
+            | NoQuorum => {}
+        }
+    }
+    all
+}
+
+#[test]
+fn every_event_kind_has_narration() {
+    let sc = sim::library::get("lease-basics").expect("a library scenario");
+    let run = sim::run(&sc).unwrap();
+    let cx = sim::narrate::Cx { sc: &sc, actors: &run.actors, messages: &run.intervals.messages, fences: true };
+    for kind in every_kind() {
+        let s = sim::narrate::narrated(&cx, 0, &kind);
+        assert!(s.as_ref().is_some_and(|s| s.ends_with('.') && s.len() > 8), "no sentence for {kind:?}: {s:?}");
+    }
+}
+
+/// Functions longer than `max` lines in `text`, as (name, first line, length). Counts braces
+/// outside strings, chars and comments.
+pub fn long_functions(text: &str, max: usize) -> Vec<(String, usize, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let t = line.trim_start();
+        let t = t.strip_prefix("pub ").or_else(|| t.strip_prefix("pub(crate) ")).or_else(|| t.strip_prefix("pub(super) ")).unwrap_or(t);
+        let Some(rest) = t.strip_prefix("fn ").or_else(|| t.strip_prefix("async fn ")).or_else(|| t.strip_prefix("const fn ")) else {
+            continue;
+        };
+        let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        let (mut depth, mut opened) = (0i32, false);
+        for (j, l) in lines.iter().enumerate().skip(i) {
+            for ch in strip(l).chars() {
+                match ch {
+                    '{' => {
+                        depth += 1;
+                        opened = true;
+                    }
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+            }
+            if (opened && depth == 0) || (!opened && strip(l).trim_end().ends_with(';')) {
+                if j - i + 1 > max {
+                    out.push((name.clone(), i + 1, j - i + 1));
+                }
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// A line without its strings, chars and comment.
+fn strip(line: &str) -> String {
+    let mut out = String::new();
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                while let Some(d) = chars.next() {
+                    if d == '\\' {
+                        chars.next();
+                    } else if d == '"' {
+                        break;
+                    }
+                }
+            }
+            '\'' if chars.clone().nth(1) == Some('\'') || chars.peek() == Some(&'\\') => {
+                for d in chars.by_ref() {
+                    if d == '\'' {
+                        break;
+                    }
+                }
+            }
+            '/' if chars.peek() == Some(&'/') => break,
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[test]
+fn no_file_over_400_lines_and_no_function_over_120() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut bad = Vec::new();
+    for dir in ["crates/sim/src", "crates/cli/src"] {
+        for (path, text) in files(&root.join(dir)) {
+            let n = text.lines().count();
+            if n > 400 {
+                bad.push(format!("{}: {n} lines", path.display()));
+            }
+            for (name, at, len) in long_functions(&text, 120) {
+                bad.push(format!("{}:{at}: fn {name} is {len} lines", path.display()));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "split these by concern:\n{}", bad.join("\n"));
+    // The scan can fail.
+    let long = format!("fn f() {{\n{}}}\n", "    let x = \"}\";\n".repeat(130));
+    assert_eq!(long_functions(&long, 120), vec![("f".to_string(), 1, 132)]);
+}
