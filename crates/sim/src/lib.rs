@@ -12,6 +12,7 @@
 pub mod checker;
 pub mod client;
 pub mod clock;
+pub mod facts;
 pub mod library;
 pub mod msg;
 pub mod predict;
