@@ -79,6 +79,9 @@ pub struct FieldError {
     pub message: String,
 }
 
+/// The settings a fix changed, as they were before it: (path, old value).
+pub type Undo = Vec<(String, Option<Value>)>;
+
 /// The state of the screen.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Screen {
@@ -91,7 +94,7 @@ pub struct Screen {
     /// The derived facts of `run`, computed once with it.
     pub facts: ByPtr<Facts>,
     /// The fix's settings as they were before it was applied; `Some` while the fix is on.
-    pub fix_undo: Option<ByPtr<Vec<(String, Option<Value>)>>>,
+    pub fix_undo: Option<ByPtr<Undo>>,
     /// The current step: an index into the run's events.
     pub cursor: usize,
     /// While playing: how far towards the next step (0..1).

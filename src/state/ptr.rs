@@ -52,20 +52,6 @@ impl<T: fmt::Debug> fmt::Debug for ByPtr<T> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn equal_values_in_two_allocations_differ_and_clones_are_equal() {
-        let a = ByPtr::new(vec![1, 2]);
-        let b = ByPtr::new(vec![1, 2]);
-        assert!(a != b, "compared by identity, not by value");
-        assert!(a == a.clone());
-        assert_eq!(*a, vec![1, 2]);
-    }
-}
-
 /// A handle to the latest value of something that changes often (the screen during playback),
 /// for a callback that reads it when it fires ("Copy link" reads the step when clicked). The
 /// handle itself never changes, so a component that holds one is not re-rendered for it.
@@ -96,5 +82,19 @@ impl<T> Clone for Latest<T> {
 impl<T> PartialEq for Latest<T> {
     fn eq(&self, o: &Self) -> bool {
         Rc::ptr_eq(&self.0, &o.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equal_values_in_two_allocations_differ_and_clones_are_equal() {
+        let a = ByPtr::new(vec![1, 2]);
+        let b = ByPtr::new(vec![1, 2]);
+        assert!(a != b, "compared by identity, not by value");
+        assert!(a == a.clone());
+        assert_eq!(*a, vec![1, 2]);
     }
 }

@@ -74,7 +74,7 @@ pub struct AddFaultProps {
 pub fn AddFault(p: &AddFaultProps) -> Html {
     crate::view::probe::rendered("AddFault");
     let kind = use_state(|| "pause".to_string());
-    let who = use_state(|| String::new());
+    let who = use_state(String::new);
     let names = p.scenario.actor_names();
     let actor = if names.contains(&*who) { (*who).clone() } else { names[0].clone() };
     let at_ms = use_context::<CursorAt>().map_or(0, |c| c.0);
