@@ -22,7 +22,7 @@ pub fn start() {
 /// autoplay, stylesheet }`. A bad option is refused with a message (and shown in the element).
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn mount(element: web_sys::Element, options: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
-    match view::app::mount_into(&element, &options) {
+    match view::embed::mount_into(&element, &options) {
         Ok(()) => Ok(()),
         Err(message) => {
             element.set_text_content(Some(&format!("Lease Lab: {message}")));

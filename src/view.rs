@@ -1,15 +1,23 @@
 //! The components. They draw what `state` and `layout` give them and forward events as
-//! `Action`s; they decide nothing.
+//! `Action`s; they decide nothing. Each receives only what it draws (see `lab.rs`).
 
 pub mod address;
 pub mod app;
 pub mod controls;
 pub mod course;
 pub mod editor;
+pub mod embed;
+pub mod header;
 pub mod inspector;
+pub mod keys;
+pub mod lab;
+pub mod lesson;
 pub mod pages;
 pub mod predict;
+pub mod probe;
+pub mod progress;
 pub mod timeline;
+pub mod verdict;
 
 /// Whether a library scenario (with its fix, or as written) is safe, by running it; each is run
 /// once per page load and remembered, for the course, the guide and the debate page.
@@ -26,13 +34,4 @@ pub fn library_safe(id: &str, fixed: bool) -> bool {
         .is_some_and(|r| r.verdict.is_safe());
     SAFE.with(|m| m.borrow_mut().insert((id.to_string(), fixed), safe));
     safe
-}
-
-/// A short label for a client's palette colour (CSS class `c0`…`c7`).
-pub fn color_class(i: usize) -> String {
-    if i == usize::MAX {
-        "srv".into()
-    } else {
-        format!("c{}", i % 8)
-    }
 }

@@ -6,7 +6,7 @@
 use std::rc::Rc;
 
 use app::state::Screen;
-use app::view::app::{Lab, LabProps};
+use app::view::lab::{Lab, LabProps};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
@@ -207,4 +207,96 @@ async fn every_control_has_an_accessible_name() {
         assert!(named, "unnamed control: {}", el.outer_html());
     }
     root.remove();
+}
+
+/// The components rendered since the counts were last cleared, with how often.
+fn rendered() -> std::collections::BTreeMap<&'static str, u32> {
+    app::view::probe::renders()
+}
+
+async fn after(a: app::state::Action) -> std::collections::BTreeMap<&'static str, u32> {
+    app::view::probe::forget();
+    app::view::probe::dispatch(a);
+    yew::scheduler::flush().await;
+    rendered()
+}
+
+/// A playback tick renders only what follows the cursor: the timeline's cursor parts, the
+/// controls, the narration and the inspector; not the lanes and marks, the header, the story,
+/// the verdict, the editor or the course.
+#[wasm_bindgen_test]
+async fn a_playback_tick_renders_only_what_follows_the_cursor() {
+    use app::state::{Action, Panel, STEP_MS};
+    let root = mount("gc-pause-unfenced").await;
+    let glide = after(Action::Tick(0.0)).await;
+    assert!(glide.is_empty(), "a tick while paused renders nothing: {glide:?}");
+    // From a step whose next step comes later in time, so that half a step moves the cursor.
+    let run = sim::run(&sim::library::get("gc-pause-unfenced").unwrap()).unwrap();
+    let from = (10..run.events.len() - 1).find(|&i| run.events[i + 1].at_us - run.events[i].at_us > 1_000).unwrap();
+    after(Action::Seek(from)).await;
+    let steps_before = attr(&root, "data-step");
+    after(Action::TogglePlay).await;
+    let half = after(Action::Tick(STEP_MS / 2.0)).await;
+    let whole = after(Action::Tick(STEP_MS)).await;
+    after(Action::TogglePlay).await;
+    assert_ne!(attr(&root, "data-step"), steps_before, "the ticks moved the cursor");
+    assert!(whole.contains_key("Narration"), "a whole step is narrated: {whole:?}");
+    for r in [&half, &whole] {
+        for follows in ["Lab", "Timeline", "Cursor", "LaneLabels", "Dots", "Controls", "Inspector"] {
+            assert!(r.contains_key(follows), "{follows} follows the cursor: {r:?}");
+        }
+        for stays in ["Header", "Story", "Backdrop", "Marks", "Markers", "VerdictPanel", "Predict"] {
+            assert!(!r.contains_key(stays), "{stays} rendered on a tick: {r:?}");
+        }
+    }
+    // The other panels: the editor (but for its "add a fault at <time>") and the course.
+    for (panel, stays, follows, to) in [(Panel::Change, "Editor", Some("AddFault"), 60), (Panel::Course, "Course", None, 80)] {
+        after(Action::SetPanel(panel)).await;
+        let moved = after(Action::Seek(to)).await;
+        assert!(!moved.contains_key(stays), "{stays} rendered on a step: {moved:?}");
+        assert!(follows.is_none_or(|f| moved.contains_key(f)), "{follows:?} follows the cursor: {moved:?}");
+        assert!(moved.contains_key("Controls"), "{moved:?}");
+    }
+    root.remove();
+}
+
+/// The counts can fail: an edit re-runs the scenario, and then everything that draws the run
+/// renders again.
+#[wasm_bindgen_test]
+async fn an_edit_renders_the_parts_that_draw_the_run() {
+    use app::state::Action;
+    let root = mount("gc-pause-unfenced").await;
+    let edited = after(Action::Edit(app::edit::Field::Ttl, "12000".into())).await;
+    for part in ["Backdrop", "Marks", "Markers", "VerdictPanel", "Inspector"] {
+        assert!(edited.contains_key(part), "{part} draws the new run: {edited:?}");
+    }
+    root.remove();
+}
+
+/// The app's timeline and the SVG export draw from one vocabulary (`draw::glyph`): on every
+/// library scenario, the lanes carry the same role labels and the marks the same classes.
+#[wasm_bindgen_test]
+async fn the_timeline_and_the_svg_export_agree_on_every_library_scenario() {
+    let texts = |list: web_sys::NodeList| -> Vec<String> {
+        (0..list.length()).map(|i| list.item(i).unwrap().text_content().unwrap_or_default()).collect()
+    };
+    let classes = |list: web_sys::NodeList| -> Vec<String> {
+        (0..list.length())
+            .map(|i| list.item(i).unwrap().dyn_into::<web_sys::Element>().unwrap().get_attribute("class").unwrap_or_default())
+            .collect()
+    };
+    for sc in sim::library::all() {
+        let root = mount(&sc.id).await;
+        let run = sim::run(&sc).unwrap();
+        let holder = document().create_element("div").unwrap();
+        holder.set_inner_html(&draw::svg::render(&run, &sc, 1000.0, Some(0)));
+        let app_roles = texts(root.query_selector_all(".lane-label .role").unwrap());
+        let svg_roles = texts(holder.query_selector_all(".lane-role").unwrap());
+        assert_eq!(app_roles, svg_roles, "{}: role labels", sc.id);
+        let app_marks = classes(root.query_selector_all("svg.timeline g.mark").unwrap());
+        let svg_marks = classes(holder.query_selector_all("g.mark").unwrap());
+        assert_eq!(app_marks, svg_marks, "{}: marks", sc.id);
+        assert!(!app_marks.is_empty(), "{}", sc.id);
+        root.remove();
+    }
 }

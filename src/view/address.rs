@@ -7,8 +7,8 @@ use std::rc::Rc;
 
 use yew::functional::UseReducerDispatcher;
 
-use super::app::storage;
 use super::pages::Page;
+use super::progress::storage;
 use crate::state::{Action, Screen};
 use sim::scenario::Scenario;
 

@@ -1,11 +1,11 @@
 //! Step, play and scrub; and the narration of the current step, announced to screen readers.
 
-use std::rc::Rc;
-
-use sim::time::fmt;
+use sim::facts::Facts;
+use sim::time::{fmt, Micros};
+use sim::Run;
 use yew::prelude::*;
 
-use crate::state::{Action, Screen, SPEEDS};
+use crate::state::{Action, ByPtr, Quiz, SPEEDS};
 
 /// A small inline icon (no icon font or emoji needed).
 pub fn icon(name: &str) -> Html {
@@ -25,7 +25,18 @@ pub fn icon(name: &str) -> Html {
 
 #[derive(Properties, PartialEq)]
 pub struct ControlsProps {
-    pub screen: Rc<Screen>,
+    pub run: ByPtr<Run>,
+    pub facts: ByPtr<Facts>,
+    pub quiz: ByPtr<Vec<Quiz>>,
+    pub cursor: usize,
+    /// The true time shown (between steps while playing).
+    pub time_us: Micros,
+    pub playing: bool,
+    pub speed: usize,
+    /// Predict mode hides the violations and the key moments still ahead.
+    pub hide: bool,
+    /// Predict mode is asking questions (their steps are marked on the scrubber).
+    pub asking: bool,
     pub dispatch: Callback<Action>,
     /// Only play/pause and the scrubber (an embedded run's `controls=play`).
     #[prop_or_default]
@@ -34,8 +45,8 @@ pub struct ControlsProps {
 
 #[component]
 pub fn Controls(p: &ControlsProps) -> Html {
-    let s = &p.screen;
-    let steps = s.steps();
+    crate::view::probe::rendered("Controls");
+    let steps = p.run.events.len();
     let act = |a: Action| {
         let d = p.dispatch.clone();
         Callback::from(move |_: MouseEvent| d.emit(a.clone()))
@@ -58,23 +69,23 @@ pub fn Controls(p: &ControlsProps) -> Html {
             }
         })
     };
-    let cur = &s.run.events[s.cursor.min(steps.saturating_sub(1))];
+    let cur = &p.run.events[p.cursor.min(steps.saturating_sub(1))];
     let pct = |i: usize| 100.0 * i as f64 / (steps.saturating_sub(1)).max(1) as f64;
     // Predict mode hides the violations (and the key moments still ahead) until the end.
-    let hide = s.hides_future();
-    let has_violation = !hide && !s.violations().is_empty();
+    let hide = p.hide;
+    let has_violation = !hide && !p.facts.violations().is_empty();
     if p.only_play {
         return html! {
             <div class="controls" role="toolbar" aria-label="Playback">
                 <div class="buttons">
-                    <button class="btn icon play" aria-label={if s.playing { "Pause (Space)" } else { "Play (Space)" }} onclick={act(Action::TogglePlay)}>
-                        { if s.playing { icon("pause") } else { icon("play") } }
+                    <button class="btn icon play" aria-label={if p.playing { "Pause (Space)" } else { "Play (Space)" }} onclick={act(Action::TogglePlay)}>
+                        { if p.playing { icon("pause") } else { icon("play") } }
                     </button>
-                    <span class="where" aria-hidden="true">{ format!("step {} / {} · {}", s.cursor + 1, steps, fmt(s.time_us())) }</span>
+                    <span class="where" aria-hidden="true">{ format!("step {} / {} · {}", p.cursor + 1, steps, fmt(p.time_us)) }</span>
                 </div>
                 <div class="scrub">
-                    <input type="range" min="1" max={steps.to_string()} value={(s.cursor + 1).to_string()} oninput={on_scrub}
-                           aria-label="Step" aria-valuetext={format!("step {} of {} at {}: {}", s.cursor + 1, steps, fmt(cur.at_us), cur.text)} />
+                    <input type="range" min="1" max={steps.to_string()} value={(p.cursor + 1).to_string()} oninput={on_scrub}
+                           aria-label="Step" aria-valuetext={format!("step {} of {} at {}: {}", p.cursor + 1, steps, fmt(cur.at_us), cur.text)} />
                 </div>
             </div>
         };
@@ -85,8 +96,8 @@ pub fn Controls(p: &ControlsProps) -> Html {
                 <button class="btn icon" aria-label="Go to the start (Home)" title="Start (Home)" onclick={act(Action::First)}>{ icon("first") }</button>
                 <button class="btn icon" aria-label="Previous key moment (Shift+Left)" title="Previous key moment (Shift+←)" onclick={act(Action::PrevMoment)}>{ icon("prev-moment") }</button>
                 <button class="btn icon" aria-label="Step back (Left)" title="Step back (←)" onclick={act(Action::Step(-1))}>{ icon("back") }</button>
-                <button class="btn icon play" aria-label={if s.playing { "Pause (Space)" } else { "Play (Space)" }} title="Play / pause (Space)" onclick={act(Action::TogglePlay)}>
-                    { if s.playing { icon("pause") } else { icon("play") } }
+                <button class="btn icon play" aria-label={if p.playing { "Pause (Space)" } else { "Play (Space)" }} title="Play / pause (Space)" onclick={act(Action::TogglePlay)}>
+                    { if p.playing { icon("pause") } else { icon("play") } }
                 </button>
                 <button class="btn icon" aria-label="Step forward (Right)" title="Step forward (→)" onclick={act(Action::Step(1))}>{ icon("forward") }</button>
                 <button class="btn icon" aria-label="Next key moment (Shift+Right)" title="Next key moment (Shift+→)" onclick={act(Action::NextMoment)}>{ icon("next-moment") }</button>
@@ -95,19 +106,19 @@ pub fn Controls(p: &ControlsProps) -> Html {
                 <label class="speed">
                     <span>{ "Speed" }</span>
                     <select aria-label="Playback speed (+ and −)" onchange={on_speed}>
-                        { for SPEEDS.iter().enumerate().map(|(i, v)| html! { <option value={i.to_string()} selected={i == s.speed}>{ format!("{v}×") }</option> }) }
+                        { for SPEEDS.iter().enumerate().map(|(i, v)| html! { <option value={i.to_string()} selected={i == p.speed}>{ format!("{v}×") }</option> }) }
                     </select>
                 </label>
-                <span class="where" aria-hidden="true">{ format!("step {} / {} · {}", s.cursor + 1, steps, fmt(s.time_us())) }</span>
+                <span class="where" aria-hidden="true">{ format!("step {} / {} · {}", p.cursor + 1, steps, fmt(p.time_us)) }</span>
             </div>
             <div class="scrub">
-                <input type="range" min="1" max={steps.to_string()} value={(s.cursor + 1).to_string()} oninput={on_scrub}
-                       aria-label="Step" aria-valuetext={format!("step {} of {} at {}: {}", s.cursor + 1, steps, fmt(cur.at_us), cur.text)} />
+                <input type="range" min="1" max={steps.to_string()} value={(p.cursor + 1).to_string()} oninput={on_scrub}
+                       aria-label="Step" aria-valuetext={format!("step {} of {} at {}: {}", p.cursor + 1, steps, fmt(cur.at_us), cur.text)} />
                 <div class="scrub-marks" aria-hidden="true">
-                    { for s.moments().into_iter().filter(|&i| !hide || i <= s.cursor).map(|i| html! { <span class="sm" style={format!("left:{:.3}%", pct(i))}></span> }) }
-                    { for s.violations().into_iter().filter(|_| !hide).map(|i| html! { <span class="sm bad" style={format!("left:{:.3}%", pct(i))}></span> }) }
-                    if s.asking() {
-                        { for s.quiz.iter().map(|q| html! { <span class="sm q" style={format!("left:{:.3}%", pct(q.answer.asked))}></span> }) }
+                    { for p.facts.moments().iter().copied().filter(|&i| !hide || i <= p.cursor).map(|i| html! { <span class="sm" style={format!("left:{:.3}%", pct(i))}></span> }) }
+                    { for p.facts.violations().iter().copied().filter(|_| !hide).map(|i| html! { <span class="sm bad" style={format!("left:{:.3}%", pct(i))}></span> }) }
+                    if p.asking {
+                        { for p.quiz.iter().map(|q| html! { <span class="sm q" style={format!("left:{:.3}%", pct(q.answer.asked))}></span> }) }
                     }
                 </div>
             </div>
@@ -117,14 +128,15 @@ pub fn Controls(p: &ControlsProps) -> Html {
 
 #[derive(Properties, PartialEq)]
 pub struct NarrationProps {
-    pub screen: Rc<Screen>,
+    pub run: ByPtr<Run>,
+    pub cursor: usize,
 }
 
 #[component]
 pub fn Narration(p: &NarrationProps) -> Html {
-    let s = &p.screen;
-    let Some(e) = s.run.events.get(s.cursor) else { return html! {} };
-    let actor = &s.run.actors[e.actor].name;
+    crate::view::probe::rendered("Narration");
+    let Some(e) = p.run.events.get(p.cursor) else { return html! {} };
+    let actor = &p.run.actors[e.actor].name;
     html! {
         <div class="narration" aria-live="polite" aria-atomic="true">
             <div class="now">

@@ -4,32 +4,31 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::state::{Action, Screen};
+use sim::scenario::Scenario;
+
+use crate::state::{Action, ByPtr};
+use crate::view::progress::Progress;
 
 #[derive(Properties, PartialEq)]
 pub struct CourseProps {
-    pub screen: Rc<Screen>,
+    /// The id of the scenario shown.
+    pub current: String,
+    /// The reader's progress, read from storage by the lab (once, and when it changes).
+    pub progress: ByPtr<Progress>,
+    pub on_reset: Callback<()>,
     pub dispatch: Callback<Action>,
 }
 
 #[component]
 pub fn Course(p: &CourseProps) -> Html {
+    crate::view::probe::rendered("Course");
     let all = use_memo((), |_| {
         sim::library::catalog().iter().map(|s| (Rc::new(s.clone()), crate::view::library_safe(&s.id, false))).collect::<Vec<_>>()
     });
-    let current = &p.screen.original.id;
-    // The stored progress, read on every render (the panel re-renders as the reader answers).
-    let visited = crate::view::app::visited();
-    let scores = crate::view::app::scores();
+    let current = &p.current;
+    let (visited, scores) = (&p.progress.visited, &p.progress.scores);
     let done = all.iter().filter(|(s, _)| visited.contains(&s.id)).count();
-    let reset = use_state(|| 0u32);
-    let on_reset = {
-        let reset = reset.clone();
-        Callback::from(move |_| {
-            crate::view::app::reset_progress();
-            reset.set(*reset + 1);
-        })
-    };
+    let on_reset = p.on_reset.reform(|_: MouseEvent| ());
     // (right, answered, asked) for a chapter's questions.
     let score = |chapter: &str| {
         let mut t = (0, 0, 0);
@@ -75,7 +74,7 @@ pub fn Course(p: &CourseProps) -> Html {
                                         <span class={classes!("mini", if *safe { "safe" } else { "unsafe" })}>{ if *safe { "safe" } else { "unsafe" } }</span>
                                         if s.fix.is_some() { <span class="mini fixable">{ "has a fix" }</span> }
                                         if visited.contains(&s.id) { <span class="mini seen">{ "✓ seen" }</span> }
-                                        { lesson_score(s, &scores) }
+                                        { lesson_score(s, scores) }
                                     </button>
                                 </li>
                             }
@@ -100,13 +99,19 @@ fn lesson_score(s: &sim::Scenario, scores: &std::collections::BTreeMap<String, b
 
 #[derive(Properties, PartialEq)]
 pub struct StoryProps {
-    pub screen: Rc<Screen>,
+    /// The scenario as opened (its story, and its challenge).
+    pub original: ByPtr<Scenario>,
+    /// Whether the challenge is offered yet (see [`crate::view::predict::YourTurn`]).
+    pub your_turn: bool,
+    /// Whether the challenge is met.
+    pub met: bool,
     pub dispatch: Callback<Action>,
 }
 
 #[component]
 pub fn Story(p: &StoryProps) -> Html {
-    let sc = &p.screen.original;
+    crate::view::probe::rendered("Story");
+    let sc = &p.original;
     let chapter = sim::library::chapter_title(&sc.chapter);
     let open = use_state(|| false);
     let toggle = {
@@ -123,7 +128,7 @@ pub fn Story(p: &StoryProps) -> Html {
                 </button>
             </div>
             <p class="story-text">{ &sc.story }</p>
-            <crate::view::predict::YourTurn screen={p.screen.clone()} dispatch={p.dispatch.clone()} />
+            <crate::view::predict::YourTurn original={p.original.clone()} shown={p.your_turn} met={p.met} dispatch={p.dispatch.clone()} />
             if *open {
                 <div id="story-more">
                     <ul class="notice">{ for sc.notice.iter().map(|n| html! { <li>{ n }</li> }) }</ul>

@@ -1,27 +1,34 @@
 //! Predict mode: the question waiting at the cursor, its choices, and the answer revealed with
 //! the engine's proof. And the course's "your turn" challenge for the current scenario.
 
-use std::rc::Rc;
-
+use sim::scenario::Scenario;
 use yew::prelude::*;
 
-use crate::state::{Action, Screen};
+use crate::state::{Action, ByPtr, Quiz};
 
 #[derive(Properties, PartialEq)]
 pub struct PredictProps {
-    pub screen: Rc<Screen>,
+    pub quiz: ByPtr<Vec<Quiz>>,
+    pub picked: Vec<Option<usize>>,
+    /// The cursor, while predict mode asks questions (`None` otherwise: nothing is shown).
+    pub here: Option<usize>,
+    /// The question waiting at the cursor.
+    pub pending: Option<usize>,
+    /// The answered questions shown at the cursor.
+    pub revealed: Vec<usize>,
+    pub at_end: bool,
     pub dispatch: Callback<Action>,
 }
 
 /// The question at the cursor (with its choices), or the answers revealed here.
 #[component]
 pub fn Predict(p: &PredictProps) -> Html {
-    let s = &p.screen;
+    crate::view::probe::rendered("Predict");
     let card = use_node_ref();
     {
         // A new question scrolls into view (on a phone it is below the timeline).
         let card = card.clone();
-        use_effect_with(s.pending(), move |q| {
+        use_effect_with(p.pending, move |q| {
             if q.is_some() {
                 if let Some(el) = card.cast::<web_sys::Element>() {
                     let opts = web_sys::ScrollIntoViewOptions::new();
@@ -31,12 +38,10 @@ pub fn Predict(p: &PredictProps) -> Html {
             }
         });
     }
-    if !s.asking() {
-        return html! {};
-    }
-    let total = s.quiz.len();
-    let ask = s.pending().map(|i| {
-        let q = &s.quiz[i].question;
+    let Some(cursor) = p.here else { return html! {} };
+    let total = p.quiz.len();
+    let ask = p.pending.map(|i| {
+        let q = &p.quiz[i].question;
         html! {
             <section ref={card.clone()} class="predict ask" aria-labelledby="predict-q" data-question={i.to_string()}>
                 <p class="predict-kicker">{ format!("Predict · question {} of {total}", i + 1) }</p>
@@ -55,28 +60,28 @@ pub fn Predict(p: &PredictProps) -> Html {
             </section>
         }
     });
-    let shown = s.revealed();
+    let shown = p.revealed.clone();
     if shown.is_empty() && ask.is_none() {
-        let answered = s.picked.iter().filter(|x| x.is_some()).count();
-        let right = s.picked.iter().zip(s.quiz.iter()).filter(|(x, q)| **x == q.answer.right && x.is_some()).count();
+        let answered = p.picked.iter().filter(|x| x.is_some()).count();
+        let right = p.picked.iter().zip(p.quiz.iter()).filter(|(x, q)| **x == q.answer.right && x.is_some()).count();
         return html! {
             <p class="predict-status" role="status">
                 { format!("Predict mode: {answered} of {total} answered, {right} right.") }
-                if s.cursor + 1 == s.steps() && answered == total { { " All done for this scenario." } }
+                if p.at_end && answered == total { { " All done for this scenario." } }
             </p>
         };
     }
     html! {
         <>
             { for shown.into_iter().map(|i| {
-                let quiz = &s.quiz[i];
+                let quiz = &p.quiz[i];
                 let (q, a) = (&quiz.question, &quiz.answer);
-                let picked = s.picked[i].unwrap_or(0);
+                let picked = p.picked[i].unwrap_or(0);
                 let right = a.right == Some(picked);
                 let answer_text = a.right.and_then(|r| q.choices.get(r)).map(|c| c.text.clone()).unwrap_or_default();
                 let d = p.dispatch.clone();
                 let proof = a.proof;
-                let at_proof = s.cursor == proof;
+                let at_proof = cursor == proof;
                 html! {
                     <section class={classes!("predict", "reveal", if right { "right" } else { "wrong" })} data-question={i.to_string()}>
                         <p class="predict-kicker">{ format!("Predict · question {} of {total}", i + 1) }</p>
@@ -88,7 +93,7 @@ pub fn Predict(p: &PredictProps) -> Html {
                         <p class="why">{ &q.why }</p>
                         if at_proof {
                             <p class="hint">{ format!("This is the step that shows it (step {}).", proof + 1) }</p>
-                        } else if s.pending().is_none() {
+                        } else if p.pending.is_none() {
                             <button class="btn small primary" onclick={Callback::from(move |_| d.emit(Action::Seek(proof)))}>
                                 { format!("Show me (step {})", proof + 1) }
                             </button>
@@ -101,19 +106,27 @@ pub fn Predict(p: &PredictProps) -> Html {
     }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct YourTurnProps {
+    pub original: ByPtr<Scenario>,
+    /// The course invites the reader to change the run once they have seen it to the end (or
+    /// have started changing it already).
+    pub shown: bool,
+    /// The goal is reached by the reader's own change.
+    pub met: bool,
+    pub dispatch: Callback<Action>,
+}
+
 /// The course's invitation to change the run, with a hint, one way to do it, and a check.
 #[component]
-pub fn YourTurn(p: &PredictProps) -> Html {
-    let s = &p.screen;
+pub fn YourTurn(p: &YourTurnProps) -> Html {
     let hint = use_state(|| false);
-    let Some(c) = s.original.challenge.as_ref() else { return html! {} };
-    // The course invites the reader to change the run once they have seen it to the end (or
-    // have started changing it already).
-    if s.as_written && !s.fixed() && s.cursor + 1 < s.steps() {
+    let Some(c) = p.original.challenge.as_ref() else { return html! {} };
+    if !p.shown {
         return html! {};
     }
     let goal = if c.goal == sim::Safety::Safe { "safe" } else { "unsafe" };
-    let met = s.challenge_met();
+    let met = p.met;
     let toggle = {
         let hint = hint.clone();
         Callback::from(move |_| hint.set(!*hint))

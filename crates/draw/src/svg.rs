@@ -1,14 +1,16 @@
-//! The timeline as a standalone SVG: [`render`]. Same geometry as the app ([`crate::layout`]),
-//! its styles inlined in a `<style>` element (light and dark), and the same class names as the
-//! app's timeline, so that the two can be compared element by element.
+//! The timeline as a standalone SVG: [`render`]. The same geometry as the app's timeline
+//! ([`crate::layout`]) and the same glyphs, class names and words ([`crate::glyph`]), so that the
+//! two can be compared element by element; its styles are inlined in a `<style>` element (light
+//! and dark).
 
 use std::fmt::Write;
 
+use sim::facts::Facts;
 use sim::scenario::Scenario;
-use sim::time::{fmt, Micros};
-use sim::trace::{Role, Run};
+use sim::trace::Run;
 
-use crate::layout::{layout, ArrowKind, BarKind, MarkKind, AXIS};
+use crate::glyph::{self, Glyph, Shape};
+use crate::layout::layout;
 
 /// Height of the caption above the axis.
 const CAPTION: f64 = 34.0;
@@ -29,7 +31,8 @@ svg { font-family: system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-ser
 .msg line { stroke: #5b6472; stroke-width: 1; opacity: .65; } .msg.delayed line { stroke: #a15c00; stroke-width: 2; stroke-dasharray: 6 3; opacity: 1; }
 .msg.lost line { stroke: #c0392b; stroke-dasharray: 3 3; opacity: 1; } .head { fill: #5b6472; } .lost-x { stroke: #c0392b; stroke-width: 2; }
 .mark.accepted circle { fill: #0b7a4b; } .mark.rejected circle { fill: #c0392b; } .mark .tick, .mark .cross { stroke: #ffffff; stroke-width: 2; fill: none; }
-.mark-label { text-anchor: middle; font-weight: 700; fill: #1b2330; } .mark.grant rect { fill: #1b2330; }
+.mark-label { text-anchor: middle; font-weight: 700; fill: #1b2330; } .mark-label.start { text-anchor: start; } .mark.grant rect { fill: #1b2330; }
+.mark .bang { fill: #ffffff; font-weight: 800; text-anchor: middle; font-size: 10px; }
 .mark.expired circle { fill: none; stroke: #1b2330; stroke-width: 1.5; } .mark.violation path { fill: #c0392b; }
 .vline { stroke: #c0392b; stroke-width: 1.5; stroke-dasharray: 4 3; } .mark .jump { stroke: #a15c00; stroke-width: 2; fill: none; }
 .mark.crash path { stroke: #c0392b; stroke-width: 3; } .mark.restart path { fill: #0b7a4b; }
@@ -58,11 +61,56 @@ pub fn esc(s: &str) -> String {
     out
 }
 
-fn color_class(i: Option<usize>) -> String {
-    match i {
-        Some(i) if i != usize::MAX => format!("c{}", i % 8),
-        _ => "srv".into(),
+/// Writes one shape as an SVG element.
+fn shape(s: &mut String, sh: &Shape) {
+    let class = |c: Option<&str>| c.filter(|c| !c.is_empty()).map(|c| format!(r#" class="{c}""#)).unwrap_or_default();
+    let title = |t: &Option<String>| t.as_ref().map(|t| format!("<title>{}</title>", esc(t)));
+    let close = |s: &mut String, name: &str, t: Option<String>| match t {
+        Some(t) => {
+            let _ = write!(s, ">{t}</{name}>");
+        }
+        None => s.push_str("/>"),
+    };
+    match sh {
+        Shape::Rect { x, y, w, h, rx, transform, class: c, title: t } => {
+            let _ = write!(s, r#"<rect{} x="{x}" y="{y}" width="{w}" height="{h}""#, class(*c));
+            if let Some(rx) = rx {
+                let _ = write!(s, r#" rx="{rx}""#);
+            }
+            if let Some(tr) = transform {
+                let _ = write!(s, r#" transform="{tr}""#);
+            }
+            close(s, "rect", title(t));
+        }
+        Shape::Circle { cx, cy, r } => {
+            let _ = write!(s, r#"<circle cx="{cx}" cy="{cy}" r="{r}"/>"#);
+        }
+        Shape::Path { d, class: c } => {
+            let _ = write!(s, r#"<path{} d="{d}"/>"#, class(*c));
+        }
+        Shape::Line { x1, y1, x2, y2, class: c, marker_end, title: t } => {
+            let _ = write!(s, r#"<line{} x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}""#, class(*c));
+            if let Some(m) = marker_end {
+                let _ = write!(s, r#" marker-end="{m}""#);
+            }
+            close(s, "line", title(t));
+        }
+        Shape::Text { x, y, class: c, text } => {
+            let _ = write!(s, r#"<text{} x="{x}" y="{y}">{}</text>"#, class(Some(c)), esc(text));
+        }
     }
+}
+
+/// Writes a glyph as a group.
+fn group(s: &mut String, g: &Glyph) {
+    let _ = write!(s, r#"<g class="{}">"#, g.class);
+    if let Some(t) = &g.title {
+        let _ = write!(s, "<title>{}</title>", esc(t));
+    }
+    for sh in &g.shapes {
+        shape(s, sh);
+    }
+    s.push_str("</g>");
 }
 
 /// The run as an SVG document, `width` pixels wide, with the cursor at step `cursor` (an index
@@ -92,26 +140,14 @@ pub fn render(run: &Run, sc: &Scenario, width: f64, cursor: Option<usize>) -> St
     );
     let _ = write!(s, r#"<g transform="translate(0 {CAPTION})">"#);
     s.push_str(r#"<g class="axis">"#);
-    for t in &l.ticks {
-        let _ = write!(
-            s,
-            r#"<line class="grid" x1="{x}" y1="{}" x2="{x}" y2="{}"/><text x="{x}" y="{}">{}</text>"#,
-            AXIS - 6.0,
-            l.height,
-            AXIS - 12.0,
-            esc(&t.label),
-            x = t.x
-        );
+    for sh in glyph::axis(&l) {
+        shape(&mut s, &sh);
     }
     s.push_str("</g>");
+    let at = cursor.and_then(|c| run.events.get(c)).map(|e| e.at_us);
+    let leader = at.and_then(|t| Facts::of(run).leader_at(t));
     for lane in &l.lanes {
-        let role = match lane.role {
-            Role::Client => "client",
-            Role::Redis => "Redis",
-            Role::Replica => "Redis replica",
-            Role::Member => "consensus member",
-            Role::Resource => "protected resource",
-        };
+        let role = glyph::role_label(lane.role, sc.lock.kind, leader == Some(lane.actor));
         let _ = write!(
             s,
             r#"<g class="lane {c}"><rect class="lane-bg" x="{}" y="{}" width="{}" height="{}"/><text class="lane-name" x="10" y="{}" fill="currentColor">{}</text><text class="lane-role" x="10" y="{}">{role}</text></g>"#,
@@ -122,146 +158,27 @@ pub fn render(run: &Run, sc: &Scenario, width: f64, cursor: Option<usize>) -> St
             lane.mid - 2.0,
             esc(&lane.name),
             lane.mid + 12.0,
-            c = color_class(Some(lane.color)),
+            c = glyph::color_class(lane.color),
         );
     }
     for b in &l.bars {
-        let kind = match b.kind {
-            BarKind::Belief => "belief",
-            BarKind::Stale => "stale",
-            BarKind::Key => "key",
-            BarKind::Down => "down",
-            BarKind::Partition => "partition",
-        };
-        let _ = write!(
-            s,
-            r#"<g class="bar {kind} {}"><rect x="{}" y="{}" width="{}" height="{}" rx="3"><title>{}</title></rect>"#,
-            color_class(b.color),
-            b.x0,
-            b.y,
-            (b.x1 - b.x0).max(1.0),
-            b.h,
-            esc(&b.title)
-        );
-        if b.x1 - b.x0 > 70.0 && b.h >= 10.0 && !matches!(b.kind, BarKind::Down | BarKind::Partition) {
-            let dx = if b.kind == BarKind::Key { 12.0 } else { 5.0 };
-            let _ = write!(s, r#"<text class="bar-label" x="{}" y="{}">{}</text>"#, b.x0 + dx, b.y + b.h / 2.0 + 4.0, esc(&b.label));
-        }
-        s.push_str("</g>");
+        group(&mut s, &glyph::bar(b));
     }
     for p in &l.pauses {
-        let _ = write!(
-            s,
-            r#"<g class="pause"><rect x="{}" y="{}" width="{}" height="{}" rx="3"><title>{}</title></rect>"#,
-            p.x0,
-            p.y,
-            p.x1 - p.x0,
-            p.h,
-            esc(&p.title)
-        );
-        if p.x1 - p.x0 > 50.0 {
-            let _ = write!(s, r#"<text class="pause-label" x="{}" y="{}">paused</text>"#, p.x0 + 6.0, p.y + p.h / 2.0 + 4.0);
-        }
-        s.push_str("</g>");
+        group(&mut s, &glyph::pause(p));
     }
     s.push_str(r#"<g class="msgs">"#);
     for a in &l.arrows {
-        let (kind, marker) = match a.kind {
-            ArrowKind::Normal => ("msg", "url(#head)"),
-            ArrowKind::Delayed => ("msg delayed", "url(#head)"),
-            ArrowKind::Lost => ("msg lost", "url(#lost)"),
-            ArrowKind::InFlight => ("msg inflight", "url(#head)"),
-        };
-        let _ = write!(
-            s,
-            r#"<g class="{kind}"><line x1="{}" y1="{}" x2="{}" y2="{}" marker-end="{marker}"><title>{}</title></line></g>"#,
-            a.x0,
-            a.y0,
-            a.x1,
-            a.y1,
-            esc(&a.title)
-        );
+        group(&mut s, &glyph::arrow(a));
     }
     s.push_str("</g>");
     for m in &l.marks {
-        let (x, y) = (m.x, m.y);
-        let kind = format!("{:?}", m.kind).to_lowercase();
-        let _ = write!(s, r#"<g class="mark {kind}"><title>{}</title>"#, esc(&m.title));
-        match m.kind {
-            MarkKind::Accepted => {
-                let _ = write!(
-                    s,
-                    r#"<circle cx="{x}" cy="{y}" r="8"/><text class="mark-label" x="{x}" y="{}">{}</text><path class="tick" d="M{} {y} l3 3 l5 -6"/>"#,
-                    y - 12.0,
-                    esc(&m.label),
-                    x - 4.0
-                );
-            }
-            MarkKind::Rejected => {
-                let _ = write!(
-                    s,
-                    r#"<circle cx="{x}" cy="{y}" r="8"/><text class="mark-label" x="{x}" y="{}">{}</text><path class="cross" d="M{} {} l7 7 M{} {} l-7 7"/>"#,
-                    y - 12.0,
-                    esc(&m.label),
-                    x - 3.5,
-                    y - 3.5,
-                    x + 3.5,
-                    y - 3.5
-                );
-            }
-            MarkKind::Grant => {
-                let _ = write!(s, r#"<rect x="{}" y="{}" width="8" height="8" transform="rotate(45 {x} {y})"/>"#, x - 4.0, y - 4.0);
-                if !m.label.is_empty() {
-                    let _ = write!(
-                        s,
-                        r#"<text class="mark-label" text-anchor="start" x="{}" y="{}">token {}</text>"#,
-                        x + 7.0,
-                        y - 14.0,
-                        esc(&m.label)
-                    );
-                }
-            }
-            MarkKind::Expired => {
-                let _ = write!(s, r#"<circle cx="{x}" cy="{y}" r="4"/>"#);
-            }
-            MarkKind::Violation => {
-                let _ = write!(
-                    s,
-                    r#"<line class="vline" x1="{x}" y1="{AXIS}" x2="{x}" y2="{}"/><path d="M{x} {} l9 15 h-18 z"/>"#,
-                    l.height,
-                    y - 2.0
-                );
-            }
-            MarkKind::Jump => {
-                let _ = write!(
-                    s,
-                    r#"<path class="jump" d="M{x} {} v-10 m-4 4 l4 -4 l4 4"/><text class="mark-label" text-anchor="start" x="{}" y="{}">{}</text>"#,
-                    y + 6.0,
-                    x + 6.0,
-                    y - 6.0,
-                    esc(&m.label)
-                );
-            }
-            MarkKind::Crash => {
-                let _ = write!(s, r#"<path d="M{} {} l10 10 M{} {} l-10 10"/>"#, x - 5.0, y - 5.0, x + 5.0, y - 5.0);
-            }
-            MarkKind::Restart => {
-                let _ = write!(s, r#"<path d="M{x} {} l6 10 h-12 z"/>"#, y - 6.0);
-            }
-        }
-        s.push_str("</g>");
+        group(&mut s, &glyph::mark(m, l.height));
     }
-    if let Some(e) = cursor.and_then(|c| run.events.get(c)) {
-        let t: Micros = e.at_us;
+    if let Some(t) = at {
         let x = l.x(t);
-        let _ = write!(s, r#"<rect class="veil" x="{x}" y="{AXIS}" width="{}" height="{}"/>"#, (l.x1 - x).max(0.0), l.height - AXIS);
-        let _ = write!(
-            s,
-            r#"<g class="cursor"><line x1="{x}" y1="{}" x2="{x}" y2="{}"/><text x="{x}" y="12">{}</text></g>"#,
-            AXIS - 4.0,
-            l.height,
-            esc(&fmt(t))
-        );
+        shape(&mut s, &glyph::veil(&l, x));
+        group(&mut s, &glyph::cursor(&l, x, t));
     }
     s.push_str("</g></svg>\n");
     s

@@ -14,6 +14,7 @@ pub mod checker;
 pub mod client;
 pub mod clock;
 pub mod consensus;
+pub mod facts;
 pub mod library;
 pub mod lock;
 pub mod msg;

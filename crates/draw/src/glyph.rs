@@ -1,0 +1,204 @@
+//! The timeline's vocabulary: what each lane, bar, pause, message and mark looks like and is
+//! called. The app's timeline and the SVG export ([`crate::svg`]) both draw from here, so they
+//! cannot disagree.
+//!
+//! The principal types are [`Shape`] (an SVG element with its attributes) and [`Glyph`] (a
+//! group of shapes with its class and tooltip). Functions turn [`crate::layout`] items into
+//! glyphs; each renderer only writes shapes out (as Yew `Html`, or as text) and adds what is
+//! its own (the app's handlers and the moving message dots).
+
+use sim::scenario::LockKind;
+use sim::time::fmt;
+use sim::trace::Role;
+
+use crate::layout::{Arrow, ArrowKind, Bar, BarKind, Layout, Mark, MarkKind, PauseBlock, AXIS};
+
+/// One SVG element. Coordinates are in the timeline's own pixels.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    Rect { x: f64, y: f64, w: f64, h: f64, rx: Option<f64>, transform: Option<String>, class: Option<&'static str>, title: Option<String> },
+    Circle { cx: f64, cy: f64, r: f64 },
+    Path { d: String, class: Option<&'static str> },
+    Line { x1: f64, y1: f64, x2: f64, y2: f64, class: Option<&'static str>, marker_end: Option<&'static str>, title: Option<String> },
+    Text { x: f64, y: f64, class: &'static str, text: String },
+}
+
+/// A group (`<g>`): its class, its tooltip (a `<title>` first inside it) and its shapes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Glyph {
+    pub class: String,
+    pub title: Option<String>,
+    pub shapes: Vec<Shape>,
+}
+
+/// The palette class of a client (`c0`…`c7`); servers are neutral (`srv`).
+pub fn color_class(color: Option<usize>) -> String {
+    match color {
+        Some(i) => format!("c{}", i % 8),
+        None => "srv".into(),
+    }
+}
+
+/// What a lane is, in words under its name. A Redis lane of a Redlock scenario is one of its
+/// nodes; a consensus member says when it leads.
+pub fn role_label(role: Role, lock: LockKind, leads: bool) -> &'static str {
+    match role {
+        Role::Client => "client",
+        Role::Redis if lock == LockKind::Redlock => "Redlock node",
+        Role::Redis => "Redis (lock)",
+        Role::Replica => "Redis replica",
+        Role::Member if leads => "member · leader",
+        Role::Member => "etcd-like member",
+        Role::Resource => "protected resource",
+    }
+}
+
+/// The tooltip of a lane's background, which the app makes clickable.
+pub fn lane_title(name: &str, role: &str) -> String {
+    format!("Click to add a fault to {name} here ({role})")
+}
+
+/// The class of a bar's kind.
+pub fn bar_class(kind: BarKind) -> &'static str {
+    match kind {
+        BarKind::Belief => "bar belief",
+        BarKind::Stale => "bar stale",
+        BarKind::Key => "bar key",
+        BarKind::Down => "bar down",
+        BarKind::Partition => "bar partition",
+    }
+}
+
+/// A bar: its span, and its label where there is room for one.
+pub fn bar(b: &Bar) -> Glyph {
+    let mut shapes = vec![Shape::Rect {
+        x: b.x0,
+        y: b.y,
+        w: (b.x1 - b.x0).max(1.0),
+        h: b.h,
+        rx: Some(3.0),
+        transform: None,
+        class: None,
+        title: Some(b.title.clone()),
+    }];
+    if b.x1 - b.x0 > 70.0 && b.h >= 10.0 && !matches!(b.kind, BarKind::Down | BarKind::Partition) {
+        let dx = if b.kind == BarKind::Key { 12.0 } else { 5.0 };
+        shapes.push(Shape::Text { x: b.x0 + dx, y: b.y + b.h / 2.0 + 4.0, class: "bar-label", text: b.label.clone() });
+    }
+    Glyph { class: format!("{} {}", bar_class(b.kind), color_class(b.color)), title: None, shapes }
+}
+
+/// A pause block (the app adds a grip to resize it).
+pub fn pause(p: &PauseBlock) -> Glyph {
+    let mut shapes = vec![Shape::Rect {
+        x: p.x0,
+        y: p.y,
+        w: p.x1 - p.x0,
+        h: p.h,
+        rx: Some(3.0),
+        transform: None,
+        class: None,
+        title: Some(p.title.clone()),
+    }];
+    if p.x1 - p.x0 > 50.0 {
+        shapes.push(Shape::Text { x: p.x0 + 6.0, y: p.y + p.h / 2.0 + 4.0, class: "pause-label", text: "paused".into() });
+    }
+    Glyph { class: "pause".into(), title: None, shapes }
+}
+
+/// A message's arrow (the app adds a dot travelling along it while the cursor is between its
+/// send and its arrival).
+pub fn arrow(a: &Arrow) -> Glyph {
+    let (class, marker) = match a.kind {
+        ArrowKind::Normal => ("msg", "url(#head)"),
+        ArrowKind::Delayed => ("msg delayed", "url(#head)"),
+        ArrowKind::Lost => ("msg lost", "url(#lost)"),
+        ArrowKind::InFlight => ("msg inflight", "url(#head)"),
+    };
+    let line = Shape::Line { x1: a.x0, y1: a.y0, x2: a.x1, y2: a.y1, class: None, marker_end: Some(marker), title: Some(a.title.clone()) };
+    Glyph { class: class.into(), title: None, shapes: vec![line] }
+}
+
+/// The class of a mark's kind, after `mark`.
+pub fn mark_class(kind: MarkKind) -> &'static str {
+    match kind {
+        MarkKind::Grant => "grant",
+        MarkKind::Expired => "expired",
+        MarkKind::Accepted => "accepted",
+        MarkKind::Rejected => "rejected",
+        MarkKind::Violation => "violation",
+        MarkKind::Jump => "jump",
+        MarkKind::Crash => "crash",
+        MarkKind::Restart => "restart",
+    }
+}
+
+/// A mark on a lane; a violation's line runs down to `height`.
+pub fn mark(m: &Mark, height: f64) -> Glyph {
+    let (x, y) = (m.x, m.y);
+    let path = |d: String, class: Option<&'static str>| Shape::Path { d, class };
+    let label = |x: f64, y: f64, class: &'static str, text: String| Shape::Text { x, y, class, text };
+    let shapes = match m.kind {
+        MarkKind::Accepted => vec![
+            Shape::Circle { cx: x, cy: y, r: 8.0 },
+            label(x, y - 12.0, "mark-label", m.label.clone()),
+            path(format!("M{} {} l3 3 l5 -6", x - 4.0, y), Some("tick")),
+        ],
+        MarkKind::Rejected => vec![
+            Shape::Circle { cx: x, cy: y, r: 8.0 },
+            label(x, y - 12.0, "mark-label", m.label.clone()),
+            path(format!("M{} {} l7 7 M{} {} l-7 7", x - 3.5, y - 3.5, x + 3.5, y - 3.5), Some("cross")),
+        ],
+        MarkKind::Grant => {
+            let diamond = Shape::Rect {
+                x: x - 4.0,
+                y: y - 4.0,
+                w: 8.0,
+                h: 8.0,
+                rx: None,
+                transform: Some(format!("rotate(45 {x} {y})")),
+                class: None,
+                title: None,
+            };
+            let token = (!m.label.is_empty()).then(|| label(x + 7.0, y - 14.0, "mark-label start", format!("token {}", m.label)));
+            std::iter::once(diamond).chain(token).collect()
+        }
+        MarkKind::Expired => vec![Shape::Circle { cx: x, cy: y, r: 4.0 }],
+        MarkKind::Violation => vec![
+            Shape::Line { x1: x, y1: AXIS, x2: x, y2: height, class: Some("vline"), marker_end: None, title: None },
+            path(format!("M{} {} l9 15 h-18 z", x, y - 2.0), None),
+            label(x, y + 11.0, "bang", "!".into()),
+        ],
+        MarkKind::Jump => vec![
+            path(format!("M{} {} v-10 m-4 4 l4 -4 l4 4", x, y + 6.0), Some("jump")),
+            label(x + 6.0, y - 6.0, "mark-label start", m.label.clone()),
+        ],
+        MarkKind::Crash => vec![path(format!("M{} {} l10 10 M{} {} l-10 10", x - 5.0, y - 5.0, x + 5.0, y - 5.0), Some("crash"))],
+        MarkKind::Restart => vec![path(format!("M{} {} l6 10 h-12 z", x, y - 6.0), None)],
+    };
+    Glyph { class: format!("mark {}", mark_class(m.kind)), title: Some(m.title.clone()), shapes }
+}
+
+/// The time axis: a grid line and a label per tick.
+pub fn axis(l: &Layout) -> Vec<Shape> {
+    l.ticks
+        .iter()
+        .flat_map(|t| {
+            [
+                Shape::Line { x1: t.x, y1: AXIS - 6.0, x2: t.x, y2: l.height, class: Some("grid"), marker_end: None, title: None },
+                Shape::Text { x: t.x, y: AXIS - 12.0, class: "", text: t.label.clone() },
+            ]
+        })
+        .collect()
+}
+
+/// The veil over what has not happened yet, from `x` to the end.
+pub fn veil(l: &Layout, x: f64) -> Shape {
+    Shape::Rect { x, y: AXIS, w: (l.x1 - x).max(0.0), h: l.height - AXIS, rx: None, transform: None, class: Some("veil"), title: None }
+}
+
+/// The cursor at `x`, labelled with its true time.
+pub fn cursor(l: &Layout, x: f64, t: sim::time::Micros) -> Glyph {
+    let line = Shape::Line { x1: x, y1: AXIS - 4.0, x2: x, y2: l.height, class: None, marker_end: None, title: None };
+    Glyph { class: "cursor".into(), title: None, shapes: vec![line, Shape::Text { x, y: 12.0, class: "", text: fmt(t) }] }
+}

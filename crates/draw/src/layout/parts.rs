@@ -1,0 +1,217 @@
+//! The parts of a [`Layout`]: bars for beliefs, keys and spans, pause blocks, arrows and marks,
+//! each added by one function from the run.
+
+use std::collections::BTreeMap;
+
+use sim::scenario::{Fault, Scenario};
+use sim::time::{fmt, Micros, MS};
+use sim::trace::{EventKind, KeyEnd, MsgFate, Run};
+
+use super::{Arrow, ArrowKind, Bar, BarKind, Layout, Mark, MarkKind, PauseBlock, AXIS};
+
+/// What each client believed: a bar while its lease is valid by its own clock, a stale bar
+/// after.
+pub(super) fn beliefs(l: &mut Layout, run: &Run) {
+    for b in &run.intervals.beliefs {
+        let lane = l.lane(b.client).clone();
+        let token = b.token.map(|t| format!(" · token {t}")).unwrap_or_default();
+        let valid_end = b.valid_until_us.min(b.to_us);
+        let (by, bh) = (lane.y + 10.0, 16.0);
+        if valid_end > b.from_us {
+            l.bars.push(Bar {
+                kind: BarKind::Belief,
+                x0: l.x(b.from_us),
+                x1: l.x(valid_end),
+                y: by,
+                h: bh,
+                color: lane.color,
+                label: format!("holds{token}"),
+                title: format!(
+                    "{} holds the lock{token}, from {} until its lease runs out at {} by its own clock",
+                    lane.name,
+                    fmt(b.from_us),
+                    fmt(b.valid_until_us)
+                ),
+            });
+        }
+        if b.to_us > b.valid_until_us {
+            let from = b.valid_until_us.max(b.from_us);
+            l.bars.push(Bar {
+                kind: BarKind::Stale,
+                x0: l.x(from),
+                x1: l.x(b.to_us),
+                y: by,
+                h: bh,
+                color: lane.color,
+                label: "still believes it holds the lock".into(),
+                title: format!(
+                    "{}'s lease ran out at {} by its own clock, but it still believes it holds the lock until {}",
+                    lane.name,
+                    fmt(from),
+                    fmt(b.to_us)
+                ),
+            });
+        }
+    }
+}
+
+/// For each key, its row on its node: keys on one node can coexist (a consensus lock queue),
+/// so each gets a row of its own. Also the number of rows on each node.
+fn key_rows(run: &Run) -> (Vec<usize>, BTreeMap<usize, usize>) {
+    let mut rows_of: Vec<usize> = vec![0; run.intervals.keys.len()];
+    let mut rows_on: BTreeMap<usize, usize> = Default::default();
+    let mut order: Vec<usize> = (0..run.intervals.keys.len()).collect();
+    order.sort_by_key(|&i| (run.intervals.keys[i].node, run.intervals.keys[i].from_us));
+    let mut ends: BTreeMap<usize, Vec<Micros>> = Default::default();
+    for i in order {
+        let k = &run.intervals.keys[i];
+        let rows = ends.entry(k.node).or_default();
+        let row = rows.iter().position(|&end| end <= k.from_us).unwrap_or(rows.len());
+        if row == rows.len() {
+            rows.push(k.to_us);
+        } else {
+            rows[row] = k.to_us;
+        }
+        rows_of[i] = row;
+        let n = rows_on.entry(k.node).or_insert(0);
+        *n = (*n).max(row + 1);
+    }
+    (rows_of, rows_on)
+}
+
+/// The lock keys on their nodes, in their owners' colours.
+pub(super) fn keys(l: &mut Layout, run: &Run) {
+    let (rows_of, rows_on) = key_rows(run);
+    for (i, k) in run.intervals.keys.iter().enumerate() {
+        let lane = l.lane(k.node).clone();
+        let owner = k.owner.map(|o| run.actors[o].name.clone()).unwrap_or_else(|| "?".into());
+        let how = match k.end {
+            KeyEnd::Expired => "expired",
+            KeyEnd::Deleted => "deleted",
+            KeyEnd::Lost => "lost",
+            KeyEnd::RunEnd => "still there at the end",
+        };
+        let rows = rows_on.get(&k.node).copied().unwrap_or(1).max(1) as f64;
+        let row_h = (lane.h - 24.0) / rows;
+        l.bars.push(Bar {
+            kind: BarKind::Key,
+            x0: l.x(k.from_us),
+            x1: l.x(k.to_us).max(l.x(k.from_us) + 2.0),
+            y: lane.y + 12.0 + row_h * rows_of[i] as f64,
+            h: (row_h - 1.0).max(3.0),
+            color: k.owner.and_then(|o| l.lanes[o].color),
+            label: format!("key of {owner}"),
+            title: format!("{} holds {owner}'s key from {} to {} ({how})", lane.name, fmt(k.from_us), fmt(k.to_us)),
+        });
+    }
+}
+
+/// Actors down and cut off.
+pub(super) fn spans(l: &mut Layout, run: &Run) {
+    let spans = run
+        .intervals
+        .downs
+        .iter()
+        .map(|d| (d, BarKind::Down, "down", "is down"))
+        .chain(run.intervals.partitions.iter().map(|p| (p, BarKind::Partition, "cut off", "is cut off")));
+    for (span, kind, label, what) in spans {
+        let lane = l.lane(span.actor).clone();
+        l.bars.push(Bar {
+            kind,
+            x0: l.x(span.from_us),
+            x1: l.x(span.to_us),
+            y: lane.y + 2.0,
+            h: lane.h - 4.0,
+            color: None,
+            label: label.into(),
+            title: format!("{} {what} from {} to {}", lane.name, fmt(span.from_us), fmt(span.to_us)),
+        });
+    }
+}
+
+/// The scenario's pause faults, which can be dragged.
+pub(super) fn pauses(l: &mut Layout, run: &Run, sc: &Scenario) {
+    for (i, f) in sc.faults.iter().enumerate() {
+        if let Fault::Pause { actor, at_ms, duration_ms } = f {
+            let Some(a) = run.actor_id(actor) else { continue };
+            let lane = l.lane(a).clone();
+            let (from, to) = (*at_ms as Micros * MS, (*at_ms + *duration_ms) as Micros * MS);
+            l.pauses.push(PauseBlock {
+                fault: i,
+                actor: a,
+                x0: l.x(from),
+                x1: l.x(to).max(l.x(from) + 6.0),
+                y: lane.y + 30.0,
+                h: lane.h - 34.0,
+                title: format!("{actor} paused from {} to {} (drag to move, drag the right edge to resize)", fmt(from), fmt(to)),
+            });
+        }
+    }
+}
+
+/// Every message, from lane to lane.
+pub(super) fn arrows(l: &mut Layout, run: &Run) {
+    for (i, m) in run.intervals.messages.iter().enumerate() {
+        let (from, to) = (l.lane(m.from).mid, l.lane(m.to).mid);
+        let kind = match (m.fate, m.delayed) {
+            (MsgFate::Lost, _) => ArrowKind::Lost,
+            (MsgFate::InFlight, _) => ArrowKind::InFlight,
+            (_, true) => ArrowKind::Delayed,
+            _ => ArrowKind::Normal,
+        };
+        let fate = match kind {
+            ArrowKind::Lost => " (lost)",
+            ArrowKind::InFlight => " (still in flight at the end)",
+            ArrowKind::Delayed => " (held by the network)",
+            ArrowKind::Normal => "",
+        };
+        l.arrows.push(Arrow {
+            msg: i,
+            x0: l.x(m.sent_us),
+            y0: from,
+            x1: l.x(m.arrived_us),
+            y1: to,
+            sent_us: m.sent_us,
+            arrived_us: m.arrived_us,
+            kind,
+            title: format!(
+                "{} → {}: {}{fate}, sent {}, {} {}",
+                run.actors[m.from].name,
+                run.actors[m.to].name,
+                m.what,
+                fmt(m.sent_us),
+                if kind == ArrowKind::Lost { "lost" } else { "arrived" },
+                fmt(m.arrived_us)
+            ),
+        });
+    }
+}
+
+/// Marks for the events worth one (grants, expiries, writes, faults), then the violations.
+pub(super) fn marks(l: &mut Layout, run: &Run) {
+    for e in &run.events {
+        let lane = l.lane(e.actor).clone();
+        let (kind, label) = match &e.kind {
+            EventKind::KeySet { token, .. } => (MarkKind::Grant, token.map(|t| t.to_string()).unwrap_or_default()),
+            EventKind::KeyExpired { .. } => (MarkKind::Expired, String::new()),
+            EventKind::Accepted { token, .. } => (MarkKind::Accepted, token.map(|t| t.to_string()).unwrap_or_else(|| "✓".into())),
+            EventKind::Rejected { token, .. } => (MarkKind::Rejected, token.map(|t| t.to_string()).unwrap_or_default()),
+            EventKind::ClockJumped { by_us } => (MarkKind::Jump, format!("{}{}", if *by_us >= 0 { "+" } else { "−" }, fmt(by_us.abs()))),
+            EventKind::Crashed => (MarkKind::Crash, String::new()),
+            EventKind::Restarted { .. } | EventKind::Promoted => (MarkKind::Restart, String::new()),
+            _ => continue,
+        };
+        l.marks.push(Mark { kind, x: l.x(e.at_us), y: lane.mid, event: Some(e.id), label, title: e.text.clone() });
+    }
+    for v in &run.verdict.violations {
+        let lane_y = l.lanes.last().map(|r| r.mid + 11.0).unwrap_or(AXIS);
+        l.marks.push(Mark {
+            kind: MarkKind::Violation,
+            x: l.x(v.at_us),
+            y: lane_y,
+            event: v.event,
+            label: "!".into(),
+            title: format!("{}: {}", v.property, v.explanation),
+        });
+    }
+}

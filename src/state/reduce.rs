@@ -1,0 +1,284 @@
+//! [`Action`], everything that can happen to the screen, and the reducer that applies it.
+
+use std::rc::Rc;
+
+use sim::scenario::{Fault, Scenario};
+use sim::time::Micros;
+use yew::Reducible;
+
+use super::{FieldError, Panel, Screen, SPEEDS, STEP_MS};
+use crate::edit::{self, Field};
+
+/// Everything that can happen to the screen.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Open a scenario (from the library or elsewhere), optionally with its fix on.
+    Open(Rc<Scenario>, bool),
+    /// Open a scenario from JSON text (a file or a paste); a bad one is refused with a message.
+    Import(String),
+    /// A link could not be opened: say so over the current run.
+    Refuse(String),
+    Step(i64),
+    First,
+    Last,
+    Seek(usize),
+    /// Move the cursor to the last event at or before a true time.
+    SeekTime(Micros),
+    NextMoment,
+    PrevMoment,
+    NextViolation,
+    TogglePlay,
+    /// Playback: this many milliseconds of real time have passed.
+    Tick(f64),
+    SetSpeed(usize),
+    Faster,
+    Slower,
+    ToggleFix,
+    Edit(Field, String),
+    AddFault(Fault),
+    RemoveFault(usize),
+    /// Move or resize a pause fault (from dragging it on the timeline).
+    MovePause {
+        fault: usize,
+        at_ms: u64,
+        duration_ms: u64,
+    },
+    ToggleHelp,
+    CloseOverlays,
+    SetPanel(Panel),
+    /// Turn predict mode on (from the first step, with no answers yet) or off.
+    TogglePredict,
+    /// Answer question `.0` with choice `.1`.
+    Answer(usize, usize),
+    /// Apply the challenge's solution to the scenario as written.
+    ShowSolution,
+    /// Answer the question waiting at the cursor with this choice (keys 1–6).
+    Choose(usize),
+}
+
+impl Reducible for Screen {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let next = match &action {
+            Action::Open(..) | Action::Import(_) | Action::Refuse(_) => open(&self, action),
+            Action::Step(_)
+            | Action::First
+            | Action::Last
+            | Action::Seek(_)
+            | Action::SeekTime(_)
+            | Action::NextMoment
+            | Action::PrevMoment
+            | Action::NextViolation => moved(&self, action),
+            Action::TogglePlay | Action::Tick(_) | Action::SetSpeed(_) | Action::Faster | Action::Slower => played(&self, action),
+            Action::ToggleFix
+            | Action::Edit(..)
+            | Action::AddFault(_)
+            | Action::RemoveFault(_)
+            | Action::MovePause { .. }
+            | Action::ShowSolution => edited(&self, action),
+            Action::ToggleHelp
+            | Action::CloseOverlays
+            | Action::SetPanel(_)
+            | Action::TogglePredict
+            | Action::Answer(..)
+            | Action::Choose(_) => shown(&self, action),
+        };
+        // `None`: nothing changed, so the same `Rc` goes back and Yew skips the render.
+        next.map_or(self, Rc::new)
+    }
+}
+
+/// Opening a scenario, or refusing one.
+fn open(this: &Screen, action: Action) -> Option<Screen> {
+    Some(match action {
+        Action::Open(sc, fixed) => match Screen::new((*sc).clone(), fixed) {
+            Ok(s) => Screen { panel: this.panel, speed: this.speed, predict: this.predict, ..s },
+            Err(message) => Screen {
+                error: Some(FieldError {
+                    field: "open".into(),
+                    message: format!("This scenario could not be run: {message}. The run shown is kept."),
+                }),
+                ..this.clone()
+            },
+        },
+        Action::Import(text) => match Scenario::parse(&text) {
+            Ok(sc) => match Screen::new(sc, false) {
+                Ok(s) => Screen { panel: this.panel, speed: this.speed, ..s },
+                Err(message) => this.refuse_field("import", format!("This scenario cannot run: {message}")),
+            },
+            Err(e) => this.refuse_field("import", format!("This is not a scenario Lease Lab can open: {e}")),
+        },
+        Action::Refuse(message) => this.refuse_field("open", message),
+        _ => return None,
+    })
+}
+
+/// Moving the cursor.
+fn moved(this: &Screen, action: Action) -> Option<Screen> {
+    let last = this.last();
+    Some(match action {
+        Action::Step(d) => {
+            let c = (this.cursor as i64 + d).clamp(0, last as i64) as usize;
+            if c == this.cursor && this.phase == 0.0 && !this.playing {
+                return None;
+            }
+            Screen { playing: false, ..this.at(c) }
+        }
+        Action::First => Screen { playing: false, ..this.at(0) },
+        Action::Last => Screen { playing: false, ..this.at(last) },
+        Action::Seek(i) => Screen { playing: false, ..this.at(i) },
+        Action::SeekTime(t) => {
+            let c = this.run.events.partition_point(|e| e.at_us <= t).saturating_sub(1);
+            Screen { playing: false, ..this.at(c) }
+        }
+        Action::NextMoment => match this.moments().iter().copied().find(|&m| m > this.cursor) {
+            Some(m) => Screen { playing: false, ..this.at(m) },
+            None => return None,
+        },
+        Action::PrevMoment => match this.moments().iter().copied().rev().find(|&m| m < this.cursor) {
+            Some(m) => Screen { playing: false, ..this.at(m) },
+            None => Screen { playing: false, ..this.at(0) },
+        },
+        Action::NextViolation => {
+            let v = this.violations();
+            match v.iter().copied().filter(|&i| i > this.cursor).min().or_else(|| v.iter().copied().min()) {
+                Some(i) => Screen { playing: false, ..this.at(i) },
+                None => return None,
+            }
+        }
+        _ => return None,
+    })
+}
+
+/// Playback.
+fn played(this: &Screen, action: Action) -> Option<Screen> {
+    let last = this.last();
+    Some(match action {
+        Action::TogglePlay => {
+            if this.playing {
+                Screen { playing: false, phase: 0.0, ..this.clone() }
+            } else if this.cursor >= last {
+                // Playing from the end starts again.
+                Screen { playing: true, ..this.at(0) }
+            } else if this.pending().is_some() {
+                return None;
+            } else {
+                Screen { playing: true, ..this.clone() }
+            }
+        }
+        Action::Tick(dt_ms) => {
+            if !this.playing {
+                return None;
+            }
+            let mut s = this.clone();
+            s.phase += dt_ms * SPEEDS[s.speed] / STEP_MS;
+            while s.phase >= 1.0 && s.cursor < last {
+                if s.gate(s.cursor + 1) == s.cursor {
+                    // A question: stop here until it is answered.
+                    s.phase = 0.0;
+                    s.playing = false;
+                    break;
+                }
+                s.cursor += 1;
+                s.phase -= 1.0;
+            }
+            if s.cursor >= last {
+                s.cursor = last;
+                s.phase = 0.0;
+                s.playing = false;
+            }
+            s
+        }
+        Action::SetSpeed(i) => Screen { speed: i.min(SPEEDS.len() - 1), ..this.clone() },
+        Action::Faster => Screen { speed: (this.speed + 1).min(SPEEDS.len() - 1), ..this.clone() },
+        Action::Slower => Screen { speed: this.speed.saturating_sub(1), ..this.clone() },
+        _ => return None,
+    })
+}
+
+/// Changing the scenario: the fix, edits, faults, the challenge's solution.
+fn edited(this: &Screen, action: Action) -> Option<Screen> {
+    Some(match action {
+        Action::ToggleFix => this.toggle_fix(),
+        Action::Edit(field, raw) => match edit::apply(&this.scenario, &field, &raw) {
+            Ok(sc) if sc == *this.scenario => Screen { error: None, ..this.clone() },
+            Ok(sc) => this.rerun(sc, Some(&field)),
+            Err(message) => this.refuse(Some(&field), message),
+        },
+        Action::AddFault(f) => {
+            let mut faults = this.scenario.faults.clone();
+            faults.push(f);
+            this.with_faults(faults)
+        }
+        Action::RemoveFault(i) => {
+            let mut faults = this.scenario.faults.clone();
+            if i >= faults.len() {
+                return None;
+            }
+            faults.remove(i);
+            this.with_faults(faults)
+        }
+        Action::MovePause { fault, at_ms, duration_ms } => {
+            let mut faults = this.scenario.faults.clone();
+            match faults.get_mut(fault) {
+                Some(Fault::Pause { at_ms: a, duration_ms: d, .. }) => {
+                    if (*a, *d) == (at_ms, duration_ms) {
+                        return None;
+                    }
+                    *a = at_ms.min(this.scenario.duration_ms);
+                    *d = duration_ms.max(1);
+                }
+                _ => return None,
+            }
+            this.with_faults(faults)
+        }
+        Action::ShowSolution => match this.original.challenge.as_ref().map(|c| this.original.with_settings(&c.solution)) {
+            Some(Ok(sc)) => Screen { fix_undo: None, ..this.rerun(sc, None) },
+            Some(Err(e)) => this.refuse(None, format!("The solution could not be shown: {e}")),
+            None => return None,
+        },
+        _ => return None,
+    })
+}
+
+/// Overlays, panels and predict mode.
+fn shown(this: &Screen, action: Action) -> Option<Screen> {
+    Some(match action {
+        Action::ToggleHelp => Screen { help: !this.help, ..this.clone() },
+        Action::CloseOverlays => {
+            if !this.help && this.error.is_none() {
+                return None;
+            }
+            Screen { help: false, error: None, ..this.clone() }
+        }
+        Action::SetPanel(p) => {
+            if p == this.panel {
+                return None;
+            }
+            Screen { panel: p, ..this.clone() }
+        }
+        Action::TogglePredict => {
+            let on = !this.predict;
+            let mut s = Screen { predict: on, playing: false, phase: 0.0, picked: vec![None; this.quiz.len()], ..this.clone() };
+            if on {
+                s.cursor = 0;
+            }
+            s
+        }
+        Action::Answer(q, choice) => {
+            let ok = this.pending() == Some(q) && this.quiz[q].question.choices.len() > choice;
+            if !ok {
+                return None;
+            }
+            let mut s = this.clone();
+            s.picked[q] = Some(choice);
+            s
+        }
+        Action::Choose(c) => match this.pending() {
+            Some(q) => return shown(this, Action::Answer(q, c)),
+            None => return None,
+        },
+        _ => return None,
+    })
+}

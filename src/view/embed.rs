@@ -1,0 +1,100 @@
+//! A run embedded in another page: [`Embed`] (its options, from `?embed=1&controls=…` or from
+//! `LeaseLab.mount`) and [`mount_into`], which draws a run in a shadow root of its own.
+
+use std::rc::Rc;
+
+use sim::scenario::Scenario;
+
+use crate::state::Screen;
+use crate::view::lab::{Lab, LabProps};
+
+/// Which controls an embedded run shows (`&controls=full|play|none`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ControlsShown {
+    #[default]
+    Full,
+    Play,
+    None,
+}
+
+/// Options of an embedded run (`?embed=1&controls=play&autoplay=1`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Embed {
+    pub controls: ControlsShown,
+    pub autoplay: bool,
+    /// Where Lease Lab itself lives, for "Open in Lease Lab" (a mounted run is on another site).
+    pub app_base: Option<String>,
+}
+
+/// Mounts one run into an element of another page, in a shadow root of its own.
+pub fn mount_into(element: &web_sys::Element, options: &wasm_bindgen::JsValue) -> Result<(), String> {
+    use wasm_bindgen::JsValue;
+    let get = |k: &str| js_sys::Reflect::get(options, &JsValue::from_str(k)).ok().filter(|v| !v.is_undefined() && !v.is_null());
+    if let Some(e) = get("error").and_then(|v| v.as_string()) {
+        return Err(e);
+    }
+    let scenario = match get("scenario") {
+        None => return Err("options.scenario is missing: give a library id such as \"gc-pause-fenced\", or a scenario".into()),
+        Some(v) if v.is_string() => {
+            let id = v.as_string().unwrap_or_default();
+            sim::library::get(&id).ok_or_else(|| format!("there is no scenario called “{id}” in the library"))?
+        }
+        Some(v) => {
+            let text = js_sys::JSON::stringify(&v).ok().and_then(|s| s.as_string()).ok_or("options.scenario is not a scenario object")?;
+            Scenario::parse(&text).map_err(|e| format!("options.scenario is not valid: {e}"))?
+        }
+    };
+    let fix = get("fix").and_then(|v| v.as_bool()).unwrap_or(false);
+    let has_fix = scenario.fix.is_some();
+    if fix && !has_fix {
+        return Err(format!("{} has no one-click fix", scenario.id));
+    }
+    let mut s = Screen::new(scenario, fix).map_err(|e| format!("the scenario cannot run: {e}"))?;
+    if let Some(step) = get("step") {
+        let n = step.as_f64().filter(|n| *n >= 1.0 && n.fract() == 0.0).ok_or("options.step must be a step number (1, 2, 3, …)")?;
+        s.cursor = (n as usize - 1).min(s.steps().saturating_sub(1));
+    }
+    let controls = match get("controls").and_then(|v| v.as_string()).as_deref() {
+        None | Some("full") => ControlsShown::Full,
+        Some("play") => ControlsShown::Play,
+        Some("none") => ControlsShown::None,
+        Some(other) => return Err(format!("options.controls is “{other}”: use full, play or none")),
+    };
+    let autoplay = get("autoplay").and_then(|v| v.as_bool()).unwrap_or(false);
+    s.playing = autoplay;
+    let stylesheet = get("stylesheet").and_then(|v| v.as_string());
+    let app_base = stylesheet.as_ref().map(|css| css.rsplit_once('/').map(|(b, _)| format!("{b}/")).unwrap_or_default());
+    let doc = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let shadow = element
+        .attach_shadow(&web_sys::ShadowRootInit::new(web_sys::ShadowRootMode::Open))
+        .map_err(|_| "this element already holds a run (or cannot hold one)".to_string())?;
+    if let Some(css) = stylesheet {
+        let link = doc.create_element("link").map_err(|_| "cannot create a link")?;
+        let _ = link.set_attribute("rel", "stylesheet");
+        let _ = link.set_attribute("href", &css);
+        let _ = shadow.append_child(&link);
+    }
+    let root = doc.create_element("div").map_err(|_| "cannot create an element")?;
+    shadow.append_child(&root).map_err(|_| "cannot attach the run")?;
+    let embed = Embed { controls, autoplay, app_base };
+    yew::Renderer::<Lab>::with_root_and_props(
+        root,
+        LabProps { start: Rc::new(s), embed: Some(embed), active: true, nav: None, open: None },
+    )
+    .render();
+    Ok(())
+}
+
+pub fn embed_options() -> Option<Embed> {
+    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    if !params.get("embed").is_some_and(|v| v == "1" || v == "true") {
+        return None;
+    }
+    let controls = match params.get("controls").as_deref() {
+        Some("none") => ControlsShown::None,
+        Some("play") => ControlsShown::Play,
+        _ => ControlsShown::Full,
+    };
+    Some(Embed { controls, autoplay: params.get("autoplay").is_some_and(|v| v == "1" || v == "true"), app_base: None })
+}

@@ -1,0 +1,199 @@
+//! The header: [`Header`] (the scenario picker, the verdict, the fix, predict mode, "Copy link",
+//! "Embed", help), and the keyboard help, [`HelpDialog`].
+
+use std::rc::Rc;
+
+use sim::scenario::Scenario;
+use yew::prelude::*;
+
+use crate::state::{Action, ByPtr, Latest, Screen};
+use crate::view::address::link_to;
+use crate::view::keys::KEYS;
+use crate::view::pages::{Page, SiteNav};
+
+#[derive(Properties, PartialEq)]
+pub struct HeaderProps {
+    pub original: ByPtr<Scenario>,
+    pub safe: bool,
+    /// Predict mode hides the verdict until the end.
+    pub hidden_verdict: bool,
+    pub fixed: bool,
+    pub predict: bool,
+    pub has_quiz: bool,
+    /// The screen as it is when a link is asked for.
+    pub screen: Latest<Screen>,
+    pub dispatch: Callback<Action>,
+    #[prop_or_default]
+    pub nav: Option<Callback<Page>>,
+}
+
+#[component]
+pub fn Header(p: &HeaderProps) -> Html {
+    crate::view::probe::rendered("Header");
+    let safe = p.safe;
+    let original = &p.original;
+    let on_pick = {
+        let d = p.dispatch.clone();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            if let Some(sc) = sim::library::catalog().iter().find(|s| s.id == v) {
+                d.emit(Action::Open(Rc::new(sc.clone()), false));
+            }
+        })
+    };
+    let all = sim::library::catalog();
+    let fix = original.fix.as_ref().map(|f| {
+        let d = p.dispatch.clone();
+        let on = p.fixed;
+        html! {
+            <button class={classes!("btn", "fix", on.then_some("on"))} aria-pressed={on.to_string()}
+                title={f.explain.clone()} onclick={Callback::from(move |_| d.emit(Action::ToggleFix))}>
+                { if on { format!("Fixed: {} · undo", f.label) } else { format!("Fix: {}", f.label) } }
+            </button>
+        }
+    });
+    let help = {
+        let d = p.dispatch.clone();
+        Callback::from(move |_| d.emit(Action::ToggleHelp))
+    };
+    html! {
+        <header class="top">
+            { crate::view::pages::brand() }
+            if let Some(nav) = &p.nav {
+                <SiteNav here={Page::Lab} nav={nav.clone()} />
+            }
+            <label class="pick">
+                <span class="sr-only">{ "Scenario" }</span>
+                <select onchange={on_pick} aria-label="Scenario">
+                    { for sim::library::CHAPTERS.iter().filter(|(c, _)| all.iter().any(|x| x.chapter == *c)).map(|(c, title)| html! {
+                        <optgroup label={*title}>
+                            { for all.iter().filter(|x| x.chapter == *c).map(|x| html! {
+                                <option value={x.id.clone()} selected={x.id == original.id}>{ &x.title }</option>
+                            }) }
+                        </optgroup>
+                    }) }
+                </select>
+            </label>
+            if p.hidden_verdict {
+                <span class="verdict-badge hidden" role="status" aria-label="Verdict: hidden until the end (predict mode)">{ "? verdict hidden" }</span>
+            } else {
+                <span class={classes!("verdict-badge", if safe { "safe" } else { "unsafe" })} role="status" aria-label={format!("Verdict: {}", if safe { "safe" } else { "unsafe" })}>
+                    { if safe { "✓ safe" } else { "✗ unsafe" } }
+                </span>
+            }
+            { for fix }
+            if p.has_quiz {
+                <button class={classes!("btn", "predict-toggle", p.predict.then_some("on"))} aria-pressed={p.predict.to_string()}
+                    title="Predict mode (P): the run stops at key moments and asks what happens next"
+                    onclick={let d = p.dispatch.clone(); Callback::from(move |_| d.emit(Action::TogglePredict))}>
+                    { if p.predict { "Predict: on" } else { "Predict" } }
+                </button>
+            }
+            <CopyLink screen={p.screen.clone()} />
+            <EmbedButton screen={p.screen.clone()} />
+            <button class="btn ghost help" aria-label="Keyboard help (?)" onclick={help}>{ "?" }</button>
+        </header>
+    }
+}
+
+/// "Copy link": the address of this exact run, to the clipboard (and shown, if that fails).
+#[derive(Properties, PartialEq)]
+struct CopyLinkProps {
+    /// Read when clicked: the link is to the run and the step shown then.
+    screen: Latest<Screen>,
+}
+
+#[component]
+fn CopyLink(p: &CopyLinkProps) -> Html {
+    let shown = use_state(|| None::<String>);
+    let onclick = {
+        let shown = shown.clone();
+        let s = p.screen.clone();
+        Callback::from(move |_| {
+            let (s, shown) = (s.get(), shown.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                let link = link_to(&s, "").await;
+                if let Some(clip) = web_sys::window().map(|w| w.navigator().clipboard()) {
+                    let _ = clip.write_text(&link);
+                }
+                shown.set(Some(link));
+            });
+        })
+    };
+    let close = {
+        let shown = shown.clone();
+        Callback::from(move |_| shown.set(None))
+    };
+    html! {
+        <>
+            <button class="btn copy" {onclick} title="Copy a link that reopens this exact run">{ "Copy link" }</button>
+            if let Some(link) = (*shown).clone() {
+                <div class="copied" role="status">
+                    <span>{ "Link copied. It reopens this run at this step:" }</span>
+                    <input readonly=true value={link} aria-label="Link to this run" onfocus={Callback::from(|e: FocusEvent| e.target_unchecked_into::<web_sys::HtmlInputElement>().select())} />
+                    <button class="btn small" aria-label="Close" onclick={close}>{ "×" }</button>
+                </div>
+            }
+        </>
+    }
+}
+
+/// "Embed": the iframe snippet for this exact run.
+#[component]
+fn EmbedButton(p: &CopyLinkProps) -> Html {
+    let snippet = use_state(|| None::<String>);
+    let open = snippet.is_some();
+    let toggle = {
+        let (snippet, s) = (snippet.clone(), p.screen.clone());
+        Callback::from(move |_| {
+            if snippet.is_some() {
+                return snippet.set(None);
+            }
+            let (snippet, s) = (snippet.clone(), s.get());
+            wasm_bindgen_futures::spawn_local(async move {
+                let src = link_to(&s, "&embed=1").await;
+                let title = s.original.title.replace('"', "&quot;").replace('<', "&lt;");
+                snippet.set(Some(format!(
+                    "<iframe src=\"{src}\" title=\"Lease Lab: {title}\" width=\"100%\" height=\"560\" style=\"border:0\" loading=\"lazy\"></iframe>"
+                )));
+            });
+        })
+    };
+    let snippet = (*snippet).clone();
+    html! {
+        <>
+            <button class="btn" onclick={toggle.clone()} aria-expanded={open.to_string()}>{ "Embed" }</button>
+            if let Some(code) = snippet {
+                <div class="copied embed-dialog" role="dialog" aria-label="Embed this run">
+                    <span>{ "Paste this into your page to show this run at this step. Add " }<code>{ "&controls=play" }</code>{ " or " }<code>{ "&controls=none" }</code>{ " to show fewer controls, " }<code>{ "&autoplay=1" }</code>{ " to play on load." }</span>
+                    <button class="btn small" aria-label="Close" onclick={toggle}>{ "×" }</button>
+                    <textarea readonly=true rows="3" aria-label="Embed snippet" value={code}
+                              onfocus={Callback::from(|e: FocusEvent| e.target_unchecked_into::<web_sys::HtmlTextAreaElement>().select())} />
+                </div>
+            }
+        </>
+    }
+}
+
+/// The keyboard help, over everything.
+#[derive(Properties, PartialEq)]
+pub struct HelpProps {
+    pub dispatch: Callback<Action>,
+}
+
+#[component]
+pub fn HelpDialog(p: &HelpProps) -> Html {
+    let d = p.dispatch.clone();
+    html! {
+        <div class="overlay" onclick={let d = d.clone(); Callback::from(move |_| d.emit(Action::ToggleHelp))}>
+            <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="help-title" onclick={Callback::from(|e: MouseEvent| e.stop_propagation())}>
+                <h2 id="help-title">{ "Keyboard" }</h2>
+                <dl class="keys">
+                    { for KEYS.iter().map(|(k, what)| html! { <><dt><kbd>{ *k }</kbd></dt><dd>{ *what }</dd></> }) }
+                </dl>
+                <p class="hint">{ "On the timeline: drag a pause block to move it, drag its right edge to resize it, click a lane to add a fault there. A focused pause block moves with ← → and resizes with Shift + ← →." }</p>
+                <button class="btn primary" autofocus=true onclick={Callback::from(move |_| d.emit(Action::ToggleHelp))}>{ "Close" }</button>
+            </div>
+        </div>
+    }
+}

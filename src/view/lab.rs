@@ -1,0 +1,192 @@
+//! The lab: [`Lab`] owns the screen's reducer and hands each component only what it draws.
+//!
+//! A playback tick changes the cursor (and the phase between steps); Lab re-renders, and so do
+//! the components whose props carry the cursor: the timeline's cursor, labels and moving dots,
+//! the controls, the narration, the inspector (and, in predict mode, the question card). The
+//! timeline's lanes and marks, the header, the story, the verdict, the editor and the course
+//! keep their props (the same `ByPtr`s and values) and are not rendered again. The browser tests
+//! count renders to check it (`tests/browser.rs`, through `view::probe`).
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::state::{Action, Latest, Panel, Screen};
+use crate::view::controls::{Controls, Narration};
+use crate::view::course::{Course, Story};
+use crate::view::editor::{CursorAt, Editor};
+use crate::view::embed::{ControlsShown, Embed};
+use crate::view::header::{Header, HelpDialog};
+use crate::view::inspector::Inspector;
+use crate::view::lesson::{EndOfRun, StartHint};
+use crate::view::pages::Page;
+use crate::view::predict::Predict;
+use crate::view::timeline::Timeline;
+use crate::view::verdict::VerdictPanel;
+
+mod hooks;
+
+#[derive(Properties, PartialEq)]
+pub struct LabProps {
+    /// The screen to start from.
+    pub start: Rc<Screen>,
+    /// Embedded in another page: the timeline, the controls and the narration only.
+    #[prop_or_default]
+    pub embed: Option<Embed>,
+    /// Shown (not hidden behind a page): keys and the address bar belong to it.
+    #[prop_or(true)]
+    pub active: bool,
+    /// Moves to a page beside the lab.
+    #[prop_or_default]
+    pub nav: Option<Callback<Page>>,
+    /// A request from a page to open a library scenario: (a counter, id, with its fix).
+    #[prop_or_default]
+    pub open: Option<(u32, String, bool)>,
+}
+
+/// The whole lab for one starting screen: owns the reducer, the keyboard listener, the playback
+/// timer and the reader's progress.
+#[component]
+pub fn Lab(p: &LabProps) -> Html {
+    crate::view::probe::rendered("Lab");
+    let screen = {
+        let start = p.start.clone();
+        use_reducer(move || (*start).clone())
+    };
+    // One callback for the lab's life, so that props holding it stay equal.
+    let dispatch = {
+        let d = screen.dispatcher();
+        use_callback((), move |a: Action, _| d.dispatch(a))
+    };
+    crate::view::probe::lab_mounted(&dispatch);
+    let s: Rc<Screen> = Rc::new((*screen).clone());
+    let latest = {
+        let s = s.clone();
+        (*use_memo((), move |_| Latest::new(s))).clone()
+    };
+    latest.set(s.clone());
+    let root_ref = use_node_ref();
+    let progress = hooks::use_lab_effects(&screen, p, root_ref.clone());
+    let verdict = if s.run.verdict.is_safe() { "safe" } else { "unsafe" };
+    let embed_link = hooks::use_embed_link(&s);
+    let time_us = s.time_us();
+    let timeline = html! {
+        <Timeline run={s.run.clone()} facts={s.facts.clone()} scenario={s.scenario.clone()} cursor={s.cursor} time_us={time_us}
+                  hide={s.hides_future()} error={s.error.as_ref().filter(|e| e.field == "timeline").map(|e| e.message.clone())}
+                  dispatch={dispatch.clone()} />
+    };
+    let controls = |only_play: bool| {
+        html! {
+            <Controls run={s.run.clone()} facts={s.facts.clone()} quiz={s.quiz.clone()} cursor={s.cursor} time_us={time_us}
+                      playing={s.playing} speed={s.speed} hide={s.hides_future()} asking={s.asking()} {only_play} dispatch={dispatch.clone()} />
+        }
+    };
+    let narration = html! { <Narration run={s.run.clone()} cursor={s.cursor} /> };
+    if let Some(e) = &p.embed {
+        let base = e.app_base.clone().unwrap_or_else(|| {
+            let loc = web_sys::window().map(|w| w.location());
+            loc.map(|l| format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())).unwrap_or_default()
+        });
+        let full = format!("{base}{}", embed_link.at_step(s.cursor + 1).with(""));
+        return html! {
+            <div id="app" ref={root_ref} tabindex="-1" class="app embed" data-verdict={verdict} data-step={(s.cursor + 1).to_string()} data-steps={s.steps().to_string()}
+                 data-fixed={s.fixed().to_string()} data-playing={s.playing.to_string()}>
+                <main class="embed-main">
+                <div class="embed-bar">
+                    <h1 class="embed-title">{ &s.original.title }</h1>
+                    <span class={classes!("verdict-badge", verdict)}>
+                        { if s.run.verdict.is_safe() { "✓ safe" } else { "✗ unsafe" } }
+                    </span>
+                    <a class="embed-open" href={full} target="_blank" rel="noopener">{ "Open in Lease Lab ↗" }</a>
+                </div>
+                    { timeline }
+                    if e.controls != ControlsShown::None { { controls(e.controls == ControlsShown::Play) } }
+                    { narration }
+                </main>
+            </div>
+        };
+    }
+    let open_error = s.error.as_ref().filter(|e| e.field == "open" || e.field == "timeline" || e.field == "fix").map(|e| {
+        let d = dispatch.clone();
+        html! {
+            <div class="banner" role="alert">
+                <span>{ &e.message }</span>
+                <button class="btn small" aria-label="Dismiss" onclick={Callback::from(move |_| d.emit(Action::CloseOverlays))}>{ "×" }</button>
+            </div>
+        }
+    });
+    let at_end = s.cursor + 1 >= s.steps();
+    html! {
+        <div id="app" class="app" data-verdict={verdict} data-step={(s.cursor + 1).to_string()} data-steps={s.steps().to_string()}
+             data-fixed={s.fixed().to_string()} data-playing={s.playing.to_string()}
+             data-answered={s.picked.iter().filter(|x| x.is_some()).count().to_string()}>
+            <Header original={s.original.clone()} safe={s.run.verdict.is_safe()} hidden_verdict={s.hides_future()} fixed={s.fixed()}
+                    predict={s.predict} has_quiz={!s.quiz.is_empty()} screen={latest.clone()} dispatch={dispatch.clone()} nav={p.nav.clone()} />
+            { for open_error }
+            <main class="main">
+                <section class="stage" aria-label="The run">
+                    <Story original={s.original.clone()} your_turn={!(s.as_written && !s.fixed() && !at_end)} met={s.challenge_met()} dispatch={dispatch.clone()} />
+                    { timeline }
+                    { controls(false) }
+                    <div class="predict-area" aria-live="polite">
+                        <Predict quiz={s.quiz.clone()} picked={s.picked.clone()} here={s.asking().then_some(s.cursor)} pending={s.pending()}
+                                 revealed={s.revealed()} at_end={at_end} dispatch={dispatch.clone()} />
+                    </div>
+                    { narration }
+                    <StartHint shown={s.cursor == 0 && !s.playing} offer_predict={!s.quiz.is_empty() && !s.predict} />
+                    <EndOfRun at_end={at_end} original={s.original.clone()} safe={s.run.verdict.is_safe()}
+                              challenge_open={s.original.challenge.is_some() && !s.challenge_met()} dispatch={dispatch.clone()} />
+                    <VerdictPanel run={s.run.clone()} hidden={s.hides_future()} dispatch={dispatch.clone()} />
+                </section>
+                <aside class="side" aria-label="Details">
+                    { side_tabs(s.panel, &dispatch) }
+                    <div id="side-panel" role="tabpanel" class="panel">
+                        // The editor's "add a fault at <time>" follows the cursor through this
+                        // context, so that the rest of the editor is not rendered on every tick.
+                        <ContextProvider<CursorAt> context={CursorAt(crate::state::ms_at(time_us))}>
+                            { side_panel(&s, &latest, progress, &dispatch) }
+                        </ContextProvider<CursorAt>>
+                    </div>
+                </aside>
+            </main>
+            if s.help { <HelpDialog dispatch={dispatch.clone()} /> }
+        </div>
+    }
+}
+
+/// The side panel's tabs.
+fn side_tabs(panel: Panel, dispatch: &Callback<Action>) -> Html {
+    let tab = |p: Panel, label: &str| {
+        let d = dispatch.clone();
+        let selected = panel == p;
+        html! {
+            <button role="tab" id={format!("tab-{label}")} aria-selected={selected.to_string()} aria-controls="side-panel"
+                class={classes!("tab", selected.then_some("on"))}
+                onclick={Callback::from(move |_| d.emit(Action::SetPanel(p)))}>{ label }</button>
+        }
+    };
+    html! {
+        <div class="tabs" role="tablist" aria-label="Panels">
+            { tab(Panel::Inspect, "Inspect") }
+            { tab(Panel::Change, "Change") }
+            { tab(Panel::Course, "Course") }
+        </div>
+    }
+}
+
+/// The open side panel, with what it draws.
+fn side_panel(s: &Screen, latest: &Latest<Screen>, progress: hooks::ProgressState, dispatch: &Callback<Action>) -> Html {
+    match s.panel {
+        Panel::Inspect => html! {
+            <Inspector run={s.run.clone()} facts={s.facts.clone()} scenario={s.scenario.clone()} cursor={s.cursor} time_us={s.time_us()} />
+        },
+        Panel::Change => html! {
+            <Editor scenario={s.scenario.clone()} original={s.original.clone()} fixed={s.fixed()} error={s.error.clone()}
+                    screen={latest.clone()} dispatch={dispatch.clone()} />
+        },
+        Panel::Course => {
+            let (value, reset) = progress;
+            html! { <Course current={s.original.id.clone()} progress={value} on_reset={reset} dispatch={dispatch.clone()} /> }
+        }
+    }
+}

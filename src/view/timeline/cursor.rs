@@ -1,0 +1,84 @@
+//! What moves with the cursor: the dots of messages in flight ([`Dots`]), the veil over the
+//! future and the cursor line ([`Cursor`]), and the markers of key moments and violations
+//! ([`Markers`], which predict mode hides ahead of the cursor).
+
+use draw::glyph;
+use draw::layout::{Layout, AXIS};
+use sim::facts::Facts;
+use sim::time::Micros;
+use sim::Run;
+use yew::prelude::*;
+
+use super::shape::{inside, shape};
+use crate::state::{Action, ByPtr};
+
+#[derive(Properties, PartialEq)]
+pub struct DotsProps {
+    pub layout: ByPtr<Layout>,
+    pub t_us: Micros,
+}
+
+/// While the cursor is between a message's send and its arrival, a dot travels along it.
+#[component]
+pub fn Dots(p: &DotsProps) -> Html {
+    crate::view::probe::rendered("Dots");
+    let t = p.t_us;
+    let dots = p.layout.arrows.iter().filter(|a| a.sent_us <= t && t < a.arrived_us).map(|a| {
+        let f = (t - a.sent_us) as f64 / (a.arrived_us - a.sent_us).max(1) as f64;
+        let (x, y) = (a.x0 + (a.x1 - a.x0) * f, a.y0 + (a.y1 - a.y0) * f);
+        html! { <circle class="msg-dot" cx={x.to_string()} cy={y.to_string()} r="4" /> }
+    });
+    html! { <g class="msg-dots">{ for dots }</g> }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct CursorProps {
+    pub layout: ByPtr<Layout>,
+    pub t_us: Micros,
+}
+
+/// The veil over what has not happened yet.
+#[component]
+pub fn Veil(p: &CursorProps) -> Html {
+    let x = p.layout.x(p.t_us);
+    let veil = glyph::veil(&p.layout, x);
+    html! { <g class="veil-layer" pointer-events="none">{ shape(&veil) }</g> }
+}
+
+/// The cursor line, labelled with its true time.
+#[component]
+pub fn Cursor(p: &CursorProps) -> Html {
+    crate::view::probe::rendered("Cursor");
+    let g = glyph::cursor(&p.layout, p.layout.x(p.t_us), p.t_us);
+    html! { <g class={g.class.clone()} pointer-events="none">{ inside(&g) }</g> }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct MarkersProps {
+    pub layout: ByPtr<Layout>,
+    pub run: ByPtr<Run>,
+    pub facts: ByPtr<Facts>,
+    /// Predict mode: only the key moments up to this step, and no violations.
+    pub upto: Option<usize>,
+    pub dispatch: Callback<Action>,
+}
+
+/// Markers above the axis: key moments, and violations; clicking one jumps there.
+#[component]
+pub fn Markers(p: &MarkersProps) -> Html {
+    crate::view::probe::rendered("Markers");
+    let moments = p.facts.moments().iter().filter(|&&i| p.upto.is_none_or(|c| i <= c)).map(|&i| (i, false));
+    let violations = p.facts.violations().iter().filter(|_| p.upto.is_none()).map(|&i| (i, true));
+    let markers = moments.chain(violations).map(|(i, bad)| {
+        let x = p.layout.x(p.run.events[i].at_us);
+        let d = p.dispatch.clone();
+        let title = if bad { "A violation: jump here".to_string() } else { p.run.events[i].moment.clone().unwrap_or_default() };
+        html! {
+            <g class={classes!("marker", bad.then_some("bad"))} onclick={Callback::from(move |_| d.emit(Action::Seek(i)))}>
+                <title>{ title }</title>
+                <path d={format!("M{} {} l5 -7 h-10 z", x, AXIS - 2.0)} />
+            </g>
+        }
+    });
+    html! { <>{ for markers }</> }
+}

@@ -1,0 +1,123 @@
+//! The timeline's backdrop, drawn once per run and width: the axis, the lanes (click one to add
+//! a fault there), the bars, the pause blocks (drag, resize, or use the keys) and the messages.
+
+use draw::glyph;
+use draw::layout::Layout;
+use sim::scenario::{Fault, Scenario};
+use sim::time::{fmt, MS};
+use sim::Run;
+use yew::prelude::*;
+
+use super::drag::{svg_x, timeline_svg, Drag, DragMode, Drags};
+use super::menu::Menu;
+use super::shape::{inside, shape};
+use crate::state::{Action, ByPtr};
+
+#[derive(Properties, PartialEq)]
+pub struct BackdropProps {
+    pub layout: ByPtr<Layout>,
+    pub run: ByPtr<Run>,
+    pub scenario: ByPtr<Scenario>,
+    pub drag: Drags,
+    pub menu: UseStateSetter<Option<Menu>>,
+    pub dispatch: Callback<Action>,
+}
+
+#[component]
+pub fn Backdrop(p: &BackdropProps) -> Html {
+    crate::view::probe::rendered("Backdrop");
+    let lay = &p.layout;
+    let lanes = lay.lanes.iter().map(|l| {
+        let role = glyph::role_label(l.role, p.scenario.lock.kind, false);
+        let onclick = {
+            let (menu, lay, drag, actor) = (p.menu.clone(), lay.clone(), p.drag.clone(), l.actor);
+            Callback::from(move |e: MouseEvent| {
+                if drag.borrow_mut().take().is_some_and(|d| d.moved) {
+                    return;
+                }
+                let (x, y) = svg_x(&e);
+                menu.set(Some(Menu { actor, t: lay.t(x), x, y }));
+            })
+        };
+        html! {
+            <g class={classes!("lane", glyph::color_class(l.color))}>
+                <rect class="lane-bg" x={lay.x0.to_string()} y={l.y.to_string()} width={(lay.x1 - lay.x0).to_string()} height={l.h.to_string()} {onclick}>
+                    <title>{ glyph::lane_title(&l.name, role) }</title>
+                </rect>
+            </g>
+        }
+    });
+    let bars = lay.bars.iter().map(|b| {
+        let g = glyph::bar(b);
+        html! { <g class={g.class.clone()}>{ inside(&g) }</g> }
+    });
+    let arrows = lay.arrows.iter().map(|a| {
+        let g = glyph::arrow(a);
+        html! { <g class={g.class.clone()}>{ inside(&g) }</g> }
+    });
+    html! {
+        <>
+            <g class="axis">{ for glyph::axis(lay).iter().map(shape) }</g>
+            { for lanes }
+            { for bars }
+            { for lay.pauses.iter().map(|pb| pause(p, pb)) }
+            <g class="msgs">{ for arrows }</g>
+        </>
+    }
+}
+
+/// A pause block: drag it to move it, drag its right edge to resize it; focused, the arrow
+/// keys move and resize it and Delete removes it.
+fn pause(p: &BackdropProps, pb: &draw::layout::PauseBlock) -> Html {
+    let (fault, d) = (pb.fault, p.dispatch.clone());
+    let (at_ms, duration_ms) = match p.scenario.faults.get(fault) {
+        Some(Fault::Pause { at_ms, duration_ms, .. }) => (*at_ms, *duration_ms),
+        _ => (0, 0),
+    };
+    let on_down = {
+        let drag = p.drag.clone();
+        let x1 = pb.x1;
+        Callback::from(move |e: PointerEvent| {
+            e.stop_propagation();
+            let (x, _) = svg_x(&e);
+            let mode = if (x - x1).abs() <= 8.0 { DragMode::Resize } else { DragMode::Move };
+            // Yew delegates events, so capture on the SVG itself: its move handler then sees
+            // every move until the button is released, even outside the block.
+            if let Some(svg) = timeline_svg(&e) {
+                let _ = svg.set_pointer_capture(e.pointer_id());
+            }
+            *drag.borrow_mut() = Some(Drag { fault: Some(fault), mode, start_x: x, at_ms, duration_ms, moved: false });
+        })
+    };
+    let on_key = Callback::from(move |e: KeyboardEvent| {
+        let step = 500;
+        let (at, dur) = match (e.key().as_str(), e.shift_key()) {
+            ("ArrowLeft", false) => (at_ms.saturating_sub(step), duration_ms),
+            ("ArrowRight", false) => (at_ms + step, duration_ms),
+            ("ArrowLeft", true) => (at_ms, duration_ms.saturating_sub(step).max(50)),
+            ("ArrowRight", true) => (at_ms, duration_ms + step),
+            ("Delete", _) | ("Backspace", _) => {
+                e.prevent_default();
+                d.emit(Action::RemoveFault(fault));
+                return;
+            }
+            _ => return,
+        };
+        e.prevent_default();
+        d.emit(Action::MovePause { fault, at_ms: at, duration_ms: dur });
+    });
+    let label = format!(
+        "Pause of {} from {} for {}. Left and right arrows move it, Shift with arrows resizes it, Delete removes it.",
+        p.run.actors[pb.actor].name,
+        fmt(at_ms as i64 * MS),
+        fmt(duration_ms as i64 * MS)
+    );
+    let g = glyph::pause(pb);
+    html! {
+        <g class={g.class.clone()} tabindex="0" role="button" aria-label={label} data-keys="own" data-fault={fault.to_string()}
+           onpointerdown={on_down} onkeydown={on_key}>
+            { inside(&g) }
+            <rect class="grip" x={(pb.x1 - 5.0).to_string()} y={pb.y.to_string()} width="8" height={pb.h.to_string()} />
+        </g>
+    }
+}

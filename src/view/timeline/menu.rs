@@ -1,0 +1,78 @@
+//! The menu that opens where a lane is clicked: faults to add to that actor at that time.
+
+use draw::layout::Layout;
+use sim::scenario::{Fault, Scenario};
+use sim::time::{fmt, Micros};
+use sim::trace::Role;
+use sim::Run;
+use yew::prelude::*;
+
+use crate::state::{ms_at, Action, ByPtr};
+
+/// Where a lane was clicked: its actor, the true time there, and the point (for the menu).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Menu {
+    pub actor: usize,
+    pub t: Micros,
+    pub x: f64,
+    pub y: f64,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct MenuProps {
+    pub menu: Menu,
+    pub layout: ByPtr<Layout>,
+    pub run: ByPtr<Run>,
+    pub scenario: ByPtr<Scenario>,
+    pub close: Callback<()>,
+    pub dispatch: Callback<Action>,
+}
+
+#[component]
+pub fn LaneMenu(p: &MenuProps) -> Html {
+    let m = &p.menu;
+    let actor = &p.run.actors[m.actor];
+    let at_ms = ms_at(m.t);
+    let item = |label: String, fault: Fault| {
+        let (d, close) = (p.dispatch.clone(), p.close.clone());
+        html! { <button class="menu-item" onclick={Callback::from(move |_| { d.emit(Action::AddFault(fault.clone())); close.emit(()); })}>{ label }</button> }
+    };
+    let name = actor.name.clone();
+    let mut items = vec![
+        item(format!("Pause {name} here for 5 s"), Fault::Pause { actor: name.clone(), at_ms, duration_ms: 5_000 }),
+        item(format!("Crash {name} here"), Fault::Crash { actor: name.clone(), at_ms }),
+        item(format!("Jump {name}'s clock forward 10 s here"), Fault::ClockJump { actor: name.clone(), at_ms, by_ms: 10_000 }),
+    ];
+    if actor.role != Role::Client {
+        items.push(item(format!("Restart {name} here"), Fault::Restart { actor: name.clone(), at_ms }));
+    }
+    if actor.role == Role::Redis && p.scenario.lock.replica.is_some() {
+        items.push(item("Fail over to the replica here".into(), Fault::Failover { at_ms }));
+    }
+    if actor.role == Role::Client {
+        for peer in p.run.actors.iter().filter(|a| a.role == Role::Redis || a.role == Role::Resource) {
+            items.push(item(
+                format!("Hold {name}'s next message to {} for 30 s", peer.name),
+                Fault::Delay { from: name.clone(), to: peer.name.clone(), at_ms, extra_ms: 30_000, count: 1 },
+            ));
+        }
+    }
+    let left = m.x.min(p.layout.width - 260.0).max(0.0);
+    let close = p.close.reform(|_: MouseEvent| ());
+    let on_key = {
+        let close = p.close.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" {
+                close.emit(())
+            }
+        })
+    };
+    html! {
+        <div class="lane-menu" role="group" aria-label={format!("Add a fault to {name} at {}", fmt(m.t))} data-keys="own"
+             style={format!("left:{left}px;top:{}px", m.y + 8.0)} onkeydown={on_key}>
+            <div class="menu-title">{ format!("At {} on {name}", fmt(m.t)) }</div>
+            { for items }
+            <button class="menu-item cancel" onclick={close}>{ "Cancel" }</button>
+        </div>
+    }
+}
