@@ -104,9 +104,11 @@ fn row(p: &InspectorProps, a: ActorId, role: Role, color: Option<usize>) -> Row 
             if queue.is_empty() || down {
                 return server(role.to_string());
             }
+            // A consensus key's create revision; a ZooKeeper znode's creation zxid.
+            let number = if p.scenario.lock.kind == LockKind::ZooKeeper { "czxid" } else { "revision" };
             let q: Vec<String> = queue
                 .iter()
-                .map(|k| format!("{} (revision {})", k.owner.map(|o| run.name(o)).unwrap_or(""), k.revision.unwrap_or(0)))
+                .map(|k| format!("{} ({number} {})", k.owner.map(|o| run.name(o)).unwrap_or(""), k.revision.unwrap_or(0)))
                 .collect();
             server(format!("{role}; lock queue, lowest first: {}", q.join(", ")))
         }

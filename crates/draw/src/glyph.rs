@@ -40,13 +40,15 @@ pub fn color_class(color: Option<usize>) -> String {
 }
 
 /// What a lane is, in words under its name. A Redis lane of a Redlock scenario is one of its
-/// nodes; a consensus member says when it leads.
+/// nodes; a consensus member or ZooKeeper server says when it leads.
 pub fn role_label(role: Role, lock: LockKind, leads: bool) -> &'static str {
     match role {
         Role::Client => "client",
         Role::Redis if lock == LockKind::Redlock => "Redlock node",
         Role::Redis => "Redis (lock)",
         Role::Replica => "Redis replica",
+        Role::Member if lock == LockKind::ZooKeeper && leads => "ZooKeeper · leader",
+        Role::Member if lock == LockKind::ZooKeeper => "ZooKeeper server",
         Role::Member if leads => "member · leader",
         Role::Member => "etcd-like member",
         Role::Resource => "protected resource",

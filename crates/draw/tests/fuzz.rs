@@ -30,7 +30,7 @@ fn env_u64(name: &str, default: u64) -> u64 {
 /// older grant can be accepted after one made under a newer grant.
 fn fenced_with_growing_tokens(s: &Scenario) -> bool {
     let growing = match s.lock.kind {
-        LockKind::Consensus => s.token.source == TokenKind::Counter,
+        LockKind::Consensus | LockKind::ZooKeeper => s.token.source == TokenKind::Counter,
         LockKind::Redis | LockKind::Redlock => s.token.source == TokenKind::Counter && s.token.store == CounterStore::Durable,
         LockKind::None => false,
     };

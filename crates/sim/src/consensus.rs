@@ -13,10 +13,11 @@
 //! are on a majority, so every leader has them); the leader is the lowest-numbered live member
 //! that reaches a majority; clients always know the current leader.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use crate::actor::{Effect, Env, Gate, Out, Record, ServerFault};
 use crate::msg::Payload;
+use crate::quorum::{self, Election, Judge};
 use crate::time::{ms, Micros};
 use crate::trace::{ActorId, EventKind};
 
@@ -54,13 +55,6 @@ enum Op {
     Revoke { lease: u64 },
 }
 
-#[derive(Clone, Debug)]
-struct Proposal {
-    id: u64,
-    op: Op,
-    acks: BTreeSet<ActorId>,
-}
-
 /// A session lease: whose it is, its TTL, and when it expires on the leader's clock.
 #[derive(Clone, Debug)]
 struct Lease {
@@ -86,12 +80,11 @@ pub struct Cluster {
     leader: Option<ActorId>,
     revision: u64,
     next_lease: u64,
-    next_proposal: u64,
     /// The lock keys under the prefix, by lease: (create revision, client).
     keys: BTreeMap<u64, (u64, ActorId)>,
     leases: BTreeMap<u64, Lease>,
     waiters: Vec<Waiter>,
-    pending: Vec<Proposal>,
+    log: quorum::Log<Op>,
     /// Each lease's grant, to move its promised term.
     grant_of: BTreeMap<u64, usize>,
     lease_gen: BTreeMap<u64, u64>,
@@ -113,11 +106,10 @@ impl Cluster {
             leader: None,
             revision: 1,
             next_lease: 1,
-            next_proposal: 1,
             keys: BTreeMap::new(),
             leases: BTreeMap::new(),
             waiters: Vec::new(),
-            pending: Vec::new(),
+            log: quorum::Log::default(),
             grant_of: BTreeMap::new(),
             lease_gen: BTreeMap::new(),
             no_quorum_said: false,
@@ -138,19 +130,6 @@ impl Cluster {
         out.push(Effect::Timer { actor: self.members[0], at: 0, timer: Timer::Election, gate: Gate::Always });
     }
 
-    fn majority(&self) -> usize {
-        self.members.len() / 2 + 1
-    }
-
-    /// Whether member `m` is up and can reach a majority (itself included).
-    fn reaches_majority(&self, m: ActorId, env: &dyn Env) -> bool {
-        if env.is_down(m) {
-            return false;
-        }
-        let reach = self.members.iter().filter(|&&o| !env.is_down(o) && !env.cut(m, o)).count();
-        reach >= self.majority()
-    }
-
     pub fn on_timer(&mut self, timer: Timer, env: &dyn Env, out: &mut Fx) {
         match timer {
             Timer::Election => self.election(env, out),
@@ -168,16 +147,13 @@ impl Cluster {
 
     /// Re-evaluates leadership (after the election timeout that follows any member fault).
     fn election(&mut self, env: &dyn Env, out: &mut Fx) {
-        let current = self.leader;
-        if current.is_some_and(|l| self.reaches_majority(l, env)) {
-            return;
-        }
-        match self.members.iter().copied().find(|&m| self.reaches_majority(m, env)) {
-            Some(l) => {
+        match quorum::elect(&self.members, self.leader, env) {
+            Election::Stays => {}
+            Election::Elected(l) => {
                 let election_us = ms(self.cfg.election_timeout_ms as i64);
                 let now_local = env.local(l);
                 self.leader = Some(l);
-                self.pending.clear();
+                self.log.clear();
                 self.no_quorum_said = false;
                 // etcd's Promote: every lease gets its full TTL again, plus the election timeout.
                 let leases: Vec<u64> = self.leases.keys().copied().collect();
@@ -192,12 +168,12 @@ impl Cluster {
                     self.update_grant_term(id, env, out);
                 }
             }
-            None => {
+            Election::NoQuorum => {
+                let at = self.leader.unwrap_or(self.members[0]);
                 self.leader = None;
-                self.pending.clear();
+                self.log.clear();
                 if !self.no_quorum_said {
                     self.no_quorum_said = true;
-                    let at = current.unwrap_or(self.members[0]);
                     out.push(Effect::Event { actor: at, kind: EventKind::NoQuorum });
                 }
             }
@@ -225,16 +201,16 @@ impl Cluster {
         if self.lease_gen.get(&lease) != Some(&gen) {
             return;
         }
-        let Some(leader) = self.leader else { return };
-        if env.is_down(leader) {
-            return;
-        }
-        if let Some(until) = env.paused_until(leader) {
-            // A paused leader expires nothing until it runs again.
-            out.push(Effect::Timer { actor: leader, at: until, timer: Timer::LeaseCheck { lease, gen }, gate: Gate::Always });
-            return;
-        }
-        let local = env.local(leader);
+        let (Some(leader), judge) = (self.leader, quorum::judge(self.leader, env)) else { return };
+        let local = match judge {
+            Judge::No => return,
+            Judge::Later(until) => {
+                // A paused leader expires nothing until it runs again.
+                out.push(Effect::Timer { actor: leader, at: until, timer: Timer::LeaseCheck { lease, gen }, gate: Gate::Always });
+                return;
+            }
+            Judge::Now(local) => local,
+        };
         let Some(l) = self.leases.get_mut(&lease) else { return };
         if l.revoking || local < l.expires_local {
             return;
@@ -248,9 +224,7 @@ impl Cluster {
     fn propose(&mut self, op: Op, env: &dyn Env, out: &mut Fx) {
         let Some(leader) = self.leader else { return };
         let what = self.describe_op(&op, env);
-        let id = self.next_proposal;
-        self.next_proposal += 1;
-        self.pending.push(Proposal { id, op, acks: BTreeSet::new() });
+        let id = self.log.propose(op);
         for &f in self.members.iter().filter(|&&m| m != leader) {
             out.push(Effect::Send { from: leader, to: f, payload: Payload::Append { id, what: what.clone() } });
         }
@@ -269,12 +243,9 @@ impl Cluster {
     }
 
     fn try_commit(&mut self, id: u64, env: &dyn Env, out: &mut Fx) {
-        let Some(pos) = self.pending.iter().position(|p| p.id == id) else { return };
-        if self.pending[pos].acks.len() + 1 < self.majority() {
-            return;
+        if let Some(op) = self.log.committed(id, &self.members) {
+            self.apply(op, env, out);
         }
-        let p = self.pending.remove(pos);
-        self.apply(p.op, env, out);
     }
 
     /// Member `m` handles a message.
@@ -284,9 +255,7 @@ impl Cluster {
         match payload {
             Payload::Append { id, .. } => out.push(reply(Payload::AppendAck { id })),
             Payload::AppendAck { id } if leader == Some(m) => {
-                if let Some(p) = self.pending.iter_mut().find(|p| p.id == id) {
-                    p.acks.insert(from);
-                }
+                self.log.ack(id, from);
                 self.try_commit(id, env, out);
             }
             _ if leader != Some(m) => {} // not the leader: client requests go unanswered

@@ -21,6 +21,7 @@ pub mod msg;
 pub mod narrate;
 pub mod predict;
 pub mod proto;
+pub mod quorum;
 pub mod redis;
 pub mod redlock;
 pub mod render;
@@ -32,6 +33,7 @@ pub mod time;
 pub mod trace;
 pub mod verdict;
 mod world;
+pub mod zookeeper;
 
 use std::fmt;
 

@@ -49,6 +49,8 @@ scenarios!(
     "consensus-fenced",
     "consensus-quorum-loss",
     "consensus-wait-expired",
+    "zookeeper-unfenced",
+    "zookeeper-fenced",
     "db-transaction",
 );
 

@@ -1,7 +1,7 @@
 //! What a lock service is, in one place: its lanes and their roles, how clients' messages are
 //! routed to it, and the servers that run it ([`Service`]), each an actor behind the interface
 //! of [`crate::actor`]. The client side of each protocol lives beside its server
-//! (`redis`, `redlock`, `consensus`).
+//! (`redis`, `redlock`, `consensus`, `zookeeper`).
 //!
 //! Adding a lock service: a module with its server actor and client protocol, an arm in
 //! [`Service`] and [`Timer`], and its lanes' roles in [`roles`].
@@ -14,9 +14,10 @@ use crate::redis::client::Single;
 use crate::redis::server::{self as redis_server, Servers};
 use crate::redlock::Redlock;
 use crate::rng::Rng;
-use crate::scenario::{member_name, min_lease_ttl_ms, node_name, CounterStore, LockKind, Persistence, Scenario, TokenKind};
+use crate::scenario::{member_name, min_lease_ttl_ms, node_name, zk_name, CounterStore, LockKind, Persistence, Scenario, TokenKind};
 use crate::time::{Micros, MS};
 use crate::trace::{Actor, ActorId, Role};
+use crate::zookeeper::{self, client::Recipe, server::Ensemble};
 
 /// The servers of a run's lock service.
 #[derive(Clone, Debug)]
@@ -26,6 +27,7 @@ pub enum Service {
     /// A Redis primary (and replica), or Redlock's independent masters.
     Redis(Servers),
     Consensus(Cluster),
+    ZooKeeper(Ensemble),
 }
 
 /// A lock service's timers.
@@ -33,6 +35,7 @@ pub enum Service {
 pub enum Timer {
     Redis(redis_server::Timer),
     Consensus(consensus::Timer),
+    ZooKeeper(zookeeper::server::Timer),
 }
 
 /// The run's lanes, in order: clients, the lock service's servers, the resource.
@@ -57,7 +60,7 @@ fn roles(sc: &Scenario) -> Vec<Role> {
         LockKind::Redis if sc.lock.replica.is_some() => vec![Role::Redis, Role::Replica],
         LockKind::Redis => vec![Role::Redis],
         LockKind::Redlock => vec![Role::Redis; n],
-        LockKind::Consensus => vec![Role::Member; n],
+        LockKind::Consensus | LockKind::ZooKeeper => vec![Role::Member; n],
         LockKind::None => vec![],
     }
 }
@@ -88,14 +91,24 @@ impl Service {
                 };
                 Service::Consensus(Cluster::new(members, cfg))
             }
+            LockKind::ZooKeeper => {
+                let servers = (0..l.nodes as usize).map(|i| id(&zk_name(i))).collect();
+                let cfg = zookeeper::server::Settings {
+                    election_timeout_ms: l.election_timeout_ms,
+                    tokens: sc.token.source == TokenKind::Counter,
+                };
+                Service::ZooKeeper(Ensemble::new(servers, cfg))
+            }
             LockKind::None => Service::None,
         }
     }
 
     /// What the service does as the run starts.
     pub fn start(&mut self, out: &mut Out<Timer>) {
-        if let Service::Consensus(c) = self {
-            wrap(out, Timer::Consensus, |o| c.start(o));
+        match self {
+            Service::Consensus(c) => wrap(out, Timer::Consensus, |o| c.start(o)),
+            Service::ZooKeeper(z) => wrap(out, Timer::ZooKeeper, |o| z.start(o)),
+            _ => {}
         }
     }
 
@@ -105,6 +118,7 @@ impl Service {
             (Service::Redis(s), Dest::Lock) => s.primary_now(),
             (Service::Redis(s), Dest::Node(i)) => s.redlock_nodes.get(i).copied(),
             (Service::Consensus(c), Dest::Leader) => c.contact(),
+            (Service::ZooKeeper(z), Dest::Leader) => z.contact(),
             _ => None,
         }
     }
@@ -114,6 +128,7 @@ impl Service {
         match self {
             Service::Redis(s) => wrap(out, Timer::Redis, |o| s.on_message(at, from, payload, env, o)),
             Service::Consensus(c) => wrap(out, Timer::Consensus, |o| c.on_message(at, from, payload, env, o)),
+            Service::ZooKeeper(z) => wrap(out, Timer::ZooKeeper, |o| z.on_message(at, from, payload, env, o)),
             Service::None => {}
         }
     }
@@ -122,6 +137,7 @@ impl Service {
         match (self, timer) {
             (Service::Redis(s), Timer::Redis(t)) => wrap(out, Timer::Redis, |o| s.on_timer(at, t, env, o)),
             (Service::Consensus(c), Timer::Consensus(t)) => wrap(out, Timer::Consensus, |o| c.on_timer(t, env, o)),
+            (Service::ZooKeeper(z), Timer::ZooKeeper(t)) => wrap(out, Timer::ZooKeeper, |o| z.on_timer(t, env, o)),
             _ => {}
         }
     }
@@ -132,6 +148,7 @@ impl Service {
         match self {
             Service::Redis(s) => wrap(out, Timer::Redis, |o| s.on_fault(at, fault, env, o)),
             Service::Consensus(c) => wrap(out, Timer::Consensus, |o| c.on_fault(fault, env, o)),
+            Service::ZooKeeper(z) => wrap(out, Timer::ZooKeeper, |o| z.on_fault(fault, env, o)),
             Service::None => {}
         }
     }
@@ -145,6 +162,7 @@ pub enum Protocol {
     Redis(Single),
     Redlock(Redlock),
     Consensus(Session),
+    ZooKeeper(Recipe),
 }
 
 type Effects = Vec<proto::Effect>;
@@ -157,6 +175,7 @@ impl Protocol {
             LockKind::Redis | LockKind::None => Protocol::Redis(Single::default()),
             LockKind::Redlock => Protocol::Redlock(Redlock::new(l.nodes as usize, l.node_timeout_ms, l.parallel, l.clock_drift_factor)),
             LockKind::Consensus => Protocol::Consensus(Session::default()),
+            LockKind::ZooKeeper => Protocol::ZooKeeper(Recipe::default()),
         }
     }
 
@@ -166,6 +185,7 @@ impl Protocol {
             Protocol::Redis(p) => p.acquire(timeout_ms, k, cx, out),
             Protocol::Redlock(p) => p.acquire(k, cx, out),
             Protocol::Consensus(p) => p.acquire(timeout_ms, k, cx, out),
+            Protocol::ZooKeeper(p) => p.acquire(timeout_ms, k, cx, out),
         }
     }
 
@@ -174,8 +194,8 @@ impl Protocol {
         match self {
             Protocol::Redis(p) => p.renew(k, cx, out),
             Protocol::Redlock(p) => p.renew(k, cx, out),
-            // A session renews itself with keepalives (validation refuses the step).
-            Protocol::Consensus(_) => false,
+            // A session renews itself with keepalives or pings (validation refuses the step).
+            Protocol::Consensus(_) | Protocol::ZooKeeper(_) => false,
         }
     }
 
@@ -185,6 +205,7 @@ impl Protocol {
             Protocol::Redis(p) => p.release(k, cx, out),
             Protocol::Redlock(p) => p.release(k, cx, out),
             Protocol::Consensus(p) => p.release(k, cx, out),
+            Protocol::ZooKeeper(p) => p.release(k, cx, out),
         }
     }
 
@@ -202,6 +223,7 @@ impl Protocol {
             Protocol::Redis(s) => s.on_message(p, k, cx, out),
             Protocol::Redlock(s) => s.on_message(p, k, cx, out),
             Protocol::Consensus(s) => s.on_message(p, k, cx, out),
+            Protocol::ZooKeeper(s) => s.on_message(p, k, cx, out),
         }
     }
 
@@ -211,6 +233,7 @@ impl Protocol {
             Protocol::Redis(_) => None,
             Protocol::Redlock(s) => s.on_timer(kind, k, cx, out),
             Protocol::Consensus(s) => s.on_timer(kind, k, cx, out),
+            Protocol::ZooKeeper(s) => s.on_timer(kind, k, cx, out),
         }
     }
 }

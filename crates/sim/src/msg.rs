@@ -101,6 +101,8 @@ pub enum Payload {
     CUnlocked {
         req: u64,
     },
+    /// ZooKeeper: a request, reply or watch notification of the lock recipe.
+    Zk(crate::zookeeper::Msg),
     /// Consensus: the leader replicates proposal `id` to a follower.
     Append {
         id: u64,
@@ -181,6 +183,7 @@ impl Payload {
             Payload::CLeaseNotFound { .. } => "lease not found".into(),
             Payload::CUnlock { lease, .. } => format!("unlock (lease {lease})"),
             Payload::CUnlocked { .. } => "unlocked".into(),
+            Payload::Zk(m) => m.describe(),
             Payload::Append { id, what } => format!("append #{id}: {what}"),
             Payload::AppendAck { id } => format!("ack #{id}"),
         }

@@ -31,6 +31,11 @@ pub fn sentence(cx: &Cx, a: ActorId, kind: &EventKind) -> String {
 pub fn narrated(cx: &Cx, a: ActorId, kind: &EventKind) -> Option<String> {
     let me = cx.name(a);
     let name = |x: ActorId| cx.name(x).to_string();
+    if cx.sc.lock.kind == crate::scenario::LockKind::ZooKeeper {
+        if let Some(s) = crate::zookeeper::narrate(me, kind, &name, cx.sc.lock.ttl_ms) {
+            return Some(s);
+        }
+    }
     crate::consensus::narrate(me, kind, &name, cx.sc.lock.election_timeout_ms)
         .or_else(|| client(cx, me, kind))
         .or_else(|| redis(cx, me, kind))

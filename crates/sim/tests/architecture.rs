@@ -174,7 +174,7 @@ fn no_import_cycle_between_engine_modules() {
 }
 
 /// The lock services, their client protocols and the resource: actors, not drivers.
-const ACTOR_MODULES: [&str; 7] = ["redis", "redlock", "consensus", "resource", "lock", "actor", "proto"];
+const ACTOR_MODULES: [&str; 9] = ["redis", "redlock", "consensus", "zookeeper", "quorum", "resource", "lock", "actor", "proto"];
 
 #[test]
 fn nothing_under_the_lock_services_or_the_servers_names_the_driver() {
@@ -192,7 +192,7 @@ fn nothing_under_the_lock_services_or_the_servers_names_the_driver() {
 #[test]
 fn every_server_actor_and_client_protocol_has_unit_tests() {
     let all = files(&src());
-    for m in ["redis", "consensus", "resource", "client", "checker", "redlock"] {
+    for m in ["redis", "consensus", "zookeeper", "resource", "client", "checker", "redlock"] {
         let tests = all.iter().filter(|(p, _)| top_module(p) == m).map(|(_, t)| t.matches("#[test]").count()).sum::<usize>();
         assert!(tests >= 1, "module `{m}` has no unit tests (inputs → effects)");
     }

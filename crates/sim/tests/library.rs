@@ -31,6 +31,8 @@ const TABLE: &[(&str, sim::Safety, Option<sim::Safety>)] = &[
     ("consensus-fenced", Safe, None),
     ("consensus-quorum-loss", Safe, None),
     ("consensus-wait-expired", Unsafe, Some(Safe)),
+    ("zookeeper-unfenced", Unsafe, Some(Safe)),
+    ("zookeeper-fenced", Safe, None),
     ("db-transaction", Safe, None),
 ];
 

@@ -12,6 +12,11 @@ pub enum LockKind {
     Redlock,
     /// An etcd-like consensus service: `nodes` members, a leader, majority commit, leases.
     Consensus,
+    /// ZooKeeper: `nodes` servers (an ensemble with a leader), sessions kept alive by pings
+    /// and expired by the leader after `ttl_ms` (the session timeout), and the lock recipe of
+    /// ephemeral sequential znodes.
+    #[serde(rename = "zookeeper")]
+    ZooKeeper,
     /// No lock service at all (the clients rely on the resource alone).
     None,
 }
@@ -107,6 +112,15 @@ fn is_yes(b: &bool) -> bool {
 pub fn min_lease_ttl_ms(election_timeout_ms: u64) -> u64 {
     (election_timeout_ms * 3 / 2).div_ceil(1000) * 1000
 }
+
+/// The name of ZooKeeper server `i`: zk1, zk2, …
+pub fn zk_name(i: usize) -> String {
+    format!("zk{}", i + 1)
+}
+
+/// ZooKeeper's bounds on a session timeout: 2 to 20 ticks of the sample configuration's
+/// `tickTime=2000` (SEMANTICS §5.1).
+pub const ZK_SESSION_TIMEOUT_MS: [u64; 2] = [4_000, 40_000];
 
 /// The name of consensus member `i`: m1, m2, …
 pub fn member_name(i: usize) -> String {

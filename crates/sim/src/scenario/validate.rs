@@ -4,8 +4,8 @@
 use std::collections::BTreeSet;
 
 use super::{
-    limits, member_name, node_name, teach, CounterStore, Fault, LockKind, RenewStyle, ResourceKind, Scenario, ScenarioError, Step,
-    TokenKind,
+    limits, member_name, node_name, teach, zk_name, CounterStore, Fault, LockKind, RenewStyle, ResourceKind, Scenario, ScenarioError, Step,
+    TokenKind, ZK_SESSION_TIMEOUT_MS,
 };
 
 impl Scenario {
@@ -99,6 +99,27 @@ impl Scenario {
                 return err("token.source".into(), "a consensus lock's token is its key's revision: use counter (or none)".into());
             }
         }
+        if l.kind == LockKind::ZooKeeper {
+            if l.nodes == 0 || l.nodes > 9 {
+                return err("lock.nodes".into(), "a ZooKeeper ensemble needs between 1 and 9 servers".into());
+            }
+            if l.replica.is_some() {
+                return err("lock.replica".into(), "a ZooKeeper ensemble replicates by itself; remove lock.replica".into());
+            }
+            let [lo, hi] = ZK_SESSION_TIMEOUT_MS;
+            if !(lo..=hi).contains(&l.ttl_ms) {
+                return err(
+                    "lock.ttl_ms".into(),
+                    format!("is ZooKeeper's session timeout: between {lo} and {hi} (2 to 20 ticks of tickTime=2000)"),
+                );
+            }
+            if l.election_timeout_ms == 0 || l.election_timeout_ms > DURATION_MS {
+                return err("lock.election_timeout_ms".into(), format!("must be between 1 and {DURATION_MS}"));
+            }
+            if self.token.source == TokenKind::RandomOwner {
+                return err("token.source".into(), "a ZooKeeper lock's token is its znode's creation zxid: use counter (or none)".into());
+            }
+        }
         // Checked whatever the kind: a scenario switched to Redlock later must still be valid.
         if !(0.0..=0.5).contains(&l.clock_drift_factor) {
             return err("lock.clock_drift_factor".into(), "must be between 0 and 0.5".into());
@@ -148,7 +169,8 @@ impl Scenario {
                 return err(format!("clients[{i}].name"), "use 1 to 16 letters, digits, '-' or '_'".into());
             }
             let is_node = (self.lock.kind == LockKind::Redlock && (0..self.lock.nodes as usize).any(|n| node_name(n) == c.name))
-                || (self.lock.kind == LockKind::Consensus && (0..self.lock.nodes as usize).any(|n| member_name(n) == c.name));
+                || (self.lock.kind == LockKind::Consensus && (0..self.lock.nodes as usize).any(|n| member_name(n) == c.name))
+                || (self.lock.kind == LockKind::ZooKeeper && (0..self.lock.nodes as usize).any(|n| zk_name(n) == c.name));
             if ["redis", "replica", "resource"].contains(&c.name.as_str()) || is_node {
                 return err(format!("clients[{i}].name"), format!("`{}` is the name of a server", c.name));
             }
@@ -322,6 +344,9 @@ impl Scenario {
             }
             Step::Renew {} if self.lock.kind == LockKind::Consensus => {
                 return e("renew", "a consensus session renews itself with keepalives every TTL/3; remove this step".into());
+            }
+            Step::Renew {} if self.lock.kind == LockKind::ZooKeeper => {
+                return e("renew", "a ZooKeeper session renews itself with pings every third of its timeout; remove this step".into());
             }
             Step::Renew {} if no_lock || self.lock.renew == RenewStyle::None => {
                 return e("renew", "this lock service does not renew (lock.renew is none)".into());

@@ -52,12 +52,16 @@ pub fn scenario(seed: u64) -> Scenario {
     let mut g = Gen { rng: Rng::new(seed), extreme: false };
     g.extreme = g.chance(15);
     let duration_ms = g.num(1, 60_000, limits::DURATION_MS);
-    let kind = g.pick(&[LockKind::Redis, LockKind::Redis, LockKind::Redlock, LockKind::Consensus, LockKind::None]);
+    let kind = g.pick(&[LockKind::Redis, LockKind::Redis, LockKind::Redlock, LockKind::Consensus, LockKind::ZooKeeper, LockKind::None]);
     let nodes = if g.chance(70) { g.pick(&[3, 5]) } else { g.u(1, 9) as u8 };
     let election_timeout_ms = g.num(1, 2_000, limits::DURATION_MS);
     let mut ttl_ms = g.num(1, 20_000, limits::DURATION_MS);
     if kind == LockKind::Consensus && g.chance(80) {
         ttl_ms = ttl_ms.max(min_lease_ttl_ms(election_timeout_ms)).min(limits::DURATION_MS);
+    }
+    if kind == LockKind::ZooKeeper && g.chance(90) {
+        let [lo, hi] = ZK_SESSION_TIMEOUT_MS;
+        ttl_ms = ttl_ms.clamp(lo, hi);
     }
     let lock = LockService {
         kind,
@@ -74,7 +78,7 @@ pub fn scenario(seed: u64) -> Scenario {
         recheck_after_wait: g.chance(85),
     };
     let source = match kind {
-        LockKind::Consensus => g.pick(&[TokenKind::Counter, TokenKind::None]),
+        LockKind::Consensus | LockKind::ZooKeeper => g.pick(&[TokenKind::Counter, TokenKind::None]),
         _ => g.pick(&[TokenKind::Counter, TokenKind::Counter, TokenKind::None, TokenKind::RandomOwner]),
     };
     let store = if kind == LockKind::Redlock { CounterStore::Durable } else { g.pick(&[CounterStore::Durable, CounterStore::Redis]) };
@@ -152,7 +156,7 @@ fn step(g: &mut Gen, duration_ms: u64, lock: &LockService, resource: ResourceKin
     let max = duration_ms.min(limits::DURATION_MS);
     // Mostly steps the lock service has (one in fifty is left to validation to refuse).
     let no_lock = lock.kind == LockKind::None;
-    let no_renew = no_lock || lock.kind == LockKind::Consensus || lock.renew == RenewStyle::None;
+    let no_renew = no_lock || matches!(lock.kind, LockKind::Consensus | LockKind::ZooKeeper) || lock.renew == RenewStyle::None;
     let kind = loop {
         let k = g.int(0, 6);
         let refused = match k {

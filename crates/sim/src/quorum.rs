@@ -1,0 +1,113 @@
+//! Majorities, for the services replicated by a quorum (the consensus service, ZooKeeper):
+//! who can lead, as the models simplify it (SEMANTICS §4, §5): the lowest-numbered live member
+//! that reaches a majority, itself included.
+
+use std::collections::BTreeSet;
+
+use crate::actor::Env;
+use crate::time::Micros;
+use crate::trace::ActorId;
+
+/// How many members make a majority.
+pub fn majority(members: &[ActorId]) -> usize {
+    members.len() / 2 + 1
+}
+
+/// Whether member `m` is up and can reach a majority (itself included).
+pub fn reaches_majority(members: &[ActorId], m: ActorId, env: &dyn Env) -> bool {
+    if env.is_down(m) {
+        return false;
+    }
+    let reach = members.iter().filter(|&&o| !env.is_down(o) && !env.cut(m, o)).count();
+    reach >= majority(members)
+}
+
+/// The outcome of an election after a fault.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Election {
+    /// The current leader still reaches a majority.
+    Stays,
+    /// A new leader.
+    Elected(ActorId),
+    /// Nobody reaches a majority.
+    NoQuorum,
+}
+
+/// Who leads now, given who led.
+pub fn elect(members: &[ActorId], current: Option<ActorId>, env: &dyn Env) -> Election {
+    if current.is_some_and(|l| reaches_majority(members, l, env)) {
+        return Election::Stays;
+    }
+    match members.iter().copied().find(|&m| reaches_majority(members, m, env)) {
+        Some(l) => Election::Elected(l),
+        None => Election::NoQuorum,
+    }
+}
+
+/// A leader's proposals waiting for a majority, in the order they were made.
+#[derive(Clone, Debug)]
+pub struct Log<Op> {
+    next: u64,
+    pending: Vec<(u64, Op, BTreeSet<ActorId>)>,
+}
+
+impl<Op> Default for Log<Op> {
+    fn default() -> Self {
+        Log { next: 1, pending: Vec::new() }
+    }
+}
+
+impl<Op> Log<Op> {
+    /// Adds a proposal; returns its id.
+    pub fn propose(&mut self, op: Op) -> u64 {
+        let id = self.next;
+        self.next += 1;
+        self.pending.push((id, op, BTreeSet::new()));
+        id
+    }
+
+    /// A follower has proposal `id`.
+    pub fn ack(&mut self, id: u64, from: ActorId) {
+        if let Some(p) = self.pending.iter_mut().find(|p| p.0 == id) {
+            p.2.insert(from);
+        }
+    }
+
+    /// Proposal `id`, taken out of the log once a majority of `members` (the leader included)
+    /// has it.
+    pub fn committed(&mut self, id: u64, members: &[ActorId]) -> Option<Op> {
+        let pos = self.pending.iter().position(|p| p.0 == id)?;
+        if self.pending[pos].2.len() + 1 < majority(members) {
+            return None;
+        }
+        Some(self.pending.remove(pos).1)
+    }
+
+    /// A new leader starts with an empty log (what was not committed is lost).
+    pub fn clear(&mut self) {
+        self.pending.clear();
+    }
+}
+
+/// Whether the leader can judge now that something kept by its clock has expired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Judge {
+    /// No leader, or it is down: nothing expires.
+    No,
+    /// The leader is paused until then: it judges when it runs again.
+    Later(Micros),
+    /// The leader's clock reads this now.
+    Now(Micros),
+}
+
+/// Whether `leader` can judge an expiry now, and by what reading of its clock.
+pub fn judge(leader: Option<ActorId>, env: &dyn Env) -> Judge {
+    match leader {
+        None => Judge::No,
+        Some(l) if env.is_down(l) => Judge::No,
+        Some(l) => match env.paused_until(l) {
+            Some(until) => Judge::Later(until),
+            None => Judge::Now(env.local(l)),
+        },
+    }
+}

@@ -1,0 +1,100 @@
+//! The client side of the recipe as inputs → effects.
+
+use super::*;
+use crate::scenario::{ReleaseStyle, RenewStyle};
+
+fn cx(local: Micros) -> Cx<'static> {
+    Cx {
+        local,
+        name: "B",
+        ttl_ms: 6_000,
+        release: ReleaseStyle::CompareAndDelete,
+        renew: RenewStyle::CompareAndExtend,
+        token: TokenKind::Counter,
+        incr_on_node: false,
+        next_grant: 0,
+        next_token: None,
+    }
+}
+
+/// The last request sent, as (req, message).
+fn last(out: &[Effect]) -> (u64, Msg) {
+    out.iter()
+        .rev()
+        .find_map(|e| match e {
+            Effect::Send(Dest::Leader, Payload::Zk(m)) => Some((msg_req(m), m.clone())),
+            _ => None,
+        })
+        .expect("a request")
+}
+
+fn msg_req(m: &Msg) -> u64 {
+    match *m {
+        Msg::Connect { req, .. } | Msg::Create { req, .. } | Msg::GetChildren { req, .. } | Msg::Exists { req, .. } => req,
+        Msg::Delete { req, .. } | Msg::Ping { req, .. } => req,
+        _ => 0,
+    }
+}
+
+fn feed(r: &mut Recipe, k: &mut Core, msg: Msg, at: Micros) -> (Option<Outcome>, Vec<Effect>) {
+    let mut out = Vec::new();
+    let o = r.on_message(&Payload::Zk(msg), k, &cx(at), &mut out);
+    (o, out)
+}
+
+/// Runs the recipe up to its first list of the children; returns the znode's seq.
+fn created(r: &mut Recipe, k: &mut Core, seq: u64, zxid: u64) -> Vec<Effect> {
+    let mut out = Vec::new();
+    r.acquire(1_000, k, &cx(0), &mut out);
+    let (req, msg) = last(&out);
+    assert_eq!(msg, Msg::Connect { req, timeout_ms: 6_000 });
+    let (_, out) = feed(r, k, Msg::Connected { req, session: 7 }, 10);
+    assert!(out.contains(&Effect::Timer(2_000_000, TimerKind::KeepAlive)), "pings every third of the timeout");
+    let (req, msg) = last(&out);
+    assert_eq!(msg, Msg::Create { req, session: 7 });
+    let (_, out) = feed(r, k, Msg::Created { req, seq, zxid }, 20);
+    assert!(matches!(last(&out).1, Msg::GetChildren { session: 7, .. }));
+    out
+}
+
+#[test]
+fn the_lowest_znode_holds_the_lock_with_its_czxid_as_token() {
+    let (mut r, mut k) = (Recipe::default(), Core::default());
+    let out = created(&mut r, &mut k, 3, 9);
+    let (req, _) = last(&out);
+    let (o, out) = feed(&mut r, &mut k, Msg::Children { req, children: vec![3, 5], grant: Some(2) }, 30);
+    assert_eq!(o, Some(Outcome::Acquired));
+    // The session is counted from the send of the last request the ensemble answered (the
+    // list, sent at 20 µs), on the client's clock: conservative.
+    assert_eq!(out, vec![Effect::Event(EventKind::Acquired { token: Some(9), until_local_us: 6_000_020, grant: 2 })]);
+}
+
+#[test]
+fn a_later_znode_watches_its_predecessor_and_lists_again_when_it_goes() {
+    let (mut r, mut k) = (Recipe::default(), Core::default());
+    let out = created(&mut r, &mut k, 5, 11);
+    let (req, _) = last(&out);
+    let (_, out) = feed(&mut r, &mut k, Msg::Children { req, children: vec![1, 3, 5], grant: None }, 30);
+    let (req, msg) = last(&out);
+    assert_eq!(msg, Msg::Exists { req, session: 7, seq: 3 }, "the znode just below its own");
+    let (_, out) = feed(&mut r, &mut k, Msg::ExistsReply { req, exists: true }, 40);
+    assert_eq!(out, vec![Effect::Event(EventKind::Queued { rev: 11 })]);
+    assert_eq!(k.wait, Wait::Queued);
+    let (_, out) = feed(&mut r, &mut k, Msg::Deleted { seq: 3 }, 50);
+    assert!(matches!(last(&out).1, Msg::GetChildren { .. }));
+}
+
+#[test]
+fn a_session_that_expires_before_the_lock_loses_it_and_a_late_one_is_only_noted() {
+    let (mut r, mut k) = (Recipe::default(), Core::default());
+    let out = created(&mut r, &mut k, 5, 11);
+    let (req, _) = last(&out);
+    let (o, _) = feed(&mut r, &mut k, Msg::SessionExpired { req }, 30);
+    assert_eq!(o, Some(Outcome::Lost("its session expired before it got the lock".into())));
+    // An answer to a ping (not awaited) only ends the session: the program goes on.
+    let (mut r, mut k) = (Recipe::default(), Core::default());
+    created(&mut r, &mut k, 5, 11);
+    let (o, out) = feed(&mut r, &mut k, Msg::SessionExpired { req: 999 }, 30);
+    assert_eq!((o, out), (Some(Outcome::Waiting), vec![]));
+    assert!(!r.release(&mut k, &cx(40), &mut Vec::new()), "no znode left to delete");
+}

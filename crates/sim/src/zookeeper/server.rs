@@ -1,0 +1,343 @@
+//! The ZooKeeper ensemble as an actor: the leader commits creates, deletes and session changes
+//! on a majority, each with the next zxid; it tracks sessions and expires one when it has heard
+//! nothing from its client for the session timeout, by its own clock, deleting the session's
+//! ephemeral znodes in the same transaction; it answers reads and sets watches, and a delete
+//! fires the watches on that znode.
+
+use std::collections::BTreeMap;
+
+use super::Msg;
+use crate::actor::{Effect, Env, Gate, Out, Record, ServerFault};
+use crate::msg::Payload;
+use crate::quorum::{self, Election, Judge};
+use crate::time::{ms, Micros};
+use crate::trace::{ActorId, EventKind, Grant};
+
+mod commit;
+
+/// The ensemble's settings, from the scenario.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    pub election_timeout_ms: u64,
+    /// Whether grants carry the znode's czxid as a token.
+    pub tokens: bool,
+}
+
+/// The ensemble's timers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Timer {
+    Election,
+    /// Has this session gone silent for its timeout, by the leader's clock?
+    SessionCheck {
+        session: u64,
+        gen: u64,
+    },
+}
+
+/// A proposal's effect once committed.
+#[derive(Clone, Debug)]
+enum Op {
+    CreateSession { client: ActorId, req: u64, timeout_ms: u64, session: u64 },
+    Create { client: ActorId, req: u64, session: u64, seq: u64 },
+    Delete { client: ActorId, req: u64, seq: u64 },
+    CloseSession { session: u64 },
+}
+
+#[derive(Clone, Debug)]
+struct Session {
+    client: ActorId,
+    timeout_ms: u64,
+    /// When it expires on the leader's clock, unless the client is heard from first.
+    expires_local: Micros,
+    closing: bool,
+}
+
+#[derive(Clone, Debug)]
+struct Znode {
+    session: u64,
+    client: ActorId,
+    czxid: u64,
+}
+
+/// The ensemble's state (committed state is kept once: every leader has it).
+#[derive(Clone, Debug)]
+pub struct Ensemble {
+    cfg: Settings,
+    members: Vec<ActorId>,
+    leader: Option<ActorId>,
+    zxid: u64,
+    next_session: u64,
+    next_seq: u64,
+    sessions: BTreeMap<u64, Session>,
+    /// The children of `/lock`, by sequence number.
+    znodes: BTreeMap<u64, Znode>,
+    /// Per znode, the clients watching it.
+    watches: BTreeMap<u64, Vec<ActorId>>,
+    log: quorum::Log<Op>,
+    /// Per znode, the grant made when its client learned it was the lowest.
+    grant_of: BTreeMap<u64, usize>,
+    session_gen: BTreeMap<u64, u64>,
+    no_quorum_said: bool,
+}
+
+type Fx = Out<Timer>;
+
+impl Ensemble {
+    pub fn new(members: Vec<ActorId>, cfg: Settings) -> Ensemble {
+        Ensemble {
+            cfg,
+            members,
+            leader: None,
+            zxid: 0,
+            next_session: 1,
+            next_seq: 0,
+            sessions: BTreeMap::new(),
+            znodes: BTreeMap::new(),
+            watches: BTreeMap::new(),
+            log: quorum::Log::default(),
+            grant_of: BTreeMap::new(),
+            session_gen: BTreeMap::new(),
+            no_quorum_said: false,
+        }
+    }
+
+    /// The server clients talk to: the leader, or (with none) the first server.
+    pub fn contact(&self) -> Option<ActorId> {
+        self.leader.or(self.members.first().copied())
+    }
+
+    pub fn start(&mut self, out: &mut Fx) {
+        out.push(Effect::Timer { actor: self.members[0], at: 0, timer: Timer::Election, gate: Gate::Always });
+    }
+
+    pub fn on_timer(&mut self, timer: Timer, env: &dyn Env, out: &mut Fx) {
+        match timer {
+            Timer::Election => self.election(env, out),
+            Timer::SessionCheck { session, gen } => self.session_check(session, gen, env, out),
+        }
+    }
+
+    /// Any fault to a server: who leads is decided again after the election timeout.
+    pub fn on_fault(&mut self, fault: ServerFault, env: &dyn Env, out: &mut Fx) {
+        if fault != ServerFault::Failover {
+            let at = env.now() + ms(self.cfg.election_timeout_ms as i64);
+            out.push(Effect::Timer { actor: self.members[0], at, timer: Timer::Election, gate: Gate::Always });
+        }
+    }
+
+    fn election(&mut self, env: &dyn Env, out: &mut Fx) {
+        match quorum::elect(&self.members, self.leader, env) {
+            Election::Stays => {}
+            Election::Elected(l) => {
+                self.leader = Some(l);
+                self.log.clear();
+                self.no_quorum_said = false;
+                // The new leader's session tracker starts every session's timeout afresh.
+                let now_local = env.local(l);
+                let ids: Vec<u64> = self.sessions.keys().copied().collect();
+                for s in self.sessions.values_mut() {
+                    s.expires_local = now_local + ms(s.timeout_ms as i64);
+                    s.closing = false;
+                }
+                out.push(Effect::Event { actor: l, kind: EventKind::LeaderElected { leases: ids.len() } });
+                for id in ids {
+                    self.schedule_check(id, env, out);
+                }
+            }
+            Election::NoQuorum => {
+                let at = self.leader.unwrap_or(self.members[0]);
+                self.leader = None;
+                self.log.clear();
+                if !self.no_quorum_said {
+                    self.no_quorum_said = true;
+                    out.push(Effect::Event { actor: at, kind: EventKind::NoQuorum });
+                }
+            }
+        }
+    }
+
+    /// The client was heard from: its session lives another timeout, and so does its grant.
+    fn touch(&mut self, session: u64, env: &dyn Env, out: &mut Fx) {
+        let Some(l) = self.leader else { return };
+        let local = env.local(l);
+        if let Some(s) = self.sessions.get_mut(&session) {
+            s.expires_local = local + ms(s.timeout_ms as i64);
+        }
+        self.schedule_check(session, env, out);
+    }
+
+    fn schedule_check(&mut self, session: u64, env: &dyn Env, out: &mut Fx) {
+        let (Some(leader), Some(expires)) = (self.leader, self.sessions.get(&session).map(|s| s.expires_local)) else { return };
+        let gen = self.session_gen.entry(session).or_insert(0);
+        *gen += 1;
+        let gen = *gen;
+        let at = env.when_reads(leader, expires);
+        if let Some(at) = at {
+            out.push(Effect::Timer { actor: leader, at, timer: Timer::SessionCheck { session, gen }, gate: Gate::Always });
+        }
+        let until_us = at.unwrap_or(env.end());
+        for (seq, z) in &self.znodes {
+            if let (true, Some(&grant)) = (z.session == session, self.grant_of.get(seq)) {
+                out.push(Effect::Record(Record::GrantTerm { grant, until_us }));
+            }
+        }
+    }
+
+    fn session_check(&mut self, session: u64, gen: u64, env: &dyn Env, out: &mut Fx) {
+        if self.session_gen.get(&session) != Some(&gen) {
+            return;
+        }
+        let (Some(leader), judge) = (self.leader, quorum::judge(self.leader, env)) else { return };
+        let local = match judge {
+            Judge::No => return,
+            Judge::Later(until) => {
+                // A paused leader expires nothing until it runs again.
+                out.push(Effect::Timer { actor: leader, at: until, timer: Timer::SessionCheck { session, gen }, gate: Gate::Always });
+                return;
+            }
+            Judge::Now(local) => local,
+        };
+        let Some(s) = self.sessions.get_mut(&session) else { return };
+        if s.closing || local < s.expires_local {
+            return;
+        }
+        s.closing = true;
+        let client = s.client;
+        out.push(Effect::Event { actor: leader, kind: EventKind::LeaseExpired { client } });
+        self.propose(Op::CloseSession { session }, env, out);
+    }
+
+    /// Whether `session` is open (known and not being closed).
+    fn alive(&self, session: u64) -> bool {
+        self.sessions.get(&session).is_some_and(|s| !s.closing)
+    }
+
+    /// Server `m` handles a message.
+    pub fn on_message(&mut self, m: ActorId, from: ActorId, payload: Payload, env: &dyn Env, out: &mut Fx) {
+        let leader = self.leader;
+        match payload {
+            Payload::Append { id, .. } => out.push(Effect::Send { from: m, to: from, payload: Payload::AppendAck { id } }),
+            Payload::AppendAck { id } if leader == Some(m) => {
+                self.log.ack(id, from);
+                self.try_commit(id, env, out);
+            }
+            Payload::Zk(msg) if leader == Some(m) => self.request(m, from, msg, env, out),
+            _ => {} // not the leader: requests go unanswered
+        }
+    }
+
+    fn request(&mut self, m: ActorId, from: ActorId, msg: Msg, env: &dyn Env, out: &mut Fx) {
+        let reply = |msg| Effect::Send { from: m, to: from, payload: Payload::Zk(msg) };
+        let session = match msg {
+            Msg::Create { session, .. }
+            | Msg::GetChildren { session, .. }
+            | Msg::Exists { session, .. }
+            | Msg::Ping { session, .. }
+            | Msg::Delete { session, .. } => Some(session),
+            _ => None,
+        };
+        if let (Some(s), Some(req)) = (session, msg_req(&msg)) {
+            if !self.alive(s) {
+                out.push(reply(Msg::SessionExpired { req }));
+                return;
+            }
+            self.touch(s, env, out);
+        }
+        match msg {
+            Msg::Connect { req, timeout_ms } => {
+                let session = self.next_session;
+                self.next_session += 1;
+                self.propose(Op::CreateSession { client: from, req, timeout_ms, session }, env, out);
+            }
+            Msg::Create { req, session } => {
+                // The leader names the znode as it takes the request (the sequence suffix).
+                let seq = self.next_seq;
+                self.next_seq += 1;
+                self.propose(Op::Create { client: from, req, session, seq }, env, out);
+            }
+            Msg::Delete { req, seq, .. } => self.propose(Op::Delete { client: from, req, seq }, env, out),
+            Msg::Ping { req, .. } => out.push(reply(Msg::Pong { req })),
+            Msg::Exists { req, seq, .. } => {
+                let exists = self.znodes.contains_key(&seq);
+                if exists {
+                    self.watches.entry(seq).or_default().push(from);
+                }
+                out.push(reply(Msg::ExistsReply { req, exists }));
+            }
+            Msg::GetChildren { req, session } => {
+                let children: Vec<u64> = self.znodes.keys().copied().collect();
+                let lowest = children.first().copied();
+                let grant = match lowest {
+                    Some(seq) if self.znodes[&seq].session == session => self.grant(seq, env, out),
+                    _ => None,
+                };
+                out.push(reply(Msg::Children { req, children, grant }));
+            }
+            _ => {}
+        }
+    }
+
+    /// The client of the lowest znode learns it is the lowest: by the recipe, it holds the lock.
+    fn grant(&mut self, seq: u64, env: &dyn Env, out: &mut Fx) -> Option<usize> {
+        if let Some(&g) = self.grant_of.get(&seq) {
+            return Some(g);
+        }
+        let leader = self.leader?;
+        let z = self.znodes.get(&seq)?.clone();
+        out.push(Effect::Event { actor: leader, kind: EventKind::LockGranted { client: z.client, rev: z.czxid, key_exists: true } });
+        let token = self.cfg.tokens.then_some(z.czxid);
+        if let Some(t) = token {
+            out.push(Effect::Record(Record::Token { client: z.client, token: t, durable: false }));
+        }
+        let g = env.next_grant() + out.iter().filter(|e| matches!(e, Effect::Record(Record::Grant(_)))).count();
+        let expires = self.sessions.get(&z.session).map(|s| s.expires_local);
+        let term_end_us = expires.and_then(|e| env.when_reads(leader, e)).unwrap_or(env.end());
+        let now = env.now();
+        let grant =
+            Grant { client: z.client, node: leader, at_us: now, token, event: 0, term_end_us, released_us: None, votes: vec![leader] };
+        out.push(Effect::Record(Record::Grant(grant)));
+        self.grant_of.insert(seq, g);
+        Some(g)
+    }
+
+    fn propose(&mut self, op: Op, env: &dyn Env, out: &mut Fx) {
+        let Some(leader) = self.leader else { return };
+        let what = self.describe(&op);
+        let id = self.log.propose(op);
+        for &f in self.members.iter().filter(|&&m| m != leader) {
+            out.push(Effect::Send { from: leader, to: f, payload: Payload::Append { id, what: what.clone() } });
+        }
+        self.try_commit(id, env, out);
+    }
+
+    fn describe(&self, op: &Op) -> String {
+        match op {
+            Op::CreateSession { timeout_ms, session, .. } => format!("createSession 0x{session:x} ({timeout_ms} ms)"),
+            Op::Create { seq, .. } => format!("create {} (ephemeral)", super::znode(*seq)),
+            Op::Delete { seq, .. } => format!("delete {}", super::znode(*seq)),
+            Op::CloseSession { session } => format!("closeSession 0x{session:x}"),
+        }
+    }
+
+    fn try_commit(&mut self, id: u64, env: &dyn Env, out: &mut Fx) {
+        if let Some(op) = self.log.committed(id, &self.members) {
+            self.apply(op, env, out);
+        }
+    }
+}
+
+/// The request number of a client's request.
+fn msg_req(m: &Msg) -> Option<u64> {
+    match *m {
+        Msg::Connect { req, .. }
+        | Msg::Create { req, .. }
+        | Msg::GetChildren { req, .. }
+        | Msg::Exists { req, .. }
+        | Msg::Ping { req, .. }
+        | Msg::Delete { req, .. } => Some(req),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests;

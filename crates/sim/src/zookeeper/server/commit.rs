@@ -1,0 +1,63 @@
+//! What a committed transaction does: a session opened or closed (with its ephemeral znodes),
+//! a znode created or deleted, and the watches a delete fires.
+
+use super::{Ensemble, Fx, Op, Session, Znode};
+use crate::actor::{Effect, Env, Record};
+use crate::msg::Payload;
+use crate::time::ms;
+use crate::trace::{EventKind, KeyEnd};
+use crate::zookeeper::Msg;
+
+impl Ensemble {
+    pub(super) fn apply(&mut self, op: Op, env: &dyn Env, out: &mut Fx) {
+        let Some(leader) = self.leader else { return };
+        let what = self.describe(&op);
+        self.zxid += 1;
+        let zxid = self.zxid;
+        out.push(Effect::Event { actor: leader, kind: EventKind::Committed { what, revision: zxid } });
+        let reply = |to, msg| Effect::Send { from: leader, to, payload: Payload::Zk(msg) };
+        match op {
+            Op::CreateSession { client, req, timeout_ms, session } => {
+                let expires_local = env.local(leader) + ms(timeout_ms as i64);
+                self.sessions.insert(session, Session { client, timeout_ms, expires_local, closing: false });
+                self.schedule_check(session, env, out);
+                out.push(reply(client, Msg::Connected { req, session }));
+            }
+            Op::Create { client, req, session, seq } => {
+                self.znodes.insert(seq, Znode { session, client, czxid: zxid });
+                out.push(Effect::Record(Record::KeyOpen { handle: seq, node: leader, owner: Some(client) }));
+                out.push(reply(client, Msg::Created { req, seq, zxid }));
+            }
+            Op::Delete { client, req, seq } => {
+                if self.znodes.remove(&seq).is_some() {
+                    out.push(Effect::Record(Record::KeyClose { handle: seq, end: KeyEnd::Deleted }));
+                    if let Some(g) = self.grant_of.remove(&seq) {
+                        out.push(Effect::Record(Record::GrantReleased { grant: g }));
+                    }
+                    self.fire_watches(seq, out);
+                }
+                out.push(reply(client, Msg::DeleteOk { req }));
+            }
+            Op::CloseSession { session } => {
+                self.sessions.remove(&session);
+                let gone: Vec<u64> = self.znodes.iter().filter(|(_, z)| z.session == session).map(|(s, _)| *s).collect();
+                for seq in gone {
+                    self.znodes.remove(&seq);
+                    out.push(Effect::Record(Record::KeyClose { handle: seq, end: KeyEnd::Expired }));
+                    if let Some(g) = self.grant_of.remove(&seq) {
+                        out.push(Effect::Record(Record::GrantEnded { grant: g }));
+                    }
+                    self.fire_watches(seq, out);
+                }
+            }
+        }
+    }
+
+    /// A deleted znode's watches fire once, each to its client.
+    fn fire_watches(&mut self, seq: u64, out: &mut Fx) {
+        let Some(leader) = self.leader else { return };
+        for client in self.watches.remove(&seq).unwrap_or_default() {
+            out.push(Effect::Send { from: leader, to: client, payload: Payload::Zk(Msg::Deleted { seq }) });
+        }
+    }
+}

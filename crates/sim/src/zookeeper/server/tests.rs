@@ -1,0 +1,147 @@
+//! The ensemble as inputs → effects.
+
+use super::*;
+use crate::actor::testing::{events, records, sends, FakeEnv};
+use crate::time::Micros;
+use crate::trace::KeyEnd;
+
+// Actors: 0 = A, 1 = B, 2..=4 = zk1..zk3.
+const A: ActorId = 0;
+const B: ActorId = 1;
+const ZK1: ActorId = 2;
+const ZK2: ActorId = 3;
+const ZK3: ActorId = 4;
+
+fn env() -> FakeEnv {
+    FakeEnv::new(&["A", "B", "zk1", "zk2", "zk3"])
+}
+
+fn elected(e: &FakeEnv) -> Ensemble {
+    let mut z = Ensemble::new(vec![ZK1, ZK2, ZK3], Settings { election_timeout_ms: 1_000, tokens: true });
+    let mut out = Vec::new();
+    z.on_timer(Timer::Election, e, &mut out);
+    assert_eq!(events(&out), vec![(ZK1, EventKind::LeaderElected { leases: 0 })]);
+    z
+}
+
+/// Sends a request to the leader and delivers its proposal to the followers and their acks back.
+fn ask(z: &mut Ensemble, from: ActorId, msg: Msg, e: &FakeEnv) -> Fx {
+    let mut all = Vec::new();
+    z.on_message(ZK1, from, Payload::Zk(msg), e, &mut all);
+    let appends: Vec<_> = sends(&all).into_iter().filter(|s| matches!(s.2, Payload::Append { .. })).collect();
+    for (_, to, p) in appends {
+        let mut acks = Vec::new();
+        z.on_message(to, ZK1, p, e, &mut acks);
+        for (_, _, ack) in sends(&acks) {
+            z.on_message(ZK1, to, ack, e, &mut all);
+        }
+    }
+    all
+}
+
+/// The reply to `to` among the effects.
+fn reply(out: &Fx, to: ActorId) -> Msg {
+    sends(out)
+        .into_iter()
+        .find_map(|(_, t, p)| match p {
+            Payload::Zk(m) if t == to => Some(m),
+            _ => None,
+        })
+        .expect("a reply")
+}
+
+/// Opens a session and creates a znode for `c`; returns (session, seq).
+fn join(z: &mut Ensemble, c: ActorId, e: &FakeEnv) -> (u64, u64) {
+    let Msg::Connected { session, .. } = reply(&ask(z, c, Msg::Connect { req: 1, timeout_ms: 6_000 }, e), c) else { panic!() };
+    let Msg::Created { seq, .. } = reply(&ask(z, c, Msg::Create { req: 2, session }, e), c) else { panic!() };
+    (session, seq)
+}
+
+#[test]
+fn each_change_commits_on_a_majority_with_the_next_zxid() {
+    let e = env();
+    let mut z = elected(&e);
+    let out = ask(&mut z, A, Msg::Connect { req: 1, timeout_ms: 6_000 }, &e);
+    assert!(matches!(&events(&out)[0].1, EventKind::Committed { revision: 1, .. }));
+    assert_eq!(reply(&out, A), Msg::Connected { req: 1, session: 1 });
+    let out = ask(&mut z, A, Msg::Create { req: 2, session: 1 }, &e);
+    assert_eq!(reply(&out, A), Msg::Created { req: 2, seq: 0, zxid: 2 });
+    assert_eq!(records(&out), vec![Record::KeyOpen { handle: 0, node: ZK1, owner: Some(A) }]);
+}
+
+#[test]
+fn the_lowest_znode_holds_the_lock_and_the_next_one_watches_it() {
+    let mut e = env();
+    let mut z = elected(&e);
+    let (sa, _) = join(&mut z, A, &e);
+    let out = ask(&mut z, A, Msg::GetChildren { req: 3, session: sa }, &e);
+    assert_eq!(events(&out), vec![(ZK1, EventKind::LockGranted { client: A, rev: 2, key_exists: true })]);
+    assert_eq!(reply(&out, A), Msg::Children { req: 3, children: vec![0], grant: Some(0) });
+    e.grants = 1;
+    let (sb, seq_b) = join(&mut z, B, &e);
+    let out = ask(&mut z, B, Msg::GetChildren { req: 3, session: sb }, &e);
+    assert!(events(&out).is_empty(), "B is not the lowest: no grant");
+    assert_eq!(reply(&out, B), Msg::Children { req: 3, children: vec![0, seq_b], grant: None });
+    let out = ask(&mut z, B, Msg::Exists { req: 4, session: sb, seq: 0 }, &e);
+    assert_eq!(reply(&out, B), Msg::ExistsReply { req: 4, exists: true });
+    // A deletes its znode: B's watch fires.
+    let out = ask(&mut z, A, Msg::Delete { req: 5, session: sa, seq: 0 }, &e);
+    assert!(records(&out).contains(&Record::GrantReleased { grant: 0 }));
+    assert_eq!(reply(&out, B), Msg::Deleted { seq: 0 });
+    assert_eq!(reply(&out, A), Msg::DeleteOk { req: 5 });
+}
+
+/// The last session check armed for `session` among the effects: (when, timer).
+fn check_of(out: &Fx, session: u64) -> (Micros, Timer) {
+    out.iter()
+        .rev()
+        .find_map(|x| match x {
+            Effect::Timer { at, timer: t @ Timer::SessionCheck { session: s, .. }, .. } if *s == session => Some((*at, t.clone())),
+            _ => None,
+        })
+        .expect("a session check")
+}
+
+#[test]
+fn a_silent_session_expires_on_the_leader_and_takes_its_znode_with_it() {
+    let mut e = env();
+    let mut z = elected(&e);
+    let (sa, _) = join(&mut z, A, &e);
+    let out = ask(&mut z, A, Msg::GetChildren { req: 3, session: sa }, &e);
+    let (at, check) = check_of(&out, sa);
+    assert_eq!(at, 6_000_000, "A was last heard at 0: its session expires 6 s later");
+    let (sb, _) = join(&mut z, B, &e);
+    ask(&mut z, B, Msg::Exists { req: 4, session: sb, seq: 0 }, &e);
+    e.now = 3_000_000;
+    let out = ask(&mut z, B, Msg::Ping { req: 5, session: sb }, &e);
+    assert_eq!(reply(&out, B), Msg::Pong { req: 5 });
+    assert_eq!(check_of(&out, sb).0, 9_000_000, "a ping moves B's expiry");
+    e.now = at;
+    let mut out = Vec::new();
+    z.on_timer(check, &e, &mut out);
+    assert_eq!(events(&out)[0], (ZK1, EventKind::LeaseExpired { client: A }));
+    // The closeSession commits once a follower acks it.
+    let Some((_, to, Payload::Append { id, .. })) = sends(&out).into_iter().next() else { panic!("{out:?}") };
+    let mut all = Vec::new();
+    z.on_message(ZK1, to, Payload::AppendAck { id }, &e, &mut all);
+    assert!(records(&all).contains(&Record::KeyClose { handle: 0, end: KeyEnd::Expired }), "{all:?}");
+    assert!(records(&all).contains(&Record::GrantEnded { grant: 0 }));
+    assert_eq!(reply(&all, B), Msg::Deleted { seq: 0 });
+    // Every later request on A's session fails.
+    let out = ask(&mut z, A, Msg::Ping { req: 9, session: sa }, &e);
+    assert_eq!(reply(&out, A), Msg::SessionExpired { req: 9 });
+}
+
+#[test]
+fn followers_do_not_answer_clients_and_no_majority_means_no_leader() {
+    let mut e = env();
+    let mut z = elected(&e);
+    let mut out = Vec::new();
+    z.on_message(ZK2, A, Payload::Zk(Msg::Connect { req: 1, timeout_ms: 6_000 }), &e, &mut out);
+    assert!(out.is_empty());
+    e.down = vec![ZK1, ZK2];
+    let mut out = Vec::new();
+    z.on_timer(Timer::Election, &e, &mut out);
+    assert_eq!(events(&out), vec![(ZK1, EventKind::NoQuorum)]);
+    assert_eq!(z.contact(), Some(ZK1), "with no leader clients still try the first server");
+}
