@@ -228,7 +228,7 @@ pub fn layout(run: &Run, sc: &Scenario, width: f64) -> Layout {
         t += step;
     }
     parts::beliefs(&mut l, run);
-    parts::keys(&mut l, run);
+    parts::keys(&mut l, run, sc);
     parts::spans(&mut l, run);
     parts::pauses(&mut l, run, sc);
     parts::arrows(&mut l, run);

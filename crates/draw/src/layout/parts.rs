@@ -80,7 +80,9 @@ fn key_rows(run: &Run) -> (Vec<usize>, BTreeMap<usize, usize>) {
 }
 
 /// The lock keys on their nodes, in their owners' colours.
-pub(super) fn keys(l: &mut Layout, run: &Run) {
+pub(super) fn keys(l: &mut Layout, run: &Run, sc: &Scenario) {
+    // A ZooKeeper lock is a znode; every other service's is a key.
+    let key = if sc.lock.kind == sim::scenario::LockKind::ZooKeeper { "znode" } else { "key" };
     let (rows_of, rows_on) = key_rows(run);
     for (i, k) in run.intervals.keys.iter().enumerate() {
         let lane = l.lane(k.node).clone();
@@ -100,8 +102,8 @@ pub(super) fn keys(l: &mut Layout, run: &Run) {
             y: lane.y + 12.0 + row_h * rows_of[i] as f64,
             h: (row_h - 1.0).max(3.0),
             color: k.owner.and_then(|o| l.lanes[o].color),
-            label: format!("key of {owner}"),
-            title: format!("{} holds {owner}'s key from {} to {} ({how})", lane.name, fmt(k.from_us), fmt(k.to_us)),
+            label: format!("{key} of {owner}"),
+            title: format!("{} holds {owner}'s {key} from {} to {} ({how})", lane.name, fmt(k.from_us), fmt(k.to_us)),
         });
     }
 }
