@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use crate::actor::{Effect, Env, Gate, Out, Record, ServerFault};
 use crate::msg::Payload;
 use crate::quorum::{self, Election, Judge};
-use crate::time::{ms, Micros};
+use crate::time::{from_ms, Micros};
 use crate::trace::{ActorId, EventKind};
 
 pub mod client;
@@ -140,7 +140,7 @@ impl Cluster {
     /// Any fault to a member: leadership is decided again after the election timeout.
     pub fn on_fault(&mut self, fault: ServerFault, env: &dyn Env, out: &mut Fx) {
         if fault != ServerFault::Failover {
-            let at = env.now() + ms(self.cfg.election_timeout_ms as i64);
+            let at = env.now() + from_ms(self.cfg.election_timeout_ms as i64);
             out.push(Effect::Timer { actor: self.members[0], at, timer: Timer::Election, gate: Gate::Always });
         }
     }
@@ -150,7 +150,7 @@ impl Cluster {
         match quorum::elect(&self.members, self.leader, env) {
             Election::Stays => {}
             Election::Elected(l) => {
-                let election_us = ms(self.cfg.election_timeout_ms as i64);
+                let election_us = from_ms(self.cfg.election_timeout_ms as i64);
                 let now_local = env.local(l);
                 self.leader = Some(l);
                 self.log.clear();
@@ -159,7 +159,7 @@ impl Cluster {
                 let leases: Vec<u64> = self.leases.keys().copied().collect();
                 for id in &leases {
                     let lease = self.leases.get_mut(id).expect("listed");
-                    lease.expires_local = now_local + ms(lease.ttl_ms as i64) + election_us;
+                    lease.expires_local = now_local + from_ms(lease.ttl_ms as i64) + election_us;
                     lease.revoking = false;
                 }
                 out.push(Effect::Event { actor: l, kind: EventKind::LeaderElected { leases: leases.len() } });
@@ -265,7 +265,7 @@ impl Cluster {
                 let local = env.local(m);
                 match self.leases.get_mut(&lease) {
                     Some(l) if !l.revoking => {
-                        l.expires_local = local + ms(l.ttl_ms as i64);
+                        l.expires_local = local + from_ms(l.ttl_ms as i64);
                         self.schedule_lease_check(lease, env, out);
                         self.update_grant_term(lease, env, out);
                         out.push(reply(Payload::CKeepAliveOk { req }));

@@ -3,7 +3,7 @@
 //! (`consensus::narrate`); every event kind has a sentence (a test checks it).
 
 use crate::scenario::Scenario;
-use crate::time::{fmt, ms, Micros, MS};
+use crate::time::{fmt, from_ms, Micros, MS};
 use crate::trace::{Actor, ActorId, EventKind, Message, Role, WriteOutcome};
 
 /// What narration reads.
@@ -60,7 +60,7 @@ fn client(cx: &Cx, me: &str, kind: &EventKind) -> Option<String> {
         Tally { votes, nodes, elapsed_us, drift_us, validity_us, ok, extend } => {
             let names: Vec<String> = votes.iter().map(|&i| crate::scenario::node_name(i)).collect();
             let who = if names.is_empty() { String::new() } else { format!(" ({})", names.join(", ")) };
-            let ms = |us: Micros| {
+            let millis = |us: Micros| {
                 let v = us as f64 / 1000.0;
                 if us % 1000 == 0 {
                     format!("{}", us / 1000)
@@ -68,19 +68,20 @@ fn client(cx: &Cx, me: &str, kind: &EventKind) -> Option<String> {
                     format!("{v:.1}")
                 }
             };
-            let sum = format!("validity {} − {} − {} = {} ms", cx.sc.lock.ttl_ms, ms(*elapsed_us), ms(*drift_us), ms(*validity_us));
+            let sum =
+                format!("validity {} − {} − {} = {} ms", cx.sc.lock.ttl_ms, millis(*elapsed_us), millis(*drift_us), millis(*validity_us));
             let what = if *extend { "extension" } else { "lock" };
             let quorum = nodes / 2 + 1;
             let verdict = match (ok, votes.len() >= quorum) {
-                (true, _) => format!("a majority in time, so the {what} holds until its own clock passes T1 + {} ms", ms(*validity_us)),
+                (true, _) => format!("a majority in time, so the {what} holds until its own clock passes T1 + {} ms", millis(*validity_us)),
                 (false, true) => "a majority, but the time is used up: the lock is not valid (the post-acquisition check)".to_string(),
                 (false, false) => format!("no majority (it needs {quorum})"),
             };
             if votes.len() < quorum {
                 let then = if *extend { "" } else { "; it unlocks every node and retries after a random delay" };
-                format!("{me}'s {what} round: {} of {nodes}{who} in {} ms: {verdict}{then}.", votes.len(), ms(*elapsed_us))
+                format!("{me}'s {what} round: {} of {nodes}{who} in {} ms: {verdict}{then}.", votes.len(), millis(*elapsed_us))
             } else {
-                format!("{me}'s {what} round: {} of {nodes}{who} in {} ms; {sum}: {verdict}.", votes.len(), ms(*elapsed_us))
+                format!("{me}'s {what} round: {} of {nodes}{who} in {} ms; {sum}: {verdict}.", votes.len(), millis(*elapsed_us))
             }
         }
         GaveUp => format!("{me} gives up on the lock."),
@@ -113,7 +114,7 @@ fn redis(cx: &Cx, me: &str, kind: &EventKind) -> Option<String> {
     use EventKind::*;
     let n = |x: ActorId| cx.name(x).to_string();
     let opt = |x: &Option<ActorId>| x.map(|x| cx.name(x).to_string()).unwrap_or_else(|| "someone".into());
-    let ttl = fmt(ms(cx.sc.lock.ttl_ms as i64));
+    let ttl = fmt(from_ms(cx.sc.lock.ttl_ms as i64));
     Some(match kind {
         KeySet { owner, token } => {
             let t = token.map(|t| format!(" and issues token {t}")).unwrap_or_default();
@@ -163,7 +164,7 @@ fn resource(cx: &Cx, me: &str, kind: &EventKind) -> Option<String> {
             "{me} checks {}'s token {}: it is not below the highest seen, so the write will follow in {}.",
             n(*client),
             token.map(|t| t.to_string()).unwrap_or_else(|| "(none)".into()),
-            fmt(ms(cx.sc.resource.check_write_gap_ms as i64))
+            fmt(from_ms(cx.sc.resource.check_write_gap_ms as i64))
         ),
         _ => return None,
     })

@@ -9,7 +9,7 @@ pub const MS: Micros = 1_000;
 pub const SEC: Micros = 1_000_000;
 
 /// Milliseconds (as written in scenarios) to microseconds.
-pub fn ms(v: i64) -> Micros {
+pub fn from_ms(v: i64) -> Micros {
     v.saturating_mul(MS)
 }
 

@@ -13,7 +13,7 @@
 //! the leader's epoch and a counter in one 64-bit number, ordered the same way); the leader is
 //! the lowest-numbered live server that reaches a majority; clients always talk to the leader.
 
-use crate::time::{fmt, ms};
+use crate::time::{fmt, from_ms};
 use crate::trace::{ActorId, EventKind};
 
 pub mod client;
@@ -154,7 +154,7 @@ pub fn narrate(me: &str, kind: &EventKind, name: &dyn Fn(ActorId) -> String, ses
         EventKind::LeaseExpired { client } => format!(
             "{me} has heard nothing from {} for its session timeout ({}): the session expires, and any ephemeral znode it still has is deleted with it.",
             n(*client),
-            fmt(ms(session_timeout_ms as i64))
+            fmt(from_ms(session_timeout_ms as i64))
         ),
         EventKind::Queued { rev } => {
             format!("{me}'s znode (czxid {rev}) is not the lowest: it watches its predecessor and waits for it to be deleted.")

@@ -4,7 +4,7 @@
 use super::{next_grant, Cluster, Fx, Lease, Op, Waiter};
 use crate::actor::{Effect, Env, Record};
 use crate::msg::Payload;
-use crate::time::{fmt, ms};
+use crate::time::{fmt, from_ms};
 use crate::trace::{ActorId, EventKind, Grant, KeyEnd};
 
 impl Cluster {
@@ -21,7 +21,7 @@ impl Cluster {
                 self.next_lease += 1;
                 self.revision += 1;
                 let rev = self.revision;
-                self.leases.insert(lease, Lease { client, ttl_ms, expires_local: local + ms(ttl_ms as i64), revoking: false });
+                self.leases.insert(lease, Lease { client, ttl_ms, expires_local: local + from_ms(ttl_ms as i64), revoking: false });
                 self.keys.insert(lease, (rev, client));
                 out.push(committed(rev));
                 out.push(Effect::Record(Record::KeyOpen { handle: lease, node: leader, owner: Some(client) }));
@@ -98,7 +98,7 @@ impl Cluster {
         let term_end_us = match self.leases.get(&lease).map(|l| l.expires_local) {
             Some(exp) => env.when_reads(leader, exp).unwrap_or(env.end()),
             // Granted on an expired session: the client believes it has a whole lease.
-            None => env.now() + ms(self.cfg.ttl_ms as i64),
+            None => env.now() + from_ms(self.cfg.ttl_ms as i64),
         };
         let now = env.now();
         out.push(Effect::Record(Record::Grant(Grant {
@@ -141,7 +141,7 @@ pub fn narrate(me: &str, kind: &EventKind, name: &dyn Fn(ActorId) -> String, ele
         EventKind::LeaderElected { leases } => format!(
             "{me} becomes the leader and refreshes all {leases} lease{} to their full TTL plus the election timeout ({}).",
             if *leases == 1 { "" } else { "s" },
-            fmt(ms(election_timeout_ms as i64))
+            fmt(from_ms(election_timeout_ms as i64))
         ),
         EventKind::NoQuorum => {
             "No member can reach a majority: there is no leader. Nothing can be granted, and no lease can expire.".to_string()

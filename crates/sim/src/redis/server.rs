@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::{Change, Entry, Node, RedisCmd, FENCE_KEY, LOCK_KEY};
 use crate::actor::{Effect, Env, Gate, Out, Record, ServerFault};
 use crate::msg::Payload;
-use crate::time::{ms, Micros};
+use crate::time::{from_ms, Micros};
 use crate::trace::{ActorId, EventKind, Grant, KeyEnd};
 
 /// A Redis server's timers.
@@ -67,9 +67,9 @@ impl Servers {
             replica: replica.map(|r| r.0),
             redlock_nodes: Vec::new(),
             promoted: false,
-            ttl: ms(ttl_ms as i64),
+            ttl: from_ms(ttl_ms as i64),
             keeps_data,
-            lag: replica.map(|r| ms(r.1 as i64)),
+            lag: replica.map(|r| from_ms(r.1 as i64)),
             expiry_gen: BTreeMap::new(),
             open_keys: BTreeSet::new(),
         }
@@ -83,7 +83,7 @@ impl Servers {
             replica: None,
             redlock_nodes: ids,
             promoted: false,
-            ttl: ms(ttl_ms as i64),
+            ttl: from_ms(ttl_ms as i64),
             keeps_data,
             lag: None,
             expiry_gen: BTreeMap::new(),

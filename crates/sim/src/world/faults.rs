@@ -7,7 +7,7 @@ use crate::actor::ServerFault;
 use crate::client::Client;
 use crate::rng::Rng;
 use crate::scenario::{Fault, Persistence};
-use crate::time::ms;
+use crate::time::from_ms;
 use crate::trace::{ActorId, EventKind, Jump, Role, Span};
 
 impl World<'_> {
@@ -18,13 +18,13 @@ impl World<'_> {
     pub(super) fn fault(&mut self, i: usize) {
         let f = self.sc.faults[i].clone();
         match f {
-            Fault::Pause { actor, duration_ms, .. } => self.pause(self.id(&actor), ms(duration_ms as i64)),
+            Fault::Pause { actor, duration_ms, .. } => self.pause(self.id(&actor), from_ms(duration_ms as i64)),
             Fault::Crash { actor, .. } => self.crash(self.id(&actor)),
             Fault::Restart { actor, .. } => self.restart(self.id(&actor)),
             Fault::ClockJump { actor, by_ms, .. } => {
                 let a = self.id(&actor);
-                self.rec.iv.jumps.push(Jump { actor: a, at_us: self.now, by_us: ms(by_ms) });
-                self.emit(a, EventKind::ClockJumped { by_us: ms(by_ms) }, None);
+                self.rec.iv.jumps.push(Jump { actor: a, at_us: self.now, by_us: from_ms(by_ms) });
+                self.emit(a, EventKind::ClockJumped { by_us: from_ms(by_ms) }, None);
             }
             Fault::Drift { actor, ppm, .. } => {
                 let a = self.id(&actor);
@@ -32,7 +32,7 @@ impl World<'_> {
             }
             Fault::Partition { isolate, duration_ms, .. } => {
                 let ids: Vec<ActorId> = isolate.iter().map(|n| self.id(n)).collect();
-                let until = self.now + ms(duration_ms as i64);
+                let until = self.now + from_ms(duration_ms as i64);
                 for &a in &ids {
                     self.rec.iv.partitions.push(Span { actor: a, from_us: self.now, to_us: until.min(self.end) });
                 }

@@ -8,7 +8,7 @@ use crate::client::Input;
 use crate::msg::Payload;
 use crate::rng::Rng;
 use crate::scenario::{Fault, Scenario};
-use crate::time::{fmt, ms, Micros, MS};
+use crate::time::{fmt, from_ms, Micros, MS};
 use crate::trace::{ActorId, EventKind, Message, MsgFate, MsgId, Role};
 
 /// A delay or drop fault on one link, for its next `left` messages.
@@ -48,11 +48,15 @@ impl Net {
             .faults
             .iter()
             .filter_map(|f| match f {
-                Fault::Delay { from, to, at_ms, extra_ms, count } => {
-                    Some(LinkFault { from: id(from), to: id(to), at: ms(*at_ms as i64), extra: Some(ms(*extra_ms as i64)), left: *count })
-                }
+                Fault::Delay { from, to, at_ms, extra_ms, count } => Some(LinkFault {
+                    from: id(from),
+                    to: id(to),
+                    at: from_ms(*at_ms as i64),
+                    extra: Some(from_ms(*extra_ms as i64)),
+                    left: *count,
+                }),
                 Fault::Drop { from, to, at_ms, count } => {
-                    Some(LinkFault { from: id(from), to: id(to), at: ms(*at_ms as i64), extra: None, left: *count })
+                    Some(LinkFault { from: id(from), to: id(to), at: from_ms(*at_ms as i64), extra: None, left: *count })
                 }
                 _ => None,
             })

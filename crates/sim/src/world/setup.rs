@@ -11,7 +11,7 @@ use crate::resource::server::Server;
 use crate::resource::Store;
 use crate::rng::Rng;
 use crate::scenario::{Fault, Scenario};
-use crate::time::{ms, Micros};
+use crate::time::{from_ms, Micros};
 use crate::trace::ActorId;
 
 impl<'s> World<'s> {
@@ -30,8 +30,8 @@ impl<'s> World<'s> {
         let lock = Service::build(sc, &id_of);
         let net = net::Net::new(sc, &id_of);
         let resource =
-            Server { id: actors.len() - 1, store: Store::new(sc.resource.clone()), gap: ms(sc.resource.check_write_gap_ms as i64) };
-        let end = ms(sc.duration_ms as i64);
+            Server { id: actors.len() - 1, store: Store::new(sc.resource.clone()), gap: from_ms(sc.resource.check_write_gap_ms as i64) };
+        let end = from_ms(sc.duration_ms as i64);
         let n_clients = sc.clients.len();
         let mut w = World {
             sc,
@@ -54,11 +54,11 @@ impl<'s> World<'s> {
         w.lock.start(&mut out);
         w.apply(out, super::Timer::Lock);
         for (i, c) in sc.clients.iter().enumerate() {
-            w.push(ms(c.start_ms as i64), Action::Start(i as ActorId));
+            w.push(from_ms(c.start_ms as i64), Action::Start(i as ActorId));
         }
         for (i, f) in sc.faults.iter().enumerate() {
             if !matches!(f, Fault::Delay { .. } | Fault::Drop { .. }) {
-                w.push(ms(f.at_ms() as i64), Action::Fault(i));
+                w.push(from_ms(f.at_ms() as i64), Action::Fault(i));
             }
         }
         w
@@ -73,10 +73,10 @@ fn clock_of(sc: &Scenario, name: &str) -> Clock {
         .faults
         .iter()
         .filter_map(|f| match f {
-            Fault::ClockJump { actor, at_ms, by_ms } if actor == name => Some((ms(*at_ms as i64), ClockChange::Jump(ms(*by_ms)))),
-            Fault::Drift { actor, at_ms, ppm } if actor == name => Some((ms(*at_ms as i64), ClockChange::Drift(*ppm))),
+            Fault::ClockJump { actor, at_ms, by_ms } if actor == name => Some((from_ms(*at_ms as i64), ClockChange::Jump(from_ms(*by_ms)))),
+            Fault::Drift { actor, at_ms, ppm } if actor == name => Some((from_ms(*at_ms as i64), ClockChange::Drift(*ppm))),
             _ => None,
         })
         .collect();
-    Clock::new(ms(spec.offset_ms), spec.drift_ppm, &changes)
+    Clock::new(from_ms(spec.offset_ms), spec.drift_ppm, &changes)
 }

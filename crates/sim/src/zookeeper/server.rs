@@ -10,7 +10,7 @@ use super::Msg;
 use crate::actor::{Effect, Env, Gate, Out, Record, ServerFault};
 use crate::msg::Payload;
 use crate::quorum::{self, Election, Judge};
-use crate::time::{ms, Micros};
+use crate::time::{from_ms, Micros};
 use crate::trace::{ActorId, EventKind, Grant};
 
 mod commit;
@@ -120,7 +120,7 @@ impl Ensemble {
     /// Any fault to a server: who leads is decided again after the election timeout.
     pub fn on_fault(&mut self, fault: ServerFault, env: &dyn Env, out: &mut Fx) {
         if fault != ServerFault::Failover {
-            let at = env.now() + ms(self.cfg.election_timeout_ms as i64);
+            let at = env.now() + from_ms(self.cfg.election_timeout_ms as i64);
             out.push(Effect::Timer { actor: self.members[0], at, timer: Timer::Election, gate: Gate::Always });
         }
     }
@@ -136,7 +136,7 @@ impl Ensemble {
                 let now_local = env.local(l);
                 let ids: Vec<u64> = self.sessions.keys().copied().collect();
                 for s in self.sessions.values_mut() {
-                    s.expires_local = now_local + ms(s.timeout_ms as i64);
+                    s.expires_local = now_local + from_ms(s.timeout_ms as i64);
                     s.closing = false;
                 }
                 out.push(Effect::Event { actor: l, kind: EventKind::LeaderElected { leases: ids.len() } });
@@ -161,7 +161,7 @@ impl Ensemble {
         let Some(l) = self.leader else { return };
         let local = env.local(l);
         if let Some(s) = self.sessions.get_mut(&session) {
-            s.expires_local = local + ms(s.timeout_ms as i64);
+            s.expires_local = local + from_ms(s.timeout_ms as i64);
         }
         self.schedule_check(session, env, out);
     }

@@ -4,7 +4,7 @@
 use super::{Ensemble, Fx, Op, Session, Znode};
 use crate::actor::{Effect, Env, Record};
 use crate::msg::Payload;
-use crate::time::ms;
+use crate::time::from_ms;
 use crate::trace::{EventKind, KeyEnd};
 use crate::zookeeper::Msg;
 
@@ -18,7 +18,7 @@ impl Ensemble {
         let reply = |to, msg| Effect::Send { from: leader, to, payload: Payload::Zk(msg) };
         match op {
             Op::CreateSession { client, req, timeout_ms, session } => {
-                let expires_local = env.local(leader) + ms(timeout_ms as i64);
+                let expires_local = env.local(leader) + from_ms(timeout_ms as i64);
                 self.sessions.insert(session, Session { client, timeout_ms, expires_local, closing: false });
                 self.schedule_check(session, env, out);
                 out.push(reply(client, Msg::Connected { req, session }));
