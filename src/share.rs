@@ -362,7 +362,7 @@ mod tests {
             (with("/network/latency_ms", serde_json::json!([10, 1])), "minimum 10 is above the maximum 1"),
             (with("/resource/fencing", serde_json::json!("sometimes")), "unknown variant"),
             (with("/clients/0/steps/0", serde_json::json!({"teleport": {}})), "unknown variant `teleport`"),
-            (with("/lock/kind", serde_json::json!("zookeeper")), "unknown variant `zookeeper`"),
+            (with("/lock/kind", serde_json::json!("chubby")), "unknown variant `chubby`"),
             (with("/clients/0/steps/2/work/ms", serde_json::json!(999_999_999_999u64)), "work.ms"),
         ];
         assert!(corpus.len() >= 30);
