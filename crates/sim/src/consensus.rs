@@ -228,7 +228,7 @@ impl Cluster {
         for &f in self.members.iter().filter(|&&m| m != leader) {
             out.push(Effect::Send { from: leader, to: f, payload: Payload::Append { id, what: what.clone() } });
         }
-        self.try_commit(id, env, out);
+        self.commit_ready(env, out);
     }
 
     fn describe_op(&self, op: &Op, env: &dyn Env) -> String {
@@ -242,8 +242,9 @@ impl Cluster {
         }
     }
 
-    fn try_commit(&mut self, id: u64, env: &dyn Env, out: &mut Fx) {
-        if let Some(op) = self.log.committed(id, &self.members) {
+    /// Applies what a majority now has, in log order.
+    fn commit_ready(&mut self, env: &dyn Env, out: &mut Fx) {
+        for op in self.log.committed(&self.members) {
             self.apply(op, env, out);
         }
     }
@@ -256,7 +257,7 @@ impl Cluster {
             Payload::Append { id, .. } => out.push(reply(Payload::AppendAck { id })),
             Payload::AppendAck { id } if leader == Some(m) => {
                 self.log.ack(id, from);
-                self.try_commit(id, env, out);
+                self.commit_ready(env, out);
             }
             _ if leader != Some(m) => {} // not the leader: client requests go unanswered
             Payload::CLock { req, ttl_ms } => self.propose(Op::Lock { client: from, req, ttl_ms }, env, out),

@@ -73,14 +73,12 @@ impl<Op> Log<Op> {
         }
     }
 
-    /// Proposal `id`, taken out of the log once a majority of `members` (the leader included)
-    /// has it.
-    pub fn committed(&mut self, id: u64, members: &[ActorId]) -> Option<Op> {
-        let pos = self.pending.iter().position(|p| p.0 == id)?;
-        if self.pending[pos].2.len() + 1 < majority(members) {
-            return None;
-        }
-        Some(self.pending.remove(pos).1)
+    /// The proposals that commit now, in order: the longest prefix of the log of which a
+    /// majority of `members` (the leader included) has every entry. A later proposal never
+    /// commits before an earlier one, as in Raft and ZAB.
+    pub fn committed(&mut self, members: &[ActorId]) -> Vec<Op> {
+        let n = self.pending.iter().take_while(|p| p.2.len() + 1 >= majority(members)).count();
+        self.pending.drain(..n).map(|p| p.1).collect()
     }
 
     /// A new leader starts with an empty log (what was not committed is lost).
@@ -109,5 +107,40 @@ pub fn judge(leader: Option<ActorId>, env: &dyn Env) -> Judge {
             Some(until) => Judge::Later(until),
             None => Judge::Now(env.local(l)),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::actor::testing::FakeEnv;
+
+    #[test]
+    fn a_proposal_commits_only_after_every_earlier_one() {
+        let members = [2, 3, 4];
+        let mut log = Log::default();
+        let (a, b) = (log.propose("a"), log.propose("b"));
+        // Only b reached a follower (a's append was lost): nothing commits yet.
+        log.ack(b, 3);
+        assert!(log.committed(&members).is_empty());
+        log.ack(a, 4);
+        assert_eq!(log.committed(&members), vec!["a", "b"]);
+        assert!(log.committed(&members).is_empty(), "taken out once");
+    }
+
+    #[test]
+    fn the_lowest_member_that_reaches_a_majority_leads() {
+        let mut e = FakeEnv::new(&["c", "m1", "m2", "m3"]);
+        let members = [1, 2, 3];
+        assert_eq!(elect(&members, None, &e), Election::Elected(1));
+        assert_eq!(elect(&members, Some(1), &e), Election::Stays);
+        e.cuts = vec![(1, 2), (1, 3)];
+        assert_eq!(elect(&members, Some(1), &e), Election::Elected(2), "m1 is cut off from both others");
+        e.down = vec![3];
+        assert_eq!(elect(&members, Some(2), &e), Election::NoQuorum);
+        assert_eq!(judge(Some(2), &e), Judge::Now(0));
+        e.paused = vec![(2, 5)];
+        assert_eq!(judge(Some(2), &e), Judge::Later(5));
+        assert_eq!(judge(Some(3), &e), Judge::No);
     }
 }

@@ -219,7 +219,7 @@ impl Ensemble {
             Payload::Append { id, .. } => out.push(Effect::Send { from: m, to: from, payload: Payload::AppendAck { id } }),
             Payload::AppendAck { id } if leader == Some(m) => {
                 self.log.ack(id, from);
-                self.try_commit(id, env, out);
+                self.commit_ready(env, out);
             }
             Payload::Zk(msg) if leader == Some(m) => self.request(m, from, msg, env, out),
             _ => {} // not the leader: requests go unanswered
@@ -307,7 +307,7 @@ impl Ensemble {
         for &f in self.members.iter().filter(|&&m| m != leader) {
             out.push(Effect::Send { from: leader, to: f, payload: Payload::Append { id, what: what.clone() } });
         }
-        self.try_commit(id, env, out);
+        self.commit_ready(env, out);
     }
 
     fn describe(&self, op: &Op) -> String {
@@ -319,8 +319,9 @@ impl Ensemble {
         }
     }
 
-    fn try_commit(&mut self, id: u64, env: &dyn Env, out: &mut Fx) {
-        if let Some(op) = self.log.committed(id, &self.members) {
+    /// Applies what a majority now has, in log order.
+    fn commit_ready(&mut self, env: &dyn Env, out: &mut Fx) {
+        for op in self.log.committed(&self.members) {
             self.apply(op, env, out);
         }
     }
