@@ -48,6 +48,8 @@ golden!(
         "token-reset",
         "unchecked-renew",
         "unsafe-release",
+        "zookeeper-fenced",
+        "zookeeper-unfenced",
     ]
 );
 golden!(
@@ -71,6 +73,7 @@ golden!(
         "token-reset",
         "unchecked-renew",
         "unsafe-release",
+        "zookeeper-unfenced",
     ]
 );
 

@@ -257,13 +257,12 @@ impl Client {
             return; // a late reply to an earlier request
         }
         match (self.steps.get(self.pc).cloned(), p) {
-            (Some(Step::Read { .. }), Payload::ReadReply { value, version, refused_by, .. }) => {
+            (Some(Step::Read { .. }), Payload::ReadReply { value, version, refused_by, served_us, .. }) => {
                 if let Some(h) = refused_by {
                     self.lose(format!("the resource has already seen token {h}"), out);
                     return;
                 }
-                // The resource's serving time is not known to the client; the driver records it.
-                self.read = Some((value, version, 0));
+                self.read = Some((value, version, served_us));
                 out.push(Effect::Event(EventKind::ReadDone { value, version }));
                 self.next(cx, out);
             }
@@ -288,13 +287,6 @@ impl Client {
                 }
             }
             _ => {}
-        }
-    }
-
-    /// Records when the resource served this client's last read (ground truth for the checker).
-    pub fn set_read_time(&mut self, at: Micros) {
-        if let Some(r) = &mut self.read {
-            r.2 = at;
         }
     }
 }

@@ -10,7 +10,7 @@ use crate::actor::{Effect, Env, Out, ServerFault};
 use crate::consensus::{self, client::Session, Cluster};
 use crate::msg::{Dest, Payload};
 use crate::proto::{self, Core, Cx, Outcome, TimerKind};
-use crate::redis::client::Single;
+use crate::redis::client::{Scripts, Single};
 use crate::redis::server::{self as redis_server, Servers};
 use crate::redlock::Redlock;
 use crate::rng::Rng;
@@ -171,9 +171,15 @@ impl Protocol {
     /// The protocol a scenario's clients speak.
     pub fn of(sc: &Scenario) -> Protocol {
         let l = &sc.lock;
+        let scripts = Scripts { release: l.release, renew: l.renew };
         match l.kind {
-            LockKind::Redis | LockKind::None => Protocol::Redis(Single::default()),
-            LockKind::Redlock => Protocol::Redlock(Redlock::new(l.nodes as usize, l.node_timeout_ms, l.parallel, l.clock_drift_factor)),
+            LockKind::Redis | LockKind::None => {
+                let incr = sc.token.source == TokenKind::Counter && sc.token.store == CounterStore::Redis;
+                Protocol::Redis(Single::new(scripts, incr))
+            }
+            LockKind::Redlock => {
+                Protocol::Redlock(Redlock::new(l.nodes as usize, l.node_timeout_ms, l.parallel, l.clock_drift_factor, scripts))
+            }
             LockKind::Consensus => Protocol::Consensus(Session::default()),
             LockKind::ZooKeeper => Protocol::ZooKeeper(Recipe::default()),
         }

@@ -39,6 +39,10 @@ pub enum Payload {
         value: i64,
         version: u64,
         refused_by: Option<u64>,
+        /// For the record only (the client's logic never reads it): when the resource served
+        /// the read, in true time. It travels with the write so the checker knows what was read
+        /// when.
+        served_us: Micros,
     },
     Write {
         req: u64,

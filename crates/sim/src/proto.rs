@@ -10,7 +10,7 @@
 //! clock jump.
 
 use crate::msg::{Dest, Payload};
-use crate::scenario::{ReleaseStyle, RenewStyle, TokenKind};
+use crate::scenario::TokenKind;
 use crate::time::{Micros, MS};
 use crate::trace::EventKind;
 
@@ -59,12 +59,10 @@ pub struct Cx<'a> {
     /// The client's own clock reading now.
     pub local: Micros,
     pub name: &'a str,
+    /// The lease time (Redis, Redlock, consensus) or the session timeout (ZooKeeper).
     pub ttl_ms: u64,
-    pub release: ReleaseStyle,
-    pub renew: RenewStyle,
+    /// What token the client presents to the resource.
     pub token: TokenKind,
-    /// Whether the acquire script increments a counter on the Redis node.
-    pub incr_on_node: bool,
     /// The grant a lock this client decides itself (Redlock) would be now: the driver numbers
     /// grants.
     pub next_grant: usize,

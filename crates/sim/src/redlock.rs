@@ -7,9 +7,9 @@
 
 use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, GrantFx, Lease, Outcome, TimerKind, Wait};
+use crate::redis::client::Scripts;
 use crate::redis::{RedisCmd, RedisReply};
 use crate::rng::Rng;
-use crate::scenario::{ReleaseStyle, RenewStyle};
 use crate::time::{Micros, MS};
 use crate::trace::EventKind;
 
@@ -41,12 +41,13 @@ pub struct Redlock {
     /// redlock-rb).
     parallel: bool,
     drift_factor: f64,
+    scripts: Scripts,
     round: Option<Round>,
 }
 
 impl Redlock {
-    pub fn new(nodes: usize, node_timeout_ms: u64, parallel: bool, drift_factor: f64) -> Redlock {
-        Redlock { nodes, node_timeout_ms, parallel, drift_factor, round: None }
+    pub fn new(nodes: usize, node_timeout_ms: u64, parallel: bool, drift_factor: f64, scripts: Scripts) -> Redlock {
+        Redlock { nodes, node_timeout_ms, parallel, drift_factor, scripts, round: None }
     }
 
     pub fn acquire(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
@@ -113,8 +114,8 @@ impl Redlock {
         let owner = k.owner.clone();
         let cmd = match op {
             RoundOp::Lock => RedisCmd::Acquire { owner, ttl_ms: cx.ttl_ms, incr: false },
-            RoundOp::Unlock => RedisCmd::Release { owner, compare: cx.release == ReleaseStyle::CompareAndDelete },
-            RoundOp::Extend => RedisCmd::Renew { owner, ttl_ms: cx.ttl_ms, compare: cx.renew == RenewStyle::CompareAndExtend },
+            RoundOp::Unlock => self.scripts.release(owner),
+            RoundOp::Extend => self.scripts.renew(owner, cx.ttl_ms),
         };
         let req = k.request();
         if let Some(r) = &mut self.round {

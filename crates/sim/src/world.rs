@@ -234,7 +234,7 @@ impl World<'_> {
             }
         }
         match action {
-            Action::Start(a) => self.client_input(a, crate::client::Input::Start, None),
+            Action::Start(a) => self.client_input(a, crate::client::Input::Start),
             Action::Deliver(m) => self.deliver(m),
             Action::Timer { actor, inc, timer, gate } => {
                 if gate == Gate::Process && self.procs[actor].inc != inc {
@@ -251,7 +251,7 @@ impl World<'_> {
     fn timer(&mut self, actor: ActorId, timer: Timer) {
         let mut out = Vec::new();
         match timer {
-            Timer::Client(kind) => self.client_input(actor, crate::client::Input::Timer(kind), None),
+            Timer::Client(kind) => self.client_input(actor, crate::client::Input::Timer(kind)),
             Timer::Lock(t) => {
                 self.lock.on_timer(actor, t, &view!(self), &mut out);
                 self.apply(out, Timer::Lock);
@@ -266,17 +266,17 @@ impl World<'_> {
 
     /// Does what an actor asked, in the order it asked.
     fn apply<T>(&mut self, out: Out<T>, lift: fn(T) -> Timer) {
+        // The last event the actor asked for: a record that follows it belongs to it.
+        let mut announced = None;
         for e in out {
             match e {
                 Effect::Send { from, to, payload } => self.send(from, to, payload),
-                Effect::Event { actor, kind } => {
-                    self.emit(actor, kind, None);
-                }
+                Effect::Event { actor, kind } => announced = Some(self.emit(actor, kind, None)),
                 Effect::Timer { actor, at, timer, gate } => {
                     let inc = self.procs[actor].inc;
                     self.push(at, Action::Timer { actor, inc, timer: lift(timer), gate });
                 }
-                Effect::Record(r) => self.record(r),
+                Effect::Record(r) => self.record(r, announced),
                 Effect::Crash(a) => self.crash(a),
             }
         }

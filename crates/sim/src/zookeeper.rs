@@ -47,8 +47,9 @@ pub enum Msg {
         req: u64,
         session: u64,
     },
-    /// The children of `/lock`, by sequence number; and, for the checker only (never read by
-    /// the client's logic), the grant the requester's lowest znode stands for.
+    /// The children of `/lock`, by sequence number; and, for the record only (the client keeps
+    /// it with its lease; its logic never reads it), the grant the requester's lowest znode
+    /// stands for.
     Children {
         req: u64,
         children: Vec<u64>,
@@ -82,6 +83,10 @@ pub enum Msg {
         seq: u64,
     },
     DeleteOk {
+        req: u64,
+    },
+    /// The znode to delete does not exist (ZooKeeper's `NoNode`).
+    NoNode {
         req: u64,
     },
     /// The session has expired: every request on it fails.
@@ -120,14 +125,22 @@ impl Msg {
             Msg::Pong { .. } => "pong".into(),
             Msg::Delete { seq, .. } => format!("delete {}", znode(*seq)),
             Msg::DeleteOk { .. } => "deleted".into(),
+            Msg::NoNode { .. } => "no node".into(),
             Msg::SessionExpired { .. } => "session expired".into(),
         }
     }
 
-    /// The request a reply answers.
+    /// The request number a request carries, or that a reply answers (`None`: a watch).
     pub fn req(&self) -> Option<u64> {
         match *self {
-            Msg::Connected { req, .. }
+            Msg::Connect { req, .. }
+            | Msg::Create { req, .. }
+            | Msg::GetChildren { req, .. }
+            | Msg::Exists { req, .. }
+            | Msg::Ping { req, .. }
+            | Msg::Delete { req, .. }
+            | Msg::NoNode { req }
+            | Msg::Connected { req, .. }
             | Msg::Created { req, .. }
             | Msg::Children { req, .. }
             | Msg::ExistsReply { req, .. }
@@ -152,7 +165,7 @@ pub fn narrate(me: &str, kind: &EventKind, name: &dyn Fn(ActorId) -> String, ses
             n(*client)
         ),
         EventKind::LeaseExpired { client } => format!(
-            "{me} has heard nothing from {} for its session timeout ({}): the session expires, and any ephemeral znode it still has is deleted with it.",
+            "{me} has heard nothing from {} for its session timeout ({}): it proposes to close the session, which deletes the session's ephemeral znodes.",
             n(*client),
             fmt(from_ms(session_timeout_ms as i64))
         ),

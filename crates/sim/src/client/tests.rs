@@ -3,20 +3,10 @@
 use super::*;
 use crate::redis::{RedisCmd, RedisReply};
 use crate::redlock::Redlock;
-use crate::scenario::{ReleaseStyle, RenewStyle, TokenKind, WriteOp};
+use crate::scenario::{TokenKind, WriteOp};
 
 fn cx(local: Micros) -> Cx<'static> {
-    Cx {
-        local,
-        name: "A",
-        ttl_ms: 10_000,
-        release: ReleaseStyle::CompareAndDelete,
-        renew: RenewStyle::CompareAndExtend,
-        token: TokenKind::Counter,
-        incr_on_node: false,
-        next_grant: 3,
-        next_token: Some(34),
-    }
+    Cx { local, name: "A", ttl_ms: 10_000, token: TokenKind::Counter, next_grant: 3, next_token: Some(34) }
 }
 
 fn steps() -> Vec<Step> {
@@ -70,7 +60,7 @@ fn work_is_a_timer_and_the_write_carries_the_read_value_and_token() {
     let Some(Payload::Redis { req, .. }) = sent(&out).pop() else { panic!() };
     let out = c.handle(Input::Message(Payload::RedisReply { req, reply: RedisReply::Ok { token: Some(34), grant: 0 } }), &cx(1));
     let Some(Payload::Read { req, .. }) = sent(&out).pop() else { panic!() };
-    let out = c.handle(Input::Message(Payload::ReadReply { req, value: 41, version: 7, refused_by: None }), &cx(2));
+    let out = c.handle(Input::Message(Payload::ReadReply { req, value: 41, version: 7, refused_by: None, served_us: 0 }), &cx(2));
     assert_eq!(
         out,
         vec![
@@ -91,7 +81,7 @@ fn a_rejected_write_ends_the_program() {
     let Some(Payload::Redis { req, .. }) = sent(&out).pop() else { panic!() };
     let out = c.handle(Input::Message(Payload::RedisReply { req, reply: RedisReply::Ok { token: Some(33), grant: 0 } }), &cx(1));
     let Some(Payload::Read { req, .. }) = sent(&out).pop() else { panic!() };
-    c.handle(Input::Message(Payload::ReadReply { req, value: 0, version: 0, refused_by: None }), &cx(2));
+    c.handle(Input::Message(Payload::ReadReply { req, value: 0, version: 0, refused_by: None, served_us: 0 }), &cx(2));
     let out = c.handle(Input::Timer(TimerKind::WorkDone), &cx(3));
     let Some(Payload::Write { req, .. }) = sent(&out).pop() else { panic!() };
     let reply = Payload::WriteReply { req, outcome: WriteOutcome::Rejected, highest: 34 };
@@ -103,7 +93,7 @@ fn a_rejected_write_ends_the_program() {
 
 #[test]
 fn a_redlock_round_that_wins_a_majority_is_a_grant_the_client_decides() {
-    let proto = Protocol::Redlock(Redlock::new(3, 50, true, 0.01));
+    let proto = Protocol::Redlock(Redlock::new(3, 50, true, 0.01, Default::default()));
     let mut c = Client::new(steps(), Rng::stream(1, "client:A"), proto);
     let out = c.handle(Input::Start, &cx(0));
     let reqs: Vec<u64> = sent(&out)

@@ -18,17 +18,48 @@ enum Op {
     Release,
 }
 
+/// Which release and renewal a client's code uses: the compare-and-X scripts, or a plain
+/// `DEL` and `PEXPIRE` that touch whatever key is there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scripts {
+    pub release: ReleaseStyle,
+    pub renew: RenewStyle,
+}
+
+impl Default for Scripts {
+    fn default() -> Scripts {
+        Scripts { release: ReleaseStyle::CompareAndDelete, renew: RenewStyle::CompareAndExtend }
+    }
+}
+
+impl Scripts {
+    pub fn release(&self, owner: String) -> RedisCmd {
+        RedisCmd::Release { owner, compare: self.release == ReleaseStyle::CompareAndDelete }
+    }
+
+    pub fn renew(&self, owner: String, ttl_ms: u64) -> RedisCmd {
+        RedisCmd::Renew { owner, ttl_ms, compare: self.renew == RenewStyle::CompareAndExtend }
+    }
+}
+
 /// A client of the Redis lock.
 #[derive(Clone, Debug, Default)]
 pub struct Single {
     op: Option<Op>,
+    scripts: Scripts,
+    /// Whether the acquire script also increments the fencing counter on the node.
+    incr: bool,
 }
 
 impl Single {
+    pub fn new(scripts: Scripts, incr: bool) -> Single {
+        Single { op: None, scripts, incr }
+    }
+
     /// One attempt at the lock.
     pub fn acquire(&mut self, timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
         self.op = Some(Op::Acquire);
-        let cmd = RedisCmd::Acquire { owner: k.owner.clone(), ttl_ms: cx.ttl_ms, incr: cx.incr_on_node };
+        let cmd = RedisCmd::Acquire { owner: k.owner.clone(), ttl_ms: cx.ttl_ms, incr: self.incr };
         k.send(Dest::Lock, |req| Payload::Redis { req, cmd }, Some(timeout_ms), cx, out);
     }
 
@@ -36,7 +67,7 @@ impl Single {
     pub fn renew(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool {
         let Some(lease) = &k.lease else { return false };
         self.op = Some(Op::Renew);
-        let cmd = RedisCmd::Renew { owner: lease.owner.clone(), ttl_ms: cx.ttl_ms, compare: cx.renew == RenewStyle::CompareAndExtend };
+        let cmd = self.scripts.renew(lease.owner.clone(), cx.ttl_ms);
         k.send(Dest::Lock, |req| Payload::Redis { req, cmd }, Some(SCRIPT_TIMEOUT_MS), cx, out);
         true
     }
@@ -45,7 +76,7 @@ impl Single {
     pub fn release(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool {
         let Some(lease) = &k.lease else { return false };
         self.op = Some(Op::Release);
-        let cmd = RedisCmd::Release { owner: lease.owner.clone(), compare: cx.release == ReleaseStyle::CompareAndDelete };
+        let cmd = self.scripts.release(lease.owner.clone());
         out.push(Effect::Event(EventKind::Releasing));
         k.send(Dest::Lock, |req| Payload::Redis { req, cmd }, Some(SCRIPT_TIMEOUT_MS), cx, out);
         true

@@ -4,17 +4,7 @@ use super::*;
 use crate::scenario::TokenKind;
 
 fn cx(local: Micros) -> Cx<'static> {
-    Cx {
-        local,
-        name: "A",
-        ttl_ms: 10_000,
-        release: ReleaseStyle::CompareAndDelete,
-        renew: RenewStyle::CompareAndExtend,
-        token: TokenKind::None,
-        incr_on_node: false,
-        next_grant: 0,
-        next_token: None,
-    }
+    Cx { local, name: "A", ttl_ms: 10_000, token: TokenKind::None, next_grant: 0, next_token: None }
 }
 
 fn core() -> Core {
@@ -39,7 +29,7 @@ fn ok(req: u64) -> Payload {
 
 #[test]
 fn in_turn_the_round_asks_one_node_after_another() {
-    let (mut r, mut k) = (Redlock::new(3, 50, false, 0.01), core());
+    let (mut r, mut k) = (Redlock::new(3, 50, false, 0.01, Default::default()), core());
     let mut out = Vec::new();
     r.acquire(&mut k, &cx(0), &mut out);
     assert_eq!(sent(&out).iter().map(|s| s.0).collect::<Vec<_>>(), vec![0]);
@@ -52,7 +42,7 @@ fn in_turn_the_round_asks_one_node_after_another() {
 
 #[test]
 fn a_round_that_takes_too_long_is_not_valid_and_unlocks_every_node() {
-    let (mut r, mut k) = (Redlock::new(3, 9_000, true, 0.01), core());
+    let (mut r, mut k) = (Redlock::new(3, 9_000, true, 0.01, Default::default()), core());
     let mut out = Vec::new();
     r.acquire(&mut k, &cx(0), &mut out);
     let reqs: Vec<u64> = sent(&out).iter().map(|s| s.1).collect();
@@ -72,7 +62,7 @@ fn a_round_that_takes_too_long_is_not_valid_and_unlocks_every_node() {
 
 #[test]
 fn an_extension_short_of_a_majority_loses_the_lock() {
-    let (mut r, mut k) = (Redlock::new(3, 50, true, 0.01), core());
+    let (mut r, mut k) = (Redlock::new(3, 50, true, 0.01, Default::default()), core());
     k.lease = Some(Lease { owner: "a1".into(), token: None, grant: 0, until_local: 9_000_000 });
     let mut out = Vec::new();
     assert!(r.renew(&mut k, &cx(5_000_000), &mut out));
@@ -87,7 +77,7 @@ fn an_extension_short_of_a_majority_loses_the_lock() {
 
 #[test]
 fn release_is_a_round_that_gives_the_grant_back() {
-    let (mut r, mut k) = (Redlock::new(3, 50, false, 0.01), core());
+    let (mut r, mut k) = (Redlock::new(3, 50, false, 0.01, Default::default()), core());
     k.lease = Some(Lease { owner: "a1".into(), token: None, grant: 4, until_local: 9_000_000 });
     let mut out = Vec::new();
     assert!(r.release(&mut k, &cx(1_000), &mut out));

@@ -39,11 +39,11 @@ impl Server {
                 Ok((value, version)) => {
                     out.push(event(EventKind::ReadServed { client: from, value, version }));
                     self.record_state(out);
-                    out.push(reply(Payload::ReadReply { req, value, version, refused_by: None }));
+                    out.push(reply(Payload::ReadReply { req, value, version, refused_by: None, served_us: env.now() }));
                 }
                 Err(highest) => {
                     out.push(event(EventKind::Rejected { client: from, token, highest }));
-                    out.push(reply(Payload::ReadReply { req, value: 0, version: 0, refused_by: Some(highest) }));
+                    out.push(reply(Payload::ReadReply { req, value: 0, version: 0, refused_by: Some(highest), served_us: env.now() }));
                 }
             },
             Payload::Write { req, token, ref request, conditional, read_version, .. } => {

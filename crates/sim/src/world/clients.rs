@@ -4,12 +4,12 @@
 use super::{Action, Timer, World};
 use crate::client::{Cx, Effect, GrantFx, Input};
 use crate::msg::Dest;
-use crate::scenario::{CounterStore, TokenKind};
+use crate::scenario::TokenKind;
 use crate::time::Micros;
-use crate::trace::{ActorId, Belief, EventKind, Grant};
+use crate::trace::{ActorId, Belief, EventId, EventKind, Grant};
 
 impl World<'_> {
-    pub(super) fn client_input(&mut self, a: ActorId, input: Input, read_served_at: Option<Micros>) {
+    pub(super) fn client_input(&mut self, a: ActorId, input: Input) {
         let Some(mut c) = self.clients[a].take() else {
             return;
         };
@@ -19,18 +19,14 @@ impl World<'_> {
             local: self.local(a),
             name: &name,
             ttl_ms: sc.lock.ttl_ms,
-            release: sc.lock.release,
-            renew: sc.lock.renew,
             token: sc.token.source,
-            incr_on_node: sc.token.source == TokenKind::Counter && sc.token.store == CounterStore::Redis,
             next_grant: self.rec.grants.len(),
             next_token: (sc.token.source == TokenKind::Counter).then_some(self.durable_next),
         };
         let effects = c.handle(input, &cx);
-        if let Some(at) = read_served_at {
-            c.set_read_time(at);
-        }
         self.clients[a] = Some(c);
+        // The last event the client asked for: a grant it decides follows the event that says so.
+        let mut announced = None;
         for e in effects {
             match e {
                 Effect::Send(dest, p) => {
@@ -47,14 +43,14 @@ impl World<'_> {
                     let gate = crate::actor::Gate::Process;
                     self.push(self.now + after, Action::Timer { actor: a, inc, timer: Timer::Client(kind), gate });
                 }
-                Effect::Event(kind) => self.client_event(a, kind),
-                Effect::Grant(g) => self.client_grant(a, g),
+                Effect::Event(kind) => announced = Some(self.client_event(a, kind)),
+                Effect::Grant(g) => self.client_grant(a, g, announced),
             }
         }
     }
 
     /// A grant the client decided itself (Redlock), numbered as the driver told it.
-    fn client_grant(&mut self, a: ActorId, g: GrantFx) {
+    fn client_grant(&mut self, a: ActorId, g: GrantFx, announced: Option<EventId>) {
         let now = self.now;
         let until = |w: &Self, local: Micros| w.procs[a].clock.when_reads(local, now).unwrap_or(w.end);
         match g {
@@ -66,8 +62,7 @@ impl World<'_> {
                 }
                 let votes = votes.iter().filter_map(|&i| self.lock.route(Dest::Node(i))).collect();
                 let term_end_us = until(self, until_local);
-                // The event that announced it is the one just recorded.
-                let event = self.rec.events.len() - 1;
+                let event = announced.expect("a client's grant follows the event that announces it");
                 self.rec.grants.push(Grant { client: a, node: a, at_us: now, token, event, term_end_us, released_us: None, votes });
             }
             GrantFx::Extended { grant, until_local } => self.rec.grants[grant].term_end_us = until(self, until_local),
@@ -79,7 +74,7 @@ impl World<'_> {
         }
     }
 
-    fn client_event(&mut self, a: ActorId, kind: EventKind) {
+    fn client_event(&mut self, a: ActorId, kind: EventKind) -> EventId {
         let now = self.now;
         match &kind {
             EventKind::Acquired { token, until_local_us, grant } => {
@@ -97,6 +92,6 @@ impl World<'_> {
             EventKind::Releasing | EventKind::Released { .. } | EventKind::LostLock { .. } | EventKind::Done { .. } => self.close_belief(a),
             _ => {}
         }
-        self.emit(a, kind, None);
+        self.emit(a, kind, None)
     }
 }

@@ -162,10 +162,7 @@ impl World<'_> {
         let payload = self.net.payloads[m].clone();
         let mut out = Vec::new();
         match self.actors[to].role {
-            Role::Client => {
-                let served = matches!(payload, Payload::ReadReply { .. }).then_some(self.rec.iv.messages[m].sent_us);
-                self.client_input(to, Input::Message(payload), served);
-            }
+            Role::Client => self.client_input(to, Input::Message(payload)),
             Role::Redis | Role::Replica | Role::Member => {
                 self.lock.on_message(to, from, payload, &super::view!(self), &mut out);
                 self.apply(out, super::Timer::Lock);

@@ -38,11 +38,6 @@ impl Trace {
             open_down: BTreeMap::new(),
         }
     }
-
-    /// The event recorded last (records that refer to "this event" follow it).
-    fn last_event(&self) -> EventId {
-        self.events.len().saturating_sub(1)
-    }
 }
 
 impl World<'_> {
@@ -58,12 +53,15 @@ impl World<'_> {
         id
     }
 
-    pub(super) fn record(&mut self, r: Record) {
+    /// Records a fact of the run. `event` is the event the actor recorded just before it in the
+    /// same batch of effects (a grant's, a write's): records that name an event need one.
+    pub(super) fn record(&mut self, r: Record, event: Option<EventId>) {
+        let this = || event.expect("a grant, a write or a state follows the event that announces it");
         let now = self.now;
         let rec = &mut self.rec;
         match r {
             Record::Grant(mut g) => {
-                g.event = rec.last_event();
+                g.event = this();
                 rec.grants.push(g);
             }
             Record::GrantTerm { grant, until_us } => rec.grants[grant].term_end_us = until_us,
@@ -93,11 +91,11 @@ impl World<'_> {
                 }
             }
             Record::Applied(mut a) => {
-                a.event = rec.last_event();
+                a.event = this();
                 rec.applied.push(a);
             }
             Record::Resource { value, version, highest } => {
-                let event = rec.last_event();
+                let event = this();
                 rec.resource_log.push(ResourceState { at_us: now, event, value, version, highest });
             }
         }

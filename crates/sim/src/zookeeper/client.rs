@@ -23,9 +23,13 @@ pub struct Recipe {
     timeout_ms: u64,
     /// When the last request or ping the session answered was sent, on the client's clock.
     heard_local: Micros,
-    ping_sent_local: Micros,
+    /// Pings not yet answered: (request, when sent on the client's clock).
+    pings: Vec<(u64, Micros)>,
     pinging: bool,
     releasing: bool,
+    /// The ensemble said the session expired (in answer to a ping): the next attempt opens a
+    /// new one; a release still asks, and learns its znode is gone.
+    expired: bool,
 }
 
 impl Recipe {
@@ -33,6 +37,9 @@ impl Recipe {
     pub fn acquire(&mut self, timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
         self.timeout_ms = timeout_ms;
         self.releasing = false;
+        if self.expired {
+            (self.session, self.znode, self.expired) = (None, None, false);
+        }
         self.next_request(k, cx, out);
     }
 
@@ -72,7 +79,7 @@ impl Recipe {
             return Some(Outcome::Waiting);
         };
         let req = k.request();
-        self.ping_sent_local = cx.local;
+        self.pings.push((req, cx.local));
         out.push(Effect::Send(Dest::Leader, Payload::Zk(Msg::Ping { req, session })));
         out.push(Effect::Timer(cx.ttl_ms as Micros * MS / 3, TimerKind::KeepAlive));
         Some(Outcome::Waiting)
@@ -87,26 +94,33 @@ impl Recipe {
             _ => self.heard_local,
         };
         Some(match msg {
-            Msg::Pong { .. } => {
-                self.heard_local = self.ping_sent_local;
+            Msg::Pong { req } => {
+                // The session lives on from when the answered ping was sent.
+                let Some(i) = self.pings.iter().position(|p| p.0 == *req) else { return Some(Outcome::Waiting) };
+                let sent = self.pings[i].1;
+                self.pings.drain(..=i);
+                self.heard_local = self.heard_local.max(sent);
                 if let Some(l) = &mut k.lease {
                     l.until_local = self.heard_local + cx.ttl_ms as Micros * MS;
                     out.push(Effect::Event(EventKind::Renewed { until_local_us: l.until_local }));
                 }
                 Outcome::Waiting
             }
+            Msg::SessionExpired { .. } | Msg::NoNode { .. } if answers && self.releasing => {
+                (self.znode, self.releasing) = (None, false);
+                k.lease = None;
+                out.push(Effect::Event(EventKind::Released { removed: false }));
+                Outcome::Released
+            }
+            Msg::SessionExpired { .. } if answers => {
+                (self.session, self.znode) = (None, None);
+                Outcome::Lost("its session expired before it got the lock".into())
+            }
             Msg::SessionExpired { .. } => {
-                self.session = None;
-                self.znode = None;
-                match (answers, self.releasing) {
-                    (false, _) => Outcome::Waiting,
-                    (true, true) => {
-                        k.lease = None;
-                        out.push(Effect::Event(EventKind::Released { removed: false }));
-                        Outcome::Released
-                    }
-                    (true, false) => Outcome::Lost("its session expired before it got the lock".into()),
-                }
+                // A ping's answer: the client knows, but its program goes on until its own
+                // checks stop it (it does not watch for the Expired event).
+                self.expired = true;
+                Outcome::Waiting
             }
             _ if !answers && !matches!(msg, Msg::Deleted { .. }) => Outcome::Waiting,
             Msg::Connected { session, .. } => {

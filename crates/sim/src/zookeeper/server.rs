@@ -4,7 +4,7 @@
 //! ephemeral znodes in the same transaction; it answers reads and sets watches, and a delete
 //! fires the watches on that znode.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::Msg;
 use crate::actor::{Effect, Env, Gate, Out, Record, ServerFault};
@@ -72,7 +72,7 @@ pub struct Ensemble {
     /// The children of `/lock`, by sequence number.
     znodes: BTreeMap<u64, Znode>,
     /// Per znode, the clients watching it.
-    watches: BTreeMap<u64, Vec<ActorId>>,
+    watches: BTreeMap<u64, BTreeSet<ActorId>>,
     log: quorum::Log<Op>,
     /// Per znode, the grant made when its client learned it was the lowest.
     grant_of: BTreeMap<u64, usize>,
@@ -127,7 +127,14 @@ impl Ensemble {
 
     fn election(&mut self, env: &dyn Env, out: &mut Fx) {
         match quorum::elect(&self.members, self.leader, env) {
-            Election::Stays => {}
+            Election::Stays => {
+                // The leader may have been down when a session's check fell due (a crash and a
+                // restart within the election timeout): check every session again.
+                let ids: Vec<u64> = self.sessions.keys().copied().collect();
+                for id in ids {
+                    self.schedule_check(id, env, out);
+                }
+            }
             Election::Elected(l) => {
                 self.leader = Some(l);
                 self.log.clear();
@@ -236,7 +243,7 @@ impl Ensemble {
             | Msg::Delete { session, .. } => Some(session),
             _ => None,
         };
-        if let (Some(s), Some(req)) = (session, msg_req(&msg)) {
+        if let (Some(s), Some(req)) = (session, msg.req()) {
             if !self.alive(s) {
                 out.push(reply(Msg::SessionExpired { req }));
                 return;
@@ -250,17 +257,26 @@ impl Ensemble {
                 self.propose(Op::CreateSession { client: from, req, timeout_ms, session }, env, out);
             }
             Msg::Create { req, session } => {
+                if let Some((&seq, z)) = self.znodes.iter().find(|(_, z)| z.session == session) {
+                    // A session has one lock znode: a repeated create (after a lost reply) finds
+                    // it, as real clients do by the GUID in its name.
+                    out.push(reply(Msg::Created { req, seq, zxid: z.czxid }));
+                    return;
+                }
                 // The leader names the znode as it takes the request (the sequence suffix).
                 let seq = self.next_seq;
                 self.next_seq += 1;
                 self.propose(Op::Create { client: from, req, session, seq }, env, out);
             }
+            // Like ZooKeeper's request processor, a delete of a missing znode fails before any
+            // proposal: no transaction, no zxid.
+            Msg::Delete { req, seq, .. } if !self.znodes.contains_key(&seq) => out.push(reply(Msg::NoNode { req })),
             Msg::Delete { req, seq, .. } => self.propose(Op::Delete { client: from, req, seq }, env, out),
             Msg::Ping { req, .. } => out.push(reply(Msg::Pong { req })),
             Msg::Exists { req, seq, .. } => {
                 let exists = self.znodes.contains_key(&seq);
                 if exists {
-                    self.watches.entry(seq).or_default().push(from);
+                    self.watches.entry(seq).or_default().insert(from);
                 }
                 out.push(reply(Msg::ExistsReply { req, exists }));
             }
@@ -324,19 +340,6 @@ impl Ensemble {
         for op in self.log.committed(&self.members) {
             self.apply(op, env, out);
         }
-    }
-}
-
-/// The request number of a client's request.
-fn msg_req(m: &Msg) -> Option<u64> {
-    match *m {
-        Msg::Connect { req, .. }
-        | Msg::Create { req, .. }
-        | Msg::GetChildren { req, .. }
-        | Msg::Exists { req, .. }
-        | Msg::Ping { req, .. }
-        | Msg::Delete { req, .. } => Some(req),
-        _ => None,
     }
 }
 

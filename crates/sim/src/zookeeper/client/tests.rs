@@ -1,20 +1,9 @@
 //! The client side of the recipe as inputs → effects.
 
 use super::*;
-use crate::scenario::{ReleaseStyle, RenewStyle};
 
 fn cx(local: Micros) -> Cx<'static> {
-    Cx {
-        local,
-        name: "B",
-        ttl_ms: 6_000,
-        release: ReleaseStyle::CompareAndDelete,
-        renew: RenewStyle::CompareAndExtend,
-        token: TokenKind::Counter,
-        incr_on_node: false,
-        next_grant: 0,
-        next_token: None,
-    }
+    Cx { local, name: "B", ttl_ms: 6_000, token: TokenKind::Counter, next_grant: 0, next_token: None }
 }
 
 /// The last request sent, as (req, message).
@@ -29,11 +18,7 @@ fn last(out: &[Effect]) -> (u64, Msg) {
 }
 
 fn msg_req(m: &Msg) -> u64 {
-    match *m {
-        Msg::Connect { req, .. } | Msg::Create { req, .. } | Msg::GetChildren { req, .. } | Msg::Exists { req, .. } => req,
-        Msg::Delete { req, .. } | Msg::Ping { req, .. } => req,
-        _ => 0,
-    }
+    m.req().unwrap_or(0)
 }
 
 fn feed(r: &mut Recipe, k: &mut Core, msg: Msg, at: Micros) -> (Option<Outcome>, Vec<Effect>) {
@@ -96,5 +81,32 @@ fn a_session_that_expires_before_the_lock_loses_it_and_a_late_one_is_only_noted(
     created(&mut r, &mut k, 5, 11);
     let (o, out) = feed(&mut r, &mut k, Msg::SessionExpired { req: 999 }, 30);
     assert_eq!((o, out), (Some(Outcome::Waiting), vec![]));
-    assert!(!r.release(&mut k, &cx(40), &mut Vec::new()), "no znode left to delete");
+    // A release still asks, and learns the znode went with the session.
+    let mut out = Vec::new();
+    assert!(r.release(&mut k, &cx(40), &mut out));
+    let (req, _) = last(&out);
+    let (o, out) = feed(&mut r, &mut k, Msg::SessionExpired { req }, 50);
+    assert_eq!(o, Some(Outcome::Released));
+    assert_eq!(out, vec![Effect::Event(EventKind::Released { removed: false })]);
+    // The next attempt opens a new session.
+    let mut out = Vec::new();
+    r.acquire(1_000, &mut k, &cx(60), &mut out);
+    assert!(matches!(last(&out).1, Msg::Connect { .. }));
+}
+
+#[test]
+fn a_pong_renews_from_the_ping_it_answers() {
+    let (mut r, mut k) = (Recipe::default(), Core::default());
+    let out = created(&mut r, &mut k, 3, 9);
+    let (req, _) = last(&out);
+    feed(&mut r, &mut k, Msg::Children { req, children: vec![3], grant: Some(0) }, 30);
+    let mut first = Vec::new();
+    r.on_timer(TimerKind::KeepAlive, &mut k, &cx(2_000_000), &mut first);
+    let mut second = Vec::new();
+    r.on_timer(TimerKind::KeepAlive, &mut k, &cx(4_000_000), &mut second);
+    // The first ping's answer arrives late, after the second was sent: it renews from 2 s.
+    let (_, out) = feed(&mut r, &mut k, Msg::Pong { req: last(&first).0 }, 4_500_000);
+    assert_eq!(out, vec![Effect::Event(EventKind::Renewed { until_local_us: 8_000_000 })]);
+    let (_, out) = feed(&mut r, &mut k, Msg::Pong { req: last(&second).0 }, 4_600_000);
+    assert_eq!(out, vec![Effect::Event(EventKind::Renewed { until_local_us: 10_000_000 })]);
 }

@@ -23,19 +23,24 @@ impl Ensemble {
                 self.schedule_check(session, env, out);
                 out.push(reply(client, Msg::Connected { req, session }));
             }
+            Op::Create { client, req, session, .. } if !self.sessions.contains_key(&session) => {
+                out.push(reply(client, Msg::SessionExpired { req }));
+            }
             Op::Create { client, req, session, seq } => {
                 self.znodes.insert(seq, Znode { session, client, czxid: zxid });
                 out.push(Effect::Record(Record::KeyOpen { handle: seq, node: leader, owner: Some(client) }));
                 out.push(reply(client, Msg::Created { req, seq, zxid }));
             }
             Op::Delete { client, req, seq } => {
-                if self.znodes.remove(&seq).is_some() {
-                    out.push(Effect::Record(Record::KeyClose { handle: seq, end: KeyEnd::Deleted }));
-                    if let Some(g) = self.grant_of.remove(&seq) {
-                        out.push(Effect::Record(Record::GrantReleased { grant: g }));
-                    }
-                    self.fire_watches(seq, out);
+                if self.znodes.remove(&seq).is_none() {
+                    out.push(reply(client, Msg::NoNode { req }));
+                    return;
                 }
+                out.push(Effect::Record(Record::KeyClose { handle: seq, end: KeyEnd::Deleted }));
+                if let Some(g) = self.grant_of.remove(&seq) {
+                    out.push(Effect::Record(Record::GrantReleased { grant: g }));
+                }
+                self.fire_watches(seq, out);
                 out.push(reply(client, Msg::DeleteOk { req }));
             }
             Op::CloseSession { session } => {

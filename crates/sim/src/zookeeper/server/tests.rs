@@ -145,3 +145,39 @@ fn followers_do_not_answer_clients_and_no_majority_means_no_leader() {
     assert_eq!(events(&out), vec![(ZK1, EventKind::NoQuorum)]);
     assert_eq!(z.contact(), Some(ZK1), "with no leader clients still try the first server");
 }
+
+#[test]
+fn a_repeated_create_finds_the_sessions_znode() {
+    let e = env();
+    let mut z = elected(&e);
+    let (sa, seq) = join(&mut z, A, &e);
+    // The reply to the first create was lost; the client asks again.
+    let out = ask(&mut z, A, Msg::Create { req: 7, session: sa }, &e);
+    assert_eq!(reply(&out, A), Msg::Created { req: 7, seq, zxid: 2 });
+    assert!(events(&out).is_empty(), "no second znode, no transaction: {out:?}");
+}
+
+#[test]
+fn a_leader_back_within_the_election_timeout_checks_sessions_again() {
+    let mut e = env();
+    let mut z = elected(&e);
+    let (sa, _) = join(&mut z, A, &e);
+    let out = ask(&mut z, A, Msg::GetChildren { req: 3, session: sa }, &e);
+    let (at, check) = check_of(&out, sa);
+    // The leader is down when the check falls due: nothing expires.
+    e.now = at;
+    e.down = vec![ZK1];
+    let mut out = Vec::new();
+    z.on_timer(check, &e, &mut out);
+    assert!(out.is_empty());
+    // It restarts and still leads after the election timeout: every session is checked again.
+    e.down = vec![];
+    e.now = at + 1_000_000;
+    let mut out = Vec::new();
+    z.on_timer(Timer::Election, &e, &mut out);
+    let (when, check) = check_of(&out, sa);
+    assert_eq!(when, e.now, "A's session is overdue: checked at once");
+    let mut out = Vec::new();
+    z.on_timer(check, &e, &mut out);
+    assert_eq!(events(&out)[0], (ZK1, EventKind::LeaseExpired { client: A }));
+}
