@@ -115,8 +115,10 @@ pub type Out<T> = Vec<Effect<T>>;
 /// What happened to a server, for its lock service to react to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ServerFault {
-    Crashed,
-    Restarted,
+    /// This server crashed.
+    Crashed(ActorId),
+    /// This server restarted.
+    Restarted(ActorId),
     /// A partition began or healed somewhere (members re-evaluate who leads).
     Network,
     /// A `failover` fault: promote the replica.

@@ -3,8 +3,10 @@
 //! of [`crate::actor`]. The client side of each protocol lives beside its server
 //! (`redis`, `redlock`, `consensus`, `zookeeper`).
 //!
-//! Adding a lock service: a module with its server actor and client protocol, an arm in
-//! [`Service`] and [`Timer`], and its lanes' roles in [`roles`].
+//! Adding a lock service: a module with its server actor, its client protocol and its
+//! narration; an arm in `scenario::LockKind` (with its lane names and validation in
+//! `scenario/`), in [`Service`], [`Timer`] and [`Protocol`] here, and in [`narrate`]; its lanes'
+//! roles in [`roles`]; its labels in `draw::glyph`.
 
 use crate::actor::{Effect, Env, Out, ServerFault};
 use crate::consensus::{self, client::Session, Cluster};
@@ -16,7 +18,7 @@ use crate::redlock::Redlock;
 use crate::rng::Rng;
 use crate::scenario::{member_name, min_lease_ttl_ms, node_name, zk_name, CounterStore, LockKind, Persistence, Scenario, TokenKind};
 use crate::time::{Micros, MS};
-use crate::trace::{Actor, ActorId, Role};
+use crate::trace::{Actor, ActorId, EventKind, Role};
 use crate::zookeeper::{self, client::Recipe, server::Ensemble};
 
 /// The servers of a run's lock service.
@@ -142,11 +144,10 @@ impl Service {
         }
     }
 
-    /// Something happened to server `at` (or, for [`ServerFault::Network`] and
-    /// [`ServerFault::Failover`], to the service as a whole).
-    pub fn on_fault(&mut self, at: ActorId, fault: ServerFault, env: &dyn Env, out: &mut Out<Timer>) {
+    /// Something happened to one of the servers, or to the service as a whole.
+    pub fn on_fault(&mut self, fault: ServerFault, env: &dyn Env, out: &mut Out<Timer>) {
         match self {
-            Service::Redis(s) => wrap(out, Timer::Redis, |o| s.on_fault(at, fault, env, o)),
+            Service::Redis(s) => wrap(out, Timer::Redis, |o| s.on_fault(fault, env, o)),
             Service::Consensus(c) => wrap(out, Timer::Consensus, |o| c.on_fault(fault, env, o)),
             Service::ZooKeeper(z) => wrap(out, Timer::ZooKeeper, |o| z.on_fault(fault, env, o)),
             Service::None => {}
@@ -242,6 +243,15 @@ impl Protocol {
             Protocol::ZooKeeper(s) => s.on_timer(kind, k, cx, out),
         }
     }
+}
+
+/// The sentence for an event the run's lock service words its own way (`None`: a common one).
+pub fn narrate(sc: &Scenario, me: &str, kind: &EventKind, name: &dyn Fn(ActorId) -> String) -> Option<String> {
+    match sc.lock.kind {
+        LockKind::ZooKeeper => zookeeper::narrate(me, kind, name, sc.lock.ttl_ms),
+        _ => None,
+    }
+    .or_else(|| consensus::narrate(me, kind, name, sc.lock.election_timeout_ms))
 }
 
 /// Runs a server's handler and lifts its effects' timers into [`Timer`].

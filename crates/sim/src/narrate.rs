@@ -1,6 +1,6 @@
 //! Narration: one sentence for each event, said at the moment it happens, from what the
 //! event records and the run's names and settings. Each lock service words its own events
-//! (`consensus::narrate`); every event kind has a sentence (a test checks it).
+//! (`lock::narrate`); every event kind has a sentence (a test checks it).
 
 use crate::scenario::Scenario;
 use crate::time::{fmt, from_ms, Micros, MS};
@@ -31,12 +31,7 @@ pub fn sentence(cx: &Cx, a: ActorId, kind: &EventKind) -> String {
 pub fn narrated(cx: &Cx, a: ActorId, kind: &EventKind) -> Option<String> {
     let me = cx.name(a);
     let name = |x: ActorId| cx.name(x).to_string();
-    if cx.sc.lock.kind == crate::scenario::LockKind::ZooKeeper {
-        if let Some(s) = crate::zookeeper::narrate(me, kind, &name, cx.sc.lock.ttl_ms) {
-            return Some(s);
-        }
-    }
-    crate::consensus::narrate(me, kind, &name, cx.sc.lock.election_timeout_ms)
+    crate::lock::narrate(cx.sc, me, kind, &name)
         .or_else(|| client(cx, me, kind))
         .or_else(|| redis(cx, me, kind))
         .or_else(|| resource(cx, me, kind))

@@ -113,3 +113,6 @@ impl Session {
         })
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -133,6 +133,6 @@ fn without_a_majority_there_is_no_leader_and_followers_ignore_clients() {
     assert!(out.is_empty(), "no leader, no answer: {out:?}");
     // A member fault calls an election after the timeout.
     let mut out = Vec::new();
-    c.on_fault(ServerFault::Restarted, &e, &mut out);
+    c.on_fault(ServerFault::Restarted(M2), &e, &mut out);
     assert_eq!(out, vec![Effect::Timer { actor: M1, at: 1_000_000, timer: Timer::Election, gate: Gate::Always }]);
 }

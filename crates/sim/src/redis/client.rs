@@ -120,3 +120,56 @@ impl Single {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::TokenKind;
+
+    fn cx(local: Micros) -> Cx<'static> {
+        Cx { local, name: "A", ttl_ms: 10_000, token: TokenKind::Counter, next_grant: 0, next_token: None }
+    }
+
+    fn holding() -> Core {
+        let mut k = Core::default();
+        k.owner = "a1".into();
+        k.lease = Some(Lease { owner: "a1".into(), token: Some(33), grant: 0, until_local: 10_000_000 });
+        k
+    }
+
+    fn sent(out: &[Effect]) -> (u64, RedisCmd) {
+        match out.iter().find_map(|e| match e {
+            Effect::Send(Dest::Lock, Payload::Redis { req, cmd }) => Some((*req, cmd.clone())),
+            _ => None,
+        }) {
+            Some(s) => s,
+            None => panic!("no command in {out:?}"),
+        }
+    }
+
+    #[test]
+    fn the_scripts_follow_the_clients_code() {
+        let mut k = holding();
+        let mut out = Vec::new();
+        let mut plain = Single::new(Scripts { release: ReleaseStyle::Del, renew: RenewStyle::Pexpire }, false);
+        assert!(plain.renew(&mut k, &cx(1), &mut out));
+        assert_eq!(sent(&out).1, RedisCmd::Renew { owner: "a1".into(), ttl_ms: 10_000, compare: false });
+        let mut out = Vec::new();
+        assert!(Single::default().release(&mut k, &cx(2), &mut out));
+        assert_eq!(out[0], Effect::Event(EventKind::Releasing));
+        assert_eq!(sent(&out).1, RedisCmd::Release { owner: "a1".into(), compare: true });
+    }
+
+    #[test]
+    fn a_refused_renewal_loses_the_lock_and_a_late_reply_is_ignored() {
+        let (mut s, mut k) = (Single::default(), holding());
+        let mut out = Vec::new();
+        s.renew(&mut k, &cx(5_000_000), &mut out);
+        let (req, _) = sent(&out);
+        let late = Payload::RedisReply { req: req + 7, reply: RedisReply::Int(1) };
+        assert_eq!(s.on_message(&late, &mut k, &cx(5_001_000), &mut Vec::new()), Some(Outcome::Waiting));
+        let refused = Payload::RedisReply { req, reply: RedisReply::Int(-1) };
+        let o = s.on_message(&refused, &mut k, &cx(5_002_000), &mut Vec::new());
+        assert!(matches!(o, Some(Outcome::Lost(why)) if why.contains("refused")));
+    }
+}

@@ -217,9 +217,9 @@ impl Servers {
         }
     }
 
-    pub fn on_fault(&mut self, node: ActorId, fault: ServerFault, env: &dyn Env, out: &mut Fx) {
+    pub fn on_fault(&mut self, fault: ServerFault, env: &dyn Env, out: &mut Fx) {
         match fault {
-            ServerFault::Crashed => {
+            ServerFault::Crashed(node) => {
                 if !self.keeps_data {
                     if let Some(n) = self.nodes.get_mut(&node) {
                         n.keys.clear();
@@ -227,7 +227,7 @@ impl Servers {
                     self.close_key(node, KeyEnd::Lost, out);
                 }
             }
-            ServerFault::Restarted => {
+            ServerFault::Restarted(node) => {
                 self.expire(node, env, out);
                 self.schedule_expiry(node, env, out);
             }

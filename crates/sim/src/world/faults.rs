@@ -37,20 +37,19 @@ impl World<'_> {
                     self.rec.iv.partitions.push(Span { actor: a, from_us: self.now, to_us: until.min(self.end) });
                 }
                 self.emit(ids[0], EventKind::Isolated { until_us: until }, None);
-                let first = ids[0];
                 self.net.partitions.push(Partition { isolate: ids, active: true });
                 self.push(until, Action::Heal(self.net.partitions.len() - 1));
-                self.server_fault(first, ServerFault::Network);
+                self.server_fault(ServerFault::Network);
             }
-            Fault::Failover { .. } => self.server_fault(self.resource.id, ServerFault::Failover),
+            Fault::Failover { .. } => self.server_fault(ServerFault::Failover),
             Fault::Delay { .. } | Fault::Drop { .. } => {}
         }
     }
 
     /// Tells the lock service what happened, and does what it asks.
-    fn server_fault(&mut self, at: ActorId, fault: ServerFault) {
+    fn server_fault(&mut self, fault: ServerFault) {
         let mut out = Vec::new();
-        self.lock.on_fault(at, fault, &super::view!(self), &mut out);
+        self.lock.on_fault(fault, &super::view!(self), &mut out);
         self.apply(out, super::Timer::Lock);
     }
 
@@ -88,7 +87,7 @@ impl World<'_> {
                 self.close_belief(a);
                 self.clients[a] = None;
             }
-            Role::Redis | Role::Replica | Role::Member => self.server_fault(a, ServerFault::Crashed),
+            Role::Redis | Role::Replica | Role::Member => self.server_fault(ServerFault::Crashed(a)),
             Role::Resource => {}
         }
     }
@@ -111,7 +110,7 @@ impl World<'_> {
                 self.clients[a] = Some(Client::new(steps, rng, crate::lock::Protocol::of(self.sc)));
                 self.push(self.now, Action::Start(a));
             }
-            Role::Redis | Role::Replica | Role::Member => self.server_fault(a, ServerFault::Restarted),
+            Role::Redis | Role::Replica | Role::Member => self.server_fault(ServerFault::Restarted(a)),
             Role::Resource => {}
         }
     }
@@ -133,6 +132,6 @@ impl World<'_> {
         self.net.partitions[i].active = false;
         let a = self.net.partitions[i].isolate[0];
         self.emit(a, EventKind::Healed, None);
-        self.server_fault(a, ServerFault::Network);
+        self.server_fault(ServerFault::Network);
     }
 }

@@ -25,7 +25,7 @@ pub(super) struct Trace {
 }
 
 impl Trace {
-    pub fn new(clients: usize, _end: Micros) -> Trace {
+    pub fn new(clients: usize) -> Trace {
         Trace {
             events: Vec::new(),
             iv: Intervals::default(),

@@ -40,7 +40,7 @@ impl<'s> World<'s> {
             lock,
             resource,
             net,
-            rec: record::Trace::new(n_clients, end),
+            rec: record::Trace::new(n_clients),
             actors,
             durable_next: sc.token.start,
             now: 0,

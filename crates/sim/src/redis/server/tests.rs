@@ -104,12 +104,12 @@ fn a_crash_without_persistence_loses_the_key_and_failover_promotes_the_replica()
     let e = env();
     s.on_message(REDIS, A, acquire("a1"), &e, &mut Vec::new());
     let mut out = Vec::new();
-    s.on_fault(REDIS, ServerFault::Failover, &e, &mut out);
+    s.on_fault(ServerFault::Failover, &e, &mut out);
     assert_eq!(out[0], Effect::Crash(REDIS));
     assert_eq!(events(&out), vec![(REPLICA, EventKind::Promoted)]);
     assert_eq!(s.primary_now(), Some(REPLICA));
     let mut out = Vec::new();
-    s.on_fault(REDIS, ServerFault::Crashed, &e, &mut out);
+    s.on_fault(ServerFault::Crashed(REDIS), &e, &mut out);
     assert_eq!(records(&out), vec![Record::KeyClose { handle: REDIS as u64, end: KeyEnd::Lost }]);
     assert!(s.node(REDIS).is_some_and(|n| n.keys.is_empty()));
     // The promoted replica never got the key: B takes the lock.

@@ -1,0 +1,45 @@
+//! The consensus client's session as inputs → effects.
+
+use super::*;
+
+fn cx(local: Micros) -> Cx<'static> {
+    Cx { local, name: "client1", ttl_ms: 9_000, token: TokenKind::Counter, next_grant: 0, next_token: None }
+}
+
+fn feed(s: &mut Session, k: &mut Core, p: Payload, at: Micros) -> (Option<Outcome>, Vec<Effect>) {
+    let mut out = Vec::new();
+    let o = s.on_message(&p, k, &cx(at), &mut out);
+    (o, out)
+}
+
+#[test]
+fn a_queued_client_keeps_its_session_and_holds_the_lock_when_told() {
+    let (mut s, mut k) = (Session::default(), Core::default());
+    let mut out = Vec::new();
+    s.acquire(1_000, &mut k, &cx(0), &mut out);
+    let Some(Effect::Send(Dest::Leader, Payload::CLock { req, ttl_ms: 9_000 })) = out.first().cloned() else { panic!("{out:?}") };
+    let (o, out) = feed(&mut s, &mut k, Payload::CQueued { req, rev: 3, lease: 5 }, 2_000);
+    assert_eq!(o, Some(Outcome::Waiting));
+    // Keepalives start with the session, every TTL/3.
+    assert_eq!(out, vec![Effect::Timer(3_000_000, TimerKind::KeepAlive), Effect::Event(EventKind::Queued { rev: 3 })]);
+    assert_eq!(k.wait, Wait::Queued);
+    let (o, out) = feed(&mut s, &mut k, Payload::CLocked { req, rev: 3, lease: 5, grant: 1 }, 4_000_000);
+    assert_eq!(o, Some(Outcome::Acquired));
+    // The lease counts from the lock request's send (at 0), on the client's clock.
+    assert_eq!(out, vec![Effect::Event(EventKind::Acquired { token: Some(3), until_local_us: 9_000_000, grant: 1 })]);
+    let mut out = Vec::new();
+    s.on_timer(TimerKind::KeepAlive, &mut k, &cx(6_000_000), &mut out);
+    assert!(matches!(out[0], Effect::Send(Dest::Leader, Payload::CKeepAlive { lease: 5, .. })));
+}
+
+#[test]
+fn a_session_that_ends_while_queued_loses_the_lock() {
+    let (mut s, mut k) = (Session::default(), Core::default());
+    let mut out = Vec::new();
+    s.acquire(1_000, &mut k, &cx(0), &mut out);
+    let Some(Effect::Send(_, Payload::CLock { req, .. })) = out.first().cloned() else { panic!() };
+    feed(&mut s, &mut k, Payload::CQueued { req, rev: 3, lease: 5 }, 10);
+    let (o, _) = feed(&mut s, &mut k, Payload::CSessionExpired { req }, 20);
+    assert_eq!(o, Some(Outcome::Lost("its session expired while it waited for the lock".into())));
+    assert!(!s.release(&mut k, &cx(30), &mut Vec::new()), "no session, nothing to release");
+}
