@@ -112,6 +112,11 @@ impl<T> Effect<T> {
 /// An actor's effects, in the order it asked for them.
 pub type Out<T> = Vec<Effect<T>>;
 
+/// The index the next grant will have once the grants already among `out` are recorded.
+pub fn next_grant<T>(env: &dyn Env, out: &Out<T>) -> usize {
+    env.next_grant() + out.iter().filter(|e| matches!(e, Effect::Record(Record::Grant(_)))).count()
+}
+
 /// What happened to a server, for its lock service to react to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ServerFault {

@@ -93,11 +93,6 @@ pub struct Cluster {
 
 type Fx = Out<Timer>;
 
-/// The index the next grant recorded by these effects will have.
-fn next_grant(env: &dyn Env, out: &Fx) -> usize {
-    env.next_grant() + out.iter().filter(|e| matches!(e, Effect::Record(Record::Grant(_)))).count()
-}
-
 impl Cluster {
     pub fn new(members: Vec<ActorId>, cfg: Settings) -> Cluster {
         Cluster {

@@ -1,7 +1,7 @@
 //! What a committed proposal does: a lock's key and lease, an unlock, a revocation; waking
 //! the waiter whose predecessor is gone; and the consensus events' narration.
 
-use super::{next_grant, Cluster, Fx, Lease, Op, Waiter};
+use super::{Cluster, Fx, Lease, Op, Waiter};
 use crate::actor::{Effect, Env, Record};
 use crate::msg::Payload;
 use crate::time::{fmt, from_ms};
@@ -94,7 +94,7 @@ impl Cluster {
         if let Some(t) = token {
             out.push(Effect::Record(Record::Token { client, token: t, durable: false }));
         }
-        let g = next_grant(env, out);
+        let g = crate::actor::next_grant(env, out);
         let term_end_us = match self.leases.get(&lease).map(|l| l.expires_local) {
             Some(exp) => env.when_reads(leader, exp).unwrap_or(env.end()),
             // Granted on an expired session: the client believes it has a whole lease.

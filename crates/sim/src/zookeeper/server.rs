@@ -305,7 +305,7 @@ impl Ensemble {
         if let Some(t) = token {
             out.push(Effect::Record(Record::Token { client: z.client, token: t, durable: false }));
         }
-        let g = env.next_grant() + out.iter().filter(|e| matches!(e, Effect::Record(Record::Grant(_)))).count();
+        let g = crate::actor::next_grant(env, out);
         let expires = self.sessions.get(&z.session).map(|s| s.expires_local);
         let term_end_us = expires.and_then(|e| env.when_reads(leader, e)).unwrap_or(env.end());
         let now = env.now();
