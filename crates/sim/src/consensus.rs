@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 
 use crate::actor::{Effect, Env, Gate, Out, Record, ServerFault};
 use crate::msg::Payload;
-use crate::quorum::{self, Election, Judge};
+use crate::quorum::{self, Change, Judge};
 use crate::time::{from_ms, Micros};
 use crate::trace::{ActorId, EventKind};
 
@@ -76,19 +76,17 @@ struct Waiter {
 #[derive(Clone, Debug)]
 pub struct Cluster {
     cfg: Settings,
-    members: Vec<ActorId>,
-    leader: Option<ActorId>,
+    /// The members, who leads, and the proposals.
+    q: quorum::Leadership<Op>,
     revision: u64,
     next_lease: u64,
     /// The lock keys under the prefix, by lease: (create revision, client).
     keys: BTreeMap<u64, (u64, ActorId)>,
     leases: BTreeMap<u64, Lease>,
     waiters: Vec<Waiter>,
-    log: quorum::Log<Op>,
     /// Each lease's grant, to move its promised term.
     grant_of: BTreeMap<u64, usize>,
     lease_gen: BTreeMap<u64, u64>,
-    no_quorum_said: bool,
 }
 
 type Fx = Out<Timer>;
@@ -96,33 +94,30 @@ type Fx = Out<Timer>;
 impl Cluster {
     pub fn new(members: Vec<ActorId>, cfg: Settings) -> Cluster {
         Cluster {
+            q: quorum::Leadership::new(members, from_ms(cfg.election_timeout_ms as i64)),
             cfg,
-            members,
-            leader: None,
             revision: 1,
             next_lease: 1,
             keys: BTreeMap::new(),
             leases: BTreeMap::new(),
             waiters: Vec::new(),
-            log: quorum::Log::default(),
             grant_of: BTreeMap::new(),
             lease_gen: BTreeMap::new(),
-            no_quorum_said: false,
         }
     }
 
     /// The member clients send to: the leader, or (with none) the first member.
     pub fn contact(&self) -> Option<ActorId> {
-        self.leader.or(self.members.first().copied())
+        self.q.contact()
     }
 
     pub fn leader(&self) -> Option<ActorId> {
-        self.leader
+        self.q.leader
     }
 
     /// The first election, as the run starts.
     pub fn start(&mut self, out: &mut Fx) {
-        out.push(Effect::Timer { actor: self.members[0], at: 0, timer: Timer::Election, gate: Gate::Always });
+        out.push(self.q.first_election(Timer::Election));
     }
 
     pub fn on_timer(&mut self, timer: Timer, env: &dyn Env, out: &mut Fx) {
@@ -135,21 +130,17 @@ impl Cluster {
     /// Any fault to a member: leadership is decided again after the election timeout.
     pub fn on_fault(&mut self, fault: ServerFault, env: &dyn Env, out: &mut Fx) {
         if fault != ServerFault::Failover {
-            let at = env.now() + from_ms(self.cfg.election_timeout_ms as i64);
-            out.push(Effect::Timer { actor: self.members[0], at, timer: Timer::Election, gate: Gate::Always });
+            out.push(self.q.election_after(env, Timer::Election));
         }
     }
 
     /// Re-evaluates leadership (after the election timeout that follows any member fault).
     fn election(&mut self, env: &dyn Env, out: &mut Fx) {
-        match quorum::elect(&self.members, self.leader, env) {
-            Election::Stays => {}
-            Election::Elected(l) => {
+        match self.q.elect(env) {
+            Change::Stays => {}
+            Change::Elected(l) => {
                 let election_us = from_ms(self.cfg.election_timeout_ms as i64);
                 let now_local = env.local(l);
-                self.leader = Some(l);
-                self.log.clear();
-                self.no_quorum_said = false;
                 // etcd's Promote: every lease gets its full TTL again, plus the election timeout.
                 let leases: Vec<u64> = self.leases.keys().copied().collect();
                 for id in &leases {
@@ -163,12 +154,8 @@ impl Cluster {
                     self.update_grant_term(id, env, out);
                 }
             }
-            Election::NoQuorum => {
-                let at = self.leader.unwrap_or(self.members[0]);
-                self.leader = None;
-                self.log.clear();
-                if !self.no_quorum_said {
-                    self.no_quorum_said = true;
+            Change::NoQuorum { say_at } => {
+                if let Some(at) = say_at {
                     out.push(Effect::Event { actor: at, kind: EventKind::NoQuorum });
                 }
             }
@@ -176,7 +163,7 @@ impl Cluster {
     }
 
     fn schedule_lease_check(&mut self, lease: u64, env: &dyn Env, out: &mut Fx) {
-        let Some(leader) = self.leader else { return };
+        let Some(leader) = self.q.leader else { return };
         let Some(expires) = self.leases.get(&lease).map(|l| l.expires_local) else { return };
         let gen = self.lease_gen.entry(lease).or_insert(0);
         *gen += 1;
@@ -187,7 +174,7 @@ impl Cluster {
     }
 
     fn update_grant_term(&mut self, lease: u64, env: &dyn Env, out: &mut Fx) {
-        let (Some(&g), Some(l), Some(leader)) = (self.grant_of.get(&lease), self.leases.get(&lease), self.leader) else { return };
+        let (Some(&g), Some(l), Some(leader)) = (self.grant_of.get(&lease), self.leases.get(&lease), self.q.leader) else { return };
         let until_us = env.when_reads(leader, l.expires_local).unwrap_or(env.end());
         out.push(Effect::Record(Record::GrantTerm { grant: g, until_us }));
     }
@@ -196,7 +183,7 @@ impl Cluster {
         if self.lease_gen.get(&lease) != Some(&gen) {
             return;
         }
-        let (Some(leader), judge) = (self.leader, quorum::judge(self.leader, env)) else { return };
+        let (Some(leader), judge) = (self.q.leader, quorum::judge(self.q.leader, env)) else { return };
         let local = match judge {
             Judge::No => return,
             Judge::Later(until) => {
@@ -217,10 +204,10 @@ impl Cluster {
     }
 
     fn propose(&mut self, op: Op, env: &dyn Env, out: &mut Fx) {
-        let Some(leader) = self.leader else { return };
+        let Some(leader) = self.q.leader else { return };
         let what = self.describe_op(&op, env);
-        let id = self.log.propose(op);
-        for &f in self.members.iter().filter(|&&m| m != leader) {
+        let id = self.q.log.propose(op);
+        for &f in self.q.members.iter().filter(|&&m| m != leader) {
             out.push(Effect::Send { from: leader, to: f, payload: Payload::Append { id, what: what.clone() } });
         }
         self.commit_ready(env, out);
@@ -239,19 +226,19 @@ impl Cluster {
 
     /// Applies what a majority now has, in log order.
     fn commit_ready(&mut self, env: &dyn Env, out: &mut Fx) {
-        for op in self.log.committed(&self.members) {
+        for op in self.q.log.committed(&self.q.members) {
             self.apply(op, env, out);
         }
     }
 
     /// Member `m` handles a message.
     pub fn on_message(&mut self, m: ActorId, from: ActorId, payload: Payload, env: &dyn Env, out: &mut Fx) {
-        let leader = self.leader;
+        let leader = self.q.leader;
         let reply = |payload| Effect::Send { from: m, to: from, payload };
         match payload {
             Payload::Append { id, .. } => out.push(reply(Payload::AppendAck { id })),
             Payload::AppendAck { id } if leader == Some(m) => {
-                self.log.ack(id, from);
+                self.q.log.ack(id, from);
                 self.commit_ready(env, out);
             }
             _ if leader != Some(m) => {} // not the leader: client requests go unanswered

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::actor::Env;
+use crate::actor::{Effect, Env, Gate};
 use crate::time::Micros;
 use crate::trace::ActorId;
 
@@ -41,6 +41,72 @@ pub fn elect(members: &[ActorId], current: Option<ActorId>, env: &dyn Env) -> El
     match members.iter().copied().find(|&m| reaches_majority(members, m, env)) {
         Some(l) => Election::Elected(l),
         None => Election::NoQuorum,
+    }
+}
+
+/// Who leads a replicated service, its proposals, and when it next holds an election.
+#[derive(Clone, Debug)]
+pub struct Leadership<Op> {
+    pub members: Vec<ActorId>,
+    pub leader: Option<ActorId>,
+    pub log: Log<Op>,
+    election_timeout: Micros,
+    /// Whether the loss of quorum has been said since the last leader.
+    no_quorum_said: bool,
+}
+
+/// What an election changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    Stays,
+    /// A new leader, with an empty log.
+    Elected(ActorId),
+    /// Nobody leads: say so at this member, the first time.
+    NoQuorum {
+        say_at: Option<ActorId>,
+    },
+}
+
+impl<Op> Leadership<Op> {
+    pub fn new(members: Vec<ActorId>, election_timeout: Micros) -> Self {
+        Leadership { members, leader: None, log: Log::default(), election_timeout, no_quorum_said: false }
+    }
+
+    /// The member clients talk to: the leader, or (with none) the first member.
+    pub fn contact(&self) -> Option<ActorId> {
+        self.leader.or(self.members.first().copied())
+    }
+
+    /// The first election, as the run starts.
+    pub fn first_election<T>(&self, timer: T) -> Effect<T> {
+        Effect::Timer { actor: self.members[0], at: 0, timer, gate: Gate::Always }
+    }
+
+    /// Any fault to a member (or the network): leadership is decided again after the election
+    /// timeout.
+    pub fn election_after<T>(&self, env: &dyn Env, timer: T) -> Effect<T> {
+        Effect::Timer { actor: self.members[0], at: env.now() + self.election_timeout, timer, gate: Gate::Always }
+    }
+
+    /// Decides who leads now.
+    pub fn elect(&mut self, env: &dyn Env) -> Change {
+        match elect(&self.members, self.leader, env) {
+            Election::Stays => Change::Stays,
+            Election::Elected(l) => {
+                self.leader = Some(l);
+                self.log.clear();
+                self.no_quorum_said = false;
+                Change::Elected(l)
+            }
+            Election::NoQuorum => {
+                let at = self.leader.unwrap_or(self.members[0]);
+                self.leader = None;
+                self.log.clear();
+                let say_at = (!self.no_quorum_said).then_some(at);
+                self.no_quorum_said = true;
+                Change::NoQuorum { say_at }
+            }
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use crate::trace::{ActorId, EventKind, Grant, KeyEnd};
 
 impl Cluster {
     pub(super) fn apply(&mut self, op: Op, env: &dyn Env, out: &mut Fx) {
-        let Some(leader) = self.leader else { return };
+        let Some(leader) = self.q.leader else { return };
         let what = self.describe_op(&op, env);
         let committed = |revision| Effect::Event { actor: leader, kind: EventKind::Committed { what: what.clone(), revision } };
         match op {
@@ -79,7 +79,7 @@ impl Cluster {
             if exists || !self.cfg.recheck_after_wait {
                 self.grant(w.client, w.lease, w.rev, w.req, exists, env, out);
             } else {
-                let leader = self.leader.expect("applying on the leader");
+                let leader = self.q.leader.expect("applying on the leader");
                 out.push(Effect::Send { from: leader, to: w.client, payload: Payload::CSessionExpired { req: w.req } });
             }
         }
@@ -88,7 +88,7 @@ impl Cluster {
 
     #[allow(clippy::too_many_arguments)]
     fn grant(&mut self, client: ActorId, lease: u64, rev: u64, req: u64, key_exists: bool, env: &dyn Env, out: &mut Fx) {
-        let Some(leader) = self.leader else { return };
+        let Some(leader) = self.q.leader else { return };
         out.push(Effect::Event { actor: leader, kind: EventKind::LockGranted { client, rev, key_exists } });
         let token = self.cfg.tokens.then_some(rev);
         if let Some(t) = token {

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::Msg;
 use crate::actor::{Effect, Env, Gate, Out, Record, ServerFault};
 use crate::msg::Payload;
-use crate::quorum::{self, Election, Judge};
+use crate::quorum::{self, Change, Judge};
 use crate::time::{from_ms, Micros};
 use crate::trace::{ActorId, EventKind, Grant};
 
@@ -63,8 +63,8 @@ struct Znode {
 #[derive(Clone, Debug)]
 pub struct Ensemble {
     cfg: Settings,
-    members: Vec<ActorId>,
-    leader: Option<ActorId>,
+    /// The servers, who leads, and the proposals.
+    q: quorum::Leadership<Op>,
     zxid: u64,
     next_session: u64,
     next_seq: u64,
@@ -73,11 +73,9 @@ pub struct Ensemble {
     znodes: BTreeMap<u64, Znode>,
     /// Per znode, the clients watching it.
     watches: BTreeMap<u64, BTreeSet<ActorId>>,
-    log: quorum::Log<Op>,
     /// Per znode, the grant made when its client learned it was the lowest.
     grant_of: BTreeMap<u64, usize>,
     session_gen: BTreeMap<u64, u64>,
-    no_quorum_said: bool,
 }
 
 type Fx = Out<Timer>;
@@ -85,29 +83,26 @@ type Fx = Out<Timer>;
 impl Ensemble {
     pub fn new(members: Vec<ActorId>, cfg: Settings) -> Ensemble {
         Ensemble {
+            q: quorum::Leadership::new(members, from_ms(cfg.election_timeout_ms as i64)),
             cfg,
-            members,
-            leader: None,
             zxid: 0,
             next_session: 1,
             next_seq: 0,
             sessions: BTreeMap::new(),
             znodes: BTreeMap::new(),
             watches: BTreeMap::new(),
-            log: quorum::Log::default(),
             grant_of: BTreeMap::new(),
             session_gen: BTreeMap::new(),
-            no_quorum_said: false,
         }
     }
 
     /// The server clients talk to: the leader, or (with none) the first server.
     pub fn contact(&self) -> Option<ActorId> {
-        self.leader.or(self.members.first().copied())
+        self.q.contact()
     }
 
     pub fn start(&mut self, out: &mut Fx) {
-        out.push(Effect::Timer { actor: self.members[0], at: 0, timer: Timer::Election, gate: Gate::Always });
+        out.push(self.q.first_election(Timer::Election));
     }
 
     pub fn on_timer(&mut self, timer: Timer, env: &dyn Env, out: &mut Fx) {
@@ -120,14 +115,13 @@ impl Ensemble {
     /// Any fault to a server: who leads is decided again after the election timeout.
     pub fn on_fault(&mut self, fault: ServerFault, env: &dyn Env, out: &mut Fx) {
         if fault != ServerFault::Failover {
-            let at = env.now() + from_ms(self.cfg.election_timeout_ms as i64);
-            out.push(Effect::Timer { actor: self.members[0], at, timer: Timer::Election, gate: Gate::Always });
+            out.push(self.q.election_after(env, Timer::Election));
         }
     }
 
     fn election(&mut self, env: &dyn Env, out: &mut Fx) {
-        match quorum::elect(&self.members, self.leader, env) {
-            Election::Stays => {
+        match self.q.elect(env) {
+            Change::Stays => {
                 // The leader may have been down when a session's check fell due (a crash and a
                 // restart within the election timeout): check every session again.
                 let ids: Vec<u64> = self.sessions.keys().copied().collect();
@@ -135,10 +129,7 @@ impl Ensemble {
                     self.schedule_check(id, env, out);
                 }
             }
-            Election::Elected(l) => {
-                self.leader = Some(l);
-                self.log.clear();
-                self.no_quorum_said = false;
+            Change::Elected(l) => {
                 // The new leader's session tracker starts every session's timeout afresh.
                 let now_local = env.local(l);
                 let ids: Vec<u64> = self.sessions.keys().copied().collect();
@@ -151,12 +142,8 @@ impl Ensemble {
                     self.schedule_check(id, env, out);
                 }
             }
-            Election::NoQuorum => {
-                let at = self.leader.unwrap_or(self.members[0]);
-                self.leader = None;
-                self.log.clear();
-                if !self.no_quorum_said {
-                    self.no_quorum_said = true;
+            Change::NoQuorum { say_at } => {
+                if let Some(at) = say_at {
                     out.push(Effect::Event { actor: at, kind: EventKind::NoQuorum });
                 }
             }
@@ -165,7 +152,7 @@ impl Ensemble {
 
     /// The client was heard from: its session lives another timeout, and so does its grant.
     fn touch(&mut self, session: u64, env: &dyn Env, out: &mut Fx) {
-        let Some(l) = self.leader else { return };
+        let Some(l) = self.q.leader else { return };
         let local = env.local(l);
         if let Some(s) = self.sessions.get_mut(&session) {
             s.expires_local = local + from_ms(s.timeout_ms as i64);
@@ -174,7 +161,7 @@ impl Ensemble {
     }
 
     fn schedule_check(&mut self, session: u64, env: &dyn Env, out: &mut Fx) {
-        let (Some(leader), Some(expires)) = (self.leader, self.sessions.get(&session).map(|s| s.expires_local)) else { return };
+        let (Some(leader), Some(expires)) = (self.q.leader, self.sessions.get(&session).map(|s| s.expires_local)) else { return };
         let gen = self.session_gen.entry(session).or_insert(0);
         *gen += 1;
         let gen = *gen;
@@ -194,7 +181,7 @@ impl Ensemble {
         if self.session_gen.get(&session) != Some(&gen) {
             return;
         }
-        let (Some(leader), judge) = (self.leader, quorum::judge(self.leader, env)) else { return };
+        let (Some(leader), judge) = (self.q.leader, quorum::judge(self.q.leader, env)) else { return };
         let local = match judge {
             Judge::No => return,
             Judge::Later(until) => {
@@ -221,11 +208,11 @@ impl Ensemble {
 
     /// Server `m` handles a message.
     pub fn on_message(&mut self, m: ActorId, from: ActorId, payload: Payload, env: &dyn Env, out: &mut Fx) {
-        let leader = self.leader;
+        let leader = self.q.leader;
         match payload {
             Payload::Append { id, .. } => out.push(Effect::Send { from: m, to: from, payload: Payload::AppendAck { id } }),
             Payload::AppendAck { id } if leader == Some(m) => {
-                self.log.ack(id, from);
+                self.q.log.ack(id, from);
                 self.commit_ready(env, out);
             }
             Payload::Zk(msg) if leader == Some(m) => self.request(m, from, msg, env, out),
@@ -298,7 +285,7 @@ impl Ensemble {
         if let Some(&g) = self.grant_of.get(&seq) {
             return Some(g);
         }
-        let leader = self.leader?;
+        let leader = self.q.leader?;
         let z = self.znodes.get(&seq)?.clone();
         out.push(Effect::Event { actor: leader, kind: EventKind::LockGranted { client: z.client, rev: z.czxid, key_exists: true } });
         let token = self.cfg.tokens.then_some(z.czxid);
@@ -317,10 +304,10 @@ impl Ensemble {
     }
 
     fn propose(&mut self, op: Op, env: &dyn Env, out: &mut Fx) {
-        let Some(leader) = self.leader else { return };
+        let Some(leader) = self.q.leader else { return };
         let what = self.describe(&op);
-        let id = self.log.propose(op);
-        for &f in self.members.iter().filter(|&&m| m != leader) {
+        let id = self.q.log.propose(op);
+        for &f in self.q.members.iter().filter(|&&m| m != leader) {
             out.push(Effect::Send { from: leader, to: f, payload: Payload::Append { id, what: what.clone() } });
         }
         self.commit_ready(env, out);
@@ -337,7 +324,7 @@ impl Ensemble {
 
     /// Applies what a majority now has, in log order.
     fn commit_ready(&mut self, env: &dyn Env, out: &mut Fx) {
-        for op in self.log.committed(&self.members) {
+        for op in self.q.log.committed(&self.q.members) {
             self.apply(op, env, out);
         }
     }

@@ -10,7 +10,7 @@ use crate::zookeeper::Msg;
 
 impl Ensemble {
     pub(super) fn apply(&mut self, op: Op, env: &dyn Env, out: &mut Fx) {
-        let Some(leader) = self.leader else { return };
+        let Some(leader) = self.q.leader else { return };
         let what = self.describe(&op);
         self.zxid += 1;
         let zxid = self.zxid;
@@ -60,7 +60,7 @@ impl Ensemble {
 
     /// A deleted znode's watches fire once, each to its client.
     fn fire_watches(&mut self, seq: u64, out: &mut Fx) {
-        let Some(leader) = self.leader else { return };
+        let Some(leader) = self.q.leader else { return };
         for client in self.watches.remove(&seq).unwrap_or_default() {
             out.push(Effect::Send { from: leader, to: client, payload: Payload::Zk(Msg::Deleted { seq }) });
         }
