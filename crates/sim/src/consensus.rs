@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 
 use crate::actor::{Effect, Env, Gate, Out, Record, ServerFault};
 use crate::msg::Payload;
-use crate::quorum::{self, Change, Judge};
+use crate::quorum::{self, Change};
 use crate::time::{from_ms, Micros};
 use crate::trace::{ActorId, EventKind};
 
@@ -183,16 +183,7 @@ impl Cluster {
         if self.lease_gen.get(&lease) != Some(&gen) {
             return;
         }
-        let (Some(leader), judge) = (self.q.leader, quorum::judge(self.q.leader, env)) else { return };
-        let local = match judge {
-            Judge::No => return,
-            Judge::Later(until) => {
-                // A paused leader expires nothing until it runs again.
-                out.push(Effect::Timer { actor: leader, at: until, timer: Timer::LeaseCheck { lease, gen }, gate: Gate::Always });
-                return;
-            }
-            Judge::Now(local) => local,
-        };
+        let Some((leader, local)) = self.q.judge_now(env, Timer::LeaseCheck { lease, gen }, out) else { return };
         let Some(l) = self.leases.get_mut(&lease) else { return };
         if l.revoking || local < l.expires_local {
             return;

@@ -88,6 +88,21 @@ impl<Op> Leadership<Op> {
         Effect::Timer { actor: self.members[0], at: env.now() + self.election_timeout, timer, gate: Gate::Always }
     }
 
+    /// Whether the leader can judge an expiry now: its id and its clock's reading. A paused
+    /// leader judges nothing until it runs again, so `again` is armed for when it does; a
+    /// missing or crashed leader judges nothing.
+    pub fn judge_now<T>(&self, env: &dyn Env, again: T, out: &mut Vec<Effect<T>>) -> Option<(ActorId, Micros)> {
+        let leader = self.leader?;
+        match judge(self.leader, env) {
+            Judge::No => None,
+            Judge::Later(at) => {
+                out.push(Effect::Timer { actor: leader, at, timer: again, gate: Gate::Always });
+                None
+            }
+            Judge::Now(local) => Some((leader, local)),
+        }
+    }
+
     /// Decides who leads now.
     pub fn elect(&mut self, env: &dyn Env) -> Change {
         match elect(&self.members, self.leader, env) {

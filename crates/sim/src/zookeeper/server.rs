@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::Msg;
 use crate::actor::{Effect, Env, Gate, Out, Record, ServerFault};
 use crate::msg::Payload;
-use crate::quorum::{self, Change, Judge};
+use crate::quorum::{self, Change};
 use crate::time::{from_ms, Micros};
 use crate::trace::{ActorId, EventKind, Grant};
 
@@ -181,16 +181,7 @@ impl Ensemble {
         if self.session_gen.get(&session) != Some(&gen) {
             return;
         }
-        let (Some(leader), judge) = (self.q.leader, quorum::judge(self.q.leader, env)) else { return };
-        let local = match judge {
-            Judge::No => return,
-            Judge::Later(until) => {
-                // A paused leader expires nothing until it runs again.
-                out.push(Effect::Timer { actor: leader, at: until, timer: Timer::SessionCheck { session, gen }, gate: Gate::Always });
-                return;
-            }
-            Judge::Now(local) => local,
-        };
+        let Some((leader, local)) = self.q.judge_now(env, Timer::SessionCheck { session, gen }, out) else { return };
         let Some(s) = self.sessions.get_mut(&session) else { return };
         if s.closing || local < s.expires_local {
             return;
