@@ -5,9 +5,10 @@
 //! with an [`Outcome`].
 //!
 //! A client judges its lease by its own clock: it counts the lease from the moment it sent the
-//! acquire (as Redlock's step 1 does), so its deadline is conservative. Work, retry delays and
+//! acquire (as Redlock's step 1 does), so its deadline is conservative. Retry delays and
 //! timeouts are measured as elapsed time (a monotonic clock), so only lease deadlines see a
-//! clock jump.
+//! clock jump; a pause makes them fire late. Work is computation: a pause freezes it, and the
+//! driver counts only the time the process ran.
 
 use crate::msg::{Dest, Payload};
 use crate::scenario::TokenKind;

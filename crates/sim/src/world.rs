@@ -12,8 +12,9 @@
 //! runs the clients' programs; `crate::narrate` words each event.
 //!
 //! A paused actor keeps its state; whatever reaches it (messages, its own timers) waits in a
-//! buffer and is handled the moment it resumes. A crashed actor loses its timers and in-flight
-//! work; messages sent to it are lost.
+//! buffer and is handled the moment it resumes. Work is CPU time: a pause freezes it, and what
+//! remained of it takes its full time after the resume ([`Cpu`]). A crashed actor loses its
+//! timers and in-flight work; messages sent to it are lost.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -52,6 +53,8 @@ enum Action {
         inc: u32,
         timer: Timer,
         gate: Gate,
+        /// Set for work: the timer is due once the process has computed for that long.
+        cpu: Option<Cpu>,
     },
     Fault(usize),
     Resume(ActorId),
@@ -67,6 +70,17 @@ impl Action {
             _ => None,
         }
     }
+}
+
+/// Work in progress: begun at `from` (true time), needing `work` of computation; `paused` is
+/// how long its process had been paused in all when the work began. A stop-the-world pause
+/// computes nothing (DESIGN §3), so the work is done once the time elapsed since `from`, less
+/// the pauses since, reaches `work`.
+#[derive(Clone, Copy, Debug)]
+struct Cpu {
+    from: Micros,
+    work: Micros,
+    paused: Micros,
 }
 
 struct Item {
@@ -97,6 +111,9 @@ impl Ord for Item {
 struct Proc {
     clock: Clock,
     paused_until: Option<Micros>,
+    /// When its current pause began, and how long its finished pauses lasted in all.
+    paused_since: Micros,
+    paused_total: Micros,
     down: bool,
     /// Incremented by each crash.
     inc: u32,
@@ -236,9 +253,17 @@ impl World<'_> {
         match action {
             Action::Start(a) => self.client_input(a, crate::client::Input::Start),
             Action::Deliver(m) => self.deliver(m),
-            Action::Timer { actor, inc, timer, gate } => {
+            Action::Timer { actor, inc, timer, gate, cpu } => {
                 if gate == Gate::Process && self.procs[actor].inc != inc {
                     return;
+                }
+                if let Some(c) = cpu {
+                    let computed = self.now - c.from - (self.procs[actor].paused_total - c.paused);
+                    if computed < c.work {
+                        let rest = c.work - computed;
+                        self.push(self.now + rest, Action::Timer { actor, inc, timer, gate, cpu });
+                        return;
+                    }
                 }
                 self.timer(actor, timer);
             }
@@ -274,7 +299,7 @@ impl World<'_> {
                 Effect::Event { actor, kind } => announced = Some(self.emit(actor, kind, None)),
                 Effect::Timer { actor, at, timer, gate } => {
                     let inc = self.procs[actor].inc;
-                    self.push(at, Action::Timer { actor, inc, timer: lift(timer), gate });
+                    self.push(at, Action::Timer { actor, inc, timer: lift(timer), gate, cpu: None });
                 }
                 Effect::Record(r) => self.record(r, announced),
                 Effect::Crash(a) => self.crash(a),

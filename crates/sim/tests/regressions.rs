@@ -76,3 +76,21 @@ fn a_run_stops_at_the_callers_event_limit() {
         other => panic!("expected TooManyEvents, got {:?}", other.map(|r| r.events.len())),
     }
 }
+
+/// A pause in the middle of `work` did not delay it: the work timer ran through the pause, and
+/// A wrote at 10.5 s, before B's grant. A pause computes nothing: the 4.5 s of work left take
+/// their full time after the resume, and A's write lands after B's read and write.
+#[test]
+fn a_pause_freezes_the_work_it_interrupts() {
+    let s = repro("pause-during-work");
+    let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
+    let a = run.actors.iter().position(|x| x.name == "A").unwrap();
+    let began = run.events.iter().find(|e| e.actor == a && matches!(e.kind, EventKind::Work { .. })).unwrap().at_us;
+    let pause = run.intervals.pauses.iter().find(|p| p.actor == a).unwrap();
+    let written = run.applied.iter().find(|w| w.client == a).expect("A's write is applied").at_us;
+    // Work of 5 s, of which (pause start − began) was done before the pause.
+    let done_at = pause.to_us + (5_000_000 - (pause.from_us - began));
+    assert!(written >= done_at && written < done_at + 10_000, "A's write at {written} µs, work done at {done_at} µs (seed {})", s.seed);
+    assert_eq!(run.verdict.verdict, Safety::Unsafe, "seed {}", s.seed);
+    assert!(run.verdict.violations.iter().any(|v| v.property == Kind::LostUpdate));
+}

@@ -1,8 +1,8 @@
 //! The clients: each input goes to the client's program with what it may know ([`Cx`]); its
 //! effects are sent, armed and recorded here, and its beliefs become the trace's intervals.
 
-use super::{Action, Timer, World};
-use crate::client::{Cx, Effect, GrantFx, Input};
+use super::{Action, Cpu, Timer, World};
+use crate::client::{Cx, Effect, GrantFx, Input, TimerKind};
 use crate::msg::Dest;
 use crate::scenario::TokenKind;
 use crate::time::Micros;
@@ -41,7 +41,11 @@ impl World<'_> {
                 Effect::Timer(after, kind) => {
                     let inc = self.procs[a].inc;
                     let gate = crate::actor::Gate::Process;
-                    self.push(self.now + after, Action::Timer { actor: a, inc, timer: Timer::Client(kind), gate });
+                    // Work is computation, which a pause freezes; the other timers are
+                    // measured on the clock, and a pause only makes them fire late.
+                    let cpu =
+                        (kind == TimerKind::WorkDone).then_some(Cpu { from: self.now, work: after, paused: self.procs[a].paused_total });
+                    self.push(self.now + after, Action::Timer { actor: a, inc, timer: Timer::Client(kind), gate, cpu });
                 }
                 Effect::Event(kind) => announced = Some(self.client_event(a, kind)),
                 Effect::Grant(g) => self.client_grant(a, g, announced),

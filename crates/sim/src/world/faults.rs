@@ -58,6 +58,9 @@ impl World<'_> {
             return;
         }
         let until = self.now + duration;
+        if self.procs[a].paused_until.is_none() {
+            self.procs[a].paused_since = self.now;
+        }
         let until = self.procs[a].paused_until.map_or(until, |u| u.max(until));
         self.procs[a].paused_until = Some(until);
         self.rec.iv.pauses.push(Span { actor: a, from_us: self.now, to_us: until });
@@ -74,6 +77,7 @@ impl World<'_> {
         p.inc += 1;
         p.deferred.clear();
         if let Some(until) = p.paused_until.take() {
+            p.paused_total += self.now - p.paused_since;
             // A pause ends with the crash.
             if let Some(s) = self.rec.iv.pauses.iter_mut().rev().find(|s| s.actor == a && s.to_us == until) {
                 s.to_us = self.now;
@@ -121,6 +125,7 @@ impl World<'_> {
             _ => return,
         }
         self.procs[a].paused_until = None;
+        self.procs[a].paused_total += self.now - self.procs[a].paused_since;
         let deferred = std::mem::take(&mut self.procs[a].deferred);
         self.emit(a, EventKind::Resumed { buffered: deferred.len() }, None);
         for action in deferred {

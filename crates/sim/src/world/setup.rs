@@ -20,7 +20,15 @@ impl<'s> World<'s> {
         let id_of = |name: &str| actors.iter().position(|a| a.name == name).expect("validated actor name");
         let procs = actors
             .iter()
-            .map(|a| Proc { clock: clock_of(sc, &a.name), paused_until: None, down: false, inc: 0, deferred: Vec::new() })
+            .map(|a| Proc {
+                clock: clock_of(sc, &a.name),
+                paused_until: None,
+                paused_since: 0,
+                paused_total: 0,
+                down: false,
+                inc: 0,
+                deferred: Vec::new(),
+            })
             .collect();
         let clients = sc
             .clients
