@@ -21,6 +21,12 @@ pub trait Env {
     /// The true time (not before now) at which `a`'s clock reads `local`, if it ever does
     /// before the run ends.
     fn when_reads(&self, a: ActorId, local: Micros) -> Option<Micros>;
+    /// What `a`'s monotonic clock reads now: it ticks at the rate of `a`'s clock (drift
+    /// included) but is not stepped by a clock jump, like Go's monotonic reading or Java's
+    /// `System.nanoTime`.
+    fn mono(&self, a: ActorId) -> Micros;
+    /// The true time (not before now) at which `a`'s monotonic clock reads `mono`.
+    fn when_mono_reads(&self, a: ActorId, mono: Micros) -> Option<Micros>;
     /// Whether `a` has crashed and not restarted.
     fn is_down(&self, a: ActorId) -> bool;
     /// Until when `a` is paused, if it is.
@@ -172,6 +178,12 @@ pub(crate) mod testing {
         }
         fn when_reads(&self, _: ActorId, local: Micros) -> Option<Micros> {
             (local <= self.end).then_some(local.max(self.now))
+        }
+        fn mono(&self, a: ActorId) -> Micros {
+            self.local(a)
+        }
+        fn when_mono_reads(&self, a: ActorId, mono: Micros) -> Option<Micros> {
+            self.when_reads(a, mono)
         }
         fn is_down(&self, a: ActorId) -> bool {
             self.down.contains(&a)

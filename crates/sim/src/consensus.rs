@@ -3,8 +3,9 @@
 //!
 //! A write (a lock's key, an unlock, a lease revocation) is a proposal: the leader sends it to
 //! every follower and applies it once a majority, itself included, has acknowledged it; each
-//! applied write takes the next revision. Leases live on the leader and expire by its clock;
-//! keepalives go to the leader only. The lock is the key with the lowest create revision under
+//! applied write takes the next revision. Leases live on the leader and expire by its monotonic
+//! clock, as etcd's lessor measures them with Go's monotonic reading (SEMANTICS §4, "Which
+//! clock"): a step of the leader's wall clock does not end a lease, a fast clock does; keepalives go to the leader only. The lock is the key with the lowest create revision under
 //! the prefix; a waiter waits for its predecessor to go; the create revision is the fencing token.
 //! A new leader refreshes every lease to its full TTL plus the election timeout. Without a
 //! majority there is no leader: nothing is granted and nothing expires.
@@ -43,7 +44,7 @@ pub struct Settings {
 pub enum Timer {
     /// Decide who leads.
     Election,
-    /// Has this lease run out on the leader's clock?
+    /// Has this lease run out on the leader's monotonic clock?
     LeaseCheck { lease: u64, gen: u64 },
 }
 
@@ -55,12 +56,12 @@ enum Op {
     Revoke { lease: u64 },
 }
 
-/// A session lease: whose it is, its TTL, and when it expires on the leader's clock.
+/// A session lease: whose it is, its TTL, and when it expires on the leader's monotonic clock.
 #[derive(Clone, Debug)]
 struct Lease {
     client: ActorId,
     ttl_ms: u64,
-    expires_local: Micros,
+    expires_mono: Micros,
     revoking: bool,
 }
 
@@ -140,12 +141,12 @@ impl Cluster {
             Change::Stays => {}
             Change::Elected(l) => {
                 let election_us = from_ms(self.cfg.election_timeout_ms as i64);
-                let now_local = env.local(l);
+                let now_mono = env.mono(l);
                 // etcd's Promote: every lease gets its full TTL again, plus the election timeout.
                 let leases: Vec<u64> = self.leases.keys().copied().collect();
                 for id in &leases {
                     let lease = self.leases.get_mut(id).expect("listed");
-                    lease.expires_local = now_local + from_ms(lease.ttl_ms as i64) + election_us;
+                    lease.expires_mono = now_mono + from_ms(lease.ttl_ms as i64) + election_us;
                     lease.revoking = false;
                 }
                 out.push(Effect::Event { actor: l, kind: EventKind::LeaderElected { leases: leases.len() } });
@@ -164,18 +165,18 @@ impl Cluster {
 
     fn schedule_lease_check(&mut self, lease: u64, env: &dyn Env, out: &mut Fx) {
         let Some(leader) = self.q.leader else { return };
-        let Some(expires) = self.leases.get(&lease).map(|l| l.expires_local) else { return };
+        let Some(expires) = self.leases.get(&lease).map(|l| l.expires_mono) else { return };
         let gen = self.lease_gen.entry(lease).or_insert(0);
         *gen += 1;
         let gen = *gen;
-        if let Some(at) = env.when_reads(leader, expires) {
+        if let Some(at) = env.when_mono_reads(leader, expires) {
             out.push(Effect::Timer { actor: leader, at, timer: Timer::LeaseCheck { lease, gen }, gate: Gate::Always });
         }
     }
 
     fn update_grant_term(&mut self, lease: u64, env: &dyn Env, out: &mut Fx) {
         let (Some(&g), Some(l), Some(leader)) = (self.grant_of.get(&lease), self.leases.get(&lease), self.q.leader) else { return };
-        let until_us = env.when_reads(leader, l.expires_local).unwrap_or(env.end());
+        let until_us = env.when_mono_reads(leader, l.expires_mono).unwrap_or(env.end());
         out.push(Effect::Record(Record::GrantTerm { grant: g, until_us }));
     }
 
@@ -183,9 +184,9 @@ impl Cluster {
         if self.lease_gen.get(&lease) != Some(&gen) {
             return;
         }
-        let Some((leader, local)) = self.q.judge_now(env, Timer::LeaseCheck { lease, gen }, out) else { return };
+        let Some((leader, mono)) = self.q.judge_now(env, Timer::LeaseCheck { lease, gen }, out) else { return };
         let Some(l) = self.leases.get_mut(&lease) else { return };
-        if l.revoking || local < l.expires_local {
+        if l.revoking || mono < l.expires_mono {
             return;
         }
         l.revoking = true;
@@ -236,10 +237,10 @@ impl Cluster {
             Payload::CLock { req, ttl_ms } => self.propose(Op::Lock { client: from, req, ttl_ms }, env, out),
             Payload::CUnlock { req, lease } => self.propose(Op::Unlock { client: from, req, lease }, env, out),
             Payload::CKeepAlive { req, lease } => {
-                let local = env.local(m);
+                let mono = env.mono(m);
                 match self.leases.get_mut(&lease) {
                     Some(l) if !l.revoking => {
-                        l.expires_local = local + from_ms(l.ttl_ms as i64);
+                        l.expires_mono = mono + from_ms(l.ttl_ms as i64);
                         self.schedule_lease_check(lease, env, out);
                         self.update_grant_term(lease, env, out);
                         out.push(reply(Payload::CKeepAliveOk { req }));

@@ -88,7 +88,7 @@ impl<Op> Leadership<Op> {
         Effect::Timer { actor: self.members[0], at: env.now() + self.election_timeout, timer, gate: Gate::Always }
     }
 
-    /// Whether the leader can judge an expiry now: its id and its clock's reading. A paused
+    /// Whether the leader can judge an expiry now: its id and its monotonic clock's reading. A paused
     /// leader judges nothing until it runs again, so `again` is armed for when it does; a
     /// missing or crashed leader judges nothing.
     pub fn judge_now<T>(&self, env: &dyn Env, again: T, out: &mut Vec<Effect<T>>) -> Option<(ActorId, Micros)> {
@@ -99,7 +99,7 @@ impl<Op> Leadership<Op> {
                 out.push(Effect::Timer { actor: leader, at, timer: again, gate: Gate::Always });
                 None
             }
-            Judge::Now(local) => Some((leader, local)),
+            Judge::Now(mono) => Some((leader, mono)),
         }
     }
 
@@ -175,18 +175,18 @@ pub enum Judge {
     No,
     /// The leader is paused until then: it judges when it runs again.
     Later(Micros),
-    /// The leader's clock reads this now.
+    /// The leader's monotonic clock reads this now.
     Now(Micros),
 }
 
-/// Whether `leader` can judge an expiry now, and by what reading of its clock.
+/// Whether `leader` can judge an expiry now, and by what reading of its monotonic clock.
 pub fn judge(leader: Option<ActorId>, env: &dyn Env) -> Judge {
     match leader {
         None => Judge::No,
         Some(l) if env.is_down(l) => Judge::No,
         Some(l) => match env.paused_until(l) {
             Some(until) => Judge::Later(until),
-            None => Judge::Now(env.local(l)),
+            None => Judge::Now(env.mono(l)),
         },
     }
 }

@@ -110,6 +110,8 @@ impl Ord for Item {
 /// An actor's process: its clock, and whether it runs.
 struct Proc {
     clock: Clock,
+    /// The same clock without its jumps: what the process measures elapsed time with.
+    mono: Clock,
     paused_until: Option<Micros>,
     /// When its current pause began, and how long its finished pauses lasted in all.
     paused_since: Micros,
@@ -184,6 +186,12 @@ impl Env for View<'_> {
     }
     fn when_reads(&self, a: ActorId, local: Micros) -> Option<Micros> {
         self.procs[a].clock.when_reads(local, self.now)
+    }
+    fn mono(&self, a: ActorId) -> Micros {
+        self.procs[a].mono.local_at(self.now)
+    }
+    fn when_mono_reads(&self, a: ActorId, mono: Micros) -> Option<Micros> {
+        self.procs[a].mono.when_reads(mono, self.now)
     }
     fn is_down(&self, a: ActorId) -> bool {
         self.procs[a].down

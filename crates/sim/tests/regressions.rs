@@ -94,3 +94,22 @@ fn a_pause_freezes_the_work_it_interrupts() {
     assert_eq!(run.verdict.verdict, Safety::Unsafe, "seed {}", s.seed);
     assert!(run.verdict.violations.iter().any(|v| v.property == Kind::LostUpdate));
 }
+
+/// A 6 s step of the consensus leader's wall clock ended client1's lease at 4 s. etcd's lessor
+/// measures TTLs on Go's monotonic clock (SEMANTICS §4): the lease lives its 10 s, and client2
+/// is granted only after client1 releases.
+#[test]
+fn a_wall_clock_jump_on_the_consensus_leader_does_not_end_a_lease() {
+    let s = repro("consensus-leader-clock-jump");
+    let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
+    assert!(!run.events.iter().any(|e| matches!(e.kind, EventKind::LeaseExpired { .. })), "no lease expires (seed {})", s.seed);
+    assert!(run.verdict.is_safe(), "seed {}: {:?}", s.seed, run.verdict.violations);
+    assert_eq!(run.applied.len(), 2);
+    // Drift is still measured: the same clock running 50% fast does end the lease early.
+    let mut fast = s.clone();
+    fast.faults.retain(|f| !matches!(f, sim::scenario::Fault::ClockJump { .. }));
+    fast.faults.push(sim::scenario::Fault::Drift { actor: "m1".into(), at_ms: 0, ppm: 500_000 });
+    let run = sim::run(&fast).unwrap();
+    let expired = run.events.iter().find(|e| matches!(e.kind, EventKind::LeaseExpired { .. })).expect("a fast clock ends the lease");
+    assert!(expired.at_us < 9_000_000, "at {} µs", expired.at_us);
+}

@@ -16,12 +16,12 @@ impl Cluster {
             Op::Lock { client, req, ttl_ms } => {
                 // Like etcd's LeaseGrant, a TTL below the minimum is raised to it.
                 let ttl_ms = ttl_ms.max(self.cfg.min_ttl_ms);
-                let local = env.local(leader);
+                let mono = env.mono(leader);
                 let lease = self.next_lease;
                 self.next_lease += 1;
                 self.revision += 1;
                 let rev = self.revision;
-                self.leases.insert(lease, Lease { client, ttl_ms, expires_local: local + from_ms(ttl_ms as i64), revoking: false });
+                self.leases.insert(lease, Lease { client, ttl_ms, expires_mono: mono + from_ms(ttl_ms as i64), revoking: false });
                 self.keys.insert(lease, (rev, client));
                 out.push(committed(rev));
                 out.push(Effect::Record(Record::KeyOpen { handle: lease, node: leader, owner: Some(client) }));
@@ -95,8 +95,8 @@ impl Cluster {
             out.push(Effect::Record(Record::Token { client, token: t, durable: false }));
         }
         let g = crate::actor::next_grant(env, out);
-        let term_end_us = match self.leases.get(&lease).map(|l| l.expires_local) {
-            Some(exp) => env.when_reads(leader, exp).unwrap_or(env.end()),
+        let term_end_us = match self.leases.get(&lease).map(|l| l.expires_mono) {
+            Some(exp) => env.when_mono_reads(leader, exp).unwrap_or(env.end()),
             // Granted on an expired session: the client believes it has a whole lease.
             None => env.now() + from_ms(self.cfg.ttl_ms as i64),
         };
@@ -135,7 +135,7 @@ pub fn narrate(me: &str, kind: &EventKind, name: &dyn Fn(ActorId) -> String, ele
             n(*client)
         ),
         EventKind::LeaseExpired { client } => {
-            format!("{}'s lease has run out on {me}'s clock: {me} proposes to revoke it and delete its key.", n(*client))
+            format!("{}'s lease has run out by {me}'s monotonic clock: {me} proposes to revoke it and delete its key.", n(*client))
         }
         EventKind::LeaderElected { leases: 0 } => format!("{me} is the leader."),
         EventKind::LeaderElected { leases } => format!(

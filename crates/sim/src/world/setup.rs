@@ -21,7 +21,8 @@ impl<'s> World<'s> {
         let procs = actors
             .iter()
             .map(|a| Proc {
-                clock: clock_of(sc, &a.name),
+                clock: clock_of(sc, &a.name, true),
+                mono: clock_of(sc, &a.name, false),
                 paused_until: None,
                 paused_since: 0,
                 paused_total: 0,
@@ -75,13 +76,16 @@ impl<'s> World<'s> {
 
 /// An actor's clock: every change is a scheduled fault, so the whole clock is known before the
 /// run.
-fn clock_of(sc: &Scenario, name: &str) -> Clock {
+/// `name`'s clock; `jumps: false` gives its monotonic clock (same offset and drift, no steps).
+fn clock_of(sc: &Scenario, name: &str, jumps: bool) -> Clock {
     let spec = sc.clocks.get(name).cloned().unwrap_or_default();
     let changes: Vec<(Micros, ClockChange)> = sc
         .faults
         .iter()
         .filter_map(|f| match f {
-            Fault::ClockJump { actor, at_ms, by_ms } if actor == name => Some((from_ms(*at_ms as i64), ClockChange::Jump(from_ms(*by_ms)))),
+            Fault::ClockJump { actor, at_ms, by_ms } if jumps && actor == name => {
+                Some((from_ms(*at_ms as i64), ClockChange::Jump(from_ms(*by_ms))))
+            }
             Fault::Drift { actor, at_ms, ppm } if actor == name => Some((from_ms(*at_ms as i64), ClockChange::Drift(*ppm))),
             _ => None,
         })

@@ -1,6 +1,7 @@
 //! The ZooKeeper ensemble as an actor: the leader commits creates, deletes and session changes
 //! on a majority, each with the next zxid; it tracks sessions and expires one when it has heard
-//! nothing from its client for the session timeout, by its own clock, deleting the session's
+//! nothing from its client for the session timeout, by its own monotonic clock (ZooKeeper's
+//! session tracker counts `Time.currentElapsedTime()`, `System.nanoTime`), deleting the session's
 //! ephemeral znodes in the same transaction; it answers reads and sets watches, and a delete
 //! fires the watches on that znode.
 
@@ -27,7 +28,7 @@ pub struct Settings {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Timer {
     Election,
-    /// Has this session gone silent for its timeout, by the leader's clock?
+    /// Has this session gone silent for its timeout, by the leader's monotonic clock?
     SessionCheck {
         session: u64,
         gen: u64,
@@ -47,8 +48,8 @@ enum Op {
 struct Session {
     client: ActorId,
     timeout_ms: u64,
-    /// When it expires on the leader's clock, unless the client is heard from first.
-    expires_local: Micros,
+    /// When it expires on the leader's monotonic clock, unless the client is heard from first.
+    expires_mono: Micros,
     closing: bool,
 }
 
@@ -131,10 +132,10 @@ impl Ensemble {
             }
             Change::Elected(l) => {
                 // The new leader's session tracker starts every session's timeout afresh.
-                let now_local = env.local(l);
+                let now_mono = env.mono(l);
                 let ids: Vec<u64> = self.sessions.keys().copied().collect();
                 for s in self.sessions.values_mut() {
-                    s.expires_local = now_local + from_ms(s.timeout_ms as i64);
+                    s.expires_mono = now_mono + from_ms(s.timeout_ms as i64);
                     s.closing = false;
                 }
                 out.push(Effect::Event { actor: l, kind: EventKind::LeaderElected { leases: ids.len() } });
@@ -153,19 +154,19 @@ impl Ensemble {
     /// The client was heard from: its session lives another timeout, and so does its grant.
     fn touch(&mut self, session: u64, env: &dyn Env, out: &mut Fx) {
         let Some(l) = self.q.leader else { return };
-        let local = env.local(l);
+        let mono = env.mono(l);
         if let Some(s) = self.sessions.get_mut(&session) {
-            s.expires_local = local + from_ms(s.timeout_ms as i64);
+            s.expires_mono = mono + from_ms(s.timeout_ms as i64);
         }
         self.schedule_check(session, env, out);
     }
 
     fn schedule_check(&mut self, session: u64, env: &dyn Env, out: &mut Fx) {
-        let (Some(leader), Some(expires)) = (self.q.leader, self.sessions.get(&session).map(|s| s.expires_local)) else { return };
+        let (Some(leader), Some(expires)) = (self.q.leader, self.sessions.get(&session).map(|s| s.expires_mono)) else { return };
         let gen = self.session_gen.entry(session).or_insert(0);
         *gen += 1;
         let gen = *gen;
-        let at = env.when_reads(leader, expires);
+        let at = env.when_mono_reads(leader, expires);
         if let Some(at) = at {
             out.push(Effect::Timer { actor: leader, at, timer: Timer::SessionCheck { session, gen }, gate: Gate::Always });
         }
@@ -181,9 +182,9 @@ impl Ensemble {
         if self.session_gen.get(&session) != Some(&gen) {
             return;
         }
-        let Some((leader, local)) = self.q.judge_now(env, Timer::SessionCheck { session, gen }, out) else { return };
+        let Some((leader, mono)) = self.q.judge_now(env, Timer::SessionCheck { session, gen }, out) else { return };
         let Some(s) = self.sessions.get_mut(&session) else { return };
-        if s.closing || local < s.expires_local {
+        if s.closing || mono < s.expires_mono {
             return;
         }
         s.closing = true;
@@ -284,8 +285,8 @@ impl Ensemble {
             out.push(Effect::Record(Record::Token { client: z.client, token: t, durable: false }));
         }
         let g = crate::actor::next_grant(env, out);
-        let expires = self.sessions.get(&z.session).map(|s| s.expires_local);
-        let term_end_us = expires.and_then(|e| env.when_reads(leader, e)).unwrap_or(env.end());
+        let expires = self.sessions.get(&z.session).map(|s| s.expires_mono);
+        let term_end_us = expires.and_then(|e| env.when_mono_reads(leader, e)).unwrap_or(env.end());
         let now = env.now();
         let grant =
             Grant { client: z.client, node: leader, at_us: now, token, event: 0, term_end_us, released_us: None, votes: vec![leader] };

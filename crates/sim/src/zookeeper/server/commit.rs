@@ -18,8 +18,8 @@ impl Ensemble {
         let reply = |to, msg| Effect::Send { from: leader, to, payload: Payload::Zk(msg) };
         match op {
             Op::CreateSession { client, req, timeout_ms, session } => {
-                let expires_local = env.local(leader) + from_ms(timeout_ms as i64);
-                self.sessions.insert(session, Session { client, timeout_ms, expires_local, closing: false });
+                let expires_mono = env.mono(leader) + from_ms(timeout_ms as i64);
+                self.sessions.insert(session, Session { client, timeout_ms, expires_mono, closing: false });
                 self.schedule_check(session, env, out);
                 out.push(reply(client, Msg::Connected { req, session }));
             }
