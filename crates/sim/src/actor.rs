@@ -130,6 +130,10 @@ pub enum ServerFault {
     Crashed(ActorId),
     /// This server restarted.
     Restarted(ActorId),
+    /// This server's process stopped (a stop-the-world pause): it hears and says nothing.
+    Paused(ActorId),
+    /// This server runs again, after what reached it during the pause has been queued.
+    Resumed(ActorId),
     /// A partition began or healed somewhere (members re-evaluate who leads).
     Network,
     /// A `failover` fault: promote the replica.

@@ -7,8 +7,11 @@
 //! clock, as etcd's lessor measures them with Go's monotonic reading (SEMANTICS §4, "Which
 //! clock"): a step of the leader's wall clock does not end a lease, a fast clock does; keepalives go to the leader only. The lock is the key with the lowest create revision under
 //! the prefix; a waiter waits for its predecessor to go; the create revision is the fencing token.
-//! A new leader refreshes every lease to its full TTL plus the election timeout. Without a
-//! majority there is no leader: nothing is granted and nothing expires.
+//! A new leader refreshes every lease to its full TTL plus the election timeout. A leader that
+//! goes silent (crashed or paused) is replaced after the election timeout; a paused one steps
+//! down when it resumes, and one that stays leader judges expiries again only after what reached
+//! it during its pause (a keepalive). Without a majority there is no leader: nothing is granted
+//! and nothing expires.
 //!
 //! Simplifications, said in the scenarios: the committed state is kept once (committed entries
 //! are on a majority, so every leader has them); the leader is the lowest-numbered live member
@@ -130,15 +133,35 @@ impl Cluster {
 
     /// Any fault to a member: leadership is decided again after the election timeout.
     pub fn on_fault(&mut self, fault: ServerFault, env: &dyn Env, out: &mut Fx) {
-        if fault != ServerFault::Failover {
-            out.push(self.q.election_after(env, Timer::Election));
+        if fault == ServerFault::Failover {
+            return;
+        }
+        if let ServerFault::Resumed(m) = fault {
+            if let Some(leader) = self.q.resumed(m) {
+                out.push(Effect::Event { actor: m, kind: EventKind::SteppedDown { leader } });
+            }
+        }
+        if matches!(fault, ServerFault::Resumed(m) if Some(m) == self.q.leader) {
+            // The leader judged nothing while paused: it does now, after the keepalives that
+            // reached it during the pause.
+            self.recheck_leases(env, out);
+        }
+        out.push(self.q.election_after(env, Timer::Election));
+    }
+
+    fn recheck_leases(&mut self, env: &dyn Env, out: &mut Fx) {
+        let ids: Vec<u64> = self.leases.keys().copied().collect();
+        for id in ids {
+            self.schedule_lease_check(id, env, out);
         }
     }
 
     /// Re-evaluates leadership (after the election timeout that follows any member fault).
     fn election(&mut self, env: &dyn Env, out: &mut Fx) {
         match self.q.elect(env) {
-            Change::Stays => {}
+            // The leader may have been down when a lease's check fell due (a crash and a
+            // restart within the election timeout): check every lease again.
+            Change::Stays => self.recheck_leases(env, out),
             Change::Elected(l) => {
                 let election_us = from_ms(self.cfg.election_timeout_ms as i64);
                 let now_mono = env.mono(l);
@@ -184,7 +207,7 @@ impl Cluster {
         if self.lease_gen.get(&lease) != Some(&gen) {
             return;
         }
-        let Some((leader, mono)) = self.q.judge_now(env, Timer::LeaseCheck { lease, gen }, out) else { return };
+        let Some((leader, mono)) = self.q.judge_now(env) else { return };
         let Some(l) = self.leases.get_mut(&lease) else { return };
         if l.revoking || mono < l.expires_mono {
             return;

@@ -13,12 +13,19 @@ pub fn majority(members: &[ActorId]) -> usize {
     members.len() / 2 + 1
 }
 
-/// Whether member `m` is up and can reach a majority (itself included).
+/// Whether member `m` runs: it is neither down nor paused. A paused member sends no heartbeats
+/// and casts no votes, so in Raft and ZAB the others elect without it once the election timeout
+/// has passed (SEMANTICS §4), and a paused leader is replaced.
+fn runs(m: ActorId, env: &dyn Env) -> bool {
+    !env.is_down(m) && env.paused_until(m).is_none()
+}
+
+/// Whether member `m` runs and can reach a majority of running members (itself included).
 pub fn reaches_majority(members: &[ActorId], m: ActorId, env: &dyn Env) -> bool {
-    if env.is_down(m) {
+    if !runs(m, env) {
         return false;
     }
-    let reach = members.iter().filter(|&&o| !env.is_down(o) && !env.cut(m, o)).count();
+    let reach = members.iter().filter(|&&o| runs(o, env) && !env.cut(m, o)).count();
     reach >= majority(members)
 }
 
@@ -53,6 +60,8 @@ pub struct Leadership<Op> {
     election_timeout: Micros,
     /// Whether the loss of quorum has been said since the last leader.
     no_quorum_said: bool,
+    /// A leader replaced while it was paused: it learns so when it resumes.
+    deposed: Option<ActorId>,
 }
 
 /// What an election changed.
@@ -69,7 +78,7 @@ pub enum Change {
 
 impl<Op> Leadership<Op> {
     pub fn new(members: Vec<ActorId>, election_timeout: Micros) -> Self {
-        Leadership { members, leader: None, log: Log::default(), election_timeout, no_quorum_said: false }
+        Leadership { members, leader: None, log: Log::default(), election_timeout, no_quorum_said: false, deposed: None }
     }
 
     /// The member clients talk to: the leader, or (with none) the first member.
@@ -88,19 +97,26 @@ impl<Op> Leadership<Op> {
         Effect::Timer { actor: self.members[0], at: env.now() + self.election_timeout, timer, gate: Gate::Always }
     }
 
-    /// Whether the leader can judge an expiry now: its id and its monotonic clock's reading. A paused
-    /// leader judges nothing until it runs again, so `again` is armed for when it does; a
-    /// missing or crashed leader judges nothing.
-    pub fn judge_now<T>(&self, env: &dyn Env, again: T, out: &mut Vec<Effect<T>>) -> Option<(ActorId, Micros)> {
+    /// Whether the leader can judge an expiry now: its id and its monotonic clock's reading. A
+    /// missing or crashed leader judges nothing; nor does a paused one, and when it resumes its
+    /// service checks again ([`crate::actor::ServerFault::Resumed`]), after what reached it
+    /// during the pause (a keepalive) has been handled.
+    pub fn judge_now(&self, env: &dyn Env) -> Option<(ActorId, Micros)> {
         let leader = self.leader?;
         match judge(self.leader, env) {
-            Judge::No => None,
-            Judge::Later(at) => {
-                out.push(Effect::Timer { actor: leader, at, timer: again, gate: Gate::Always });
-                None
-            }
             Judge::Now(mono) => Some((leader, mono)),
+            Judge::No | Judge::Later(_) => None,
         }
+    }
+
+    /// Member `m` resumed: if it was replaced as leader during its pause, it hears the new
+    /// leader's higher term and steps down (Raft §5.1, ZAB's epochs); returns who leads.
+    pub fn resumed(&mut self, m: ActorId) -> Option<ActorId> {
+        if self.deposed != Some(m) {
+            return None;
+        }
+        self.deposed = None;
+        self.leader.filter(|&l| l != m)
     }
 
     /// Decides who leads now.
@@ -108,6 +124,9 @@ impl<Op> Leadership<Op> {
         match elect(&self.members, self.leader, env) {
             Election::Stays => Change::Stays,
             Election::Elected(l) => {
+                if let Some(old) = self.leader.filter(|&o| env.paused_until(o).is_some()) {
+                    self.deposed = Some(old);
+                }
                 self.leader = Some(l);
                 self.log.clear();
                 self.no_quorum_said = false;

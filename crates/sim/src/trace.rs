@@ -31,6 +31,13 @@ pub enum Role {
     Resource,
 }
 
+impl Role {
+    /// A server of the lock service (told of its own faults).
+    pub fn is_lock_server(self) -> bool {
+        matches!(self, Role::Redis | Role::Replica | Role::Member)
+    }
+}
+
 /// An actor of the run, in lane order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Actor {

@@ -252,6 +252,7 @@ fn every_kind() -> Vec<EventKind> {
         LeaseExpired { client: 0 },
         LeaderElected { leases: 0 },
         NoQuorum,
+        SteppedDown { leader: 0 },
     ];
     for k in &all {
         match k {
@@ -300,6 +301,7 @@ fn every_kind() -> Vec<EventKind> {
             | LockGranted { .. }
             | LeaseExpired { .. }
             | LeaderElected { .. }
+            | SteppedDown { .. }
             | NoQuorum => {}
         }
     }

@@ -113,3 +113,18 @@ fn a_wall_clock_jump_on_the_consensus_leader_does_not_end_a_lease() {
     let expired = run.events.iter().find(|e| matches!(e.kind, EventKind::LeaseExpired { .. })).expect("a fast clock ends the lease");
     assert!(expired.at_us < 9_000_000, "at {} µs", expired.at_us);
 }
+
+/// A paused consensus leader was never replaced, and on resume it revoked a lease that its
+/// client had kept alive. The followers elect a new leader after the election timeout, which
+/// refreshes the lease (SEMANTICS §4); the old leader steps down when it resumes.
+#[test]
+fn a_paused_consensus_leader_is_replaced() {
+    let s = repro("consensus-paused-leader");
+    let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
+    let id = |n: &str| run.actors.iter().position(|a| a.name == n).unwrap();
+    let elected = run.events.iter().find(|e| e.actor == id("m2") && matches!(e.kind, EventKind::LeaderElected { .. }));
+    assert_eq!(elected.map(|e| e.at_us), Some(3_000_000), "m2 leads one election timeout after m1's pause (seed {})", s.seed);
+    assert!(run.events.iter().any(|e| e.actor == id("m1") && e.kind == EventKind::SteppedDown { leader: id("m2") }));
+    assert!(!run.events.iter().any(|e| matches!(e.kind, EventKind::LeaseExpired { .. })), "client1 kept its lease alive");
+    assert!(run.verdict.is_safe(), "seed {}: {:?}", s.seed, run.verdict.violations);
+}

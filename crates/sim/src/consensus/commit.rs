@@ -143,6 +143,10 @@ pub fn narrate(me: &str, kind: &EventKind, name: &dyn Fn(ActorId) -> String, ele
             if *leases == 1 { "" } else { "s" },
             fmt(from_ms(election_timeout_ms as i64))
         ),
+        EventKind::SteppedDown { leader } => format!(
+            "{me} resumes to find {} elected leader while it was paused, with a higher term: {me} steps down and follows; what reached it during the pause goes unanswered.",
+            n(*leader)
+        ),
         EventKind::NoQuorum => {
             "No member can reach a majority: there is no leader. Nothing can be granted, and no lease can expire.".to_string()
         }

@@ -136,3 +136,34 @@ fn without_a_majority_there_is_no_leader_and_followers_ignore_clients() {
     c.on_fault(ServerFault::Restarted(M2), &e, &mut out);
     assert_eq!(out, vec![Effect::Timer { actor: M1, at: 1_000_000, timer: Timer::Election, gate: Gate::Always }]);
 }
+
+#[test]
+fn a_paused_leader_is_replaced_and_steps_down_when_it_resumes() {
+    let mut e = env();
+    let mut c = elected(&e);
+    commit(&mut c, C1, Payload::CLock { req: 1, ttl_ms: 10_000 }, &e);
+    e.now = 2_000_000;
+    e.paused = vec![(M1, 14_000_000)];
+    let mut out = Vec::new();
+    c.on_fault(ServerFault::Paused(M1), &e, &mut out);
+    let election = out.iter().find_map(|x| match x {
+        Effect::Timer { at, timer: Timer::Election, .. } => Some(*at),
+        _ => None,
+    });
+    assert_eq!(election, Some(3_000_000), "the followers wait one election timeout");
+    e.now = 3_000_000;
+    let mut out = Vec::new();
+    c.on_timer(Timer::Election, &e, &mut out);
+    assert_eq!(events(&out)[0], (M2, EventKind::LeaderElected { leases: 1 }));
+    // The lease is refreshed: its full TTL plus the election timeout from the new leader's now.
+    assert!(records(&out).contains(&Record::GrantTerm { grant: 0, until_us: 14_000_000 }));
+    // A lease check armed by the old leader judges nothing.
+    e.now = 14_000_000;
+    e.paused.clear();
+    let mut out = Vec::new();
+    c.on_fault(ServerFault::Resumed(M1), &e, &mut out);
+    assert_eq!(events(&out), vec![(M1, EventKind::SteppedDown { leader: M2 })]);
+    let mut out = Vec::new();
+    c.on_message(M1, C2, Payload::CLock { req: 1, ttl_ms: 10_000 }, &e, &mut out);
+    assert!(out.is_empty(), "the old leader answers no client");
+}

@@ -231,7 +231,8 @@ impl Servers {
                 self.expire(node, env, out);
                 self.schedule_expiry(node, env, out);
             }
-            ServerFault::Network => {}
+            // A paused node's expiry timers wait for it (`Gate::Process`); nothing else changes.
+            ServerFault::Network | ServerFault::Paused(_) | ServerFault::Resumed(_) => {}
             ServerFault::Failover => self.failover(env, out),
         }
     }

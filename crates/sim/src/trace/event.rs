@@ -216,6 +216,10 @@ pub enum EventKind {
     },
     /// Consensus: no member can reach a majority, so there is no leader.
     NoQuorum,
+    /// Consensus: a leader resumed from a pause to find `leader` elected in its place.
+    SteppedDown {
+        leader: ActorId,
+    },
 }
 
 impl EventKind {
@@ -270,6 +274,7 @@ impl EventKind {
             LockGranted { client, .. } => ("granted", *client),
             LeaseExpired { client } => ("lease-expired", *client),
             LeaderElected { .. } => ("leader", actor),
+            SteppedDown { .. } => ("stepped-down", actor),
             NoQuorum => ("no-quorum", actor),
         }
     }

@@ -66,6 +66,9 @@ impl World<'_> {
         self.rec.iv.pauses.push(Span { actor: a, from_us: self.now, to_us: until });
         self.emit(a, EventKind::Paused { until_us: until }, None);
         self.push(until, Action::Resume(a));
+        if self.actors[a].role.is_lock_server() {
+            self.server_fault(ServerFault::Paused(a));
+        }
     }
 
     pub(super) fn crash(&mut self, a: ActorId) {
@@ -130,6 +133,9 @@ impl World<'_> {
         self.emit(a, EventKind::Resumed { buffered: deferred.len() }, None);
         for action in deferred {
             self.push(self.now, action);
+        }
+        if self.actors[a].role.is_lock_server() {
+            self.server_fault(ServerFault::Resumed(a));
         }
     }
 

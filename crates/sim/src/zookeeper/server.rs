@@ -115,21 +115,34 @@ impl Ensemble {
 
     /// Any fault to a server: who leads is decided again after the election timeout.
     pub fn on_fault(&mut self, fault: ServerFault, env: &dyn Env, out: &mut Fx) {
-        if fault != ServerFault::Failover {
-            out.push(self.q.election_after(env, Timer::Election));
+        if fault == ServerFault::Failover {
+            return;
+        }
+        if let ServerFault::Resumed(m) = fault {
+            if let Some(leader) = self.q.resumed(m) {
+                out.push(Effect::Event { actor: m, kind: EventKind::SteppedDown { leader } });
+            }
+        }
+        if matches!(fault, ServerFault::Resumed(m) if Some(m) == self.q.leader) {
+            // The leader judged nothing while paused: it does now, after the pings that reached
+            // it during the pause.
+            self.recheck_sessions(env, out);
+        }
+        out.push(self.q.election_after(env, Timer::Election));
+    }
+
+    fn recheck_sessions(&mut self, env: &dyn Env, out: &mut Fx) {
+        let ids: Vec<u64> = self.sessions.keys().copied().collect();
+        for id in ids {
+            self.schedule_check(id, env, out);
         }
     }
 
     fn election(&mut self, env: &dyn Env, out: &mut Fx) {
         match self.q.elect(env) {
-            Change::Stays => {
-                // The leader may have been down when a session's check fell due (a crash and a
-                // restart within the election timeout): check every session again.
-                let ids: Vec<u64> = self.sessions.keys().copied().collect();
-                for id in ids {
-                    self.schedule_check(id, env, out);
-                }
-            }
+            // The leader may have been down when a session's check fell due (a crash and a
+            // restart within the election timeout): check every session again.
+            Change::Stays => self.recheck_sessions(env, out),
             Change::Elected(l) => {
                 // The new leader's session tracker starts every session's timeout afresh.
                 let now_mono = env.mono(l);
@@ -182,7 +195,7 @@ impl Ensemble {
         if self.session_gen.get(&session) != Some(&gen) {
             return;
         }
-        let Some((leader, mono)) = self.q.judge_now(env, Timer::SessionCheck { session, gen }, out) else { return };
+        let Some((leader, mono)) = self.q.judge_now(env) else { return };
         let Some(s) = self.sessions.get_mut(&session) else { return };
         if s.closing || mono < s.expires_mono {
             return;
