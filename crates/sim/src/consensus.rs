@@ -133,20 +133,9 @@ impl Cluster {
 
     /// Any fault to a member: leadership is decided again after the election timeout.
     pub fn on_fault(&mut self, fault: ServerFault, env: &dyn Env, out: &mut Fx) {
-        if fault == ServerFault::Failover {
-            return;
-        }
-        if let ServerFault::Resumed(m) = fault {
-            if let Some(leader) = self.q.resumed(m) {
-                out.push(Effect::Event { actor: m, kind: EventKind::SteppedDown { leader } });
-            }
-        }
-        if matches!(fault, ServerFault::Resumed(m) if Some(m) == self.q.leader) {
-            // The leader judged nothing while paused: it does now, after the keepalives that
-            // reached it during the pause.
+        if self.q.on_fault(fault, env, Timer::Election, out) {
             self.recheck_leases(env, out);
         }
-        out.push(self.q.election_after(env, Timer::Election));
     }
 
     fn recheck_leases(&mut self, env: &dyn Env, out: &mut Fx) {

@@ -4,9 +4,9 @@
 
 use std::collections::BTreeSet;
 
-use crate::actor::{Effect, Env, Gate};
+use crate::actor::{Effect, Env, Gate, ServerFault};
 use crate::time::Micros;
-use crate::trace::ActorId;
+use crate::trace::{ActorId, EventKind};
 
 /// How many members make a majority.
 pub fn majority(members: &[ActorId]) -> usize {
@@ -91,9 +91,7 @@ impl<Op> Leadership<Op> {
         Effect::Timer { actor: self.members[0], at: 0, timer, gate: Gate::Always }
     }
 
-    /// Any fault to a member (or the network): leadership is decided again after the election
-    /// timeout.
-    pub fn election_after<T>(&self, env: &dyn Env, timer: T) -> Effect<T> {
+    fn election_after<T>(&self, env: &dyn Env, timer: T) -> Effect<T> {
         Effect::Timer { actor: self.members[0], at: env.now() + self.election_timeout, timer, gate: Gate::Always }
     }
 
@@ -109,14 +107,25 @@ impl<Op> Leadership<Op> {
         }
     }
 
-    /// Member `m` resumed: if it was replaced as leader during its pause, it hears the new
-    /// leader's higher term and steps down (Raft §5.1, ZAB's epochs); returns who leads.
-    pub fn resumed(&mut self, m: ActorId) -> Option<ActorId> {
-        if self.deposed != Some(m) {
-            return None;
+    /// A fault to a member (or the network): leadership is decided again after the election
+    /// timeout (`election` is armed). A member that resumes after being replaced as leader
+    /// during its pause hears the new leader's higher term and steps down (Raft §5.1, ZAB's
+    /// epochs). Returns whether the leader has just resumed: it judged no expiry while paused,
+    /// and its service must check again (after what reached it during the pause).
+    pub fn on_fault<T>(&mut self, fault: ServerFault, env: &dyn Env, election: T, out: &mut Vec<Effect<T>>) -> bool {
+        if fault == ServerFault::Failover {
+            return false;
         }
-        self.deposed = None;
-        self.leader.filter(|&l| l != m)
+        if let ServerFault::Resumed(m) = fault {
+            if self.deposed == Some(m) {
+                self.deposed = None;
+                if let Some(leader) = self.leader.filter(|&l| l != m) {
+                    out.push(Effect::Event { actor: m, kind: EventKind::SteppedDown { leader } });
+                }
+            }
+        }
+        out.push(self.election_after(env, election));
+        matches!(fault, ServerFault::Resumed(m) if Some(m) == self.leader)
     }
 
     /// Decides who leads now.
