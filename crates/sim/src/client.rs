@@ -230,9 +230,9 @@ impl Client {
                 self.lose("its renewal got no reply".into(), out);
             }
             Some(Step::Release {}) => {
-                out.push(timeout("its release"));
+                // No answer: it cannot know whether its key is gone, and goes on as if released.
+                out.push(timeout("an answer to its release, and goes on without knowing whether its key was deleted"));
                 self.core.lease = None;
-                out.push(Effect::Event(EventKind::Released { removed: false }));
                 self.next(cx, out);
             }
             _ => {}

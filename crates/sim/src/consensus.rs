@@ -28,7 +28,7 @@ use crate::trace::{ActorId, EventKind};
 pub mod client;
 mod commit;
 
-pub use commit::narrate;
+pub use commit::{narrate, narrate_client};
 
 /// The service's settings, from the scenario.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -219,6 +219,9 @@ impl Cluster {
 
     fn describe_op(&self, op: &Op, env: &dyn Env) -> String {
         match op {
+            Op::Lock { client, .. } if self.keys.values().any(|k| k.1 == *client) => {
+                format!("put lock/{} if absent, else get it", env.name(*client))
+            }
             Op::Lock { client, .. } => format!("put lock/{} with a new lease", env.name(*client)),
             Op::Unlock { client, .. } => format!("delete lock/{}", env.name(*client)),
             Op::Revoke { lease } => {

@@ -249,6 +249,7 @@ impl Protocol {
 pub fn narrate(sc: &Scenario, me: &str, kind: &EventKind, name: &dyn Fn(ActorId) -> String) -> Option<String> {
     match sc.lock.kind {
         LockKind::ZooKeeper => zookeeper::narrate(me, kind, name, sc.lock.ttl_ms),
+        LockKind::Consensus => consensus::narrate_client(me, kind),
         _ => None,
     }
     .or_else(|| consensus::narrate(me, kind, name, sc.lock.election_timeout_ms))

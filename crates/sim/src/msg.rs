@@ -104,6 +104,8 @@ pub enum Payload {
     },
     CUnlocked {
         req: u64,
+        /// Whether the delete removed a key (etcd's `deleted` count was 1).
+        deleted: bool,
     },
     /// ZooKeeper: a request, reply or watch notification of the lock recipe.
     Zk(crate::zookeeper::Msg),
@@ -186,7 +188,8 @@ impl Payload {
             Payload::CKeepAliveOk { .. } => "keepalive ok".into(),
             Payload::CLeaseNotFound { .. } => "lease not found".into(),
             Payload::CUnlock { lease, .. } => format!("unlock (lease {lease})"),
-            Payload::CUnlocked { .. } => "unlocked".into(),
+            Payload::CUnlocked { deleted: true, .. } => "unlocked".into(),
+            Payload::CUnlocked { deleted: false, .. } => "unlocked, 0 keys deleted".into(),
             Payload::Zk(m) => m.describe(),
             Payload::Append { id, what } => format!("append #{id}: {what}"),
             Payload::AppendAck { id } => format!("ack #{id}"),

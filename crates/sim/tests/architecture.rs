@@ -248,6 +248,8 @@ fn every_kind() -> Vec<EventKind> {
         Promoted,
         Queued { rev: 1 },
         Committed { what: "what".into(), revision: 1 },
+        Unchanged { what: "what".into(), revision: 1 },
+        Reread { client: 0, rev: 1 },
         LockGranted { client: 0, rev: 1, key_exists: true },
         LeaseExpired { client: 0 },
         LeaderElected { leases: 0 },
@@ -298,6 +300,8 @@ fn every_kind() -> Vec<EventKind> {
             | Promoted
             | Queued { .. }
             | Committed { .. }
+            | Unchanged { .. }
+            | Reread { .. }
             | LockGranted { .. }
             | LeaseExpired { .. }
             | LeaderElected { .. }

@@ -128,3 +128,76 @@ fn a_paused_consensus_leader_is_replaced() {
     assert!(!run.events.iter().any(|e| matches!(e.kind, EventKind::LeaseExpired { .. })), "client1 kept its lease alive");
     assert!(run.verdict.is_safe(), "seed {}: {:?}", s.seed, run.verdict.violations);
 }
+
+fn actor(run: &sim::Run, name: &str) -> usize {
+    run.actors.iter().position(|a| a.name == name).unwrap_or_else(|| panic!("no actor {name}"))
+}
+
+/// Deleting a key that was already gone committed a new revision and said "released the lock".
+/// etcd makes no revision for a delete that removes nothing. (The copy adds a drop of two
+/// keepalives: with work frozen by the pause, a keepalive's "lease not found" now comes first.)
+#[test]
+fn an_unlock_of_a_missing_key_makes_no_revision() {
+    let s = repro("consensus-unlock-missing-key");
+    let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
+    let revoked = run.events.iter().find_map(|e| match &e.kind {
+        EventKind::Committed { what, revision } if what.starts_with("revoke") => Some(*revision),
+        _ => None,
+    });
+    let unchanged = run.events.iter().find_map(|e| match &e.kind {
+        EventKind::Unchanged { what, revision } if what.starts_with("delete") => Some(*revision),
+        _ => None,
+    });
+    assert!(revoked.is_some() && unchanged == revoked, "the delete leaves the revision at the revoke's (seed {})", s.seed);
+    assert!(!run.events.iter().any(|e| matches!(&e.kind, EventKind::Committed { what, .. } if what.starts_with("delete"))));
+    let c1 = actor(&run, "client1");
+    assert!(run.events.iter().any(|e| e.actor == c1 && e.kind == EventKind::Released { removed: false }));
+    assert!(run.events.iter().any(|e| e.text == "client1's unlock deleted nothing: its key was already gone, revoked with its lease."));
+}
+
+/// A lost "queued" reply made client2 retry with a new lease and key; the orphan key (which was
+/// even granted the lock) blocked everyone for a whole TTL. etcd's mutex keeps one session and
+/// one key per client and re-reads it on retry.
+#[test]
+fn a_retried_consensus_lock_request_keeps_its_key() {
+    let s = repro("consensus-retry-orphan-key");
+    let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
+    let c2 = actor(&run, "client2");
+    let puts = run
+        .events
+        .iter()
+        .filter(|e| matches!(&e.kind, EventKind::Committed { what, .. } if what == "put lock/client2 with a new lease"))
+        .count();
+    assert_eq!(puts, 1, "one key for client2 (seed {})", s.seed);
+    assert!(run.events.iter().any(|e| e.kind == EventKind::Reread { client: c2, rev: 3 }));
+    let held = run.events.iter().find(|e| e.actor == c2 && matches!(e.kind, EventKind::Acquired { .. })).expect("client2 gets the lock");
+    assert!(held.at_us < 4_000_000, "right after its retry, not a TTL later: {} µs", held.at_us);
+    assert!(!run.events.iter().any(|e| matches!(e.kind, EventKind::LeaseExpired { .. })));
+    // Its deadline counts from its first request, which created the lease.
+    let EventKind::Acquired { until_local_us, .. } = held.kind else { unreachable!() };
+    assert!(until_local_us <= 12_000_000, "{until_local_us}");
+}
+
+/// A release that got no answer (no quorum) was narrated as "its key was already gone or
+/// someone else's". It says that no answer came.
+#[test]
+fn a_release_without_an_answer_says_so() {
+    let s = repro("consensus-release-no-quorum");
+    let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
+    let text: Vec<&str> = run.events.iter().map(|e| e.text.as_str()).collect();
+    assert!(text.iter().any(|t| t.contains("timed out waiting for an answer to its release")), "seed {}", s.seed);
+    assert!(!text.iter().any(|t| t.contains("already gone")));
+    assert!(!run.events.iter().any(|e| matches!(e.kind, EventKind::Released { .. })));
+}
+
+/// The leader's "queued" event said "m1's key is in place": the key is the waiting client's.
+#[test]
+fn only_the_waiting_client_says_its_key_is_queued() {
+    let s = repro("consensus-queued-narration");
+    let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
+    let c2 = actor(&run, "client2");
+    let queued: Vec<_> = run.events.iter().enumerate().filter(|(_, e)| matches!(e.kind, EventKind::Queued { .. })).collect();
+    assert_eq!(queued.len(), 1, "seed {}", s.seed);
+    assert_eq!(queued[0].1.actor, c2);
+    assert!(queued[0].1.text.starts_with("client2's key is in place"));
+}

@@ -19,11 +19,17 @@ pub struct Session {
     renewed_local: Micros,
     ka_sent_local: Micros,
     keepalives: bool,
+    /// When it first asked for the lock without a session: a retry may be answered with the
+    /// lease its first request created, so the lease is counted from then.
+    asked_local: Option<Micros>,
 }
 
 impl Session {
     pub fn acquire(&mut self, timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
         let ttl_ms = cx.ttl_ms;
+        if self.lease.is_none() {
+            self.asked_local.get_or_insert(cx.local);
+        }
         k.send(Dest::Leader, |req| Payload::CLock { req, ttl_ms }, Some(timeout_ms), cx, out);
     }
 
@@ -79,7 +85,7 @@ impl Session {
                 Outcome::Waiting
             }
             Payload::CQueued { req, rev, lease } if k.waits_for(req) => {
-                self.renewed_local = sent_local.unwrap_or(self.renewed_local);
+                self.renewed_local = self.asked_local.take().or(sent_local).unwrap_or(self.renewed_local);
                 self.lease = Some(lease);
                 self.start_keepalives(cx, out);
                 k.wait = Wait::Queued;
@@ -87,7 +93,7 @@ impl Session {
                 Outcome::Waiting
             }
             Payload::CLocked { req, rev, lease, grant } if k.waits_for(req) || queued => {
-                self.renewed_local = sent_local.unwrap_or(self.renewed_local);
+                self.renewed_local = self.asked_local.take().or(sent_local).unwrap_or(self.renewed_local);
                 self.lease = Some(lease);
                 self.start_keepalives(cx, out);
                 let until_local = self.renewed_local + cx.ttl_ms as Micros * MS;
@@ -100,10 +106,10 @@ impl Session {
                 self.lease = None;
                 Outcome::Lost("its session expired while it waited for the lock".into())
             }
-            Payload::CUnlocked { req } if k.waits_for(req) => {
+            Payload::CUnlocked { req, deleted } if k.waits_for(req) => {
                 self.lease = None;
                 k.lease = None;
-                out.push(Effect::Event(EventKind::Released { removed: true }));
+                out.push(Effect::Event(EventKind::Released { removed: deleted }));
                 Outcome::Released
             }
             Payload::CQueued { .. } | Payload::CLocked { .. } | Payload::CSessionExpired { .. } | Payload::CUnlocked { .. } => {

@@ -13,6 +13,7 @@ impl Cluster {
         let what = self.describe_op(&op, env);
         let committed = |revision| Effect::Event { actor: leader, kind: EventKind::Committed { what: what.clone(), revision } };
         match op {
+            Op::Lock { client, req, .. } if self.keys.values().any(|k| k.1 == client) => self.reread(client, req, out),
             Op::Lock { client, req, ttl_ms } => {
                 // Like etcd's LeaseGrant, a TTL below the minimum is raised to it.
                 let ttl_ms = ttl_ms.max(self.cfg.min_ttl_ms);
@@ -31,9 +32,14 @@ impl Cluster {
                     self.grant(client, lease, rev, req, true, env, out);
                 } else {
                     self.waiters.push(Waiter { client, lease, rev, req });
-                    out.push(Effect::Event { actor: leader, kind: EventKind::Queued { rev } });
                     out.push(Effect::Send { from: leader, to: client, payload: Payload::CQueued { req, rev, lease } });
                 }
+            }
+            Op::Unlock { client, req, lease } if !self.keys.contains_key(&lease) => {
+                // etcd's DeleteRange that deletes nothing makes no new revision (SEMANTICS §4).
+                let revision = self.revision;
+                out.push(Effect::Event { actor: leader, kind: EventKind::Unchanged { what, revision } });
+                out.push(Effect::Send { from: leader, to: client, payload: Payload::CUnlocked { req, deleted: false } });
             }
             Op::Unlock { client, req, lease } => {
                 let rev = self.delete_key(lease, KeyEnd::Deleted, out);
@@ -41,7 +47,7 @@ impl Cluster {
                 if let Some(g) = self.grant_of.remove(&lease) {
                     out.push(Effect::Record(Record::GrantReleased { grant: g }));
                 }
-                out.push(Effect::Send { from: leader, to: client, payload: Payload::CUnlocked { req } });
+                out.push(Effect::Send { from: leader, to: client, payload: Payload::CUnlocked { req, deleted: true } });
                 self.wake_waiters(env, out);
             }
             Op::Revoke { lease } => {
@@ -53,6 +59,25 @@ impl Cluster {
                 self.wake_waiters(env, out);
             }
         }
+    }
+
+    /// A client that already has a key asks again (its reply was lost): like etcd's Mutex, which
+    /// keeps one session and one key and puts the key only if it is not there yet, it gets the
+    /// key it has, holding the lock or still queued behind its predecessor (SEMANTICS §4).
+    fn reread(&mut self, client: ActorId, req: u64, out: &mut Fx) {
+        let Some(leader) = self.q.leader else { return };
+        let Some((&lease, &(rev, _))) = self.keys.iter().find(|(_, k)| k.1 == client) else { return };
+        let payload = match (self.grant_of.get(&lease), self.waiters.iter_mut().find(|w| w.lease == lease)) {
+            (Some(&grant), _) => Payload::CLocked { req, rev, lease, grant },
+            (None, Some(w)) => {
+                // The wake-up will answer this request.
+                w.req = req;
+                Payload::CQueued { req, rev, lease }
+            }
+            (None, None) => return,
+        };
+        out.push(Effect::Event { actor: leader, kind: EventKind::Reread { client, rev } });
+        out.push(Effect::Send { from: leader, to: client, payload });
     }
 
     /// Deletes a session's key and lease; returns the new revision.
@@ -118,6 +143,16 @@ impl Cluster {
     }
 }
 
+/// The consensus client's own sentences, where they differ from a Redis client's.
+pub fn narrate_client(me: &str, kind: &EventKind) -> Option<String> {
+    match kind {
+        EventKind::Released { removed: false } => {
+            Some(format!("{me}'s unlock deleted nothing: its key was already gone, revoked with its lease."))
+        }
+        _ => None,
+    }
+}
+
 /// The narration of the consensus events.
 pub fn narrate(me: &str, kind: &EventKind, name: &dyn Fn(ActorId) -> String, election_timeout_ms: u64) -> Option<String> {
     let n = name;
@@ -125,6 +160,13 @@ pub fn narrate(me: &str, kind: &EventKind, name: &dyn Fn(ActorId) -> String, ele
         EventKind::Queued { rev } => format!("{me}'s key is in place at revision {rev}, but an earlier key holds the lock: it waits for its predecessor."),
         EventKind::Committed { what, revision } => {
             format!("{me} commits `{what}` at revision {revision}: a majority of the members has it.")
+        }
+        EventKind::Reread { client, rev } => format!(
+            "{} already has a key (revision {rev}), made by a request whose answer it missed: it keeps that key and its place in the queue, as etcd's mutex does.",
+            n(*client)
+        ),
+        EventKind::Unchanged { what, revision } => {
+            format!("{me} commits `{what}`, which finds no key: nothing is deleted, and the store stays at revision {revision}.")
         }
         EventKind::LockGranted { client, rev, key_exists: true } => {
             format!("{me} tells {} it holds the lock: its key (revision {rev}) has the lowest create revision.", n(*client))

@@ -199,6 +199,17 @@ pub enum EventKind {
         what: String,
         revision: u64,
     },
+    /// Consensus: a client that already has a key asked for the lock again, and is told about
+    /// the key it has (created at revision `rev`).
+    Reread {
+        client: ActorId,
+        rev: u64,
+    },
+    /// Consensus: a committed delete found no key: nothing changed, and the revision stays.
+    Unchanged {
+        what: String,
+        revision: u64,
+    },
     /// Consensus: the leader tells a client it holds the lock. `key_exists` is false when the
     /// service did not check that the client's own key still existed (etcd#11456).
     LockGranted {
@@ -271,6 +282,8 @@ impl EventKind {
             Promoted => ("promoted", actor),
             Queued { .. } => ("queued", actor),
             Committed { .. } => ("committed", actor),
+            Unchanged { .. } => ("unchanged", actor),
+            Reread { client, .. } => ("reread", *client),
             LockGranted { client, .. } => ("granted", *client),
             LeaseExpired { client } => ("lease-expired", *client),
             LeaderElected { .. } => ("leader", actor),
