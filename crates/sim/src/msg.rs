@@ -145,7 +145,8 @@ impl Payload {
                 RedisCmd::Renew { ttl_ms, compare: false, .. } => format!("PEXPIRE lock {ttl_ms}"),
             },
             Payload::RedisReply { reply, .. } => match reply {
-                RedisReply::Ok { token: Some(t), .. } => format!("OK, token {t}"),
+                RedisReply::Ok { token: Some(t), incr: true, .. } => format!("OK; INCR lock:fence = {t}"),
+                RedisReply::Ok { token: Some(t), incr: false, .. } => format!("OK; the counter's token {t}"),
                 RedisReply::Ok { token: None, .. } => "OK".into(),
                 RedisReply::Nil => "nil".into(),
                 RedisReply::Int(n) => format!("{n}"),

@@ -111,10 +111,15 @@ fn redis(cx: &Cx, me: &str, kind: &EventKind) -> Option<String> {
     let opt = |x: &Option<ActorId>| x.map(|x| cx.name(x).to_string()).unwrap_or_else(|| "someone".into());
     let ttl = fmt(from_ms(cx.sc.lock.ttl_ms as i64));
     Some(match kind {
-        KeySet { owner, token } => {
-            let t = token.map(|t| format!(" and issues token {t}")).unwrap_or_default();
-            format!("{me} sets the lock key for {} to expire in {ttl} by {me}'s own clock{t}.", n(*owner))
-        }
+        KeySet { owner, token: None } => format!("{me} sets the lock key for {} to expire in {ttl} by {me}'s own clock.", n(*owner)),
+        KeySet { owner, token: Some(t) } if !cx.sc.token.durable() => format!(
+            "{me} runs {}'s acquire script: SET NX PX sets the lock key to expire in {ttl} by {me}'s own clock, and INCR lock:fence, in the same script, gives {t}: the token.",
+            n(*owner)
+        ),
+        KeySet { owner, token: Some(t) } => format!(
+            "{me} sets the lock key for {} to expire in {ttl} by {me}'s own clock; the durable counter beside it hands out token {t} with the grant.",
+            n(*owner)
+        ),
         KeyBusy { holder } => format!("{me} refuses: the key is held by {}.", opt(holder)),
         KeyExpired { owner } => format!("{}'s key expires on {me}: {me}'s clock has passed its expiry time.", opt(owner)),
         KeyDeleted { owner, by, foreign: true } => {

@@ -27,9 +27,10 @@ pub enum RedisCmd {
 /// A Redis reply.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RedisReply {
-    /// `OK`, with the token when the acquire script issued one, and (for the checker only,
-    /// never read by the client's logic) the index of the grant.
-    Ok { token: Option<u64>, grant: usize },
+    /// `OK`, with the token (`incr`: from `INCR lock:fence` in the acquire script; otherwise
+    /// from the durable counter beside the service, handed over with the grant), and (for the
+    /// checker only, never read by the client's logic) the index of the grant.
+    Ok { token: Option<u64>, grant: usize, incr: bool },
     /// `nil`: `SET NX` found the key.
     Nil,
     /// An integer reply (1 done, 0 not done, -1 no such key: redsync's convention).
@@ -138,7 +139,7 @@ impl Node {
                     },
                 );
                 let token = if *incr { Some(self.incr(FENCE_KEY)) } else { durable_token };
-                (RedisReply::Ok { token, grant }, Change::Set { token })
+                (RedisReply::Ok { token, grant, incr: *incr }, Change::Set { token })
             }
             RedisCmd::Release { owner, compare } => match self.keys.get(LOCK_KEY) {
                 None => (RedisReply::Int(if *compare { -1 } else { 0 }), Change::Unchanged { missing: true }),

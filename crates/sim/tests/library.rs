@@ -131,6 +131,25 @@ fn every_scenario_carries_its_teaching_text() {
     }
 }
 
+/// A plain `SET NX PX` issues no token: a Redis scenario with tokens says where they come from
+/// (the acquire script's `INCR`, or a durable counter beside Redis).
+#[test]
+fn a_redis_token_is_said_to_come_from_the_acquire_script() {
+    use sim::scenario::{CounterStore, LockKind, TokenKind};
+    for s in library::all() {
+        let counted = s.lock.kind == LockKind::Redis && s.token.source == TokenKind::Counter;
+        let scripted = counted && s.token.store == CounterStore::Redis;
+        let said = |what: &str| s.simplifications.iter().any(|x| x.contains(what));
+        assert_eq!(scripted, said("INCR lock:fence"), "{}: the simplifications say the acquire script issues the token", s.id);
+        assert_eq!(
+            counted && !scripted,
+            said("durable counter beside Redis"),
+            "{}: the simplifications say the token comes from a counter",
+            s.id
+        );
+    }
+}
+
 #[test]
 fn the_gc_pause_story_names_both_clients_and_the_pause() {
     let r = run(&library::get("gc-pause-unfenced").unwrap());

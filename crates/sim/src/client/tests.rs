@@ -34,7 +34,7 @@ fn a_redis_client_acquires_then_reads_with_its_token() {
     assert_eq!(out[0], Effect::Event(EventKind::Start));
     let Some(Payload::Redis { req, cmd: RedisCmd::Acquire { ttl_ms: 10_000, .. } }) = sent(&out).pop() else { panic!("{out:?}") };
     assert!(out.contains(&Effect::Timer(1_000_000, TimerKind::Timeout(req))), "the default acquire timeout: {out:?}");
-    let reply = Payload::RedisReply { req, reply: RedisReply::Ok { token: Some(34), grant: 0 } };
+    let reply = Payload::RedisReply { req, reply: RedisReply::Ok { token: Some(34), grant: 0, incr: true } };
     let out = c.handle(Input::Message(reply), &cx(2_000));
     assert_eq!(out[0], Effect::Event(EventKind::Acquired { token: Some(34), until_local_us: 10_000_000, grant: 0 }));
     assert!(matches!(sent(&out)[..], [Payload::Read { token: None, activate: false, .. }]));
@@ -58,7 +58,8 @@ fn work_is_a_timer_and_the_write_carries_the_read_value_and_token() {
     let mut c = redis_client();
     let out = c.handle(Input::Start, &cx(0));
     let Some(Payload::Redis { req, .. }) = sent(&out).pop() else { panic!() };
-    let out = c.handle(Input::Message(Payload::RedisReply { req, reply: RedisReply::Ok { token: Some(34), grant: 0 } }), &cx(1));
+    let out =
+        c.handle(Input::Message(Payload::RedisReply { req, reply: RedisReply::Ok { token: Some(34), grant: 0, incr: true } }), &cx(1));
     let Some(Payload::Read { req, .. }) = sent(&out).pop() else { panic!() };
     let out = c.handle(Input::Message(Payload::ReadReply { req, value: 41, version: 7, refused_by: None, served_us: 0 }), &cx(2));
     assert_eq!(
@@ -79,7 +80,8 @@ fn a_rejected_write_ends_the_program() {
     let mut c = redis_client();
     let out = c.handle(Input::Start, &cx(0));
     let Some(Payload::Redis { req, .. }) = sent(&out).pop() else { panic!() };
-    let out = c.handle(Input::Message(Payload::RedisReply { req, reply: RedisReply::Ok { token: Some(33), grant: 0 } }), &cx(1));
+    let out =
+        c.handle(Input::Message(Payload::RedisReply { req, reply: RedisReply::Ok { token: Some(33), grant: 0, incr: true } }), &cx(1));
     let Some(Payload::Read { req, .. }) = sent(&out).pop() else { panic!() };
     c.handle(Input::Message(Payload::ReadReply { req, value: 0, version: 0, refused_by: None, served_us: 0 }), &cx(2));
     let out = c.handle(Input::Timer(TimerKind::WorkDone), &cx(3));
@@ -104,7 +106,7 @@ fn a_redlock_round_that_wins_a_majority_is_a_grant_the_client_decides() {
         })
         .collect();
     assert_eq!(reqs.len(), 3, "all nodes at once");
-    let ok = |req| Input::Message(Payload::RedisReply { req, reply: RedisReply::Ok { token: None, grant: 0 } });
+    let ok = |req| Input::Message(Payload::RedisReply { req, reply: RedisReply::Ok { token: None, grant: 0, incr: false } });
     assert!(c.handle(ok(reqs[0]), &cx(1_000)).is_empty());
     assert!(c.handle(ok(reqs[1]), &cx(2_000)).is_empty());
     // The third node times out: two of three is a majority.

@@ -92,7 +92,7 @@ impl Single {
         let until_local = sent_local + cx.ttl_ms as Micros * MS;
         Some(match self.op {
             Some(Op::Acquire) => match *reply {
-                RedisReply::Ok { token, grant } => {
+                RedisReply::Ok { token, grant, .. } => {
                     k.lease = Some(Lease { owner: k.owner.clone(), token, grant, until_local });
                     let token = k.token(cx);
                     out.push(Effect::Event(EventKind::Acquired { token, until_local_us: until_local, grant }));

@@ -24,7 +24,7 @@ fn sent(out: &[Effect]) -> Vec<(usize, u64)> {
 }
 
 fn ok(req: u64) -> Payload {
-    Payload::RedisReply { req, reply: RedisReply::Ok { token: None, grant: 0 } }
+    Payload::RedisReply { req, reply: RedisReply::Ok { token: None, grant: 0, incr: false } }
 }
 
 #[test]

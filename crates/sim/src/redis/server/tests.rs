@@ -38,7 +38,7 @@ fn set_nx_grants_the_lock_and_arms_the_expiry() {
     assert!(matches!(&recs[0], Record::Grant(g) if g.client == A && g.node == REDIS && g.term_end_us == 10_001_000));
     assert_eq!(recs[1], Record::KeyOpen { handle: REDIS as u64, node: REDIS, owner: Some(A) });
     assert_eq!(timers(&out), vec![(REDIS, 10_001_000, Timer::Expiry { gen: 1 }, Gate::Always)]);
-    assert_eq!(sends(&out), vec![(REDIS, A, Payload::RedisReply { req: 1, reply: RedisReply::Ok { token: None, grant: 0 } })]);
+    assert_eq!(sends(&out), vec![(REDIS, A, Payload::RedisReply { req: 1, reply: RedisReply::Ok { token: None, grant: 0, incr: false } })]);
 }
 
 #[test]
@@ -124,5 +124,5 @@ fn a_redlock_node_votes_but_grants_nothing() {
     let mut out = Vec::new();
     s.on_message(REDIS, A, acquire("a1"), &env(), &mut out);
     assert!(!records(&out).iter().any(|r| matches!(r, Record::Grant(_))), "the client decides: {out:?}");
-    assert_eq!(sends(&out)[0].2, Payload::RedisReply { req: 1, reply: RedisReply::Ok { token: None, grant: 0 } });
+    assert_eq!(sends(&out)[0].2, Payload::RedisReply { req: 1, reply: RedisReply::Ok { token: None, grant: 0, incr: false } });
 }
