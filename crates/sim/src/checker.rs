@@ -13,6 +13,7 @@ use crate::scenario::Scenario;
 use crate::time::fmt;
 use crate::trace::{Applied, Run};
 mod hazards;
+mod stalls;
 mod violations;
 
 pub use crate::verdict::{Finding, Kind, Property, Safety, Verdict, PROPERTIES};
@@ -97,7 +98,8 @@ impl Cx<'_> {
         }
         if let Some(b) = run.intervals.beliefs.iter().find(|b| Some(b.grant) == w.grant) {
             if b.valid_until_us < w.at_us {
-                why.push(format!("its lease had run out at {} by its own clock", fmt(b.valid_until_us)));
+                let whose = if why.is_empty() { format!("{}'s", self.name(w.client)) } else { "its".into() };
+                why.push(format!("{whose} lease had run out at {} by its own clock", fmt(b.valid_until_us)));
             }
         }
         if why.is_empty() {
@@ -150,6 +152,7 @@ pub fn check(run: &Run, sc: &Scenario) -> Verdict {
     omitted.extend(more);
     let mut n = Findings::default();
     liveness(&cx, &mut n);
+    stalls::stalls(&cx, &mut n);
     let (mut notes, more) = n.finish();
     notes.extend(omitted.into_iter().chain(more));
     let properties = PROPERTIES

@@ -112,11 +112,45 @@ pub struct Scenario {
 
 /// Narration for a key moment: `on` names an event as `"<what> [actor] [#n]"`, e.g.
 /// `"paused A"`, `"accepted A"`, `"expired"` or `"acquired B #2"`; see `trace::EventKind::tag`.
+///
+/// The same moments are matched on every run of the scenario: as written, with its fix, and as
+/// the reader edits it. `when` says what must be true of a run for `text` to be true of it; a
+/// moment is shown only where it holds (`trace::Run::holds`). A text that claims harm, two
+/// holders or a token number says so in `when` (the library tests check it).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Moment {
     pub on: String,
     pub text: String,
+    #[serde(default, skip_serializing_if = "When::is_always")]
+    pub when: When,
+}
+
+/// What must be true of a run, at a moment's event, for the moment's text to be true.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct When {
+    /// The run's verdict.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<crate::verdict::Safety>,
+    /// The run has a finding (violation or hazard) of one of these kinds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub finding: Vec<crate::verdict::Kind>,
+    /// Whether, at the event, two or more clients believe they hold the lock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overlap: Option<bool>,
+    /// The token the event carries (a grant, a write accepted or rejected, a key set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<u64>,
+    /// Settings of the scenario, each at its path as a fix writes them (`token.source`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub settings: Vec<Setting>,
+}
+
+impl When {
+    pub fn is_always(&self) -> bool {
+        *self == When::default()
+    }
 }
 
 /// The one-click fix: settings to change, each named by its path in the scenario.
@@ -131,7 +165,7 @@ pub struct Fix {
 }
 
 /// One setting of a fix: `path` is dot-separated (`resource.fencing`, `clients.1.steps.1.read.activate`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Setting {
     pub path: String,
@@ -265,6 +299,15 @@ impl Scenario {
             s.fix = None;
             s
         }))
+    }
+
+    /// Whether every setting has the given value (a missing path has none).
+    pub fn has_settings(&self, set: &[Setting]) -> bool {
+        if set.is_empty() {
+            return true;
+        }
+        let mut v = serde_json::to_value(self).expect("a scenario always serializes");
+        set.iter().all(|s| pointer_mut(&mut v, &s.path).is_some_and(|x| *x == s.value))
     }
 
     /// The scenario with the given settings changed, validated.

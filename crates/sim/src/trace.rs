@@ -288,6 +288,19 @@ impl Run {
             .map(|e| e.id)
     }
 
+    /// Whether a moment's condition holds at event `id` (see [`crate::scenario::When`]).
+    pub fn holds(&self, when: &crate::scenario::When, id: EventId) -> bool {
+        let e = &self.events[id];
+        let verdict = when.verdict.is_none_or(|v| v == self.verdict.verdict);
+        let finding = when.finding.is_empty()
+            || self.verdict.violations.iter().chain(&self.verdict.hazards).any(|f| when.finding.contains(&f.property));
+        let holders = self.intervals.beliefs.iter().filter(|b| b.from_us <= e.at_us && e.at_us < b.to_us).map(|b| b.client);
+        let holders: std::collections::BTreeSet<ActorId> = holders.collect();
+        let overlap = when.overlap.is_none_or(|o| o == (holders.len() >= 2));
+        let token = when.token.is_none_or(|t| e.kind.token() == Some(t));
+        verdict && finding && overlap && token
+    }
+
     /// The events that carry a key moment.
     pub fn moments(&self) -> impl Iterator<Item = &Event> {
         self.events.iter().filter(|e| e.moment.is_some())

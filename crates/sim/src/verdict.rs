@@ -19,7 +19,7 @@ pub enum Safety {
 }
 
 /// What a finding is about: a violated property, a hazard, or a note.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Kind {
     // Violations: they decide the verdict.

@@ -94,6 +94,55 @@ fn every_moment_narrates_an_event_of_the_default_run_or_its_fix() {
     }
 }
 
+/// A key moment is shown only where its `when` holds (DESIGN §1; issue 13): on the run as
+/// written, with its fix, and as the reader edits it. So a text that claims harm, two holders
+/// or a token number carries the condition that makes the claim true, and is never shown on a
+/// run where it is false.
+#[test]
+fn a_moment_that_claims_something_says_when_it_is_true() {
+    use sim::verdict::Kind::*;
+    let harm = ["is lost", "overwrit", "twice", "corrupt", "booked again", "accepted after"];
+    let two = ["two holders", "still holds it", "lock too"];
+    for s in library::all() {
+        for m in &s.moments {
+            let t = m.text.to_lowercase();
+            let w = &m.when;
+            if harm.iter().any(|h| t.contains(h)) {
+                let said = w.finding.iter().any(|k| matches!(k, LostUpdate | OutOfOrderWrite | DuplicateEffect));
+                assert!(said, "{}: moment `{}` claims harm: its `when` names the violation", s.id, m.on);
+            }
+            if two.iter().any(|h| t.contains(h)) {
+                let said = w.overlap == Some(true) || w.finding.iter().any(|k| matches!(k, DoubleGrant | BeliefOverlap));
+                assert!(said, "{}: moment `{}` claims two holders: its `when` says so", s.id, m.on);
+            }
+        }
+    }
+}
+
+/// Every token a shown moment names is one the run issued, on every library run and fix.
+#[test]
+fn a_shown_moment_names_only_tokens_of_its_run() {
+    for s in library::all() {
+        let mut runs = vec![(s.clone(), run(&s))];
+        if let Some(Ok(f)) = s.fixed() {
+            let r = run(&f);
+            runs.push((f, r));
+        }
+        for (sc, r) in &runs {
+            for e in r.moments() {
+                let text = e.moment.as_deref().unwrap_or_default();
+                let words: Vec<&str> = text.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
+                for pair in words.windows(2) {
+                    if let ("token", Ok(n)) = (pair[0], pair[1].parse::<u64>()) {
+                        let issued = r.tokens.iter().any(|t| t.1 == n);
+                        assert!(issued, "{} (seed {}): a moment names token {n}, which this run never issued: {text}", sc.id, sc.seed);
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn a_fixed_run_has_a_key_moment_where_the_fix_acts() {
     for s in library::all() {

@@ -36,14 +36,23 @@ fn lost_update(cx: &Cx, w: &Applied, first: &Applied, n_lost: usize) -> Finding 
     } else {
         format!("{other}'s write of {} at {}", first.value_after, fmt(first.at_us))
     };
-    let mut stale = cx.why_stale(w);
-    // Two holders at once: say how the lock service came to grant both.
-    if let (Some(gw), Some(gf)) = (w.grant, first.grant) {
-        let (g1, g2) = if gw < gf { (&run.grants[gw], &run.grants[gf]) } else { (&run.grants[gf], &run.grants[gw]) };
-        if gw != gf && g1.client != g2.client && g1.term_end_us > g2.at_us && stale.is_empty() {
-            stale = format!(" {} and {} both held the lock: {}.", cx.name(g1.client), cx.name(g2.client), conflict_cause(cx, g1, g2));
+    // Whose write was stale: the writer's, unless it holds the newer grant, in which case the
+    // write it overwrote came from the older holder (a fresh owner not yet seen).
+    let newer = matches!((w.grant, first.grant), (Some(gw), Some(gf)) if gw > gf && first.client != w.client);
+    // Two holders at once: how the lock service came to grant both.
+    let both = match (w.grant, first.grant) {
+        (Some(gw), Some(gf)) => {
+            let (g1, g2) = if gw < gf { (&run.grants[gw], &run.grants[gf]) } else { (&run.grants[gf], &run.grants[gw]) };
+            (gw != gf && g1.client != g2.client && g1.term_end_us > g2.at_us)
+                .then(|| format!(" {} and {} both held the lock: {}.", cx.name(g1.client), cx.name(g2.client), conflict_cause(cx, g1, g2)))
         }
-    }
+        _ => None,
+    };
+    let stale = if newer {
+        both.unwrap_or_else(|| cx.why_stale(first))
+    } else {
+        Some(cx.why_stale(w)).filter(|s| !s.is_empty()).or(both).unwrap_or_default()
+    };
     let explanation = format!(
         "The resource accepted {who}'s write of {}{} at {}, which overwrote {lost_desc} without having seen it: {who} had read version {read_v}{read_at}. {} update{} lost: the value is {} after {} accepted writes.{stale}",
         w.value_after,

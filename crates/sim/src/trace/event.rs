@@ -234,6 +234,17 @@ pub enum EventKind {
 }
 
 impl EventKind {
+    /// The token the event carries: a grant, a write accepted or rejected, a key set.
+    pub fn token(&self) -> Option<u64> {
+        match self {
+            EventKind::Acquired { token, .. }
+            | EventKind::Accepted { token, .. }
+            | EventKind::Rejected { token, .. }
+            | EventKind::KeySet { token, .. } => *token,
+            _ => None,
+        }
+    }
+
     /// The word used to match key moments, and the actor the word is about (the client for
     /// events at the resource or the lock service). See [`crate::scenario::Moment`].
     pub fn tag(&self, actor: ActorId) -> (&'static str, ActorId) {

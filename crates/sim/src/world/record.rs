@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use super::World;
 use crate::actor::Record;
 use crate::narrate;
+use crate::scenario::Scenario;
 use crate::time::Micros;
 use crate::trace::*;
 
@@ -136,16 +137,18 @@ impl World<'_> {
             end_us: self.end,
             verdict: Default::default(),
         };
-        attach_moments(&mut run, &self.sc.moments);
         run.verdict = crate::checker::check(&run, self.sc);
+        attach_moments(&mut run, self.sc);
         run
     }
 }
 
 /// Attaches each moment's narration to the event it names: `"<tag> [actor] [#n]"`.
-fn attach_moments(run: &mut Run, moments: &[crate::scenario::Moment]) {
-    for m in moments {
-        if let Some(id) = run.find(&m.on) {
+/// A moment is attached only where its condition holds (`scenario::When`).
+fn attach_moments(run: &mut Run, sc: &Scenario) {
+    for m in &sc.moments {
+        let found = run.find(&m.on).filter(|&id| run.holds(&m.when, id) && sc.has_settings(&m.when.settings));
+        if let Some(id) = found {
             let ev = &mut run.events[id];
             ev.moment = Some(match ev.moment.take() {
                 Some(prev) => format!("{prev} {}", m.text),
