@@ -230,7 +230,7 @@ await test('the course lists every chapter and opens a lesson', async (page) => 
   await open(page, '');
   await page.click('#tab-Course');
   const lessons = await page.locator('.lesson').count();
-  expect(lessons === 28, `${lessons} lessons`);
+  expect(lessons === 35, `${lessons} lessons`);
   await page.click('.lesson:has-text("The token counter starts again")');
   await page.waitForURL(/scenario=token-reset/);
   expect(await attr(page, 'data-verdict') === 'unsafe', 'token-reset is unsafe');
@@ -484,7 +484,7 @@ await test('comfort: reduced motion stops the moving dots; the course keeps prog
   await p.waitForSelector('#app[data-steps]');
   await p.waitForFunction(() => (localStorage.getItem('leaselab.visited') || '').includes('token-reset'));
   await p.click('#tab-Course');
-  expect((await p.textContent('.course .progress')).includes('opened 2 of 28'), await p.textContent('.course .progress'));
+  expect((await p.textContent('.course .progress')).includes('opened 2 of 35'), await p.textContent('.course .progress'));
   expect(await p.locator('.lesson .seen').count() === 2, 'two lessons marked seen');
   await ctx.close();
 });
@@ -588,11 +588,11 @@ await test('the whole course in predict mode: every lesson, every question, star
     if (!(await next.count())) break;
     await next.click();
   }
-  expect(lessons.length === 28 && lessons[27] === 'db-transaction', `went through ${lessons.length} lessons: ${lessons.join(', ')}`);
+  expect(lessons.length === 35 && lessons[34] === 'work-claim-queue', `went through ${lessons.length} lessons: ${lessons.join(', ')}`);
   await page.waitForFunction(() => Object.keys(JSON.parse(localStorage.getItem('leaselab.predict') || '{}')).length >= 55);
   await page.click('#tab-Course');
   const progress = await page.textContent('.course .progress');
-  expect(/opened 28 of 28/.test(progress) && /answered (\d+) of \1 predict questions/.test(progress), progress);
+  expect(/opened 35 of 35/.test(progress) && /answered (\d+) of \1 predict questions/.test(progress), progress);
 });
 
 await test('the guide: answers lead to an approach, and its scenarios open in the lab', async (page) => {

@@ -18,8 +18,8 @@ pub fn large() -> Scenario {
             Step::Acquire { retry_ms: 50, attempts: 10_000, timeout_ms: 500 },
             Step::Read { activate: false },
             Step::Work { ms: work },
-            Step::Renew {},
-            Step::Write { op: WriteOp::Set, request: None, timeout_ms: None, retries: 0, conditional: false },
+            Step::Renew { on_timeout: Default::default() },
+            Step::Write { op: WriteOp::Set, request: None, timeout_ms: None, retries: 0, conditional: false, effect: None },
             Step::Release {},
         ]
     };

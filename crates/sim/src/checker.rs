@@ -92,6 +92,11 @@ impl Cx<'_> {
                 why.push(format!("{} was paused from {} to {}", self.name(w.client), fmt(p.from_us), fmt(p.to_us)));
             }
         }
+        for p in &run.intervals.partitions {
+            if p.actor == w.client && p.from_us >= grant_at && p.from_us <= sent {
+                why.push(format!("{} was cut off by a partition from {} to {}", self.name(w.client), fmt(p.from_us), fmt(p.to_us)));
+            }
+        }
         let m = &run.intervals.messages[w.msg];
         if m.delayed {
             why.push(format!("its write was held in the network from {} to {}", fmt(m.sent_us), fmt(m.arrived_us)));
@@ -153,6 +158,7 @@ pub fn check(run: &Run, sc: &Scenario) -> Verdict {
     let mut n = Findings::default();
     liveness(&cx, &mut n);
     stalls::stalls(&cx, &mut n);
+    stalls::wasted(&cx, &mut n);
     let (mut notes, more) = n.finish();
     notes.extend(omitted.into_iter().chain(more));
     let properties = PROPERTIES

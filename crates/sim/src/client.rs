@@ -12,7 +12,7 @@ use crate::lock::Protocol;
 use crate::msg::{Dest, Payload};
 pub use crate::proto::{Core, Cx, Effect, GrantFx, Input, Lease, Outcome, TimerKind, Wait};
 use crate::rng::Rng;
-use crate::scenario::Step;
+use crate::scenario::{OnTimeout, Step};
 use crate::time::{Micros, MS};
 use crate::trace::{EventKind, WriteOutcome};
 
@@ -120,7 +120,7 @@ impl Client {
                     self.write(&step, cx, out);
                     return;
                 }
-                Step::Renew {} => {
+                Step::Renew { .. } => {
                     if self.proto.renew(&mut self.core, cx, out) {
                         return;
                     }
@@ -150,7 +150,7 @@ impl Client {
     }
 
     fn write(&mut self, step: &Step, cx: &Cx, out: &mut Vec<Effect>) {
-        let Step::Write { op, request, timeout_ms, conditional, .. } = step.clone() else { return };
+        let Step::Write { op, request, timeout_ms, conditional, effect, .. } = step.clone() else { return };
         self.resends = 0;
         let request = request.unwrap_or_else(|| format!("{}-{}", cx.name, self.pc));
         let value = self.read.map(|r| r.0).unwrap_or(0) + 1;
@@ -160,7 +160,7 @@ impl Client {
             Some((_, v, at)) => (Some(v), Some(at)),
             None => (None, None),
         };
-        let write = |req| Payload::Write { req, token, grant, op, value, request, read_version, read_at_us, conditional };
+        let write = |req| Payload::Write { req, token, grant, op, value, request, read_version, read_at_us, conditional, effect };
         self.core.send(Dest::Resource, write, timeout_ms, cx, out);
     }
 
@@ -214,10 +214,11 @@ impl Client {
                 self.resends += 1;
                 out.push(timeout("its write; it sends it again"));
                 // The same request again, under a new request number.
-                if let Some(Payload::Write { token, grant, op, value, request, read_version, read_at_us, conditional, .. }) =
+                if let Some(Payload::Write { token, grant, op, value, request, read_version, read_at_us, conditional, effect, .. }) =
                     self.core.last_payload.clone()
                 {
-                    let copy = |req| Payload::Write { req, token, grant, op, value, request, read_version, read_at_us, conditional };
+                    let copy =
+                        |req| Payload::Write { req, token, grant, op, value, request, read_version, read_at_us, conditional, effect };
                     self.core.send(Dest::Resource, copy, timeout_ms, cx, out);
                 }
             }
@@ -225,7 +226,11 @@ impl Client {
                 out.push(timeout("its write; it gives up"));
                 self.finish(false, out);
             }
-            Some(Step::Renew {}) => {
+            Some(Step::Renew { on_timeout: OnTimeout::KeepWorking }) => {
+                out.push(timeout("its renewal, and keeps working as if it still held the lock"));
+                self.next(cx, out);
+            }
+            Some(Step::Renew { .. }) => {
                 out.push(timeout("its renewal"));
                 self.lose("its renewal got no reply".into(), out);
             }

@@ -55,6 +55,8 @@ pub enum Payload {
         read_version: Option<u64>,
         read_at_us: Option<Micros>,
         conditional: bool,
+        /// The external effect the transaction sends, by its key.
+        effect: Option<String>,
     },
     WriteReply {
         req: u64,
@@ -161,6 +163,7 @@ impl Payload {
                 let what = match op {
                     WriteOp::Set => format!("write {value}"),
                     WriteOp::Add => format!("add 1 ({request})"),
+                    WriteOp::Rebuild => format!("rebuilt entry ({request})"),
                 };
                 let cond = match (conditional, read_version) {
                     (true, Some(v)) => format!(" if version = {v}"),

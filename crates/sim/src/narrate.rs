@@ -157,6 +157,12 @@ fn resource(cx: &Cx, me: &str, kind: &EventKind) -> Option<String> {
             token.map(|t| t.to_string()).unwrap_or_else(|| "(none)".into())
         ),
         Duplicate { client, request } => format!("{me} has already applied request {request}: {}'s copy changes nothing.", n(*client)),
+        EffectSent { client, key, deduplicated: false } => {
+            format!("{}'s transaction sends {key}: once sent, it stays sent, whatever the transaction does next.", n(*client))
+        }
+        EffectSent { client, key, deduplicated: true } => {
+            format!("{}'s transaction sends {key} again; its receiver has seen the key {key} before and does nothing.", n(*client))
+        }
         Conflict { client, expected, actual } => {
             format!("{me} refuses {}'s conditional write: it expected version {expected}, the value is at version {actual}.", n(*client))
         }
@@ -193,7 +199,7 @@ fn faults(cx: &Cx, a: ActorId, me: &str, kind: &EventKind) -> Option<String> {
             format!("{me}'s clock jumps {dir} by {}.", fmt(by_us.abs()))
         }
         DriftChanged { ppm } => format!("{me}'s clock now drifts by {ppm} ppm."),
-        Isolated { until_us } => format!("A partition cuts {me} off until {}.", fmt(*until_us)),
+        Isolated { until_us } => format!("The network is partitioned: {me} is cut off from the others until {}.", fmt(*until_us)),
         Healed => "The partition heals.".to_string(),
         _ => return None,
     })

@@ -60,6 +60,15 @@ impl Store {
         Ok((self.value, self.version))
     }
 
+    /// An external effect goes out; `false` when idempotency keys are on and this key has gone
+    /// out before (the receiver recognises it and does nothing).
+    pub fn send_effect(&mut self, key: &str) -> bool {
+        if !self.cfg.idempotency {
+            return true;
+        }
+        self.seen.insert(format!("effect:{key}"))
+    }
+
     /// What to do with a write when it arrives.
     pub fn decide(&self, token: Option<u64>, request: &str, conditional: bool, read_version: Option<u64>) -> Decision {
         if self.cfg.idempotency && self.seen.contains(request) {
@@ -97,6 +106,8 @@ impl Store {
         self.value = match op {
             WriteOp::Set => value,
             WriteOp::Add => self.value + 1,
+            // The entry's content does not depend on who builds it, nor on the value before.
+            WriteOp::Rebuild => 1,
         };
         self.version += 1;
         if self.cfg.idempotency {

@@ -182,7 +182,7 @@ pub struct Applied {
     /// The grant the client believed it held when it made the write.
     pub grant: Option<usize>,
     pub token: Option<u64>,
-    pub add: bool,
+    pub op: crate::scenario::WriteOp,
     pub request: String,
     /// The version the client had read, for a read-modify-write.
     pub read_version: Option<u64>,

@@ -34,6 +34,8 @@ pub enum Kind {
     TokenRegression,
     // Notes.
     Liveness,
+    /// The same derived entry was built more than once: harmless, only wasted work.
+    WastedWork,
     Incomplete,
     InFlight,
     /// More findings of one kind than a verdict lists.
@@ -53,6 +55,7 @@ impl Kind {
             Kind::BeliefOverlap => "belief-overlap",
             Kind::TokenRegression => "token-regression",
             Kind::Liveness => "liveness",
+            Kind::WastedWork => "wasted-work",
             Kind::Incomplete => "incomplete",
             Kind::InFlight => "in-flight",
             Kind::Omitted => "omitted",

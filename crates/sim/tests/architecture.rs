@@ -250,6 +250,7 @@ fn every_kind() -> Vec<EventKind> {
         Committed { what: "what".into(), revision: 1 },
         Unchanged { what: "what".into(), revision: 1 },
         Reread { client: 0, rev: 1 },
+        EffectSent { client: 0, key: "k".into(), deduplicated: false },
         LockGranted { client: 0, rev: 1, key_exists: true },
         LeaseExpired { client: 0 },
         LeaderElected { leases: 0 },
@@ -302,6 +303,7 @@ fn every_kind() -> Vec<EventKind> {
             | Committed { .. }
             | Unchanged { .. }
             | Reread { .. }
+            | EffectSent { .. }
             | LockGranted { .. }
             | LeaseExpired { .. }
             | LeaderElected { .. }

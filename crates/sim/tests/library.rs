@@ -10,22 +10,27 @@ const TABLE: &[(&str, sim::Safety, Option<sim::Safety>)] = &[
     ("holder-crash", Safe, None),
     ("unsafe-release", Unsafe, Some(Safe)),
     ("unchecked-renew", Unsafe, Some(Safe)),
+    ("efficiency-lock", Safe, None),
     ("gc-pause-unfenced", Unsafe, Some(Safe)),
     ("gc-pause-fenced", Safe, None),
     ("longer-ttl", Unsafe, Some(Safe)),
     ("client-deadline", Unsafe, Some(Safe)),
     ("delayed-write", Unsafe, Some(Safe)),
+    ("lost-contact", Unsafe, Some(Safe)),
     ("random-owner-not-token", Unsafe, Some(Safe)),
     ("check-then-write", Unsafe, Some(Safe)),
     ("fresh-owner-not-yet-seen", Unsafe, Some(Safe)),
     ("token-reset", Unsafe, Some(Safe)),
     ("non-fencing-downstream", Unsafe, Some(Safe)),
     ("same-owner-retry", Unsafe, Some(Safe)),
+    ("idempotent-not-fenced", Unsafe, Some(Safe)),
     ("failover-lost-lock", Unsafe, Some(Safe)),
     ("redlock-happy", Safe, None),
     ("redlock-clock-jump", Unsafe, Some(Safe)),
+    ("redlock-drift", Unsafe, Some(Safe)),
     ("redlock-restart", Unsafe, Some(Safe)),
     ("redlock-pause-after-acquire", Unsafe, Some(Safe)),
+    ("redlock-delayed-write", Unsafe, Some(Safe)),
     ("redlock-slow-acquire", Safe, None),
     ("redlock-split-vote", Safe, None),
     ("consensus-fenced", Safe, None),
@@ -34,6 +39,8 @@ const TABLE: &[(&str, sim::Safety, Option<sim::Safety>)] = &[
     ("zookeeper-unfenced", Unsafe, Some(Safe)),
     ("zookeeper-fenced", Safe, None),
     ("db-transaction", Safe, None),
+    ("transaction-external-effect", Unsafe, Some(Safe)),
+    ("work-claim-queue", Unsafe, Some(Safe)),
 ];
 
 fn run(s: &sim::Scenario) -> sim::Run {
@@ -101,7 +108,7 @@ fn every_moment_narrates_an_event_of_the_default_run_or_its_fix() {
 #[test]
 fn a_moment_that_claims_something_says_when_it_is_true() {
     use sim::verdict::Kind::*;
-    let harm = ["is lost", "overwrit", "twice", "corrupt", "booked again", "accepted after"];
+    let harm = ["update is lost", "overwrit", "twice", "corrupt", "booked again", "accepted after", "same email again"];
     let two = ["two holders", "still holds it", "lock too"];
     for s in library::all() {
         for m in &s.moments {
@@ -158,6 +165,7 @@ fn a_fixed_run_has_a_key_moment_where_the_fix_acts() {
                         | sim::EventKind::LostLock { .. }
                         | sim::EventKind::ReadServed { .. }
                         | sim::EventKind::Tally { ok: false, .. }
+                        | sim::EventKind::EffectSent { deduplicated: true, .. }
                 )),
             "{}: the fixed run narrates no moment where the fix acts",
             s.id

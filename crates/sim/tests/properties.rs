@@ -15,7 +15,7 @@ fn acquire(retry_ms: u64) -> Step {
 }
 
 fn write() -> Step {
-    Step::Write { op: WriteOp::Set, request: None, timeout_ms: None, retries: 0, conditional: false }
+    Step::Write { op: WriteOp::Set, request: None, timeout_ms: None, retries: 0, conditional: false, effect: None }
 }
 
 fn base(seed: u64, ttl_ms: u64, fencing: Fencing, clients: Vec<Client>, faults: Vec<Fault>) -> Scenario {
@@ -134,7 +134,7 @@ fn workers_to_clients(ws: &[(u64, u64, bool, u64)]) -> Vec<Client> {
         .map(|(i, &(start, work, renew, retry))| {
             let mut steps = vec![acquire(retry), Step::Read { activate: false }, Step::Work { ms: work }];
             if renew {
-                steps.push(Step::Renew {});
+                steps.push(Step::Renew { on_timeout: Default::default() });
                 steps.push(Step::Work { ms: work / 2 });
             }
             steps.push(write());
@@ -214,18 +214,17 @@ fn any_step() -> impl Strategy<Value = Step> {
         (1u64..5_000, 1u32..50, 1u64..3_000).prop_map(|(retry_ms, attempts, timeout_ms)| Step::Acquire { retry_ms, attempts, timeout_ms }),
         any::<bool>().prop_map(|activate| Step::Read { activate }),
         (0u64..20_000).prop_map(|ms| Step::Work { ms }),
-        (any::<bool>(), prop::option::of(1u64..5_000), 0u32..3, prop::option::of("[a-z]{1,3}")).prop_map(
-            |(add, timeout_ms, retries, request)| {
-                Step::Write {
-                    op: if add { WriteOp::Add } else { WriteOp::Set },
-                    request,
-                    timeout_ms: timeout_ms.or(if retries > 0 { Some(500) } else { None }),
-                    retries,
-                    conditional: false,
-                }
+        (0u8..3, prop::option::of(1u64..5_000), 0u32..3, prop::option::of("[a-z]{1,3}")).prop_map(|(op, timeout_ms, retries, request)| {
+            Step::Write {
+                op: [WriteOp::Set, WriteOp::Add, WriteOp::Rebuild][op as usize],
+                request,
+                timeout_ms: timeout_ms.or(if retries > 0 { Some(500) } else { None }),
+                retries,
+                conditional: false,
+                effect: None,
             }
-        ),
-        Just(Step::Renew {}),
+        }),
+        any::<bool>().prop_map(|keep| Step::Renew { on_timeout: if keep { OnTimeout::KeepWorking } else { OnTimeout::GiveUp } }),
         Just(Step::Release {}),
         (0u64..5_000).prop_map(|margin_ms| Step::CheckDeadline { margin_ms }),
     ]
@@ -296,7 +295,7 @@ proptest! {
             s.token.source = TokenKind::Counter;
             s.lock.recheck_after_wait = pexpire;
             for c in &mut s.clients {
-                c.steps.retain(|st| !matches!(st, Step::Renew {}));
+                c.steps.retain(|st| !matches!(st, Step::Renew { .. }));
             }
         } else if redlock {
             s.lock.kind = LockKind::Redlock;

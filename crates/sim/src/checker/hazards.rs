@@ -30,7 +30,21 @@ pub(super) fn conflict_cause(cx: &Cx, g1: &Grant, g2: &Grant) -> String {
                 Some(jm) => {
                     format!("{n}'s clock jumped forward by {} at {}, so {a}'s key on {n} expired early", fmt(jm.by_us), fmt(jm.at_us))
                 }
-                None => format!("{a}'s key on {n} expired at {} by {n}'s clock", fmt(at)),
+                None => {
+                    // A clock that runs fast reaches the expiry early in true time.
+                    let clock = &run.clocks[node];
+                    let gained = clock.offset_at(at) - clock.offset_at(g1.at_us);
+                    if gained > 0 {
+                        format!(
+                            "{n}'s clock runs fast (it gained {} between {a}'s grant and {}), so {a}'s key on {n} expired early, at {} in true time",
+                            fmt(gained),
+                            fmt(at),
+                            fmt(at)
+                        )
+                    } else {
+                        format!("{a}'s key on {n} expired at {} (true time)", fmt(at))
+                    }
+                }
             },
             _ => format!("{n} no longer had {a}'s key"),
         }

@@ -1,7 +1,9 @@
-//! Liveness notes for Redlock (DESIGN §3.1): how long nobody could make progress although
-//! nobody held the lock, because the votes split or because a node was kept down.
+//! The costs that are not harm (DESIGN §3.1): how long nobody could make progress although
+//! nobody held the lock (Redlock's split votes, a node kept down), and work done twice where
+//! doing it twice harms nothing (a cache entry rebuilt by two workers).
 
 use super::{Cx, Findings};
+use crate::scenario::WriteOp;
 use crate::time::{fmt, Micros};
 use crate::trace::{ActorId, EventKind, Role};
 use crate::verdict::{Finding, Kind};
@@ -73,6 +75,32 @@ pub(super) fn stalls(cx: &Cx, notes: &mut Findings) {
             });
         }
     }
+}
+
+/// A derived entry rebuilt more than once: the lock saved no work, and cost no correctness.
+pub(super) fn wasted(cx: &Cx, notes: &mut Findings) {
+    let run = cx.run;
+    let rebuilds: Vec<_> = run.applied.iter().filter(|w| w.op == WriteOp::Rebuild).collect();
+    let [_, rest @ ..] = rebuilds.as_slice() else { return };
+    if rest.is_empty() {
+        return;
+    }
+    let mut names: Vec<String> = rebuilds.iter().map(|w| cx.name(w.client)).collect();
+    names.dedup();
+    let list: Vec<String> = rebuilds.iter().map(|w| format!("{} at {}", cx.name(w.client), fmt(w.at_us))).collect();
+    notes.add(Kind::WastedWork, || Finding {
+        property: Kind::WastedWork,
+        at_us: rest[0].at_us,
+        actors: names,
+        explanation: format!(
+            "The entry was rebuilt {} times ({}): {} of the rebuilds {} wasted work. Each wrote the same content, so no data was harmed: here the lock only saves work.",
+            rebuilds.len(),
+            list.join(", "),
+            rest.len(),
+            if rest.len() == 1 { "was" } else { "were" }
+        ),
+        event: Some(rest[0].event),
+    });
 }
 
 /// A lock node down at `t`, with its down span.

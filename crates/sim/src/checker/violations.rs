@@ -3,9 +3,9 @@
 
 use super::hazards::conflict_cause;
 use super::{Cx, Findings};
-use crate::scenario::{Fencing, ResourceKind};
+use crate::scenario::{Fencing, ResourceKind, WriteOp};
 use crate::time::fmt;
-use crate::trace::Applied;
+use crate::trace::{Applied, EventKind};
 use crate::verdict::{Finding, Kind};
 
 pub(super) fn lost_updates(cx: &Cx, out: &mut Findings) {
@@ -73,7 +73,8 @@ fn lost_update(cx: &Cx, w: &Applied, first: &Applied, n_lost: usize) -> Finding 
 pub(super) fn out_of_order(cx: &Cx, out: &mut Findings) {
     let run = cx.run;
     let mut newest: Option<&Applied> = None;
-    for w in &run.applied {
+    // A rebuilt entry has the same content whoever wrote it last: its order harms nothing.
+    for w in run.applied.iter().filter(|w| w.op != WriteOp::Rebuild) {
         let Some(g) = w.grant else { continue };
         match newest {
             Some(n) if n.grant.is_some_and(|ng| ng > g) => out.add(Kind::OutOfOrderWrite, || out_of_order_write(cx, w, n)),
@@ -117,10 +118,21 @@ fn out_of_order_write(cx: &Cx, w: &Applied, n: &Applied) -> Finding {
 
 pub(super) fn duplicates(cx: &Cx, out: &mut Findings) {
     let run = cx.run;
+    // External effects sent from inside a transaction: a rollback does not take them back.
+    let mut sent: std::collections::BTreeMap<&str, &crate::trace::Event> = std::collections::BTreeMap::new();
+    for e in &run.events {
+        let EventKind::EffectSent { key, deduplicated: false, .. } = &e.kind else { continue };
+        match sent.get(key.as_str()) {
+            None => {
+                sent.insert(key, e);
+            }
+            Some(first) => out.add(Kind::DuplicateEffect, || effect_twice(cx, e, first, key)),
+        }
+    }
     // The first write of each request that took effect as an addition.
     let mut first_of: std::collections::BTreeMap<&str, &Applied> = std::collections::BTreeMap::new();
     for w in &run.applied {
-        if !w.add {
+        if w.op != WriteOp::Add {
             continue;
         }
         let Some(first) = first_of.get(w.request.as_str()).copied() else {
@@ -129,6 +141,24 @@ pub(super) fn duplicates(cx: &Cx, out: &mut Findings) {
         };
         out.add(Kind::DuplicateEffect, || duplicate(cx, w, first));
     }
+}
+
+fn effect_twice(cx: &Cx, e: &crate::trace::Event, first: &crate::trace::Event, key: &str) -> Finding {
+    let client = |e: &crate::trace::Event| match e.kind {
+        EventKind::EffectSent { client, .. } => cx.name(client),
+        _ => cx.name(e.actor),
+    };
+    let (who, other) = (client(e), client(first));
+    let explanation = format!(
+        "{key} went out twice: from {other}'s transaction at {} and from {who}'s at {}. The database rolled back what it could, but not what the transaction had already sent outside it; nothing deduplicated it (no idempotency key).",
+        fmt(first.at_us),
+        fmt(e.at_us),
+    );
+    let mut actors = vec![who];
+    if !actors.contains(&other) {
+        actors.push(other);
+    }
+    Finding { property: Kind::DuplicateEffect, at_us: e.at_us, actors, explanation, event: Some(e.id) }
 }
 
 fn duplicate(cx: &Cx, w: &Applied, first: &Applied) -> Finding {

@@ -46,8 +46,13 @@ impl Server {
                     out.push(reply(Payload::ReadReply { req, value: 0, version: 0, refused_by: Some(highest), served_us: env.now() }));
                 }
             },
-            Payload::Write { req, token, ref request, conditional, read_version, .. } => {
+            Payload::Write { req, token, ref request, conditional, read_version, ref effect, .. } => {
                 let answer = |outcome, highest| reply(Payload::WriteReply { req, outcome, highest });
+                if let Some(key) = effect {
+                    // Sent from inside the transaction: it goes out whatever the outcome.
+                    let repeat = !self.store.send_effect(key);
+                    out.push(event(EventKind::EffectSent { client: from, key: key.clone(), deduplicated: repeat }));
+                }
                 match self.store.decide(token, request, conditional, read_version) {
                     Decision::Apply => self.apply(from, &payload, msg, env, out),
                     Decision::Reject => {
@@ -90,7 +95,7 @@ impl Server {
             client,
             grant,
             token,
-            add: op == WriteOp::Add,
+            op,
             request,
             read_version: if op == WriteOp::Set { read_version } else { None },
             read_at_us,
@@ -140,6 +145,7 @@ mod tests {
             read_version: Some(0),
             read_at_us: Some(0),
             conditional: false,
+            effect: None,
         }
     }
 

@@ -106,6 +106,27 @@ pub enum WriteOp {
     Set,
     /// Add one, whatever the value is (a charge, an email, a ledger entry): not idempotent.
     Add,
+    /// Rebuild a derived entry (a cache) from the source: the same content whoever writes it,
+    /// so a second rebuild harms nothing; it is only wasted work.
+    Rebuild,
+}
+
+/// What a client does when its renewal gets no answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OnTimeout {
+    /// It cannot know it still holds the lock: it stops (the safe choice).
+    #[default]
+    GiveUp,
+    /// It carries on as if the lease were renewed, as code does whose background renewal only
+    /// logs a failure (a watchdog thread that gives up quietly).
+    KeepWorking,
+}
+
+impl OnTimeout {
+    pub fn is_give_up(&self) -> bool {
+        *self == OnTimeout::GiveUp
+    }
 }
 
 /// One step of a client's program.
@@ -149,9 +170,17 @@ pub enum Step {
         /// conflict the client reads again and retries.
         #[serde(default)]
         conditional: bool,
+        /// An external effect (an email) sent from inside the write's transaction, keyed by
+        /// this id: it goes out every time the transaction runs, whether or not it commits.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        effect: Option<String>,
     },
     /// Renew the lease (compare-and-extend or plain PEXPIRE, per `lock.renew`).
-    Renew {},
+    Renew {
+        /// What the client does when its renewal gets no answer.
+        #[serde(default, skip_serializing_if = "OnTimeout::is_give_up")]
+        on_timeout: OnTimeout,
+    },
     /// Release the lock (compare-and-delete or plain DEL, per `lock.release`).
     Release {},
     /// Give up unless the lease has more than `margin_ms` left on the client's own clock.

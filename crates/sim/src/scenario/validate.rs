@@ -321,7 +321,7 @@ impl Scenario {
                 }
             }
             Step::Work { ms } if *ms > max => return e("work.ms", format!("must be at most {max}")),
-            Step::Write { request, timeout_ms, retries, conditional, .. } => {
+            Step::Write { request, timeout_ms, retries, conditional, effect, .. } => {
                 if let Some(r) = request {
                     if r.is_empty() || r.len() > 64 {
                         return e("write.request", "use 1 to 64 characters".into());
@@ -341,14 +341,25 @@ impl Scenario {
                 if *conditional && self.resource.kind != ResourceKind::Database {
                     return e("write.conditional", "conditional writes need a database (resource.kind: database)".into());
                 }
+                if let Some(k) = effect {
+                    if k.is_empty() || k.len() > 64 {
+                        return e("write.effect", "use 1 to 64 characters".into());
+                    }
+                    if self.resource.kind != ResourceKind::Database {
+                        return e(
+                            "write.effect",
+                            "an effect sent from inside a transaction needs a database (resource.kind: database)".into(),
+                        );
+                    }
+                }
             }
-            Step::Renew {} if self.lock.kind == LockKind::Consensus => {
+            Step::Renew { .. } if self.lock.kind == LockKind::Consensus => {
                 return e("renew", "a consensus session renews itself with keepalives every TTL/3; remove this step".into());
             }
-            Step::Renew {} if self.lock.kind == LockKind::ZooKeeper => {
+            Step::Renew { .. } if self.lock.kind == LockKind::ZooKeeper => {
                 return e("renew", "a ZooKeeper session renews itself with pings every third of its timeout; remove this step".into());
             }
-            Step::Renew {} if no_lock || self.lock.renew == RenewStyle::None => {
+            Step::Renew { .. } if no_lock || self.lock.renew == RenewStyle::None => {
                 return e("renew", "this lock service does not renew (lock.renew is none)".into());
             }
             Step::Release {} if no_lock => return e("release", "there is no lock service (lock.kind is none)".into()),

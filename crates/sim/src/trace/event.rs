@@ -199,6 +199,13 @@ pub enum EventKind {
         what: String,
         revision: u64,
     },
+    /// The resource's transaction sent an external effect (an email) keyed by `key`;
+    /// `deduplicated` when its receiver recognised the key and did nothing.
+    EffectSent {
+        client: ActorId,
+        key: String,
+        deduplicated: bool,
+    },
     /// Consensus: a client that already has a key asked for the lock again, and is told about
     /// the key it has (created at revision `rev`).
     Reread {
@@ -293,8 +300,9 @@ impl EventKind {
             Promoted => ("promoted", actor),
             Queued { .. } => ("queued", actor),
             Committed { .. } => ("committed", actor),
-            Unchanged { .. } => ("unchanged", actor),
+            Unchanged { .. } => ("nothing-deleted", actor),
             Reread { client, .. } => ("reread", *client),
+            EffectSent { client, .. } => ("effect", *client),
             LockGranted { client, .. } => ("granted", *client),
             LeaseExpired { client } => ("lease-expired", *client),
             LeaderElected { .. } => ("leader", actor),

@@ -178,15 +178,17 @@ fn step(g: &mut Gen, duration_ms: u64, lock: &LockService, resource: ResourceKin
         2 => Step::Work { ms: g.num(0, max / 2, limits::DURATION_MS) },
         3 => {
             let timeout_ms = g.chance(40).then(|| g.num(1, 2_000, limits::DURATION_MS));
+            let conditional = resource == ResourceKind::Database && g.chance(50);
             Step::Write {
-                op: g.pick(&[WriteOp::Set, WriteOp::Add]),
+                op: g.pick(&[WriteOp::Set, WriteOp::Add, WriteOp::Rebuild]),
                 request: g.chance(40).then(|| g.pick(&["charge-1", "charge-2", "x"]).to_string()),
                 timeout_ms,
                 retries: if timeout_ms.is_some() { g.num(0, 3, 100) as u32 } else { 0 },
-                conditional: resource == ResourceKind::Database && g.chance(50),
+                conditional,
+                effect: (conditional && g.chance(50)).then(|| g.pick(&["email-1", "email-2"]).to_string()),
             }
         }
-        4 => Step::Renew {},
+        4 => Step::Renew { on_timeout: if g.chance(30) { OnTimeout::KeepWorking } else { OnTimeout::GiveUp } },
         5 => Step::Release {},
         _ => Step::CheckDeadline { margin_ms: g.num(0, 500, limits::DURATION_MS) },
     }
