@@ -54,7 +54,7 @@ pub fn EndOfRun(p: &EndOfRunProps) -> Html {
         <section class="end-of-run" aria-label="End of the run">
             <p>
                 <strong>{ "End of the run. " }</strong>
-                { if safe { "The checker found the data safe." } else { "The checker found the data corrupted: see the verdict below." } }
+                { if safe { "The checker found the data safe." } else { "The checker found harm to the data or its effects: see the verdict below." } }
                 if p.challenge_open { { " Now your turn: change the run (the challenge is under the story at the top)." } }
             </p>
             if let Some(n) = next {

@@ -55,7 +55,7 @@ pub fn VerdictPanel(p: &VerdictProps) -> Html {
     html! {
         <section class={classes!("verdict", if v.is_safe() { "safe" } else { "unsafe" })} aria-label="Verdict">
             <h2>
-                { if v.is_safe() { "Safe: the protected data is intact" } else { "Unsafe: the protected data was corrupted" } }
+                { v.headline() }
                 <span class="final">{ format!(" · final value {} after {} accepted writes", run.final_value, run.applied.len()) }</span>
             </h2>
             if !v.violations.is_empty() {

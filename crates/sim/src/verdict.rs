@@ -105,6 +105,18 @@ impl Verdict {
     pub fn is_safe(&self) -> bool {
         self.verdict == Safety::Safe
     }
+
+    /// The verdict in one line that is true of this run: what was harmed, data or effects.
+    pub fn headline(&self) -> &'static str {
+        let has = |k: Kind| self.violations.iter().any(|v| v.property == k);
+        let data = has(Kind::LostUpdate) || has(Kind::OutOfOrderWrite);
+        match (self.is_safe(), data, has(Kind::DuplicateEffect)) {
+            (true, ..) => "Safe: the protected data is intact",
+            (false, true, true) => "Unsafe: the protected data was corrupted, and an effect took place twice",
+            (false, false, true) => "Unsafe: an effect took place twice",
+            (false, ..) => "Unsafe: the protected data was corrupted",
+        }
+    }
 }
 
 /// The safety properties, with what each means.

@@ -198,6 +198,9 @@ pub(super) fn marks(l: &mut Layout, run: &Run) {
             EventKind::KeyExpired { .. } => (MarkKind::Expired, String::new()),
             EventKind::Accepted { token, .. } => (MarkKind::Accepted, token.map(|t| t.to_string()).unwrap_or_else(|| "✓".into())),
             EventKind::Rejected { token, .. } => (MarkKind::Rejected, token.map(|t| t.to_string()).unwrap_or_default()),
+            // An external effect sent from inside a transaction: out (or recognised and dropped).
+            EventKind::EffectSent { deduplicated: false, .. } => (MarkKind::Accepted, "✉".into()),
+            EventKind::EffectSent { deduplicated: true, .. } => (MarkKind::Rejected, "✉".into()),
             EventKind::ClockJumped { by_us } => (MarkKind::Jump, format!("{}{}", if *by_us >= 0 { "+" } else { "−" }, fmt(by_us.abs()))),
             EventKind::Crashed => (MarkKind::Crash, String::new()),
             EventKind::Restarted { .. } | EventKind::Promoted => (MarkKind::Restart, String::new()),
