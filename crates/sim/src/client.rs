@@ -139,7 +139,12 @@ impl Client {
                     };
                     let left = lease.until_local - cx.local;
                     if left <= margin_ms as Micros * MS {
-                        self.lose(format!("its deadline is {} away on its own clock", crate::time::fmt(left.max(0))), out);
+                        let why = if left < 0 {
+                            format!("its deadline passed {} ago by its own clock", crate::time::fmt(-left))
+                        } else {
+                            format!("its deadline is only {} away on its own clock", crate::time::fmt(left))
+                        };
+                        self.lose(why, out);
                         return;
                     }
                     out.push(Effect::Event(EventKind::DeadlineOk { left_us: left }));

@@ -88,15 +88,18 @@ fn unsafe_verdicts_rest_on_named_harm_with_explanations() {
 }
 
 #[test]
-fn every_moment_narrates_an_event_of_the_default_run_or_its_fix() {
+fn every_moment_narrates_an_event_of_the_default_run_its_fix_or_its_challenge() {
     for s in library::all() {
         let mut runs = vec![run(&s)];
         if let Some(Ok(f)) = s.fixed() {
             runs.push(run(&f));
         }
+        if let Some(c) = &s.challenge {
+            runs.push(run(&s.with_settings(&c.solution).expect("a challenge's solution is valid")));
+        }
         for m in &s.moments {
             let narrated = runs.iter().any(|r| r.events.iter().any(|e| e.moment.as_deref().is_some_and(|t| t.contains(m.text.as_str()))));
-            assert!(narrated, "{}: moment `{}` matches no event of the run or of its fix", s.id, m.on);
+            assert!(narrated, "{}: moment `{}` matches no event of the run, its fix or its challenge's solution", s.id, m.on);
         }
     }
 }
@@ -126,7 +129,8 @@ fn a_moment_that_claims_something_says_when_it_is_true() {
     }
 }
 
-/// Every token a shown moment names is one the run issued, on every library run and fix.
+/// Every token a shown moment names is one the run issued, on every library run, its fix and
+/// the run its challenge's solution makes.
 #[test]
 fn a_shown_moment_names_only_tokens_of_its_run() {
     for s in library::all() {
@@ -134,6 +138,11 @@ fn a_shown_moment_names_only_tokens_of_its_run() {
         if let Some(Ok(f)) = s.fixed() {
             let r = run(&f);
             runs.push((f, r));
+        }
+        if let Some(c) = &s.challenge {
+            let solved = s.with_settings(&c.solution).unwrap_or_else(|e| panic!("{}: {e}", s.id));
+            let r = run(&solved);
+            runs.push((solved, r));
         }
         for (sc, r) in &runs {
             for e in r.moments() {

@@ -150,7 +150,7 @@ fn effect_twice(cx: &Cx, e: &crate::trace::Event, first: &crate::trace::Event, k
     };
     let (who, other) = (client(e), client(first));
     let explanation = format!(
-        "{key} went out twice: from {other}'s transaction at {} and from {who}'s at {}. The database rolled back what it could, but not what the transaction had already sent outside it; nothing deduplicated it (no idempotency key).",
+        "{key} went out twice: from {other}'s transaction at {} and from {who}'s at {}. Rolling the transaction back undid its update, not what it had already sent outside the database; nothing deduplicated it (no idempotency key).",
         fmt(first.at_us),
         fmt(e.at_us),
     );
