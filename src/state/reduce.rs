@@ -52,7 +52,7 @@ pub enum Action {
     Answer(usize, usize),
     /// Apply the challenge's solution to the scenario as written.
     ShowSolution,
-    /// Answer the question waiting at the cursor with this choice (keys 1–6).
+    /// Answer the question waiting at the cursor with this choice (keys A–E).
     Choose(usize),
 }
 

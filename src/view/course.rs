@@ -105,6 +105,8 @@ pub struct StoryProps {
     pub your_turn: bool,
     /// Whether the challenge is met.
     pub met: bool,
+    /// Predict mode, before the end: only the setup is told, and what to notice waits.
+    pub predicting: bool,
     pub dispatch: Callback<Action>,
 }
 
@@ -123,13 +125,19 @@ pub fn Story(p: &StoryProps) -> Html {
             <div class="story-head">
                 <span class="chapter-name">{ chapter }</span>
                 <h2>{ &sc.title }</h2>
-                <button class="btn small more" aria-expanded={open.to_string()} aria-controls="story-more" onclick={toggle}>
-                    { if *open { "Less" } else { "What to notice" } }
-                </button>
+                if !p.predicting {
+                    <button class="btn small more" aria-expanded={open.to_string()} aria-controls="story-more" onclick={toggle}>
+                        { if *open { "Less" } else { "What to notice" } }
+                    </button>
+                }
             </div>
-            <p class="story-text">{ &sc.story }</p>
+            if p.predicting && !sc.setup.is_empty() {
+                <p class="story-text setup">{ &sc.setup }<span class="story-rest">{ " The rest of the story is told at the end of the run." }</span></p>
+            } else {
+                <p class="story-text">{ &sc.story }</p>
+            }
             <crate::view::predict::YourTurn original={p.original.clone()} shown={p.your_turn} met={p.met} dispatch={p.dispatch.clone()} />
-            if *open {
+            if *open && !p.predicting {
                 <div id="story-more">
                     <ul class="notice">{ for sc.notice.iter().map(|n| html! { <li>{ n }</li> }) }</ul>
                     if !sc.simplifications.is_empty() {

@@ -81,7 +81,8 @@ pub fn Header(p: &HeaderProps) -> Html {
                     { if safe { "✓ safe" } else { "✗ unsafe" } }
                 </span>
             }
-            { for fix }
+            // While predicting, the fix would answer the question before it is asked.
+            if !p.predict { { for fix } }
             if p.has_quiz {
                 <button class={classes!("btn", "predict-toggle", p.predict.then_some("on"))} aria-pressed={p.predict.to_string()}
                     title="Predict mode (P): the run stops at key moments and asks what happens next"

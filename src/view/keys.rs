@@ -14,7 +14,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("V", "next violation"),
     ("F", "apply or undo the fix"),
     ("P", "predict mode on / off"),
-    ("1 – 6", "answer a predict question"),
+    ("A – E", "answer a predict question (letters, so that a key is never mistaken for a numeric answer)"),
     ("?", "this help"),
     ("Esc", "close"),
 ];
@@ -23,6 +23,15 @@ pub const KEYS: &[(&str, &str)] = &[
 pub fn is_typing(target: Option<web_sys::EventTarget>) -> bool {
     let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return false };
     matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA") || el.closest("[data-keys=own]").ok().flatten().is_some()
+}
+
+/// The letter a choice is answered with: A for the first.
+pub fn letter(n: usize) -> char {
+    (b'A' + n as u8) as char
+}
+
+fn choice_of(key: &str) -> usize {
+    (key.to_ascii_uppercase().as_bytes()[0] - b'A') as usize
 }
 
 /// The action of a key, if it has one.
@@ -40,7 +49,7 @@ pub fn key_action(e: &web_sys::KeyboardEvent) -> Option<Action> {
         ("v", _) | ("V", _) => Action::NextViolation,
         ("f", _) | ("F", _) => Action::ToggleFix,
         ("p", _) | ("P", _) => Action::TogglePredict,
-        (d @ ("1" | "2" | "3" | "4" | "5" | "6"), _) => Action::Choose(d.parse::<usize>().unwrap_or(1) - 1),
+        (k @ ("a" | "b" | "c" | "d" | "e" | "A" | "B" | "C" | "D" | "E"), _) => Action::Choose(choice_of(k)),
         ("?", _) => Action::ToggleHelp,
         ("Escape", _) => Action::CloseOverlays,
         _ => return None,

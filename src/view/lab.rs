@@ -125,7 +125,8 @@ pub fn Lab(p: &LabProps) -> Html {
             { for open_error }
             <main class="main">
                 <section class="stage" aria-label="The run">
-                    <Story original={s.original.clone()} your_turn={!(s.as_written && !s.fixed() && !at_end)} met={s.challenge_met()} dispatch={dispatch.clone()} />
+                    <Story original={s.original.clone()} your_turn={!(s.as_written && !s.fixed() && !at_end)} met={s.challenge_met()}
+                           predicting={s.predict && !at_end} dispatch={dispatch.clone()} />
                     { timeline }
                     { controls(false) }
                     <div class="predict-area" aria-live="polite">

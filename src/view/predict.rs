@@ -51,12 +51,12 @@ pub fn Predict(p: &PredictProps) -> Html {
                         let d = p.dispatch.clone();
                         html! {
                             <button class="btn choice" onclick={Callback::from(move |_| d.emit(Action::Answer(i, n)))}>
-                                <kbd aria-hidden="true">{ n + 1 }</kbd>{ &c.text }
+                                <kbd aria-hidden="true">{ crate::view::keys::letter(n) }</kbd>{ &c.text }
                             </button>
                         }
                     }) }
                 </div>
-                <p class="hint">{ "The run waits here until you answer (keys 1–" }{ q.choices.len() }{ "). Step back to look again." }</p>
+                <p class="hint">{ format!("The run waits here until you answer (keys A–{}). Step back to look again.", crate::view::keys::letter(q.choices.len() - 1)) }</p>
             </section>
         }
     });

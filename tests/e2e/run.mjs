@@ -446,7 +446,7 @@ await test('accessibility: axe-core finds no violations on any screen', async ()
     ['lane menu', '?scenario=lease-basics', async (p) => { const b = await p.locator('.lane-bg').first().boundingBox(); await p.mouse.click(b.x + 200, b.y + 8); }],
     ['embed', '?scenario=gc-pause-fenced&embed=1', async () => {}],
     ['predict question', '?scenario=gc-pause-unfenced&predict=1', async (p) => { await p.keyboard.press('End'); await p.waitForSelector('.predict.ask'); }],
-    ['predict answer', '?scenario=gc-pause-unfenced&predict=1', async (p) => { await p.keyboard.press('End'); await p.keyboard.press('1'); await p.waitForSelector('.predict.reveal'); }],
+    ['predict answer', '?scenario=gc-pause-unfenced&predict=1', async (p) => { await p.keyboard.press('End'); await p.keyboard.press('a'); await p.waitForSelector('.predict.reveal'); }],
     ['your turn', '?scenario=gc-pause-unfenced&step=95', async (p) => { await p.click('.your-turn button:has-text("Hint")'); }],
     ['guide', '?page=guide', async (p) => { await p.click('.guide-q input >> nth=0'); await p.click('.guide-q >> nth=1 >> input >> nth=1'); }, '.guide-q'],
     ['guide recommendation', '?page=guide', async (p) => { await p.click('.guide-q input >> nth=1'); await p.waitForSelector('.tradeoffs tr.chosen'); }, '.guide-q'],
@@ -518,11 +518,11 @@ await test('predict mode: the run stops at each question, reveals the answer and
   await page.keyboard.press('End');
   await page.waitForSelector('.predict.ask');
   expect((await page.textContent('.predict.ask h3')).includes('still valid'), 'second question');
-  await page.keyboard.press('2');
+  await page.keyboard.press('b');
   expect((await page.textContent('.predict.reveal[data-question="1"]')).includes('Right'), await page.textContent('.predict.reveal'));
   // The third question is asked at the same step: its card follows the second's answer.
   expect((await page.textContent('.predict.ask[data-question="2"] h3')).includes('token 33'), 'third question');
-  await page.keyboard.press('1');
+  await page.keyboard.press('a');
   expect((await page.textContent('.predict.reveal[data-question="2"]')).includes('Right'), 'third answer right');
   await page.keyboard.press('End');
   expect(await step(page) === Number(await attr(page, 'data-steps')), 'all answered: the run goes to the end');
@@ -574,7 +574,7 @@ await test('the whole course in predict mode: every lesson, every question, star
       await page.keyboard.press('End');
       if (await page.locator('.predict.ask').count()) {
         expect(await page.locator('.verdict.hidden-verdict').count() === 1, `${id}: the verdict is hidden while asking`);
-        await page.keyboard.press('1');
+        await page.keyboard.press('a');
         await page.waitForSelector(`.predict.reveal[data-question="${asked}"]`);
         asked++;
       } else if (await step(page) === Number(await attr(page, 'data-steps'))) {

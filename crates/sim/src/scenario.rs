@@ -64,6 +64,10 @@ pub struct Scenario {
     /// One paragraph: what happens.
     #[serde(default)]
     pub story: String,
+    /// The story's setup: who and what, and nothing of how it ends. Predict mode shows it in
+    /// place of the story until the run's end, so that no question's answer is given away.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub setup: String,
     /// What to notice, one point per entry.
     #[serde(default)]
     pub notice: Vec<String>,

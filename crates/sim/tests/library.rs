@@ -325,6 +325,39 @@ fn every_predict_answer_is_what_the_engine_computes() {
 }
 
 /// The check above can fail: change the model's input and a written answer becomes wrong.
+/// Predict mode shows the scenario's setup (not its story) with a question, and the question
+/// itself: neither may give the answer away. Numbers that are answers must not appear in them,
+/// nor the words that tell an outcome.
+#[test]
+fn no_question_gives_its_answer_away() {
+    let outcome_words = ["accept", "reject", "refus", "overwrit", "corrupt", "twice", "duplicate", "unsafe", "stale"];
+    for s in library::catalog() {
+        assert!(!s.setup.is_empty(), "{}: a scenario with predict questions has a setup", s.id);
+        let setup = s.setup.to_lowercase();
+        for w in outcome_words {
+            assert!(!setup.contains(w), "{}: the setup tells an outcome (“{w}”): {}", s.id, s.setup);
+        }
+        let r = run(s);
+        for (i, q) in s.questions.iter().enumerate() {
+            let a = sim::predict::answer(&r, q).unwrap();
+            let shown = format!("{} {}", s.setup, q.ask);
+            if let Some(n) = a.value.as_u64() {
+                // Whole numbers only: the 1 of "client1" is a name.
+                let words: Vec<&str> = shown
+                    .split(|c: char| !c.is_ascii_alphanumeric() && c != '.')
+                    .map(|w| w.trim_end_matches('.'))
+                    .filter(|w| !w.is_empty())
+                    .collect();
+                assert!(
+                    !words.contains(&n.to_string().as_str()),
+                    "{} question {i}: the answer {n} is written in the setup or the question: {shown}",
+                    s.id
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn a_changed_model_makes_a_written_answer_wrong() {
     let s = library::get("gc-pause-unfenced").unwrap();

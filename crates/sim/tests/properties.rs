@@ -25,6 +25,7 @@ fn base(seed: u64, ttl_ms: u64, fencing: Fencing, clients: Vec<Client>, faults: 
         title: "generated".into(),
         chapter: String::new(),
         story: String::new(),
+        setup: String::new(),
         notice: vec![],
         moments: vec![],
         simplifications: vec![],

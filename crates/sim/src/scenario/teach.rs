@@ -107,8 +107,8 @@ pub fn validate(sc: &Scenario) -> Result<(), ScenarioError> {
         if q.at.split_whitespace().next().is_none() {
             return err(format!("{p}.at"), "name an event, like a key moment: \"resumed A\"");
         }
-        if !(2..=6).contains(&q.choices.len()) {
-            return err(format!("{p}.choices"), "give between 2 and 6 choices");
+        if !(2..=5).contains(&q.choices.len()) {
+            return err(format!("{p}.choices"), "give between 2 and 5 choices (answered with the keys A to E)");
         }
         if q.choices.iter().any(|c| c.text.is_empty() || c.text.len() > 500) {
             return err(format!("{p}.choices"), "each choice needs a text of 1 to 500 bytes");

@@ -45,7 +45,7 @@ impl Scenario {
         if !id_ok {
             return err("id".into(), "use 1 to 64 characters: lowercase letters, digits and '-'".into());
         }
-        for (path, text) in [("title", &self.title), ("story", &self.story), ("chapter", &self.chapter)] {
+        for (path, text) in [("title", &self.title), ("story", &self.story), ("setup", &self.setup), ("chapter", &self.chapter)] {
             if text.len() > TEXT {
                 return err(path.into(), format!("longer than {TEXT} bytes"));
             }

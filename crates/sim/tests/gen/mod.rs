@@ -107,6 +107,7 @@ pub fn scenario(seed: u64) -> Scenario {
         title: format!("generated {seed}"),
         chapter: String::new(),
         story: String::new(),
+        setup: String::new(),
         notice: vec![],
         moments: vec![],
         simplifications: vec![],
