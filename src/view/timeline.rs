@@ -149,6 +149,9 @@ pub fn Timeline(p: &TimelineProps) -> Html {
         use_callback((), move |_: (), _| menu.set(None))
     };
     let hide = p.hide;
+    // Read when a menu opens: where the scroll box is, so that the menu opens at the click.
+    let scroll =
+        scroller.cast::<web_sys::Element>().map_or((0.0, lay.width), |e| (f64::from(e.scroll_left()), f64::from(e.client_width())));
     html! {
         <div class={classes!("timeline-wrap", hide.then_some("hide-future"))} ref={wrap}>
             <div class="timeline-scroll" ref={scroller}>
@@ -171,10 +174,11 @@ pub fn Timeline(p: &TimelineProps) -> Html {
                     <Markers layout={lay.clone()} run={p.run.clone()} facts={p.facts.clone()} upto={hide.then_some(p.cursor)} dispatch={p.dispatch.clone()} />
                     <Cursor layout={lay.clone()} t_us={t_now} />
                 </svg>
-                if let Some(m) = (*menu).clone() {
-                    <LaneMenu menu={m} layout={lay.clone()} run={p.run.clone()} scenario={p.scenario.clone()} {close} dispatch={p.dispatch.clone()} />
-                }
             </div>
+            if let Some(m) = (*menu).clone() {
+                <LaneMenu menu={m} layout={lay.clone()} run={p.run.clone()} scenario={p.scenario.clone()} {close} dispatch={p.dispatch.clone()}
+                          scroll_left={scroll.0} visible_width={scroll.1} />
+            }
             if let Some(msg) = p.error.clone() {
                 <p class="field-error" role="alert">{ msg }</p>
             }

@@ -109,6 +109,25 @@ await test('the fix: fencing on, the same write is rejected', async (page) => {
   await page.waitForURL(/fix=1/);
 });
 
+await test('the lane menu is never clipped: every item of the lowest lock lane is in view and clickable', async (page) => {
+  await open(page, '?scenario=lease-basics');
+  const lanes = page.locator('.lane-bg');
+  const redis = lanes.nth(2); // A, B, redis, resource
+  const b = await redis.boundingBox();
+  await page.mouse.click(b.x + b.width - 40, b.y + b.height / 2);
+  await page.waitForSelector('.lane-menu');
+  const items = page.locator('.lane-menu .menu-item');
+  const n = await items.count();
+  expect(n >= 4, `${n} items`);
+  for (let i = 0; i < n; i++) {
+    const box = await items.nth(i).boundingBox();
+    const hit = await page.evaluate(([x, y]) => { const e = document.elementFromPoint(x, y); return e && e.closest('.menu-item') ? e.closest('.menu-item').textContent : null; }, [box.x + box.width / 2, box.y + box.height / 2]);
+    expect(hit === await items.nth(i).textContent(), `item ${i} is covered or clipped: ${hit}`);
+  }
+  await items.last().click();
+  expect(await page.locator('.lane-menu').count() === 0, 'Cancel closes it');
+});
+
 await test('?scenario=…&fix=1 opens the fixed variant', async (page) => {
   await open(page, '?scenario=gc-pause-unfenced&fix=1');
   expect(await attr(page, 'data-verdict') === 'safe' && await attr(page, 'data-fixed') === 'true', 'fixed on load');

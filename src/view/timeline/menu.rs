@@ -26,6 +26,10 @@ pub struct MenuProps {
     pub scenario: ByPtr<Scenario>,
     pub close: Callback<()>,
     pub dispatch: Callback<Action>,
+    /// The timeline's horizontal scroll and visible width: the menu is drawn outside the
+    /// scroll box (which would clip it), over the visible part.
+    pub scroll_left: f64,
+    pub visible_width: f64,
 }
 
 #[component]
@@ -57,7 +61,7 @@ pub fn LaneMenu(p: &MenuProps) -> Html {
             ));
         }
     }
-    let left = m.x.min(p.layout.width - 260.0).max(0.0);
+    let left = (m.x - p.scroll_left).min(p.visible_width - 260.0).max(0.0);
     let close = p.close.reform(|_: MouseEvent| ());
     let on_key = {
         let close = p.close.clone();
