@@ -305,15 +305,6 @@ impl Scenario {
         }))
     }
 
-    /// Whether every setting has the given value (a missing path has none).
-    pub fn has_settings(&self, set: &[Setting]) -> bool {
-        if set.is_empty() {
-            return true;
-        }
-        let mut v = serde_json::to_value(self).expect("a scenario always serializes");
-        set.iter().all(|s| pointer_mut(&mut v, &s.path).is_some_and(|x| *x == s.value))
-    }
-
     /// The scenario with the given settings changed, validated.
     pub fn with_settings(&self, set: &[Setting]) -> Result<Scenario, ScenarioError> {
         let mut v = serde_json::to_value(self).expect("a scenario always serializes");
@@ -344,6 +335,12 @@ impl Scenario {
         names.push("resource".into());
         names
     }
+}
+
+/// Whether every setting has the given value in `v`, a serialized scenario (a missing path
+/// has none).
+pub fn settings_hold(v: &mut serde_json::Value, set: &[Setting]) -> bool {
+    set.iter().all(|s| pointer_mut(v, &s.path).is_some_and(|x| *x == s.value))
 }
 
 /// The first place where `input` has a list and the scenario read from it (`output`) has an

@@ -146,8 +146,15 @@ impl World<'_> {
 /// Attaches each moment's narration to the event it names: `"<tag> [actor] [#n]"`.
 /// A moment is attached only where its condition holds (`scenario::When`).
 fn attach_moments(run: &mut Run, sc: &Scenario) {
+    // Serialized once, and only if a moment asks about settings.
+    let mut value = None;
     for m in &sc.moments {
-        let found = run.find(&m.on).filter(|&id| run.holds(&m.when, id) && sc.has_settings(&m.when.settings));
+        let set = &m.when.settings;
+        let settings = |v: &mut Option<serde_json::Value>| {
+            set.is_empty()
+                || crate::scenario::settings_hold(v.get_or_insert_with(|| serde_json::to_value(sc).expect("a scenario serializes")), set)
+        };
+        let found = run.find(&m.on).filter(|&id| run.holds(&m.when, id) && settings(&mut value));
         if let Some(id) = found {
             let ev = &mut run.events[id];
             ev.moment = Some(match ev.moment.take() {
