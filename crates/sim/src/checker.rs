@@ -81,20 +81,16 @@ impl Cx<'_> {
         t.map(|t| format!(" with token {t}")).unwrap_or_default()
     }
 
-    /// Why a client's write was stale: pauses, a held message, an expired lease.
+    /// Why a client's write was stale: pauses, partitions, a held message, an expired lease.
     fn why_stale(&self, w: &Applied) -> String {
         let run = self.run;
         let mut why = Vec::new();
         let sent = run.intervals.messages[w.msg].sent_us;
         let grant_at = w.grant.map(|g| run.grants[g].at_us).unwrap_or(0);
-        for p in &run.intervals.pauses {
-            if p.actor == w.client && p.from_us >= grant_at && p.from_us <= sent {
-                why.push(format!("{} was paused from {} to {}", self.name(w.client), fmt(p.from_us), fmt(p.to_us)));
-            }
-        }
-        for p in &run.intervals.partitions {
-            if p.actor == w.client && p.from_us >= grant_at && p.from_us <= sent {
-                why.push(format!("{} was cut off by a partition from {} to {}", self.name(w.client), fmt(p.from_us), fmt(p.to_us)));
+        // What began between its grant and its write's sending: a pause, a partition.
+        for (spans, what) in [(&run.intervals.pauses, "was paused"), (&run.intervals.partitions, "was cut off by a partition")] {
+            for p in spans.iter().filter(|p| p.actor == w.client && p.from_us >= grant_at && p.from_us <= sent) {
+                why.push(format!("{} {what} from {} to {}", self.name(w.client), fmt(p.from_us), fmt(p.to_us)));
             }
         }
         let m = &run.intervals.messages[w.msg];
