@@ -10,6 +10,8 @@ use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
+
+mod search;
 use sim::library;
 use sim::render;
 use sim::scenario::Scenario;
@@ -72,6 +74,35 @@ enum Command {
         /// The image's width in pixels.
         #[arg(long, value_name = "PX", default_value_t = 1000, value_parser = clap::value_parser!(u32).range(640..=10_000))]
         width: u32,
+        /// Draw a second run below on the same time axis, the first difference marked: `fix` for
+        /// the scenario with its one-click fix, or another scenario (a library id or a file; write
+        /// `./fix` for a file named fix). `--step` puts the cursor at that step's time in both.
+        #[arg(long, value_name = "WHAT", conflicts_with = "fix")]
+        compare: Option<OsString>,
+    },
+    /// "Can this break?": search fault schedules for one that makes the run unsafe.
+    ///
+    /// Adds faults to the scenario's schedule (pauses, delays, clock jumps and drift, crashes,
+    /// failover, cut-offs, at the instants that matter in the run as written), first one at a
+    /// time, then in pairs, then at random, and shrinks the first unsafe schedule it finds.
+    Search {
+        /// A library id, a scenario file (JSON, at most 1 MB), or `-` for standard input.
+        scenario: OsString,
+        /// Search from the scenario with its one-click fix.
+        #[arg(long)]
+        fix: bool,
+        /// The most faults added to one schedule.
+        #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=3))]
+        faults: u8,
+        /// The most schedules run.
+        #[arg(long, value_name = "N", default_value_t = 2000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        budget: u32,
+        /// The seed of the search's own choices (the pairs it samples, its random schedules).
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(0..=sim::scenario::limits::SEED))]
+        seed: u64,
+        /// Print one JSON object: `found` (the unsafe scenario, or null), `schedules`, and more.
+        #[arg(long)]
+        json: bool,
     },
     /// A completion script for your shell (e.g. `leaselab completions bash > /etc/bash_completion.d/leaselab`).
     Completions {
@@ -122,21 +153,65 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<(), Bad> {
                 write(out, &render::trace_text(&run, &s.title))
             }
         }
-        Command::Svg { scenario, fix, step, width } => {
+        Command::Svg { scenario, fix, step, width, compare } => {
+            write(out, &svg(&scenario, fix, step, f64::from(width), compare.as_deref())?)
+        }
+        Command::Search { scenario, fix, faults, budget, seed, json } => {
             let s = apply_fix(load(&scenario)?, fix)?;
-            let run = sim::run(&s).map_err(|e| Bad(format!("{}: {e}", scenario.to_string_lossy())))?;
-            let cursor = match step {
-                Some(n) if n > run.events.len() as u64 => return Err(Bad(format!("--step: the run has {} steps", run.events.len()))),
-                Some(n) => Some(n as usize - 1),
-                None => None,
+            let opts = sim::search::Options {
+                faults: faults.into(),
+                budget: budget as usize,
+                seed,
+                max_events: sim::scenario::limits::EVENTS,
+                ..Default::default()
             };
-            write(out, &draw::svg::render(&run, &s, f64::from(width), cursor))
+            let start = std::time::Instant::now();
+            let outcome = sim::search::search(&s, opts).map_err(|e| Bad(format!("{}: {e}", scenario.to_string_lossy())))?;
+            let secs = start.elapsed().as_secs_f64();
+            if json {
+                write(out, &format!("{}\n", serde_json::to_string_pretty(&search::json(&outcome, secs)).expect("json")))
+            } else {
+                write(out, &search::text(&s, &outcome, secs))
+            }
         }
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "leaselab", out);
             Ok(())
         }
     }
+}
+
+/// `leaselab svg`: one run, or two one above the other with `--compare`.
+fn svg(scenario: &OsStr, fix: bool, step: Option<u64>, width: f64, compare: Option<&OsStr>) -> Result<String, Bad> {
+    let s = apply_fix(load(scenario)?, fix)?;
+    let run = run_of(&s, scenario)?;
+    let cursor = match step {
+        Some(n) if n > run.events.len() as u64 => return Err(Bad(format!("--step: the run has {} steps", run.events.len()))),
+        Some(n) => Some(n as usize - 1),
+        None => None,
+    };
+    let Some(what) = compare else {
+        return Ok(draw::svg::render(&run, &s, width, cursor));
+    };
+    let (other, top, bottom) = if what == "fix" {
+        let fixed = apply_fix(s.clone(), true).map_err(|Bad(e)| Bad(format!("--compare fix: {e}")))?;
+        let label = s.fix.as_ref().map_or("", |f| f.label.as_str());
+        (fixed, format!("As written: {}", s.title), format!("With the fix: {label}"))
+    } else {
+        // The argument beside each title tells two versions of one story apart.
+        let other = load(what)?;
+        let top = format!("{} ({})", s.title, scenario.to_string_lossy());
+        let bottom = format!("{} ({})", other.title, what.to_string_lossy());
+        (other, top, bottom)
+    };
+    let other_run = run_of(&other, what)?;
+    let cursor_us = cursor.map(|c| run.events[c].at_us);
+    Ok(draw::svg::render_compare((&run, &s, &top), (&other_run, &other, &bottom), width, cursor_us))
+}
+
+/// Runs a scenario; an error names the argument it came from.
+fn run_of(s: &Scenario, arg: &OsStr) -> Result<sim::Run, Bad> {
+    sim::run(s).map_err(|e| Bad(format!("{}: {e}", arg.to_string_lossy())))
 }
 
 /// Writes the command's output; a closed pipe (`leaselab run … | head`) is not an error.

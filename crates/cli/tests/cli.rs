@@ -151,6 +151,41 @@ fn svg_writes_the_timeline_at_a_step() {
 }
 
 #[test]
+fn svg_compare_draws_the_run_above_its_fix_and_marks_where_they_part() {
+    let o = leaselab(&["svg", "gc-pause-unfenced", "--compare", "fix", "--step", "40"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let svg = stdout(&o);
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\"") && svg.ends_with("</svg>\n"));
+    assert!(svg.contains(">As written: A GC pause outlives the lease</text>"), "{svg}");
+    assert!(svg.contains(">With the fix: Turn on fencing at the resource</text>"), "{svg}");
+    assert!(svg.contains(">✗ unsafe</text>") && svg.contains(">✓ safe</text>"));
+    assert_eq!(svg.matches(r#"class="lane-bg""#).count(), 8);
+    assert_eq!(svg.matches(">first difference</text>").count(), 2);
+    assert_eq!(svg.matches(r#"<g class="cursor">"#).count(), 2);
+
+    // Another scenario file: here the fix written out, so the picture is the same.
+    let fixed = temp("fixed.json", &stdout(&leaselab(&["show", "gc-pause-unfenced", "--fix"])));
+    let o = leaselab(&["svg", "gc-pause-unfenced", "--compare", fixed.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).matches(">first difference</text>").count(), 2);
+}
+
+#[test]
+fn svg_compare_refuses_what_it_cannot_draw() {
+    let cases: [(&[&str], &str); 3] = [
+        (&["svg", "db-transaction", "--compare", "fix"], "--compare fix: db-transaction has no one-click fix"),
+        (&["svg", "gc-pause-unfenced", "--compare", "/nonexistent/other.json"], "/nonexistent/other.json: cannot read the file"),
+        (&["svg", "gc-pause-unfenced", "--compare", "fix", "--fix"], "'--compare <WHAT>' cannot be used with '--fix'"),
+    ];
+    for (args, want) in cases {
+        let o = leaselab(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(want), "{args:?}: stderr was {:?}, wanted {want:?}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{args:?}: nothing on stdout");
+    }
+}
+
+#[test]
 fn help_version_and_completions() {
     let o = leaselab(&["--help"]);
     assert!(o.status.success());
@@ -258,4 +293,36 @@ fn leaselab_show_with(edit: impl FnOnce(&mut serde_json::Value)) -> String {
     let mut v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     edit(&mut v);
     serde_json::to_string_pretty(&v).unwrap()
+}
+
+#[test]
+fn search_finds_shrinks_and_prints_a_scenario_run_accepts() {
+    let o = leaselab(&["search", "gc-pause-fenced"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("Shrunk in") && text.contains("Pause A at") && text.contains("schedules/s"), "{text}");
+    let o = leaselab(&["search", "gc-pause-fenced", "--json", "--budget", "300"]);
+    let v = json(&o);
+    assert!(v["schedules"].as_u64().unwrap() <= 300);
+    let found = temp("found.json", &serde_json::to_string(&v["found"]).unwrap());
+    let run = json(&leaselab(&["run", found.to_str().unwrap(), "--json"]));
+    assert_eq!(run["verdict"], "unsafe", "the scenario found runs unsafe on its own");
+}
+
+#[test]
+fn search_states_its_coverage_and_refuses_bad_options() {
+    let o = leaselab(&["search", "db-transaction", "--json", "--faults", "1", "--budget", "50"]);
+    let v = json(&o);
+    assert!(v["found"].is_null());
+    assert_eq!(v["schedules"], 50);
+    assert!(v["statement"].as_str().unwrap().starts_with("50 schedules of one added fault (pauses"), "{v}");
+    let text = stdout(&leaselab(&["search", "db-transaction", "--budget", "50"]));
+    assert!(text.contains("Nothing found. 50 schedules"), "{text}");
+    for bad in
+        [&["search", "db-transaction", "--faults", "0"][..], &["search", "db-transaction", "--budget", "0"], &["search", "no-such-id"]]
+    {
+        let o = leaselab(bad);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+        assert!(!stderr(&o).is_empty());
+    }
 }

@@ -194,6 +194,12 @@ fn tick_step(end: Micros, max: usize) -> Micros {
 
 /// Lays out a run at a given width (CSS pixels).
 pub fn layout(run: &Run, sc: &Scenario, width: f64) -> Layout {
+    layout_until(run, sc, width, run.end_us)
+}
+
+/// Lays out a run with its time axis running to `end_us` instead of the run's own end, so that
+/// two runs drawn one above the other share one time scale.
+pub fn layout_until(run: &Run, sc: &Scenario, width: f64, end_us: Micros) -> Layout {
     let width = width.max(MIN_WIDTH);
     let mut lanes = Vec::new();
     let mut y = AXIS + 6.0;
@@ -207,7 +213,7 @@ pub fn layout(run: &Run, sc: &Scenario, width: f64) -> Layout {
         lanes.push(Lane { actor: i, name: a.name.clone(), role: a.role, y, h, mid: y + h / 2.0, color });
         y += h + 4.0;
     }
-    let end_us = run.end_us.max(1);
+    let end_us = end_us.max(1);
     let mut l = Layout {
         width,
         height: y + 4.0,

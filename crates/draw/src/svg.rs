@@ -1,19 +1,32 @@
-//! The timeline as a standalone SVG: [`render`]. The same geometry as the app's timeline
-//! ([`crate::layout`]) and the same glyphs, class names and words ([`crate::glyph`]), so that the
-//! two can be compared element by element; its styles are inlined in a `<style>` element (light
-//! and dark).
+//! The timeline as a standalone SVG: [`render`], and two runs one above the other on one time
+//! axis: [`render_compare`]. The same geometry as the app's timeline ([`crate::layout`]) and the
+//! same glyphs, class names and words ([`crate::glyph`]), so that the two can be compared element
+//! by element; its styles are inlined in a `<style>` element (light and dark).
 
 use std::fmt::Write;
 
 use sim::facts::Facts;
 use sim::scenario::Scenario;
-use sim::trace::Run;
+use sim::time::Micros;
+use sim::trace::{Event, Run};
 
 use crate::glyph::{self, Glyph, Shape};
-use crate::layout::layout;
+use crate::layout::{layout, layout_until, Layout};
 
 /// Height of the caption above the axis.
 const CAPTION: f64 = 34.0;
+/// Height of each caption in a comparison, with a row under it for the "first difference" label.
+const COMPARE_CAPTION: f64 = 50.0;
+/// Space between the two halves of a comparison.
+const GAP: f64 = 12.0;
+
+/// What a comparison adds to [`STYLE`]: the first difference in ink (red is for harm, blue for
+/// the cursor), and the line between the halves.
+const COMPARE_STYLE: &str = r#"
+.first-diff line { stroke: #1b2330; stroke-width: 1.5; stroke-dasharray: 7 4; } .first-diff circle { fill: none; stroke: #1b2330; stroke-width: 2; }
+.first-diff text { text-anchor: middle; font-weight: 700; fill: #1b2330; } .divider { stroke: #9aa4b2; stroke-width: 1; }
+@media (prefers-color-scheme: dark) { .first-diff line, .first-diff circle { stroke: #e6eaf0; } .first-diff text { fill: #e6eaf0; } }
+"#;
 
 const STYLE: &str = r#"
 svg { font-family: system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif; }
@@ -117,34 +130,81 @@ fn group(s: &mut String, g: &Glyph) {
 /// into the events) if given.
 pub fn render(run: &Run, sc: &Scenario, width: f64, cursor: Option<usize>) -> String {
     let l = layout(run, sc, width);
-    let height = l.height + CAPTION;
+    let mut s = open(l.width, l.height + CAPTION, &format!("Lease Lab timeline of {}", sc.title), &sc.title, "");
+    caption(&mut s, &sc.title, run.verdict.is_safe(), l.width, 0.0);
+    let at = cursor.and_then(|c| run.events.get(c)).map(|e| e.at_us);
+    body(&mut s, run, sc, &l, CAPTION, at, None);
+    s.push_str("</svg>\n");
+    s
+}
+
+/// Two runs as one SVG document, one above the other on one time axis (Kleppmann's pair of
+/// figures): each half is a run with its label (`"As written"`, `"With the fix: …"`) and its
+/// verdict, drawn as [`render`] draws it, and the first event where the two differ
+/// ([`sim::compare::first_difference`]) is marked in both. The cursor, if given, is at true
+/// time `cursor_us` in both.
+pub fn render_compare(top: (&Run, &Scenario, &str), bottom: (&Run, &Scenario, &str), width: f64, cursor_us: Option<Micros>) -> String {
+    // Both halves run to the later end, so one x means one true time in both.
+    let end_us = top.0.end_us.max(bottom.0.end_us);
+    let diff = sim::compare::first_difference(top.0, bottom.0);
+    let halves = [(top, diff.map(|d| d.0)), (bottom, diff.map(|d| d.1))];
+    let layouts = halves.map(|((run, sc, _), _)| layout_until(run, sc, width, end_us));
+    let width = layouts[0].width;
+    let height = layouts.iter().map(|l| COMPARE_CAPTION + l.height).sum::<f64>() + GAP;
+    let title = format!("{} / {}", top.2, bottom.2);
+    let mut s = open(width, height, &format!("Lease Lab: two runs compared: {title}"), &title, COMPARE_STYLE);
+    let mut y = 0.0;
+    for (((run, sc, label), diff), l) in halves.iter().zip(&layouts) {
+        if y > 0.0 {
+            let _ = write!(s, r#"<line class="divider" x1="0" y1="{r}" x2="{width}" y2="{r}"/>"#, r = y - GAP / 2.0);
+        }
+        caption(&mut s, label, run.verdict.is_safe(), width, y);
+        body(&mut s, run, sc, l, y + COMPARE_CAPTION, cursor_us, diff.and_then(|i| run.events.get(i)));
+        y += COMPARE_CAPTION + l.height + GAP;
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+/// Opens the document: its size, title, styles (`STYLE` and `extra_style`), arrowheads and
+/// background.
+fn open(width: f64, height: f64, label: &str, title: &str, extra_style: &str) -> String {
     let mut s = String::new();
     let _ = write!(
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" class="timeline" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="{label}">"#,
-        w = l.width,
+        w = width,
         h = height,
-        label = esc(&format!("Lease Lab timeline of {}", sc.title))
+        label = esc(label)
     );
-    let _ = write!(s, "<title>{}</title><style>{STYLE}</style>", esc(&sc.title));
+    let _ = write!(s, "<title>{}</title><style>{STYLE}{extra_style}</style>", esc(title));
     s.push_str(r#"<defs><marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" class="head"/></marker><marker id="lost" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="8" markerHeight="8"><path d="M1 1 L9 9 M9 1 L1 9" class="lost-x"/></marker></defs>"#);
-    let _ = write!(s, r#"<rect class="bg" width="{}" height="{height}"/>"#, l.width);
-    let safe = run.verdict.is_safe();
+    let _ = write!(s, r#"<rect class="bg" width="{width}" height="{height}"/>"#);
+    s
+}
+
+/// Writes a caption line at `y`: the text on the left, the verdict on the right.
+fn caption(s: &mut String, text: &str, safe: bool, width: f64, y: f64) {
     let _ = write!(
         s,
-        r#"<text class="caption" x="10" y="20">{}</text><text class="caption verdict {}" x="{}" y="20" text-anchor="end">{}</text>"#,
-        esc(&sc.title),
+        r#"<text class="caption" x="10" y="{y}">{}</text><text class="caption verdict {}" x="{}" y="{y}" text-anchor="end">{}</text>"#,
+        esc(text),
         if safe { "safe" } else { "unsafe" },
-        l.width - 12.0,
-        if safe { "✓ safe" } else { "✗ unsafe" }
+        width - 12.0,
+        if safe { "✓ safe" } else { "✗ unsafe" },
+        y = y + 20.0,
     );
-    let _ = write!(s, r#"<g transform="translate(0 {CAPTION})">"#);
+}
+
+/// Writes a run's timeline (axis, lanes, bars, pauses, messages, marks), moved down by `y`: the
+/// event `diff` marked as the first difference from another run, and the cursor at `at`.
+fn body(s: &mut String, run: &Run, sc: &Scenario, l: &Layout, y: f64, at: Option<Micros>, diff: Option<&Event>) {
+    let _ = write!(s, r#"<g transform="translate(0 {y})">"#);
     s.push_str(r#"<g class="axis">"#);
-    for sh in glyph::axis(&l) {
-        shape(&mut s, &sh);
+    for sh in glyph::axis(l) {
+        shape(s, &sh);
     }
     s.push_str("</g>");
-    let at = cursor.and_then(|c| run.events.get(c)).map(|e| e.at_us);
     let leader = at.and_then(|t| Facts::of(run).leader_at(t));
     for lane in &l.lanes {
         let role = glyph::role_label(lane.role, sc.lock.kind, leader == Some(lane.actor));
@@ -161,27 +221,45 @@ pub fn render(run: &Run, sc: &Scenario, width: f64, cursor: Option<usize>) -> St
             c = glyph::color_class(lane.color),
         );
     }
+    // Under everything the lanes hold, as the grid is, so that the two events it points at
+    // stay readable.
+    if let Some(e) = diff {
+        group(s, &first_difference(l, e));
+    }
     for b in &l.bars {
-        group(&mut s, &glyph::bar(b));
+        group(s, &glyph::bar(b));
     }
     for p in &l.pauses {
-        group(&mut s, &glyph::pause(p));
+        group(s, &glyph::pause(p));
     }
     s.push_str(r#"<g class="msgs">"#);
     for a in &l.arrows {
-        group(&mut s, &glyph::arrow(a));
+        group(s, &glyph::arrow(a));
     }
     s.push_str("</g>");
     for m in &l.marks {
-        group(&mut s, &glyph::mark(m, l.height));
+        group(s, &glyph::mark(m, l.height));
     }
     if let Some(t) = at {
         let x = l.x(t);
-        shape(&mut s, &glyph::veil(&l, x));
-        group(&mut s, &glyph::cursor(&l, x, t));
+        shape(s, &glyph::veil(l, x));
+        group(s, &glyph::cursor(l, x, t));
     }
-    s.push_str("</g></svg>\n");
-    s
+    s.push_str("</g>");
+}
+
+/// The first difference between two runs, at event `e`: a dashed line across the run, a ring
+/// around the event on its lane, and a label above the axis (in the row [`COMPARE_CAPTION`]
+/// leaves). Only the comparison draws it, so it is not in [`crate::glyph`], which the app shares.
+fn first_difference(l: &Layout, e: &Event) -> Glyph {
+    let x = l.x(e.at_us);
+    let mut shapes = vec![Shape::Line { x1: x, y1: -3.0, x2: x, y2: l.height, class: None, marker_end: None, title: None }];
+    if let Some(lane) = l.lanes.get(e.actor) {
+        shapes.push(Shape::Circle { cx: x, cy: lane.mid, r: 11.0 });
+    }
+    // The label stays inside the picture when the difference is near either end.
+    shapes.push(Shape::Text { x: x.clamp(60.0, l.width - 60.0), y: -6.0, class: "", text: "first difference".into() });
+    Glyph { class: "first-diff".into(), title: Some(format!("First difference: {}", e.text)), shapes }
 }
 
 #[cfg(test)]
@@ -202,6 +280,45 @@ mod tests {
         assert!(!svg.contains("<b>"));
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
         assert!(svg.contains(r#"class="cursor""#));
+    }
+
+    fn compare(top: &str, bottom: &Scenario) -> (String, [Layout; 2]) {
+        let sc = sim::library::get(top).unwrap();
+        let (a, b) = (sim::run(&sc).unwrap(), sim::run(bottom).unwrap());
+        let end_us = a.end_us.max(b.end_us);
+        let layouts = [layout_until(&a, &sc, 1000.0, end_us), layout_until(&b, bottom, 1000.0, end_us)];
+        (render_compare((&a, &sc, "As written"), (&b, bottom, "With the fix: fencing"), 1000.0, Some(13_000_000)), layouts)
+    }
+
+    #[test]
+    fn a_comparison_draws_both_runs_with_their_verdicts_and_marks_where_they_part() {
+        let sc = sim::library::get("gc-pause-unfenced").unwrap();
+        let (svg, [top, bottom]) = compare("gc-pause-unfenced", &sc.fixed().unwrap().unwrap());
+        assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\"") && svg.ends_with("</svg>\n"));
+        assert!(svg.contains(">As written</text>") && svg.contains(">With the fix: fencing</text>"));
+        assert!(svg.contains(">✗ unsafe</text>") && svg.contains(">✓ safe</text>"));
+        assert_eq!(svg.matches(r#"class="lane-bg""#).count(), top.lanes.len() + bottom.lanes.len());
+        assert_eq!(svg.matches(">first difference</text>").count(), 2);
+        assert_eq!(svg.matches(r#"<g class="cursor">"#).count(), 2);
+        // Both halves share one time scale.
+        assert_eq!((top.x0, top.x1, top.end_us), (bottom.x0, bottom.x1, bottom.end_us));
+    }
+
+    #[test]
+    fn a_run_compared_with_itself_has_no_first_difference() {
+        let (svg, [top, bottom]) = compare("gc-pause-fenced", &sim::library::get("gc-pause-fenced").unwrap());
+        assert_eq!(svg.matches(r#"class="lane-bg""#).count(), top.lanes.len() + bottom.lanes.len());
+        assert!(!svg.contains("first difference") && svg.ends_with("</svg>\n"));
+    }
+
+    #[test]
+    fn the_shorter_run_is_drawn_on_the_longer_run_s_scale() {
+        let sc = sim::library::get("gc-pause-unfenced").unwrap();
+        let run = sim::run(&sc).unwrap();
+        let own = layout(&run, &sc, 1000.0);
+        let long = layout_until(&run, &sc, 1000.0, 2 * run.end_us);
+        assert_eq!(long.x(run.end_us), (own.x0 + own.x1) / 2.0);
+        assert_eq!((long.lanes.len(), long.bars.len(), long.marks.len()), (own.lanes.len(), own.bars.len(), own.marks.len()));
     }
 
     #[test]

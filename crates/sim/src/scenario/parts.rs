@@ -273,4 +273,30 @@ impl Fault {
             | Fault::Failover { at_ms } => at_ms,
         }
     }
+
+    /// The fault in words, for a list of faults: `Pause A at 1.5 s for 25 s`.
+    pub fn describe(&self) -> String {
+        let t = |ms: u64| crate::time::fmt(ms as i64 * 1000);
+        match self {
+            Fault::Pause { actor, at_ms, duration_ms } => format!("Pause {actor} at {} for {}", t(*at_ms), t(*duration_ms)),
+            Fault::Crash { actor, at_ms } => format!("Crash {actor} at {}", t(*at_ms)),
+            Fault::Restart { actor, at_ms } => format!("Restart {actor} at {}", t(*at_ms)),
+            Fault::ClockJump { actor, at_ms, by_ms } => {
+                format!("Jump {actor}'s clock by {} at {}", crate::time::fmt(*by_ms * 1000), t(*at_ms))
+            }
+            Fault::Drift { actor, at_ms, ppm } => format!("{actor}'s clock drifts {ppm} ppm from {}", t(*at_ms)),
+            Fault::Partition { isolate, at_ms, duration_ms } => {
+                format!("Cut off {} at {} for {}", isolate.join(", "), t(*at_ms), t(*duration_ms))
+            }
+            Fault::Delay { from, to, at_ms, extra_ms, count } => {
+                let what = if *count == 1 { "next message".to_string() } else { format!("next {count} messages") };
+                format!("Hold {from}'s {what} to {to} by {} (from {})", t(*extra_ms), t(*at_ms))
+            }
+            Fault::Drop { from, to, at_ms, count } => {
+                let what = if *count == 1 { "next message".to_string() } else { format!("next {count} messages") };
+                format!("Drop {from}'s {what} to {to} (from {})", t(*at_ms))
+            }
+            Fault::Failover { at_ms } => format!("Fail over at {}", t(*at_ms)),
+        }
+    }
 }

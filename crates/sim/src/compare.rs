@@ -1,0 +1,129 @@
+//! Two runs of the same story side by side: [`first_difference`] finds the first event where
+//! they part ways (the run as written and with its fix, or a scenario and an edited copy).
+//!
+//! Runs are compared event by event, in trace order, by what a timeline shows of each event:
+//! when, where (the actor's name: two scenarios may number their lanes differently), what, and
+//! the words on its message.
+
+use crate::trace::{Event, EventKind, Run};
+
+/// The indices (into `a.events` and `b.events`) of the first event where the two runs differ,
+/// or `None` when their traces are the same.
+///
+/// Two events are the same when they happen at the same true time, at an actor of the same
+/// name, with the same kind, and (for a message sent, received or lost) the same message. The
+/// kind's fields name actors by id, so they are compared only when both runs have the same
+/// actors in the same order; otherwise the kind's variant is compared and the event's text,
+/// which names every actor, stands for the rest. The text is not compared when the kinds can
+/// be: it also words settings that change nothing at that event (an unfenced resource "does
+/// not check tokens" on every write it accepts), and the difference to show is where the runs
+/// do something different (where the fenced resource rejects the stale write).
+///
+/// When one trace is a prefix of the other, the difference is the longer run's first extra
+/// event, and the other index is the shorter run's last event (0 if it has none).
+pub fn first_difference(a: &Run, b: &Run) -> Option<(usize, usize)> {
+    let same_actors = a.actors == b.actors;
+    let same = |x: &Event, y: &Event| {
+        x.at_us == y.at_us
+            && a.name(x.actor) == b.name(y.actor)
+            && message(a, x) == message(b, y)
+            && if same_actors {
+                x.kind == y.kind
+            } else {
+                std::mem::discriminant(&x.kind) == std::mem::discriminant(&y.kind) && x.text == y.text
+            }
+    };
+    let common = a.events.iter().zip(&b.events).position(|(x, y)| !same(x, y));
+    match common {
+        Some(i) => Some((i, i)),
+        None if a.events.len() == b.events.len() => None,
+        None => {
+            // `n` is the longer run's first extra event and one past the shorter run's last.
+            let n = a.events.len().min(b.events.len());
+            let at = |r: &Run| n.min(r.events.len().saturating_sub(1));
+            Some((at(a), at(b)))
+        }
+    }
+}
+
+/// The words on the message an event sends, receives or loses (`SET lock 3f2a… NX PX 10000`).
+fn message<'r>(run: &'r Run, e: &Event) -> Option<&'r str> {
+    match e.kind {
+        EventKind::Send { msg, .. } | EventKind::Receive { msg, .. } | EventKind::Lost { msg, .. } => {
+            run.intervals.messages.get(msg).map(|m| m.what.as_str())
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::library;
+    use crate::scenario::{Scenario, Setting};
+
+    fn run(sc: &Scenario) -> Run {
+        crate::run(sc).unwrap()
+    }
+
+    #[test]
+    fn a_run_compared_with_itself_has_no_difference() {
+        let sc = library::get("gc-pause-unfenced").unwrap();
+        assert_eq!(first_difference(&run(&sc), &run(&sc)), None);
+    }
+
+    #[test]
+    fn the_fix_for_the_gc_pause_differs_at_the_same_event_in_both_runs() {
+        let sc = library::get("gc-pause-unfenced").unwrap();
+        let fixed = sc.fixed().unwrap().unwrap();
+        let (a, b) = (run(&sc), run(&fixed));
+        let (i, j) = first_difference(&a, &b).expect("fencing changes the run");
+        // Nothing has happened differently before the first difference, so it is at the
+        // same position in both traces.
+        assert_eq!(i, j);
+        // Where the runs part is the stale write: accepted as written, rejected with the fix,
+        // not B's earlier write, which both accept (only its narration differs).
+        assert!(matches!(a.events[i].kind, EventKind::Accepted { token: Some(33), .. }), "{}", a.events[i].text);
+        assert!(matches!(b.events[j].kind, EventKind::Rejected { token: Some(33), .. }), "{}", b.events[j].text);
+        assert_eq!(first_difference(&b, &a), Some((j, i)));
+    }
+
+    #[test]
+    fn a_longer_pause_differs_at_the_pause() {
+        let sc = library::get("gc-pause-unfenced").unwrap();
+        let a = run(&sc);
+        let pause = a.events.iter().position(|e| matches!(e.kind, EventKind::Paused { .. })).expect("the story has a pause");
+        let longer = sc.with_settings(&[Setting { path: "faults.0.pause.duration_ms".into(), value: 26_000.into() }]).unwrap();
+        assert_eq!(first_difference(&a, &run(&longer)), Some((pause, pause)));
+    }
+
+    #[test]
+    fn actors_are_compared_by_name_not_by_lane() {
+        let a = run(&library::get("gc-pause-unfenced").unwrap());
+        // The same run with A's and B's lanes swapped: every id that names them changes.
+        let mut b = a.clone();
+        b.actors.swap(0, 1);
+        for e in &mut b.events {
+            e.actor = match e.actor {
+                0 => 1,
+                1 => 0,
+                other => other,
+            };
+        }
+        assert_eq!(first_difference(&a, &b), None);
+        b.events[20].text.push_str(" (edited)");
+        assert_eq!(first_difference(&a, &b), Some((20, 20)));
+    }
+
+    #[test]
+    fn when_one_trace_is_a_prefix_of_the_other_the_difference_is_the_first_extra_event() {
+        let sc = library::get("gc-pause-unfenced").unwrap();
+        let a = run(&sc);
+        let mut b = a.clone();
+        b.events.truncate(10);
+        assert_eq!(first_difference(&a, &b), Some((10, 9)));
+        assert_eq!(first_difference(&b, &a), Some((9, 10)));
+        b.events.clear();
+        assert_eq!(first_difference(&a, &b), Some((0, 0)));
+    }
+}

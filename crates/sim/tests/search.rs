@@ -1,0 +1,130 @@
+//! "Can this break?": the search finds what the theory says is there, and nothing where the
+//! design is sound; everything it reports is unsafe when run on its own.
+
+use sim::scenario::{Fault, Scenario};
+use sim::search::{search, FaultKind, Options, Origin, Outcome, Search};
+use sim::verdict::Kind;
+use sim::{library, Run};
+
+fn found(sc: &Scenario, opts: Options) -> sim::search::Found {
+    match search(sc, opts).unwrap() {
+        Outcome::Found(f, _) => *f,
+        Outcome::NotFound(c) => panic!("{}: nothing found (seed {}): {}", sc.id, opts.seed, c.statement()),
+    }
+}
+
+fn run(sc: &Scenario) -> Run {
+    sim::run(sc).unwrap_or_else(|e| panic!("{}: {e}", sc.id))
+}
+
+#[test]
+fn fencing_alone_leaves_the_window_before_the_new_owner_s_first_write() {
+    // DESIGN §3.1: atomic fencing stops a stale write after a newer one, not one that lands
+    // after the new owner's read and before its first write.
+    let sc = library::get("gc-pause-fenced").unwrap();
+    let f = found(&sc, Options::default());
+    let r = run(&f.scenario);
+    assert!(r.verdict.violations.iter().any(|v| v.property == Kind::LostUpdate), "{:?}", r.verdict.violations);
+    let (a, b) = (r.actor_id("A").unwrap(), r.actor_id("B").unwrap());
+    let stale = r.applied.iter().find(|w| w.client == a && w.token == Some(33)).expect("A's stale write is accepted");
+    let first_b = r.applied.iter().find(|w| w.client == b).expect("B writes");
+    let read_b = first_b.read_at_us.expect("B read before writing");
+    assert!(
+        read_b < stale.at_us && stale.at_us < first_b.at_us,
+        "A's write at {} lands after B's read at {read_b} and before B's first write at {}",
+        stale.at_us,
+        first_b.at_us
+    );
+}
+
+#[test]
+fn an_unsafe_scenario_shrinks_to_one_pause() {
+    let sc = library::get("gc-pause-unfenced").unwrap();
+    let f = found(&sc, Options::default());
+    assert_eq!(f.after, 0, "unsafe as written: found before any schedule");
+    assert_eq!(f.faults.len(), 1, "{:?}", f.faults);
+    let (Fault::Pause { duration_ms, .. }, origin) = &f.faults[0] else { panic!("{:?}", f.faults) };
+    assert_eq!(*origin, Origin::Changed);
+    let written = match &sc.faults[0] {
+        Fault::Pause { duration_ms, .. } => *duration_ms,
+        other => panic!("{other:?}"),
+    };
+    assert!(*duration_ms < written, "shrunk from {written} ms to {duration_ms} ms");
+    assert!(*duration_ms > sc.lock.ttl_ms / 2, "a pause this short cannot outlast the lease: {duration_ms} ms");
+}
+
+#[test]
+fn sound_designs_survive_the_default_budget_and_say_what_was_covered() {
+    let fresh = library::get("fresh-owner-not-yet-seen").unwrap().fixed().unwrap().unwrap();
+    for sc in [library::get("db-transaction").unwrap(), fresh] {
+        let out = search(&sc, Options::default()).unwrap();
+        let Outcome::NotFound(c) = &out else { panic!("{}: found {:?}", sc.id, out) };
+        assert_eq!(c.singles, c.singles_total, "{}: every one-fault schedule is run", sc.id);
+        assert!(c.pairs > 0 && c.schedules == Options::default().budget, "{}: {c:?}", sc.id);
+        assert!(c.by_kind.contains_key(&FaultKind::Pause) && c.by_kind.contains_key(&FaultKind::Delay), "{c:?}");
+        let s = c.statement();
+        assert!(s.starts_with("2,000 schedules of up to two added faults (pauses, delays"), "{s}");
+        assert!(s.ends_with("none corrupted the data."), "{s}");
+    }
+}
+
+#[test]
+fn a_lock_service_that_jumps_its_clock_breaks_redlock() {
+    // Kleppmann: a forward clock jump on one Redlock node lets a second client win a majority.
+    let sc = library::get("redlock-split-vote").unwrap();
+    assert!(run(&sc).verdict.is_safe());
+    let f = found(&sc, Options { faults: 1, ..Options::default() });
+    assert!(
+        f.faults.iter().any(|(g, o)| *o == Origin::Added && matches!(g, Fault::ClockJump { by_ms, .. } if *by_ms > 0)),
+        "{:?}",
+        f.faults
+    );
+    let r = run(&f.scenario);
+    assert!(r.verdict.hazards.iter().any(|h| h.property == Kind::DoubleGrant), "{:?}", r.verdict.hazards);
+}
+
+/// Every unsafe schedule a search reports is unsafe when run on its own, also after a round
+/// trip through JSON (what `leaselab search --json` prints and `leaselab run` reads).
+#[test]
+fn everything_found_is_unsafe_on_its_own() {
+    let opts = Options { budget: 120, shrink_budget: 150, ..Options::default() };
+    let mut founds = 0;
+    for base in library::all() {
+        for sc in [Some(base.clone()), base.fixed().and_then(Result::ok)].into_iter().flatten() {
+            let Outcome::Found(f, c) = search(&sc, opts).unwrap() else { continue };
+            founds += 1;
+            let again = Scenario::parse(&f.standalone().to_json()).unwrap_or_else(|e| panic!("{}: {e}", sc.id));
+            let r = run(&again);
+            assert!(!r.verdict.is_safe(), "{}: the schedule found is safe on its own: {:?}", sc.id, f.faults);
+            assert_eq!(r.verdict.headline(), f.headline, "{}", sc.id);
+            assert!(f.faults.len() <= f.first.len(), "{}: shrinking never adds faults", sc.id);
+            assert!(c.schedules <= opts.budget && f.shrink_runs <= opts.shrink_budget, "{}: {c:?}", sc.id);
+            if f.after > 0 {
+                assert!(f.faults.iter().any(|(_, o)| *o != Origin::AsWritten), "{}: a safe scenario needed a change", sc.id);
+            }
+        }
+    }
+    assert!(founds >= 20, "only {founds} found");
+}
+
+#[test]
+fn a_search_is_deterministic_and_its_slices_add_up() {
+    let sc = library::get("consensus-fenced").unwrap();
+    let opts = Options { budget: 300, seed: 9, ..Options::default() };
+    let whole = search(&sc, opts).unwrap();
+    let mut s = Search::new(&sc, opts).unwrap();
+    let mut slices = 0;
+    while !s.step(7) {
+        slices += 1;
+        let p = s.progress();
+        assert!(p.schedules <= p.budget);
+    }
+    assert!(slices > 3);
+    assert_eq!(s.outcome(), Some(&whole), "seed 9");
+    // Without faults to add, nothing to find.
+    let mut bare = library::get("db-transaction").unwrap();
+    bare.clients.truncate(1);
+    bare.faults.clear();
+    let out = search(&bare, Options { faults: 1, budget: 50, ..Options::default() }).unwrap();
+    assert!(matches!(out, Outcome::NotFound(_)), "{out:?}");
+}
