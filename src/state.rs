@@ -14,11 +14,13 @@ use sim::Run;
 
 use crate::edit::{self, Field};
 
+mod compare;
 mod ptr;
 mod reduce;
 #[cfg(test)]
 mod tests;
 
+pub use compare::{Against, Other};
 pub use ptr::{ByPtr, Latest};
 pub use reduce::Action;
 
@@ -82,6 +84,12 @@ pub struct FieldError {
 /// The settings a fix changed, as they were before it: (path, old value).
 pub type Undo = Vec<(String, Option<Value>)>;
 
+/// A scenario as it was before a change, with its fix's undo, for Undo.
+pub type Before = (ByPtr<Scenario>, Option<ByPtr<Undo>>);
+
+/// How many changes Undo remembers.
+pub const UNDO_DEPTH: usize = 50;
+
 /// The state of the screen.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Screen {
@@ -112,6 +120,12 @@ pub struct Screen {
     pub picked: Vec<Option<usize>>,
     /// The scenario is the one that was opened, unchanged (questions apply only to it).
     pub as_written: bool,
+    /// The scenarios before each change, the last change last (at most [`UNDO_DEPTH`]).
+    pub undo: Vec<Before>,
+    /// The pause being dragged: its moves make one change, undone at once.
+    pub dragging: Option<usize>,
+    /// The other run, while two runs are compared.
+    pub compare: Option<ByPtr<Other>>,
 }
 
 impl Screen {
@@ -137,6 +151,9 @@ impl Screen {
             picked: vec![None; quiz.len()],
             quiz,
             as_written: true,
+            undo: Vec::new(),
+            dragging: None,
+            compare: None,
         };
         if fixed {
             s = s.toggle_fix();
@@ -279,6 +296,39 @@ impl Screen {
             }
             Err(e) => self.refuse(field, e),
         }
+    }
+
+    /// `next`, a change of this screen, with this screen's scenario remembered for Undo (the
+    /// moves of one drag are one change) and the comparison brought up to date.
+    pub(crate) fn remember(&self, mut next: Screen, drag: Option<usize>) -> Screen {
+        if next.scenario == self.scenario {
+            return next;
+        }
+        if drag.is_none() || drag != self.dragging {
+            next.undo = self.undo.clone();
+            if next.undo.len() == UNDO_DEPTH {
+                next.undo.remove(0);
+            }
+            next.undo.push((self.scenario.clone(), self.fix_undo.clone()));
+        }
+        next.dragging = drag;
+        next.recompare()
+    }
+
+    /// The scenario before the last change, back on screen.
+    pub(crate) fn undone(&self) -> Option<Screen> {
+        let mut undo = self.undo.clone();
+        let (sc, fix_undo) = undo.pop()?;
+        let mut s = self.rerun((*sc).clone(), None);
+        if s.error.is_some() {
+            return Some(s);
+        }
+        s.scenario = sc;
+        s.as_written = s.scenario == self.original || *s.scenario == *self.original;
+        s.fix_undo = fix_undo;
+        s.undo = undo;
+        s.dragging = None;
+        Some(s.recompare())
     }
 
     pub(crate) fn refuse(&self, field: Option<&Field>, message: String) -> Screen {

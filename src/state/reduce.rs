@@ -6,7 +6,7 @@ use sim::scenario::{Fault, Scenario};
 use sim::time::Micros;
 use yew::Reducible;
 
-use super::{FieldError, Panel, Screen, SPEEDS, STEP_MS};
+use super::{Against, FieldError, Panel, Screen, SPEEDS, STEP_MS};
 use crate::edit::{self, Field};
 
 /// Everything that can happen to the screen.
@@ -54,6 +54,12 @@ pub enum Action {
     ShowSolution,
     /// Answer the question waiting at the cursor with this choice (keys A–E).
     Choose(usize),
+    /// Show the schedule a search found, as a change of the scenario (undone by Undo).
+    SearchFound(Rc<Scenario>),
+    /// Take back the last change.
+    Undo,
+    /// Compare the run with another (`None`: stop comparing).
+    Compare(Option<Against>),
 }
 
 impl Reducible for Screen {
@@ -76,7 +82,16 @@ impl Reducible for Screen {
             | Action::AddFault(_)
             | Action::RemoveFault(_)
             | Action::MovePause { .. }
-            | Action::ShowSolution => edited(&self, action),
+            | Action::ShowSolution
+            | Action::SearchFound(_) => {
+                let drag = match action {
+                    Action::MovePause { fault, .. } => Some(fault),
+                    _ => None,
+                };
+                edited(&self, action).map(|next| self.remember(next, drag))
+            }
+            Action::Undo => self.undone(),
+            Action::Compare(against) => compared(&self, *against),
             Action::ToggleHelp
             | Action::CloseOverlays
             | Action::SetPanel(_)
@@ -233,12 +248,31 @@ fn edited(this: &Screen, action: Action) -> Option<Screen> {
             }
             this.with_faults(faults)
         }
+        Action::SearchFound(sc) => {
+            let s = this.rerun((*sc).clone(), None);
+            // At the harm the search found.
+            match s.violations().first().copied() {
+                Some(v) => Screen { playing: false, ..s.at(v) },
+                None => s,
+            }
+        }
         Action::ShowSolution => match this.original.challenge.as_ref().map(|c| this.original.with_settings(&c.solution)) {
             Some(Ok(sc)) => Screen { fix_undo: None, ..this.rerun(sc, None) },
             Some(Err(e)) => this.refuse(None, format!("The solution could not be shown: {e}")),
             None => return None,
         },
         _ => return None,
+    })
+}
+
+/// Comparing two runs, or not.
+fn compared(this: &Screen, against: Option<Against>) -> Option<Screen> {
+    let Some(a) = against else {
+        return this.compare.is_some().then(|| Screen { compare: None, ..this.clone() });
+    };
+    Some(match this.other(a) {
+        Ok(o) => Screen { compare: Some(super::ByPtr::new(o)), error: None, ..this.clone() },
+        Err(e) => this.refuse_field("compare", format!("These runs cannot be compared: {e}")),
     })
 }
 

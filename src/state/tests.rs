@@ -208,3 +208,52 @@ fn screens_differing_in_any_field_are_unequal() {
     assert_ne!(*s, Screen { phase: 0.5, ..(*s).clone() });
     assert_ne!(*s, Screen { run: ByPtr::new((*s.run).clone()), ..(*s).clone() }, "an equal run in a new allocation is a new run");
 }
+
+#[test]
+fn undo_takes_back_each_change_and_a_drag_is_one_change() {
+    let s = gc();
+    let fixed = go(&s, Action::ToggleFix);
+    let Fault::Pause { at_ms, duration_ms, .. } = fixed.scenario.faults[0].clone() else { panic!() };
+    let mut d = fixed.clone();
+    for k in 1..=5 {
+        d = go(&d, Action::MovePause { fault: 0, at_ms, duration_ms: duration_ms - 1000 * k });
+    }
+    assert_eq!(d.undo.len(), 2, "the fix, then one drag");
+    let u = go(&d, Action::Undo);
+    assert_eq!(*u.scenario, *fixed.scenario, "the whole drag is undone at once");
+    assert!(u.fixed(), "the fix is still on");
+    let u = go(&u, Action::Undo);
+    assert_eq!(*u.scenario, *s.scenario);
+    assert!(!u.fixed() && u.as_written, "back to the scenario as written");
+    assert!(Rc::ptr_eq(&u, &go(&u, Action::Undo)), "nothing left to undo");
+}
+
+#[test]
+fn a_search_s_schedule_is_shown_at_its_harm_and_undone() {
+    let s = Rc::new(Screen::new(sim::library::get("gc-pause-fenced").unwrap(), false).unwrap());
+    assert!(s.run.verdict.is_safe());
+    let sim::search::Outcome::Found(f, _) = sim::search::search(&s.scenario, sim::search::Options::default()).unwrap() else { panic!() };
+    let found = go(&s, Action::SearchFound(Rc::new(f.scenario.clone())));
+    assert!(!found.run.verdict.is_safe());
+    assert_eq!(Some(&found.cursor), found.violations().first(), "the cursor is at the harm");
+    let back = go(&found, Action::Undo);
+    assert_eq!(*back.scenario, *s.scenario);
+    assert!(back.run.verdict.is_safe() && back.as_written);
+}
+
+#[test]
+fn two_runs_compare_on_one_axis_and_follow_the_changes() {
+    let s = gc();
+    assert_eq!(s.comparable(), vec![Against::Fix]);
+    let c = go(&s, Action::Compare(Some(Against::Fix)));
+    let other = c.compare.clone().expect("comparing");
+    assert!(other.run.verdict.is_safe() && !c.run.verdict.is_safe());
+    let (mine, theirs) = other.first_difference.expect("they differ");
+    assert_eq!(c.run.events[mine].at_us, other.run.events[theirs].at_us);
+    // Turning the fix on: the comparison is now with the run as written (or before the change).
+    let f = go(&c, Action::ToggleFix);
+    let o = f.compare.clone().expect("still comparing");
+    assert_eq!(o.against, Against::Before, "the run before the change: as written");
+    assert!(!o.run.verdict.is_safe(), "the other run is the unfixed one");
+    assert!(go(&f, Action::Compare(None)).compare.is_none());
+}

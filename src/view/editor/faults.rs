@@ -14,25 +14,6 @@ use crate::state::{Action, ByPtr};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CursorAt(pub u64);
 
-fn fault_title(f: &Fault) -> String {
-    let t = |ms: u64| fmt(ms as i64 * 1000);
-    match f {
-        Fault::Pause { actor, at_ms, duration_ms } => format!("Pause {actor} at {} for {}", t(*at_ms), t(*duration_ms)),
-        Fault::Crash { actor, at_ms } => format!("Crash {actor} at {}", t(*at_ms)),
-        Fault::Restart { actor, at_ms } => format!("Restart {actor} at {}", t(*at_ms)),
-        Fault::ClockJump { actor, at_ms, by_ms } => format!("Jump {actor}'s clock by {} at {}", fmt(*by_ms * 1000), t(*at_ms)),
-        Fault::Drift { actor, at_ms, ppm } => format!("{actor}'s clock drifts {ppm} ppm from {}", t(*at_ms)),
-        Fault::Partition { isolate, at_ms, duration_ms } => {
-            format!("Cut off {} at {} for {}", isolate.join(", "), t(*at_ms), t(*duration_ms))
-        }
-        Fault::Delay { from, to, at_ms, extra_ms, .. } => {
-            format!("Hold {from}'s next message to {to} by {} (from {})", t(*extra_ms), t(*at_ms))
-        }
-        Fault::Drop { from, to, at_ms, .. } => format!("Drop {from}'s next message to {to} (from {})", t(*at_ms)),
-        Fault::Failover { at_ms } => format!("Fail over at {}", t(*at_ms)),
-    }
-}
-
 /// The faults, each with its times and a Remove button.
 pub fn fault_list(sc: &Scenario, form: &Form) -> Html {
     let d = form.dispatch;
@@ -45,8 +26,8 @@ pub fn fault_list(sc: &Scenario, form: &Form) -> Html {
         html! {
             <li class="fault">
                 <div class="fault-head">
-                    <span>{ fault_title(f) }</span>
-                    <button class="btn small" aria-label={format!("Remove: {}", fault_title(f))} onclick={remove}>{ "Remove" }</button>
+                    <span>{ f.describe() }</span>
+                    <button class="btn small" aria-label={format!("Remove: {}", f.describe())} onclick={remove}>{ "Remove" }</button>
                 </div>
                 <div class="row">
                     { form.number(Field::FaultAt(i), "At", at.to_string(), "ms", Some(0)) }

@@ -1,0 +1,78 @@
+//! Two runs side by side: the run on screen and another of the same story ([`Other`]), on one
+//! time axis with one cursor. The other run is the one before the reader's last change (a
+//! search's result included), or the run with its fix, or without it.
+
+use sim::facts::Facts;
+use sim::scenario::Scenario;
+use sim::Run;
+
+use super::{simulate, ByPtr, Screen};
+
+/// What the run on screen is compared with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Against {
+    /// The scenario before the last change (an edit, the fix, a search's schedule).
+    Before,
+    /// The scenario with its one-click fix.
+    Fix,
+    /// The scenario as written (when the fix is on).
+    AsWritten,
+}
+
+/// The other run of a comparison.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Other {
+    pub against: Against,
+    /// What it is, in words: "Before your last change".
+    pub label: String,
+    pub scenario: ByPtr<Scenario>,
+    pub run: ByPtr<Run>,
+    pub facts: ByPtr<Facts>,
+    /// The first event where the runs differ: (index in the run on screen, index in this one).
+    pub first_difference: Option<(usize, usize)>,
+}
+
+impl Screen {
+    /// What the run on screen can be compared with, most relevant first.
+    pub fn comparable(&self) -> Vec<Against> {
+        let mut out = Vec::new();
+        if !self.undo.is_empty() {
+            out.push(Against::Before);
+        }
+        if self.fixed() {
+            out.push(Against::AsWritten);
+        } else if self.original.fix.is_some() {
+            out.push(Against::Fix);
+        }
+        out
+    }
+
+    /// The other run for `against`, or why there is none.
+    pub(crate) fn other(&self, against: Against) -> Result<Other, String> {
+        let (scenario, label) = match against {
+            Against::Before => {
+                let (sc, _) = self.undo.last().ok_or("there is no change to compare with")?;
+                (sc.clone(), "Before your last change".to_string())
+            }
+            Against::Fix => {
+                let fix = self.original.fix.as_ref().ok_or("this scenario has no fix")?;
+                let sc = self.scenario.with_settings(&fix.set).map_err(|e| format!("the fix does not apply: {e}"))?;
+                (ByPtr::new(sc), format!("With the fix: {}", fix.label))
+            }
+            Against::AsWritten => (self.original.clone(), "As written, without the fix".to_string()),
+        };
+        let run = simulate(&scenario)?;
+        let first_difference = sim::compare::first_difference(&self.run, &run);
+        Ok(Other { against, label, scenario, facts: ByPtr::new(Facts::of(&run)), run: ByPtr::new(run), first_difference })
+    }
+
+    /// The comparison brought up to date with the run on screen: kept on the same kind of run
+    /// if it still exists, else on the next one available, else closed.
+    pub(crate) fn recompare(mut self) -> Screen {
+        let Some(was) = self.compare.as_ref().map(|o| o.against) else { return self };
+        let choices = self.comparable();
+        let pick = if choices.contains(&was) { Some(was) } else { choices.first().copied() };
+        self.compare = pick.and_then(|a| self.other(a).ok()).map(ByPtr::new);
+        self
+    }
+}
