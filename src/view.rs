@@ -3,6 +3,7 @@
 
 pub mod address;
 pub mod app;
+pub mod compare;
 pub mod controls;
 pub mod course;
 pub mod editor;
@@ -16,6 +17,7 @@ pub mod pages;
 pub mod predict;
 pub mod probe;
 pub mod progress;
+pub mod search;
 pub mod timeline;
 pub mod verdict;
 

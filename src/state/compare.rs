@@ -66,6 +66,14 @@ impl Screen {
         Ok(Other { against, label, scenario, facts: ByPtr::new(Facts::of(&run)), run: ByPtr::new(run), first_difference })
     }
 
+    /// This screen comparing its run with the run with its fix (or, with the fix on, as
+    /// written): an embed's `compare=fix`. Unchanged if the scenario has no fix.
+    pub fn comparing_fix(mut self) -> Screen {
+        let against = if self.fixed() { Against::AsWritten } else { Against::Fix };
+        self.compare = self.other(against).ok().map(ByPtr::new);
+        self
+    }
+
     /// The comparison brought up to date with the run on screen: kept on the same kind of run
     /// if it still exists, else on the next one available, else closed.
     pub(crate) fn recompare(mut self) -> Screen {

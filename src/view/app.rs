@@ -58,6 +58,9 @@ pub fn App() -> Html {
             if embed.as_ref().is_some_and(|e| e.autoplay) {
                 s.playing = true;
             }
+            if embed.as_ref().is_some_and(|e| e.compare_fix) {
+                s = s.comparing_fix();
+            }
             (Rc::new(s), embed)
         });
         (both.0.clone(), both.1.clone())

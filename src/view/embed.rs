@@ -24,6 +24,9 @@ pub struct Embed {
     pub autoplay: bool,
     /// Where Lease Lab itself lives, for "Open in Lease Lab" (a mounted run is on another site).
     pub app_base: Option<String>,
+    /// Show the run with its fix below the run as written (`&compare=fix`): Kleppmann's pair
+    /// of figures.
+    pub compare_fix: bool,
 }
 
 /// Mounts one run into an element of another page, in a shadow root of its own.
@@ -62,6 +65,15 @@ pub fn mount_into(element: &web_sys::Element, options: &wasm_bindgen::JsValue) -
     };
     let autoplay = get("autoplay").and_then(|v| v.as_bool()).unwrap_or(false);
     s.playing = autoplay;
+    let compare_fix = match get("compare").and_then(|v| v.as_string()).as_deref() {
+        None => false,
+        Some("fix") if has_fix => true,
+        Some("fix") => return Err(format!("options.compare is “fix”, but {} has no one-click fix", s.original.id)),
+        Some(other) => return Err(format!("options.compare is “{other}”: the only comparison an embed offers is “fix”")),
+    };
+    if compare_fix {
+        s = s.comparing_fix();
+    }
     let stylesheet = get("stylesheet").and_then(|v| v.as_string());
     let app_base = stylesheet.as_ref().map(|css| css.rsplit_once('/').map(|(b, _)| format!("{b}/")).unwrap_or_default());
     let doc = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
@@ -76,7 +88,7 @@ pub fn mount_into(element: &web_sys::Element, options: &wasm_bindgen::JsValue) -
     }
     let root = doc.create_element("div").map_err(|_| "cannot create an element")?;
     shadow.append_child(&root).map_err(|_| "cannot attach the run")?;
-    let embed = Embed { controls, autoplay, app_base };
+    let embed = Embed { controls, autoplay, app_base, compare_fix };
     yew::Renderer::<Lab>::with_root_and_props(
         root,
         LabProps { start: Rc::new(s), embed: Some(embed), active: true, nav: None, open: None },
@@ -96,5 +108,10 @@ pub fn embed_options() -> Option<Embed> {
         Some("play") => ControlsShown::Play,
         _ => ControlsShown::Full,
     };
-    Some(Embed { controls, autoplay: params.get("autoplay").is_some_and(|v| v == "1" || v == "true"), app_base: None })
+    Some(Embed {
+        controls,
+        autoplay: params.get("autoplay").is_some_and(|v| v == "1" || v == "true"),
+        app_base: None,
+        compare_fix: params.get("compare").is_some_and(|v| v == "fix"),
+    })
 }

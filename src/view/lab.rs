@@ -12,6 +12,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::state::{Action, Latest, Panel, Screen};
+use crate::view::compare::{caption, CompareView, RunBar};
 use crate::view::controls::{Controls, Narration};
 use crate::view::course::{Course, Story};
 use crate::view::editor::{CursorAt, Editor};
@@ -21,6 +22,7 @@ use crate::view::inspector::Inspector;
 use crate::view::lesson::{EndOfRun, StartHint};
 use crate::view::pages::Page;
 use crate::view::predict::Predict;
+use crate::view::search::SearchPanel;
 use crate::view::timeline::Timeline;
 use crate::view::verdict::VerdictPanel;
 
@@ -73,8 +75,9 @@ pub fn Lab(p: &LabProps) -> Html {
     let timeline = html! {
         <Timeline run={s.run.clone()} facts={s.facts.clone()} scenario={s.scenario.clone()} cursor={s.cursor} time_us={time_us}
                   hide={s.hides_future()} error={s.error.as_ref().filter(|e| e.field == "timeline").map(|e| e.message.clone())}
-                  dispatch={dispatch.clone()} />
+                  dispatch={dispatch.clone()} readonly={p.embed.is_some()} diff={s.compare.as_ref().and_then(|o| o.first_difference).map(|d| d.0)} />
     };
+    let compared = s.compare.clone().map(|other| html! { <CompareView {other} time_us={time_us} dispatch={dispatch.clone()} /> });
     let controls = |only_play: bool| {
         html! {
             <Controls run={s.run.clone()} facts={s.facts.clone()} quiz={s.quiz.clone()} cursor={s.cursor} time_us={time_us}
@@ -99,7 +102,9 @@ pub fn Lab(p: &LabProps) -> Html {
                     </span>
                     <a class="embed-open" href={full} target="_blank" rel="noopener">{ "Open in Lease Lab ↗" }</a>
                 </div>
+                    if s.compare.is_some() { { caption(if s.fixed() { "With the fix" } else { "As written" }, s.run.verdict.is_safe()) } }
                     { timeline }
+                    { for compared.clone() }
                     if e.controls != ControlsShown::None { { controls(e.controls == ControlsShown::Play) } }
                     { narration }
                 </main>
@@ -127,7 +132,11 @@ pub fn Lab(p: &LabProps) -> Html {
                 <section class="stage" aria-label="The run">
                     <Story original={s.original.clone()} your_turn={!(s.as_written && !s.fixed() && !at_end)} met={s.challenge_met()}
                            predicting={s.predict && !at_end} dispatch={dispatch.clone()} />
+                    <RunBar can_undo={!s.undo.is_empty()} comparable={s.comparable()} comparing={s.compare.as_ref().map(|o| o.against)}
+                            dispatch={dispatch.clone()} />
+                    if s.compare.is_some() { { caption("This run", s.run.verdict.is_safe()) } }
                     { timeline }
+                    { for compared }
                     { controls(false) }
                     <div class="predict-area" aria-live="polite">
                         <Predict quiz={s.quiz.clone()} picked={s.picked.clone()} here={s.asking().then_some(s.cursor)} pending={s.pending()}
@@ -138,6 +147,7 @@ pub fn Lab(p: &LabProps) -> Html {
                     <EndOfRun at_end={at_end} original={s.original.clone()} safe={s.run.verdict.is_safe()}
                               challenge_open={s.original.challenge.is_some() && !s.challenge_met()} dispatch={dispatch.clone()} />
                     <VerdictPanel run={s.run.clone()} hidden={s.hides_future()} dispatch={dispatch.clone()} />
+                    if !s.hides_future() { <SearchPanel scenario={s.scenario.clone()} dispatch={dispatch.clone()} /> }
                 </section>
                 <aside class="side" aria-label="Details">
                     { side_tabs(s.panel, &dispatch) }

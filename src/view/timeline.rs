@@ -43,6 +43,15 @@ pub struct TimelineProps {
     /// A refused change made on the timeline.
     pub error: Option<String>,
     pub dispatch: Callback<Action>,
+    /// Only to look at: no lane menu (a run compared with the one on screen, or an embed).
+    #[prop_or_default]
+    pub readonly: bool,
+    /// The first event where this run differs from the one it is compared with.
+    #[prop_or_default]
+    pub diff: Option<usize>,
+    /// A name for the picture, when two are shown ("Before your last change").
+    #[prop_or_default]
+    pub label: Option<AttrValue>,
 }
 
 /// Whether the reader asked for reduced motion (then steps are instant and nothing moves).
@@ -157,7 +166,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
             <div class="timeline-scroll" ref={scroller}>
                 <LaneLabels layout={lay.clone()} run={p.run.clone()} facts={p.facts.clone()} lock={p.scenario.lock.kind} t_us={t_now} />
                 <svg class="timeline" width={lay.width.to_string()} height={lay.height.to_string()} role="group"
-                     aria-label={format!("Timeline from 0 to {}: {} lanes. The cursor is at {}.", fmt(lay.end_us), lay.lanes.len(), fmt(t_now))}
+                     aria-label={format!("{}Timeline from 0 to {}: {} lanes. The cursor is at {}.", p.label.as_ref().map(|l| format!("{l}: ")).unwrap_or_default(), fmt(lay.end_us), lay.lanes.len(), fmt(t_now))}
                      onpointermove={on_move} onpointerup={on_up}>
                     <defs>
                         <marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
@@ -172,10 +181,13 @@ pub fn Timeline(p: &TimelineProps) -> Html {
                     <Marks layout={lay.clone()} dispatch={p.dispatch.clone()} />
                     <Veil layout={lay.clone()} t_us={t_now} />
                     <Markers layout={lay.clone()} run={p.run.clone()} facts={p.facts.clone()} upto={hide.then_some(p.cursor)} dispatch={p.dispatch.clone()} />
+                    if let Some(e) = p.diff.and_then(|i| p.run.events.get(i)) {
+                        <g class="first-diff">{ shape::inside(&draw::glyph::first_difference(&lay, e, lay.height - 4.0)) }</g>
+                    }
                     <Cursor layout={lay.clone()} t_us={t_now} />
                 </svg>
             </div>
-            if let Some(m) = (*menu).clone() {
+            if let Some(m) = (*menu).clone().filter(|_| !p.readonly) {
                 <LaneMenu menu={m} layout={lay.clone()} run={p.run.clone()} scenario={p.scenario.clone()} {close} dispatch={p.dispatch.clone()}
                           scroll_left={scroll.0} visible_width={scroll.1} />
             }

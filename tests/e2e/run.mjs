@@ -454,6 +454,78 @@ await test('hygiene: no inline script, a strict CSP, relative paths (works under
   expect(await attr(page, 'data-verdict') === 'safe', 'the app runs under /sub/');
 });
 
+await test('can this break?: the search finds a schedule, shrinks it, shows it at the harm, and Undo takes it back', async (page) => {
+  await open(page, '?scenario=gc-pause-fenced');
+  expect(await attr(page, 'data-verdict') === 'safe', 'safe as written');
+  // By keyboard: the budget field, then Enter.
+  await page.focus('.search-head input');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('.search-result.found', { timeout: 60000 });
+  expect(await attr(page, 'data-verdict') === 'unsafe', 'the schedule found is on screen, unsafe');
+  const text = await page.textContent('.search-result');
+  expect(/Found: the protected data was corrupted/.test(text) && /Shrunk in \d+ runs to one fault/.test(text) && text.includes('Pause A at'), `the result says what it found: ${text}`);
+  expect((await page.textContent('.verdict')).includes('lost-update'), 'the verdict explains the harm');
+  expect((await narration(page)).includes('accepts B'), 'the cursor is at the harm');
+  await page.click('.search-result button:has-text("Compare with the run before")');
+  await page.waitForSelector('.compare');
+  expect(await page.locator('svg.timeline').count() === 2, 'two timelines');
+  expect((await page.textContent('.compare')).includes('safe'), 'the run before is safe');
+  await page.click('.run-bar button:has-text("Undo")');
+  expect(await attr(page, 'data-verdict') === 'safe', 'Undo brings back the run as written');
+});
+
+await test('can this break?: a sound design states what the search covered', async (page) => {
+  await open(page, '?scenario=db-transaction');
+  await page.click('.search button[type=submit]');
+  await page.waitForSelector('.search-result.none', { timeout: 60000 });
+  const text = await page.textContent('.search-result');
+  expect(text.includes('Nothing found. 2,000 schedules of up to two added faults (pauses, delays'), text);
+  expect(await attr(page, 'data-verdict') === 'safe', 'the run is unchanged');
+  await page.fill('.search-head input', '-5');
+  expect((await page.textContent('.search')).includes('“-5” is not a budget'), 'a bad budget is refused in words');
+  expect(await page.inputValue('.search-head input') === '-5', 'and stays visible in its field');
+  expect(await page.isDisabled('.search button[type=submit]'), 'Search waits for a good budget');
+});
+
+await test('can this break?: Cancel stops a long search and the page stays responsive', async (page) => {
+  await open(page, '?scenario=redlock-slow-acquire');
+  await page.fill('.search-head input', '200000');
+  await page.click('.search button[type=submit]');
+  await page.waitForSelector('.search-progress');
+  const first = await page.textContent('.search-progress span');
+  // The page answers while the search runs: a step forward is taken at once.
+  const before = await step(page);
+  await page.keyboard.press('ArrowRight');
+  expect(await step(page) === before + 1, 'a key works during the search');
+  await page.waitForFunction((t) => document.querySelector('.search-progress span')?.textContent !== t, first);
+  await page.click('.search-progress button:has-text("Cancel")');
+  await page.waitForSelector('.search .hint:has-text("Cancelled after")');
+  expect(!(await page.$('.search-progress')), 'no progress bar after Cancel');
+});
+
+await test('compare: the run as written above its fix, one cursor, the first difference marked', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.selectOption('.run-bar select', { label: 'the run with the fix' });
+  await page.waitForSelector('.compare');
+  expect(await page.locator('.first-diff').count() === 2, 'the first difference is marked in both');
+  const captions = await page.locator('.compare-caption').allTextContents();
+  expect(captions.length === 2 && captions[0].includes('unsafe') && captions[1].includes('With the fix') && captions[1].includes('safe'), captions.join(' | '));
+  await page.keyboard.press('v');
+  const cursors = await page.locator('.cursor text').allTextContents();
+  expect(cursors.length === 2 && cursors[0] === cursors[1], `one cursor, at one time in both: ${cursors}`);
+  await page.click('.compare-head button[aria-label="Stop comparing"]');
+  expect(await page.locator('svg.timeline').count() === 1, 'back to one timeline');
+});
+
+await test('embed: &compare=fix shows Kleppmann\'s pair of figures', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced&embed=1&compare=fix');
+  expect(await page.locator('svg.timeline').count() === 2, 'two timelines in the embed');
+  expect(await page.locator('.first-diff').count() === 2, 'with their first difference');
+  const b = await page.locator('.lane-bg').first().boundingBox();
+  await page.mouse.click(b.x + 200, b.y + 8);
+  expect(!(await page.$('.lane-menu')), 'an embed is read-only: no fault menu');
+});
+
 await test('accessibility: axe-core finds no violations on any screen', async () => {
   const axe = fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'node_modules/axe-core/axe.min.js'), 'utf8');
   const screens = [
@@ -470,6 +542,9 @@ await test('accessibility: axe-core finds no violations on any screen', async ()
     ['guide', '?page=guide', async (p) => { await p.click('.guide-q input >> nth=0'); await p.click('.guide-q >> nth=1 >> input >> nth=1'); }, '.guide-q'],
     ['guide recommendation', '?page=guide', async (p) => { await p.click('.guide-q input >> nth=1'); await p.waitForSelector('.tradeoffs tr.chosen'); }, '.guide-q'],
     ['debate', '?page=debate', async () => {}, '.side-card img'],
+    ['search found, compared', '?scenario=gc-pause-fenced', async (p) => { await p.click('.search button[type=submit]'); await p.waitForSelector('.search-result.found'); await p.click('.search-result button:has-text("Compare")'); await p.waitForSelector('.compare'); }],
+    ['search found nothing', '?scenario=db-transaction', async (p) => { await p.click('.search button[type=submit]'); await p.waitForSelector('.search-result.none'); }],
+    ['embed compared', '?scenario=gc-pause-unfenced&embed=1&compare=fix', async () => {}],
   ];
   const problems = [];
   for (const dark of [false, true]) {
@@ -689,6 +764,12 @@ await test('phone width: nothing overlaps, the timeline scrolls', async (page) =
   }
   await page.click('button[aria-label="Next violation (V)"]');
   expect((await narration(page)).includes("token 33"), 'usable at phone width');
+  await page.click('.search button[type=submit]');
+  await page.waitForSelector('.search-result.found');
+  await page.selectOption('.run-bar select', { index: 1 });
+  await page.waitForSelector('.compare');
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(wide <= 0, `with a search's result and a comparison the page scrolls sideways by ${wide}px`);
 }, { width: 390, height: 844 });
 
 if (process.argv.includes('--measure')) {
@@ -718,6 +799,30 @@ if (process.argv.includes('--measure')) {
     times.sort((a, b) => a - b);
     const mean = times.reduce((a, b) => a + b, 0) / times.length;
     console.log(`     edit→repaint over ${times.length} edits: median ${times[50].toFixed(2)} ms, p90 ${times[90].toFixed(2)} ms, mean ${mean.toFixed(2)} ms`);
+  });
+}
+
+if (process.argv.includes('--measure')) {
+  await test('measure: a one-fault search of each library scenario in the browser', async (page) => {
+    // How many one-fault schedules each scenario has, from the command line (built by scripts/test).
+    const { execFileSync } = await import('node:child_process');
+    const bin = ['debug', 'release'].map((p) => path.resolve(root, `../target/${p}/leaselab`)).find((p) => fs.existsSync(p));
+    const ids = fs.readdirSync(path.resolve(root, '../crates/sim/scenarios')).map((f) => f.replace(/\.json$/, '')).sort();
+    let total = 0;
+    for (const id of ids) {
+      const cov = JSON.parse(execFileSync(bin, ['search', id, '--json', '--faults', '1', '--budget', '1'])).coverage;
+      await open(page, `?scenario=${id}`);
+      await page.selectOption('.search-head select', '1');
+      await page.fill('.search-head input', String(Math.max(1, cov.singles_total)));
+      const t0 = Date.now();
+      await page.click('.search button[type=submit]');
+      await page.waitForSelector('.search-result', { timeout: 120000 });
+      const ms = Date.now() - t0;
+      total += ms;
+      const found = await page.$('.search-result.found');
+      console.log(`     ${id}: ${cov.singles_total} one-fault schedules; ${found ? 'found (and shrunk)' : 'nothing found'} in ${ms} ms`);
+    }
+    console.log(`     all ${ids.length}: ${total} ms`);
   });
 }
 

@@ -224,7 +224,7 @@ fn body(s: &mut String, run: &Run, sc: &Scenario, l: &Layout, y: f64, at: Option
     // Under everything the lanes hold, as the grid is, so that the two events it points at
     // stay readable.
     if let Some(e) = diff {
-        group(s, &first_difference(l, e));
+        group(s, &glyph::first_difference(l, e, -6.0));
     }
     for b in &l.bars {
         group(s, &glyph::bar(b));
@@ -246,20 +246,6 @@ fn body(s: &mut String, run: &Run, sc: &Scenario, l: &Layout, y: f64, at: Option
         group(s, &glyph::cursor(l, x, t));
     }
     s.push_str("</g>");
-}
-
-/// The first difference between two runs, at event `e`: a dashed line across the run, a ring
-/// around the event on its lane, and a label above the axis (in the row [`COMPARE_CAPTION`]
-/// leaves). Only the comparison draws it, so it is not in [`crate::glyph`], which the app shares.
-fn first_difference(l: &Layout, e: &Event) -> Glyph {
-    let x = l.x(e.at_us);
-    let mut shapes = vec![Shape::Line { x1: x, y1: -3.0, x2: x, y2: l.height, class: None, marker_end: None, title: None }];
-    if let Some(lane) = l.lanes.get(e.actor) {
-        shapes.push(Shape::Circle { cx: x, cy: lane.mid, r: 11.0 });
-    }
-    // The label stays inside the picture when the difference is near either end.
-    shapes.push(Shape::Text { x: x.clamp(60.0, l.width - 60.0), y: -6.0, class: "", text: "first difference".into() });
-    Glyph { class: "first-diff".into(), title: Some(format!("First difference: {}", e.text)), shapes }
 }
 
 #[cfg(test)]

@@ -108,7 +108,7 @@ impl Search {
     /// A search from `sc`. Refused if the scenario itself cannot run.
     pub fn new(sc: &Scenario, opts: Options) -> Result<Search, RunError> {
         let opts = Options { faults: opts.faults.clamp(1, 3), budget: opts.budget.max(1), ..opts };
-        let run = crate::run_within(sc, opts.max_events)?;
+        let run = crate::judge_within(sc, opts.max_events)?;
         let space = space(sc, &run);
         let n = space.len() as u64;
         let cov = Coverage {
@@ -255,7 +255,7 @@ impl Search {
         if sc.validate().is_err() {
             return Judged::Invalid;
         }
-        match crate::run_within(&sc, self.opts.max_events) {
+        match crate::judge_within(&sc, self.opts.max_events) {
             Ok(run) if run.verdict.verdict == Safety::Unsafe => Judged::Unsafe,
             Ok(_) => Judged::Safe,
             Err(RunError::TooManyEvents { .. }) => Judged::TooLong,

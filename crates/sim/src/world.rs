@@ -141,11 +141,14 @@ struct World<'s> {
     overflow: bool,
     /// The most events this run may have; one more stops it with `RunError::TooManyEvents`.
     max_events: usize,
+    /// No narration: events carry no text and no moment (a search needs only the verdict).
+    quiet: bool,
 }
 
 /// Runs a validated scenario.
-pub(crate) fn simulate(sc: &Scenario, max_events: usize) -> Result<Run, RunError> {
+pub(crate) fn simulate(sc: &Scenario, max_events: usize, quiet: bool) -> Result<Run, RunError> {
     let mut w = World::new(sc, max_events);
+    w.quiet = quiet;
     w.run_loop()?;
     Ok(w.finish())
 }

@@ -128,3 +128,16 @@ fn a_search_is_deterministic_and_its_slices_add_up() {
     let out = search(&bare, Options { faults: 1, budget: 50, ..Options::default() }).unwrap();
     assert!(matches!(out, Outcome::NotFound(_)), "{out:?}");
 }
+
+/// The search judges runs without narration: the verdict must not depend on it.
+#[test]
+fn a_run_without_narration_has_the_same_verdict() {
+    for base in library::all() {
+        for sc in [Some(base.clone()), base.fixed().and_then(Result::ok)].into_iter().flatten() {
+            let (told, quiet) = (run(&sc), sim::judge_within(&sc, sim::scenario::limits::EVENTS).unwrap());
+            assert_eq!(told.verdict, quiet.verdict, "{}", sc.id);
+            assert_eq!(told.events.len(), quiet.events.len(), "{}", sc.id);
+            assert!(quiet.events.iter().all(|e| e.text.is_empty() && e.moment.is_none()), "{}", sc.id);
+        }
+    }
+}

@@ -51,7 +51,15 @@ pub fn FileBox(p: &FileProps) -> Html {
             // The run and the step shown when the button is pressed.
             let s = screen.get();
             let (sc, cursor) = (&s.scenario, s.cursor);
-            let svg = draw::svg::render(&s.run, sc, 1200.0, Some(cursor));
+            // Two runs compared are exported as they are shown: one above the other.
+            let svg = match &s.compare {
+                Some(o) => {
+                    let at = s.run.events.get(cursor).map(|e| e.at_us);
+                    let top = if s.fixed() { "With the fix" } else { "This run" };
+                    draw::svg::render_compare((&s.run, sc, top), (&o.run, &o.scenario, &o.label), 1200.0, at)
+                }
+                None => draw::svg::render(&s.run, sc, 1200.0, Some(cursor)),
+            };
             save_file(&format!("{}-step-{}.svg", sc.id, cursor + 1), "image/svg+xml", &svg);
         })
     };

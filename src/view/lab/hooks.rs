@@ -69,7 +69,15 @@ fn use_keyboard(screen: &UseReducerHandle<Screen>, p: &LabProps, root_ref: NodeR
             if !*active.borrow() {
                 return;
             }
-            if e.ctrl_key() || e.meta_key() || e.alt_key() || is_typing(e.target()) {
+            if is_typing(e.target()) {
+                return;
+            }
+            if (e.ctrl_key() || e.meta_key()) && !e.alt_key() && e.key().eq_ignore_ascii_case("z") && !e.shift_key() {
+                e.prevent_default();
+                d.dispatch(Action::Undo);
+                return;
+            }
+            if e.ctrl_key() || e.meta_key() || e.alt_key() {
                 return;
             }
             // Space and Enter on a focused button press the button; leave them to it.

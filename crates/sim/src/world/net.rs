@@ -129,7 +129,7 @@ impl World<'_> {
             send_event: ev,
         });
         self.emit(from, EventKind::Send { msg, to }, None);
-        if delayed {
+        if delayed && !self.quiet {
             self.rec.events[ev].text.push_str(&format!(" The network holds it: it will arrive in {}.", fmt(lat)));
         }
         self.net.payloads.push(payload);

@@ -47,8 +47,13 @@ impl World<'_> {
         if id >= self.max_events {
             self.overflow = true;
         }
-        let cx = narrate::Cx { sc: self.sc, actors: &self.actors, messages: &self.rec.iv.messages, fences: self.resource.store.fences() };
-        let text = narrate::sentence(&cx, actor, &kind);
+        let text = if self.quiet {
+            String::new()
+        } else {
+            let cx =
+                narrate::Cx { sc: self.sc, actors: &self.actors, messages: &self.rec.iv.messages, fences: self.resource.store.fences() };
+            narrate::sentence(&cx, actor, &kind)
+        };
         let local_us = self.local(actor);
         self.rec.events.push(Event { id, at_us: self.now, actor, local_us, kind, cause, text, moment: None });
         id
@@ -138,7 +143,9 @@ impl World<'_> {
             verdict: Default::default(),
         };
         run.verdict = crate::checker::check(&run, self.sc);
-        attach_moments(&mut run, self.sc);
+        if !self.quiet {
+            attach_moments(&mut run, self.sc);
+        }
         run
     }
 }

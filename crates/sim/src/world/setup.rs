@@ -58,6 +58,7 @@ impl<'s> World<'s> {
             end,
             overflow: false,
             max_events,
+            quiet: false,
         };
         let mut out = Vec::new();
         w.lock.start(&mut out);

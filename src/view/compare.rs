@@ -1,0 +1,111 @@
+//! Two runs of one story, one above the other on one time axis with one cursor
+//! ([`CompareView`]), and the bar that starts a comparison and holds Undo ([`RunBar`]).
+
+use sim::time::Micros;
+use yew::prelude::*;
+
+use crate::state::{Action, Against, ByPtr, Other};
+use crate::view::timeline::Timeline;
+
+/// What a comparison is with, in words for a menu.
+fn against_label(a: Against) -> &'static str {
+    match a {
+        Against::Before => "the run before your last change",
+        Against::Fix => "the run with the fix",
+        Against::AsWritten => "the run as written",
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct RunBarProps {
+    pub can_undo: bool,
+    /// What the run can be compared with.
+    pub comparable: Vec<Against>,
+    pub comparing: Option<Against>,
+    pub dispatch: Callback<Action>,
+}
+
+/// Undo and Compare, always in place (so that the timeline never moves when they apply).
+#[component]
+pub fn RunBar(p: &RunBarProps) -> Html {
+    let undo = {
+        let d = p.dispatch.clone();
+        Callback::from(move |_| d.emit(Action::Undo))
+    };
+    let choices = p.comparable.clone();
+    let on_compare = {
+        let (d, choices) = (p.dispatch.clone(), choices.clone());
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            let pick = v.parse::<usize>().ok().and_then(|i| choices.get(i).copied());
+            d.emit(Action::Compare(pick));
+        })
+    };
+    let selected = p.comparing.and_then(|a| choices.iter().position(|c| *c == a));
+    html! {
+        <div class="run-bar">
+            <button class="btn small" onclick={undo} disabled={!p.can_undo} title="Undo the last change (U or Ctrl+Z)">{ "↶ Undo" }</button>
+            <label>{ "Compare with " }
+                <select aria-label="Compare this run with" onchange={on_compare} disabled={choices.is_empty() && p.comparing.is_none()}>
+                    <option value="" selected={selected.is_none()}>{ if choices.is_empty() { "nothing yet (change something first)" } else { "— no comparison —" } }</option>
+                    { for choices.iter().enumerate().map(|(i, a)| html! { <option value={i.to_string()} selected={selected == Some(i)}>{ against_label(*a) }</option> }) }
+                </select>
+            </label>
+        </div>
+    }
+}
+
+/// A run's name and verdict above its timeline.
+pub fn caption(label: &str, safe: bool) -> Html {
+    html! {
+        <h2 class="compare-caption">
+            { label }
+            <span class={classes!("verdict-badge", if safe { "safe" } else { "unsafe" })}>{ if safe { "✓ safe" } else { "✗ unsafe" } }</span>
+        </h2>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct CompareProps {
+    pub other: ByPtr<Other>,
+    /// The true time of the one cursor.
+    pub time_us: Micros,
+    pub dispatch: Callback<Action>,
+}
+
+/// The other run, under the one on screen: read-only, its cursor at the same true time; a
+/// click on one of its marks moves the one cursor to that time.
+#[component]
+pub fn CompareView(p: &CompareProps) -> Html {
+    let o = &p.other;
+    let cursor = o.run.events.partition_point(|e| e.at_us <= p.time_us).saturating_sub(1);
+    let dispatch = {
+        let (d, run) = (p.dispatch.clone(), o.run.clone());
+        use_callback(run, move |a: Action, run| match a {
+            Action::Seek(i) => d.emit(Action::SeekTime(run.events.get(i).map_or(0, |e| e.at_us))),
+            a @ Action::SeekTime(_) => d.emit(a),
+            // Changes belong to the run on screen, not to the one it is compared with.
+            _ => {}
+        })
+    };
+    let close = {
+        let d = p.dispatch.clone();
+        Callback::from(move |_| d.emit(Action::Compare(None)))
+    };
+    let diff = o.first_difference.map(|(_, theirs)| theirs);
+    html! {
+        <section class="compare" aria-label={format!("Compared with {}", against_label(o.against))}>
+            <div class="compare-head">
+                { caption(&o.label, o.run.verdict.is_safe()) }
+                if let Some(e) = diff.and_then(|i| o.run.events.get(i)) {
+                    <span class="hint">{ format!("First difference at {}", sim::time::fmt(e.at_us)) }</span>
+                } else {
+                    <span class="hint">{ "The two runs are the same" }</span>
+                }
+                <button class="btn small" onclick={close} aria-label="Stop comparing">{ "×" }</button>
+            </div>
+            <Timeline run={o.run.clone()} facts={o.facts.clone()} scenario={o.scenario.clone()} {cursor} time_us={p.time_us}
+                      hide={false} error={None::<String>} {dispatch} readonly={true} {diff} label={AttrValue::from(o.label.clone())} />
+        </section>
+    }
+}

@@ -1,0 +1,281 @@
+//! "Can this break?": [`SearchPanel`] runs [`sim::search`] on the scenario on screen in slices
+//! of about 12 ms between frames (the page stays responsive), with a progress bar and Cancel;
+//! shows the smallest unsafe schedule it found as a change of the scenario (Undo takes it
+//! back), or states what it covered.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use gloo_timers::callback::Timeout;
+use sim::scenario::Scenario;
+use sim::search::{thousands, Options, Origin, Outcome, Search};
+use yew::prelude::*;
+
+use crate::state::{Action, Against, ByPtr, MAX_DRAWN_EVENTS};
+
+/// The longest a slice of the search runs before the page gets the thread back, in ms.
+const SLICE_MS: f64 = 12.0;
+/// The most schedules the reader may ask for.
+const MAX_BUDGET: usize = 200_000;
+
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// Where the search is, as shown.
+#[derive(Clone, Debug, PartialEq)]
+enum Status {
+    Idle,
+    Running {
+        schedules: usize,
+        budget: usize,
+        shrinking: Option<(usize, usize)>,
+    },
+    /// Found, and shown as a change of the scenario.
+    Found {
+        found: Box<sim::search::Found>,
+        ms: f64,
+    },
+    NotFound {
+        coverage: sim::search::Coverage,
+        ms: f64,
+    },
+    Cancelled {
+        schedules: usize,
+    },
+}
+
+/// A search in progress: the engine's state and the timer of its next slice.
+struct Job {
+    search: Search,
+    started: f64,
+    next: Option<Timeout>,
+}
+
+type Slot = Rc<RefCell<Option<Job>>>;
+
+/// Runs one slice, then schedules the next, until the search ends.
+fn pump(slot: Slot, status: UseStateHandle<Status>, dispatch: Callback<Action>) {
+    let mut guard = slot.borrow_mut();
+    let Some(job) = guard.as_mut() else { return };
+    let t0 = now_ms();
+    let mut done = false;
+    while !done && now_ms() - t0 < SLICE_MS {
+        done = job.search.step(2);
+    }
+    if !done {
+        let p = job.search.progress();
+        status.set(Status::Running { schedules: p.schedules, budget: p.budget, shrinking: p.shrinking });
+        let (slot2, status2, d2) = (slot.clone(), status.clone(), dispatch.clone());
+        job.next = Some(Timeout::new(0, move || pump(slot2, status2, d2)));
+        return;
+    }
+    let ms = now_ms() - job.started;
+    let outcome = job.search.outcome().cloned();
+    *guard = None;
+    drop(guard);
+    match outcome {
+        Some(Outcome::Found(found, _)) => {
+            // The status first: the change of scenario that follows is known to be the search's.
+            let sc = Rc::new(found.scenario.clone());
+            status.set(Status::Found { found, ms });
+            dispatch.emit(Action::SearchFound(sc));
+        }
+        Some(Outcome::NotFound(coverage)) => status.set(Status::NotFound { coverage, ms }),
+        None => status.set(Status::Idle),
+    }
+}
+
+fn seconds(ms: f64) -> String {
+    if ms < 1000.0 {
+        format!("{ms:.0} ms")
+    } else {
+        format!("{:.1} s", ms / 1000.0)
+    }
+}
+
+fn origin(o: Origin) -> &'static str {
+    match o {
+        Origin::AsWritten => "as written",
+        Origin::Changed => "changed",
+        Origin::Added => "added",
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct SearchProps {
+    pub scenario: ByPtr<Scenario>,
+    pub dispatch: Callback<Action>,
+}
+
+/// The "Can this break?" panel under the verdict.
+#[component]
+pub fn SearchPanel(p: &SearchProps) -> Html {
+    crate::view::probe::rendered("SearchPanel");
+    let status = use_state(|| Status::Idle);
+    let slot: Slot = use_mut_ref(|| None::<Job>);
+    let budget = use_state(|| "2000".to_string());
+    let faults = use_state(|| 2usize);
+    // A change of the scenario by the reader stops a running search and clears an old result
+    // (not the change the search itself made).
+    {
+        let (slot, status) = (slot.clone(), status.clone());
+        use_effect_with(p.scenario.clone(), move |sc| {
+            let ours = matches!(&*status, Status::Found { found, .. } if found.scenario == **sc);
+            if !ours && *status != Status::Idle {
+                *slot.borrow_mut() = None;
+                status.set(Status::Idle);
+            }
+        });
+    }
+    let budget_n = budget.trim().parse::<usize>().ok().filter(|n| (1..=MAX_BUDGET).contains(n));
+    let start = {
+        let (slot, status, d, sc, faults) = (slot.clone(), status.clone(), p.dispatch.clone(), p.scenario.clone(), *faults);
+        Callback::from(move |budget: usize| {
+            let opts = Options { faults, budget, max_events: MAX_DRAWN_EVENTS, ..Options::default() };
+            match Search::new(&sc, opts) {
+                Ok(search) => {
+                    *slot.borrow_mut() = Some(Job { search, started: now_ms(), next: None });
+                    status.set(Status::Running { schedules: 0, budget, shrinking: None });
+                    let (slot, status, d) = (slot.clone(), status.clone(), d.clone());
+                    // The first slice after the page has drawn the progress bar.
+                    if let Some(job) = slot.clone().borrow_mut().as_mut() {
+                        job.next = Some(Timeout::new(0, move || pump(slot, status, d)));
+                    }
+                }
+                Err(e) => d.emit(Action::Refuse(format!("The search cannot start: {e}"))),
+            }
+        })
+    };
+    let cancel = {
+        let (slot, status) = (slot.clone(), status.clone());
+        Callback::from(move |_| {
+            let schedules = slot.borrow().as_ref().map_or(0, |j| j.search.progress().schedules);
+            *slot.borrow_mut() = None;
+            status.set(Status::Cancelled { schedules });
+        })
+    };
+    let on_budget = {
+        let budget = budget.clone();
+        Callback::from(move |e: InputEvent| budget.set(e.target_unchecked_into::<web_sys::HtmlInputElement>().value()))
+    };
+    let on_faults = {
+        let faults = faults.clone();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            faults.set(v.parse().unwrap_or(2));
+        })
+    };
+    let running = matches!(*status, Status::Running { .. });
+    let go = {
+        let start = start.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            if let Some(n) = budget_n {
+                start.emit(n);
+            }
+        })
+    };
+    let body = match &*status {
+        Status::Idle => html! {
+            <p class="hint">{ "Adds faults to this run (pauses, delayed messages, clock jumps, crashes, cut-offs) at the moments that matter, one at a time, then in pairs, and looks for a schedule that corrupts the data." }</p>
+        },
+        Status::Running { schedules, budget, shrinking } => {
+            let (value, max, what) = match shrinking {
+                Some((n, of)) => (*n, *of, format!("Found one; shrinking it: {n} runs")),
+                None => (*schedules, *budget, format!("{} of {} schedules", thousands(*schedules), thousands(*budget))),
+            };
+            html! {
+                <div class="search-progress">
+                    <progress max={max.to_string()} value={value.to_string()} aria-label="Search progress"></progress>
+                    <span>{ what }</span>
+                    <button class="btn small" onclick={cancel}>{ "Cancel" }</button>
+                </div>
+            }
+        }
+        Status::Found { found, ms, .. } => found_view(found, *ms, &p.dispatch),
+        Status::NotFound { coverage, ms } => none_view(coverage, *ms, budget_n, &start),
+        Status::Cancelled { schedules } => html! {
+            <p class="hint">{ format!("Cancelled after {} schedules; nothing unsafe among them.", thousands(*schedules)) }</p>
+        },
+    };
+    html! {
+        <section class="search" aria-label="Can this break?">
+            <form class="search-head" onsubmit={go}>
+                <h2>{ "Can this break?" }</h2>
+                <label>{ "Faults per schedule " }
+                    <select aria-label="Most faults added per schedule" onchange={on_faults} disabled={running}>
+                        { for [1usize, 2, 3].iter().map(|n| html! { <option value={n.to_string()} selected={*n == *faults}>{ n.to_string() }</option> }) }
+                    </select>
+                </label>
+                <label>{ "Budget " }
+                    <input type="number" inputmode="numeric" min="1" max={MAX_BUDGET.to_string()} value={(*budget).clone()} oninput={on_budget}
+                           aria-invalid={budget_n.is_none().to_string()} aria-describedby="search-budget-error" disabled={running} />
+                </label>
+                <button type="submit" class="btn primary" disabled={running || budget_n.is_none()}>{ "Search" }</button>
+            </form>
+            if budget_n.is_none() {
+                <p class="field-error" id="search-budget-error" role="alert">
+                    { format!("“{}” is not a budget: give a whole number of schedules from 1 to {}.", budget.trim(), thousands(MAX_BUDGET)) }
+                </p>
+            }
+            <div aria-live="polite">{ body }</div>
+        </section>
+    }
+}
+
+/// What a search found, with Undo and a comparison with the run it started from.
+fn found_view(found: &sim::search::Found, ms: f64, dispatch: &Callback<Action>) -> Html {
+    let undo = {
+        let d = dispatch.clone();
+        Callback::from(move |_| d.emit(Action::Undo))
+    };
+    let compare = {
+        let d = dispatch.clone();
+        Callback::from(move |_| d.emit(Action::Compare(Some(Against::Before))))
+    };
+    let how = if found.after == 0 {
+        "It is unsafe as written; the search shrank its own faults.".to_string()
+    } else {
+        format!("Found after {} schedules, in {}.", thousands(found.after), seconds(ms))
+    };
+    let n = found.faults.len();
+    html! {
+        <div class="search-result found">
+            <p><strong>{ format!("Found: {}.", found.headline.trim_start_matches("Unsafe: ")) }</strong>{ format!(" {how}") }</p>
+            <p>{ format!("Shrunk in {} runs to {}; it is on the timeline now, at the harm:", found.shrink_runs, if n == 1 { "one fault".to_string() } else { format!("{n} faults") }) }</p>
+            if n == 0 {
+                <p class="hint">{ "No fault at all: this design is unsafe on an ordinary schedule." }</p>
+            }
+            <ul class="search-faults">
+                { for found.faults.iter().map(|(f, o)| html! { <li>{ f.describe() }<span class={classes!("origin", origin(*o))}>{ origin(*o) }</span></li> }) }
+            </ul>
+            <div class="row">
+                <button class="btn small" onclick={undo}>{ "Undo" }</button>
+                <button class="btn small" onclick={compare}>{ "Compare with the run before" }</button>
+            </div>
+        </div>
+    }
+}
+
+/// What a search that found nothing covered, with a longer search one click away.
+fn none_view(c: &sim::search::Coverage, ms: f64, budget: Option<usize>, start: &Callback<usize>) -> Html {
+    let more = budget.map(|b| (b * 4).min(MAX_BUDGET)).filter(|m| *m > c.schedules);
+    let further = more.map(|m| {
+        let start = start.clone();
+        html! { <button class="btn small" onclick={Callback::from(move |_| start.emit(m))}>{ format!("Search {} schedules", thousands(m)) }</button> }
+    });
+    let kinds: Vec<String> = c.by_kind.iter().map(|(k, n)| format!("{} {}", k.plural(), thousands(*n))).collect();
+    let t = thousands;
+    html! {
+        <div class="search-result none">
+            <p><strong>{ "Nothing found. " }</strong>{ c.statement() }</p>
+            <p class="hint">
+                { format!("Schedules with each kind of fault: {}. One fault: {} of {}; pairs: {}; random: {}. In {}. ",
+                          kinds.join(" · "), t(c.singles), t(c.singles_total), t(c.pairs), t(c.random), seconds(ms)) }
+                { "A search is not a proof: it covers the schedules it ran." }
+            </p>
+            { for further }
+        </div>
+    }
+}
