@@ -210,7 +210,8 @@ pub fn SearchPanel(p: &SearchProps) -> Html {
                 </label>
                 <label>{ "Budget " }
                     <input type="number" inputmode="numeric" min="1" max={MAX_BUDGET.to_string()} value={(*budget).clone()} oninput={on_budget}
-                           aria-invalid={budget_n.is_none().to_string()} aria-describedby="search-budget-error" disabled={running} />
+                           aria-label="Budget: the most schedules to run" aria-invalid={budget_n.is_none().to_string()}
+                           aria-describedby={budget_n.is_none().then_some("search-budget-error")} disabled={running} />
                 </label>
                 <button type="submit" class="btn primary" disabled={running || budget_n.is_none()}>{ "Search" }</button>
             </form>
