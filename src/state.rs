@@ -126,6 +126,11 @@ pub struct Screen {
     pub dragging: Option<usize>,
     /// The other run, while two runs are compared.
     pub compare: Option<ByPtr<Other>>,
+    /// A true time the cursor was put at (a mark of the compared run), between or after this
+    /// run's events; any move by step clears it.
+    pub at_us: Option<Micros>,
+    /// The scenario a search put on screen (while it is the one shown, no challenge is met).
+    pub searched: Option<ByPtr<Scenario>>,
 }
 
 impl Screen {
@@ -154,6 +159,8 @@ impl Screen {
             undo: Vec::new(),
             dragging: None,
             compare: None,
+            at_us: None,
+            searched: None,
         };
         if fixed {
             s = s.toggle_fix();
@@ -172,6 +179,9 @@ impl Screen {
 
     /// The true time shown: the current event's, or between it and the next while playing.
     pub fn time_us(&self) -> Micros {
+        if let Some(t) = self.at_us {
+            return t;
+        }
         let ev = &self.run.events;
         let Some(cur) = ev.get(self.cursor) else { return 0 };
         match ev.get(self.cursor + 1) {
@@ -200,7 +210,7 @@ impl Screen {
     }
 
     pub(crate) fn at(&self, cursor: usize) -> Screen {
-        Screen { cursor: self.gate(cursor.min(self.last())), phase: 0.0, ..self.clone() }
+        Screen { cursor: self.gate(cursor.min(self.last())), phase: 0.0, at_us: None, ..self.clone() }
     }
 
     /// Whether the run stops for questions: predict mode, on the scenario as written.
@@ -247,7 +257,11 @@ impl Screen {
 
     /// The challenge's goal is reached by the reader's own change (not the one-click fix).
     pub fn challenge_met(&self) -> bool {
-        self.original.challenge.as_ref().is_some_and(|c| !self.as_written && !self.fixed() && self.run.verdict.verdict == c.goal)
+        let by_search = self.searched.as_ref() == Some(&self.scenario);
+        self.original
+            .challenge
+            .as_ref()
+            .is_some_and(|c| !self.as_written && !self.fixed() && !by_search && self.run.verdict.verdict == c.goal)
     }
 
     pub(crate) fn toggle_fix(&self) -> Screen {
@@ -301,7 +315,7 @@ impl Screen {
     /// `next`, a change of this screen, with this screen's scenario remembered for Undo (the
     /// moves of one drag are one change) and the comparison brought up to date.
     pub(crate) fn remember(&self, mut next: Screen, drag: Option<usize>) -> Screen {
-        if next.scenario == self.scenario {
+        if next.scenario == self.scenario || *next.scenario == *self.scenario {
             return next;
         }
         if drag.is_none() || drag != self.dragging {

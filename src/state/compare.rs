@@ -4,6 +4,7 @@
 
 use sim::facts::Facts;
 use sim::scenario::Scenario;
+use sim::time::Micros;
 use sim::Run;
 
 use super::{simulate, ByPtr, Screen};
@@ -28,8 +29,9 @@ pub struct Other {
     pub scenario: ByPtr<Scenario>,
     pub run: ByPtr<Run>,
     pub facts: ByPtr<Facts>,
-    /// The first event where the runs differ: (index in the run on screen, index in this one).
-    pub first_difference: Option<(usize, usize)>,
+    /// When the runs part, and the first event where they differ: (true time, index in the
+    /// run on screen, index in this one). See `sim::compare::parting`.
+    pub parting: Option<(Micros, usize, usize)>,
 }
 
 impl Screen {
@@ -39,9 +41,10 @@ impl Screen {
         if !self.undo.is_empty() {
             out.push(Against::Before);
         }
-        if self.fixed() {
+        if !self.as_written {
             out.push(Against::AsWritten);
-        } else if self.original.fix.is_some() {
+        }
+        if !self.fixed() && self.original.fix.is_some() {
             out.push(Against::Fix);
         }
         out
@@ -59,11 +62,11 @@ impl Screen {
                 let sc = self.scenario.with_settings(&fix.set).map_err(|e| format!("the fix does not apply: {e}"))?;
                 (ByPtr::new(sc), format!("With the fix: {}", fix.label))
             }
-            Against::AsWritten => (self.original.clone(), "As written, without the fix".to_string()),
+            Against::AsWritten => (self.original.clone(), "As written".to_string()),
         };
         let run = simulate(&scenario)?;
-        let first_difference = sim::compare::first_difference(&self.run, &run);
-        Ok(Other { against, label, scenario, facts: ByPtr::new(Facts::of(&run)), run: ByPtr::new(run), first_difference })
+        let parting = sim::compare::parting(&self.run, &run);
+        Ok(Other { against, label, scenario, facts: ByPtr::new(Facts::of(&run)), run: ByPtr::new(run), parting })
     }
 
     /// This screen comparing its run with the run with its fix (or, with the fix on, as
@@ -80,7 +83,18 @@ impl Screen {
         let Some(was) = self.compare.as_ref().map(|o| o.against) else { return self };
         let choices = self.comparable();
         let pick = if choices.contains(&was) { Some(was) } else { choices.first().copied() };
-        self.compare = pick.and_then(|a| self.other(a).ok()).map(ByPtr::new);
+        // The other run unchanged (the run before a drag, during the drag): only the parting moves.
+        let same = |o: &Other| match o.against {
+            Against::Before => self.undo.last().is_some_and(|(sc, _)| *sc == o.scenario),
+            Against::AsWritten => o.scenario == self.original,
+            Against::Fix => false,
+        };
+        let kept = self
+            .compare
+            .as_ref()
+            .filter(|o| Some(o.against) == pick && same(o))
+            .map(|o| Other { parting: sim::compare::parting(&self.run, &o.run), ..(**o).clone() });
+        self.compare = kept.or_else(|| pick.and_then(|a| self.other(a).ok())).map(ByPtr::new);
         self
     }
 }

@@ -58,6 +58,8 @@ pub enum Action {
     SearchFound(Rc<Scenario>),
     /// Take back the last change.
     Undo,
+    /// A drag of a pause (or one key's move of it) has ended: the next move is another change.
+    EndDrag,
     /// Compare the run with another (`None`: stop comparing).
     Compare(Option<Against>),
 }
@@ -91,6 +93,7 @@ impl Reducible for Screen {
                 edited(&self, action).map(|next| self.remember(next, drag))
             }
             Action::Undo => self.undone(),
+            Action::EndDrag => self.dragging.map(|_| Screen { dragging: None, ..(*self).clone() }),
             Action::Compare(against) => compared(&self, *against),
             Action::ToggleHelp
             | Action::CloseOverlays
@@ -145,7 +148,10 @@ fn moved(this: &Screen, action: Action) -> Option<Screen> {
         Action::Seek(i) => Screen { playing: false, ..this.at(i) },
         Action::SeekTime(t) => {
             let c = this.run.events.partition_point(|e| e.at_us <= t).saturating_sub(1);
-            Screen { playing: false, ..this.at(c) }
+            // Comparing, the one cursor goes to the time itself: the other run's moment may
+            // fall between this run's events, or after its last.
+            let at_us = this.compare.as_ref().map(|o| t.clamp(0, this.run.end_us.max(o.run.end_us)));
+            Screen { playing: false, at_us, ..this.at(c) }
         }
         Action::NextMoment => match this.moments().iter().copied().find(|&m| m > this.cursor) {
             Some(m) => Screen { playing: false, ..this.at(m) },
@@ -179,7 +185,7 @@ fn played(this: &Screen, action: Action) -> Option<Screen> {
             } else if this.pending().is_some() {
                 return None;
             } else {
-                Screen { playing: true, ..this.clone() }
+                Screen { playing: true, at_us: None, ..this.clone() }
             }
         }
         Action::Tick(dt_ms) => {
@@ -249,7 +255,9 @@ fn edited(this: &Screen, action: Action) -> Option<Screen> {
             this.with_faults(faults)
         }
         Action::SearchFound(sc) => {
-            let s = this.rerun((*sc).clone(), None);
+            let mut s = this.rerun((*sc).clone(), None);
+            // The search's own change: it does not count as the reader meeting a challenge.
+            s.searched = Some(s.scenario.clone());
             // At the harm the search found.
             match s.violations().first().copied() {
                 Some(v) => Screen { playing: false, ..s.at(v) },
@@ -268,8 +276,11 @@ fn edited(this: &Screen, action: Action) -> Option<Screen> {
 /// Comparing two runs, or not.
 fn compared(this: &Screen, against: Option<Against>) -> Option<Screen> {
     let Some(a) = against else {
-        return this.compare.is_some().then(|| Screen { compare: None, ..this.clone() });
+        return this.compare.is_some().then(|| Screen { compare: None, at_us: None, ..this.clone() });
     };
+    if this.compare.as_ref().is_some_and(|o| o.against == a) {
+        return None;
+    }
     Some(match this.other(a) {
         Ok(o) => Screen { compare: Some(super::ByPtr::new(o)), error: None, ..this.clone() },
         Err(e) => this.refuse_field("compare", format!("These runs cannot be compared: {e}")),

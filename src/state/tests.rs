@@ -248,7 +248,7 @@ fn two_runs_compare_on_one_axis_and_follow_the_changes() {
     let c = go(&s, Action::Compare(Some(Against::Fix)));
     let other = c.compare.clone().expect("comparing");
     assert!(other.run.verdict.is_safe() && !c.run.verdict.is_safe());
-    let (mine, theirs) = other.first_difference.expect("they differ");
+    let (_, mine, theirs) = other.parting.expect("they differ");
     assert_eq!(c.run.events[mine].at_us, other.run.events[theirs].at_us);
     // Turning the fix on: the comparison is now with the run as written (or before the change).
     let f = go(&c, Action::ToggleFix);
@@ -256,4 +256,39 @@ fn two_runs_compare_on_one_axis_and_follow_the_changes() {
     assert_eq!(o.against, Against::Before, "the run before the change: as written");
     assert!(!o.run.verdict.is_safe(), "the other run is the unfixed one");
     assert!(go(&f, Action::Compare(None)).compare.is_none());
+}
+
+#[test]
+fn two_drags_are_two_changes_and_a_search_s_change_meets_no_challenge() {
+    let s = gc();
+    let Fault::Pause { at_ms, duration_ms, .. } = s.scenario.faults[0].clone() else { panic!() };
+    let a = go(
+        &go(&s, Action::MovePause { fault: 0, at_ms, duration_ms: duration_ms - 1000 }),
+        Action::MovePause { fault: 0, at_ms, duration_ms: duration_ms - 2000 },
+    );
+    let a = go(&a, Action::EndDrag);
+    let b = go(&a, Action::MovePause { fault: 0, at_ms, duration_ms: duration_ms - 3000 });
+    assert_eq!(b.undo.len(), 2, "two drags, two changes");
+    assert_eq!(*go(&b, Action::Undo).scenario, *a.scenario);
+    // The search's schedule turns the verdict, but the challenge is the reader's to meet.
+    let fenced = Rc::new(Screen::new(sim::library::get("gc-pause-fenced").unwrap(), false).unwrap());
+    let sim::search::Outcome::Found(f, _) = sim::search::search(&fenced.scenario, sim::search::Options::default()).unwrap() else {
+        panic!()
+    };
+    let found = go(&fenced, Action::SearchFound(Rc::new(f.scenario.clone())));
+    assert!(!found.run.verdict.is_safe() && !found.challenge_met());
+    // The same schedule made by hand would meet it.
+    let by_hand = go(&fenced, Action::RemoveFault(0));
+    let by_hand = go(&by_hand, Action::AddFault(f.scenario.faults[0].clone()));
+    assert!(by_hand.challenge_met(), "{:?}", by_hand.scenario.faults);
+}
+
+#[test]
+fn comparing_puts_the_one_cursor_at_a_time_of_the_other_run() {
+    let s = go(&gc(), Action::Compare(Some(Against::Fix)));
+    let other_end = s.compare.as_ref().unwrap().run.events.last().unwrap().at_us;
+    let t = go(&s, Action::SeekTime(other_end));
+    assert_eq!(t.time_us(), other_end);
+    assert_eq!(go(&t, Action::Step(-1)).at_us, None, "a step goes back to this run's events");
+    assert!(Rc::ptr_eq(&s, &go(&s, Action::Compare(Some(Against::Fix)))), "the same comparison again changes nothing");
 }

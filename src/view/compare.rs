@@ -70,6 +70,8 @@ pub struct CompareProps {
     pub other: ByPtr<Other>,
     /// The true time of the one cursor.
     pub time_us: Micros,
+    /// The end of the run on screen: both are drawn to the later end, on one axis.
+    pub end_us: Micros,
     pub dispatch: Callback<Action>,
 }
 
@@ -92,20 +94,21 @@ pub fn CompareView(p: &CompareProps) -> Html {
         let d = p.dispatch.clone();
         Callback::from(move |_| d.emit(Action::Compare(None)))
     };
-    let diff = o.first_difference.map(|(_, theirs)| theirs);
+    let diff = o.parting.map(|(t, _, theirs)| (t, theirs));
     html! {
         <section class="compare" aria-label={format!("Compared with {}", against_label(o.against))}>
             <div class="compare-head">
                 { caption(&o.label, o.run.verdict.is_safe()) }
-                if let Some(e) = diff.and_then(|i| o.run.events.get(i)) {
-                    <span class="hint">{ format!("First difference at {}", sim::time::fmt(e.at_us)) }</span>
+                if let Some((t, _)) = diff {
+                    <span class="hint">{ format!("First difference at {}", sim::time::fmt(t)) }</span>
                 } else {
                     <span class="hint">{ "The two runs are the same" }</span>
                 }
                 <button class="btn small" onclick={close} aria-label="Stop comparing">{ "×" }</button>
             </div>
             <Timeline run={o.run.clone()} facts={o.facts.clone()} scenario={o.scenario.clone()} {cursor} time_us={p.time_us}
-                      hide={false} error={None::<String>} {dispatch} readonly={true} {diff} label={AttrValue::from(o.label.clone())} />
+                      hide={false} error={None::<String>} {dispatch} readonly={true} {diff} label={AttrValue::from(o.label.clone())}
+                      end_us={p.end_us} />
         </section>
     }
 }

@@ -23,7 +23,16 @@ pub const KEYS: &[(&str, &str)] = &[
 /// Whether the reader is typing in a field (or a widget that keeps its own keys).
 pub fn is_typing(target: Option<web_sys::EventTarget>) -> bool {
     let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return false };
-    matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA") || el.closest("[data-keys=own]").ok().flatten().is_some()
+    is_text(&el) || el.closest("[data-keys=own]").ok().flatten().is_some()
+}
+
+/// Whether the reader is in a form field, where keys are text (and Ctrl+Z the field's own undo).
+pub fn is_text_field(target: Option<web_sys::EventTarget>) -> bool {
+    target.and_then(|t| t.dyn_into::<web_sys::Element>().ok()).is_some_and(|el| is_text(&el))
+}
+
+fn is_text(el: &web_sys::Element) -> bool {
+    matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA")
 }
 
 /// The letter a choice is answered with: A for the first.
@@ -49,7 +58,6 @@ pub fn key_action(e: &web_sys::KeyboardEvent) -> Option<Action> {
         ("-", _) | ("_", _) => Action::Slower,
         ("v", _) | ("V", _) => Action::NextViolation,
         ("f", _) | ("F", _) => Action::ToggleFix,
-        ("u", _) | ("U", _) => Action::Undo,
         ("p", _) | ("P", _) => Action::TogglePredict,
         (k @ ("a" | "b" | "c" | "d" | "e" | "A" | "B" | "C" | "D" | "E"), _) => Action::Choose(choice_of(k)),
         ("?", _) => Action::ToggleHelp,

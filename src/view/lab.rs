@@ -75,9 +75,13 @@ pub fn Lab(p: &LabProps) -> Html {
     let timeline = html! {
         <Timeline run={s.run.clone()} facts={s.facts.clone()} scenario={s.scenario.clone()} cursor={s.cursor} time_us={time_us}
                   hide={s.hides_future()} error={s.error.as_ref().filter(|e| e.field == "timeline").map(|e| e.message.clone())}
-                  dispatch={dispatch.clone()} readonly={p.embed.is_some()} diff={s.compare.as_ref().and_then(|o| o.first_difference).map(|d| d.0)} />
+                  dispatch={dispatch.clone()} readonly={p.embed.is_some()} diff={s.compare.as_ref().and_then(|o| o.parting).map(|(t, mine, _)| (t, mine))}
+                  end_us={s.compare.as_ref().map(|o| o.run.end_us)} />
     };
-    let compared = s.compare.clone().map(|other| html! { <CompareView {other} time_us={time_us} dispatch={dispatch.clone()} /> });
+    let compared = s
+        .compare
+        .clone()
+        .map(|other| html! { <CompareView {other} time_us={time_us} end_us={s.run.end_us} dispatch={dispatch.clone()} /> });
     let controls = |only_play: bool| {
         html! {
             <Controls run={s.run.clone()} facts={s.facts.clone()} quiz={s.quiz.clone()} cursor={s.cursor} time_us={time_us}
@@ -111,7 +115,7 @@ pub fn Lab(p: &LabProps) -> Html {
             </div>
         };
     }
-    let open_error = s.error.as_ref().filter(|e| e.field == "open" || e.field == "timeline" || e.field == "fix").map(|e| {
+    let open_error = s.error.as_ref().filter(|e| e.field == "open" || e.field == "timeline" || e.field == "fix" || e.field == "compare").map(|e| {
         let d = dispatch.clone();
         html! {
             <div class="banner" role="alert">

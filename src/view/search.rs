@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use gloo_timers::callback::Timeout;
 use sim::scenario::Scenario;
-use sim::search::{thousands, Options, Origin, Outcome, Search};
+use sim::search::{thousands, Options, Outcome, Search};
 use yew::prelude::*;
 
 use crate::state::{Action, Against, ByPtr, MAX_DRAWN_EVENTS};
@@ -41,6 +41,10 @@ enum Status {
         ms: f64,
     },
     Cancelled {
+        schedules: usize,
+    },
+    /// The reader changed the scenario while it ran.
+    Stopped {
         schedules: usize,
     },
 }
@@ -94,14 +98,6 @@ fn seconds(ms: f64) -> String {
     }
 }
 
-fn origin(o: Origin) -> &'static str {
-    match o {
-        Origin::AsWritten => "as written",
-        Origin::Changed => "changed",
-        Origin::Added => "added",
-    }
-}
-
 #[derive(Properties, PartialEq)]
 pub struct SearchProps {
     pub scenario: ByPtr<Scenario>,
@@ -116,15 +112,28 @@ pub fn SearchPanel(p: &SearchProps) -> Html {
     let slot: Slot = use_mut_ref(|| None::<Job>);
     let budget = use_state(|| "2000".to_string());
     let faults = use_state(|| 2usize);
+    // The panel gone (predict mode hides it, another page shows), its search goes too: the job
+    // owns the timer of its next slice, and the timer's closure owns the slot.
+    {
+        let slot = slot.clone();
+        use_effect_with((), move |_| {
+            move || {
+                slot.borrow_mut().take();
+            }
+        });
+    }
     // A change of the scenario by the reader stops a running search and clears an old result
     // (not the change the search itself made).
     {
         let (slot, status) = (slot.clone(), status.clone());
         use_effect_with(p.scenario.clone(), move |sc| {
             let ours = matches!(&*status, Status::Found { found, .. } if found.scenario == **sc);
-            if !ours && *status != Status::Idle {
-                *slot.borrow_mut() = None;
-                status.set(Status::Idle);
+            if ours || *status == Status::Idle {
+                return;
+            }
+            match slot.borrow_mut().take() {
+                Some(job) => status.set(Status::Stopped { schedules: job.search.progress().schedules }),
+                None => status.set(Status::Idle),
             }
         });
     }
@@ -176,29 +185,7 @@ pub fn SearchPanel(p: &SearchProps) -> Html {
             }
         })
     };
-    let body = match &*status {
-        Status::Idle => html! {
-            <p class="hint">{ "Adds faults to this run (pauses, delayed messages, clock jumps, crashes, cut-offs) at the moments that matter, one at a time, then in pairs, and looks for a schedule that corrupts the data." }</p>
-        },
-        Status::Running { schedules, budget, shrinking } => {
-            let (value, max, what) = match shrinking {
-                Some((n, of)) => (*n, *of, format!("Found one; shrinking it: {n} runs")),
-                None => (*schedules, *budget, format!("{} of {} schedules", thousands(*schedules), thousands(*budget))),
-            };
-            html! {
-                <div class="search-progress">
-                    <progress max={max.to_string()} value={value.to_string()} aria-label="Search progress"></progress>
-                    <span>{ what }</span>
-                    <button class="btn small" onclick={cancel}>{ "Cancel" }</button>
-                </div>
-            }
-        }
-        Status::Found { found, ms, .. } => found_view(found, *ms, &p.dispatch),
-        Status::NotFound { coverage, ms } => none_view(coverage, *ms, budget_n, &start),
-        Status::Cancelled { schedules } => html! {
-            <p class="hint">{ format!("Cancelled after {} schedules; nothing unsafe among them.", thousands(*schedules)) }</p>
-        },
-    };
+    let body = status_view(&status, cancel, budget_n, &start, &p.dispatch);
     html! {
         <section class="search" aria-label="Can this break?">
             <form class="search-head" onsubmit={go}>
@@ -233,10 +220,20 @@ fn found_view(found: &sim::search::Found, ms: f64, dispatch: &Callback<Action>) 
     };
     let compare = {
         let d = dispatch.clone();
-        Callback::from(move |_| d.emit(Action::Compare(Some(Against::Before))))
+        Callback::from(move |_| {
+            d.emit(Action::Compare(Some(Against::Before)));
+            // The comparison opens above, under the run: bring it into view once drawn.
+            gloo_timers::callback::Timeout::new(0, || {
+                let el = web_sys::window().and_then(|w| w.document()).and_then(|d| d.query_selector(".compare").ok().flatten());
+                if let Some(el) = el {
+                    el.scroll_into_view();
+                }
+            })
+            .forget();
+        })
     };
     let how = if found.after == 0 {
-        "It is unsafe as written; the search shrank its own faults.".to_string()
+        "It is unsafe as written, with no fault added: the search made the scenario's own faults as small as it could.".to_string()
     } else {
         format!("Found after {} schedules, in {}.", thousands(found.after), seconds(ms))
     };
@@ -244,12 +241,18 @@ fn found_view(found: &sim::search::Found, ms: f64, dispatch: &Callback<Action>) 
     html! {
         <div class="search-result found">
             <p><strong>{ format!("Found: {}.", found.headline.trim_start_matches("Unsafe: ")) }</strong>{ format!(" {how}") }</p>
-            <p>{ format!("Shrunk in {} runs to {}; it is on the timeline now, at the harm:", found.shrink_runs, if n == 1 { "one fault".to_string() } else { format!("{n} faults") }) }</p>
+            <p>{ format!("The smallest unsafe schedule it found ({} more runs to make it small) has {}; it is on the timeline now, at the harm:", found.shrink_runs, if n == 1 { "one fault".to_string() } else { format!("{n} faults") }) }</p>
             if n == 0 {
                 <p class="hint">{ "No fault at all: this design is unsafe on an ordinary schedule." }</p>
             }
             <ul class="search-faults">
-                { for found.faults.iter().map(|(f, o)| html! { <li>{ f.describe() }<span class={classes!("origin", origin(*o))}>{ origin(*o) }</span></li> }) }
+                { for found.faults.iter().zip(&found.was).map(|((f, o), was)| html! {
+                    <li>
+                        { f.describe() }
+                        <span class={classes!("origin", o.label())}>{ o.label() }</span>
+                        if let Some(w) = was { <span class="hint">{ format!(" (was: {})", w.describe()) }</span> }
+                    </li>
+                }) }
             </ul>
             <div class="row">
                 <button class="btn small" onclick={undo}>{ "Undo" }</button>
@@ -266,17 +269,52 @@ fn none_view(c: &sim::search::Coverage, ms: f64, budget: Option<usize>, start: &
         let start = start.clone();
         html! { <button class="btn small" onclick={Callback::from(move |_| start.emit(m))}>{ format!("Search {} schedules", thousands(m)) }</button> }
     });
-    let kinds: Vec<String> = c.by_kind.iter().map(|(k, n)| format!("{} {}", k.plural(), thousands(*n))).collect();
     let t = thousands;
     html! {
         <div class="search-result none">
             <p><strong>{ "Nothing found. " }</strong>{ c.statement() }</p>
             <p class="hint">
                 { format!("Schedules with each kind of fault: {}. One fault: {} of {}; pairs: {}; random: {}. In {}. ",
-                          kinds.join(" · "), t(c.singles), t(c.singles_total), t(c.pairs), t(c.random), seconds(ms)) }
+                          c.tally(), t(c.singles), t(c.singles_total), t(c.pairs), t(c.random), seconds(ms)) }
                 { "A search is not a proof: it covers the schedules it ran." }
             </p>
             { for further }
         </div>
+    }
+}
+
+/// The panel's body for where the search is.
+fn status_view(
+    status: &Status,
+    cancel: Callback<MouseEvent>,
+    budget_n: Option<usize>,
+    start: &Callback<usize>,
+    dispatch: &Callback<Action>,
+) -> Html {
+    match status {
+        Status::Idle => html! {
+            <p class="hint">{ "Adds faults to this run (pauses, delayed messages, clock jumps and drift, crashes, failovers, partitions that cut a client off) at the moments that matter, one at a time, then in pairs, and looks for a schedule that corrupts the data." }</p>
+        },
+        Status::Running { schedules, budget, shrinking } => {
+            let (value, max, what) = match shrinking {
+                Some((n, of)) => (*n, *of, format!("Found one; shrinking it: {n} runs")),
+                None => (*schedules, *budget, format!("{} of {} schedules", thousands(*schedules), thousands(*budget))),
+            };
+            html! {
+                <div class="search-progress">
+                    <progress max={max.to_string()} value={value.to_string()} aria-label="Search progress"></progress>
+                    <span>{ what }</span>
+                    <button class="btn small" onclick={cancel}>{ "Cancel" }</button>
+                </div>
+            }
+        }
+        Status::Found { found, ms, .. } => found_view(found, *ms, dispatch),
+        Status::NotFound { coverage, ms } => none_view(coverage, *ms, budget_n, start),
+        Status::Cancelled { schedules } => html! {
+            <p class="hint">{ format!("Cancelled after {} schedules; nothing unsafe among them.", thousands(*schedules)) }</p>
+        },
+        Status::Stopped { schedules } => html! {
+            <p class="hint">{ format!("The search stopped when the scenario changed, after {} schedules (nothing unsafe among them). Search again to search the changed run.", thousands(*schedules)) }</p>
+        },
     }
 }

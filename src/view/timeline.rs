@@ -12,7 +12,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::layout::{layout, GUTTER};
+use crate::layout::{layout_until, GUTTER};
 use crate::state::{Action, ByPtr};
 
 mod cursor;
@@ -46,9 +46,12 @@ pub struct TimelineProps {
     /// Only to look at: no lane menu (a run compared with the one on screen, or an embed).
     #[prop_or_default]
     pub readonly: bool,
-    /// The first event where this run differs from the one it is compared with.
+    /// When this run parts from the one it is compared with, and its first differing event.
     #[prop_or_default]
-    pub diff: Option<usize>,
+    pub diff: Option<(Micros, usize)>,
+    /// Draw up to this true time rather than the run's end (two runs compared share one axis).
+    #[prop_or_default]
+    pub end_us: Option<Micros>,
     /// A name for the picture, when two are shown ("Before your last change").
     #[prop_or_default]
     pub label: Option<AttrValue>,
@@ -114,8 +117,8 @@ pub fn Timeline(p: &TimelineProps) -> Html {
     let wrap = use_node_ref();
     let width = use_width(wrap.clone());
     let lay = {
-        let key = (p.run.clone(), p.scenario.clone(), width as i64);
-        ByPtr::from(use_memo(key, |(run, sc, w)| layout(run, sc, *w as f64)))
+        let key = (p.run.clone(), p.scenario.clone(), width as i64, p.end_us);
+        ByPtr::from(use_memo(key, |(run, sc, w, end)| layout_until(run, sc, *w as f64, end.unwrap_or(run.end_us).max(run.end_us))))
     };
     let drag: Drags = use_mut_ref(|| None).into();
     let menu = use_state(|| None::<Menu>);
@@ -145,11 +148,14 @@ pub fn Timeline(p: &TimelineProps) -> Html {
         })
     };
     let on_up = {
-        let drag = drag.clone();
+        let (drag, d) = (drag.clone(), p.dispatch.clone());
         Callback::from(move |_: PointerEvent| {
             // Keep `moved` for the click that follows a drag; clear on the next pointerdown.
             if let Some(dr) = drag.borrow_mut().as_mut() {
-                dr.fault = None;
+                if dr.fault.take().is_some() && dr.moved {
+                    // The drag is one change: the next one is another.
+                    d.emit(Action::EndDrag);
+                }
             }
         })
     };
@@ -176,13 +182,13 @@ pub fn Timeline(p: &TimelineProps) -> Html {
                             <path d="M1 1 L9 9 M9 1 L1 9" class="lost-x" />
                         </marker>
                     </defs>
-                    <Backdrop layout={lay.clone()} run={p.run.clone()} scenario={p.scenario.clone()} drag={drag.clone()} menu={menu.setter()} dispatch={p.dispatch.clone()} />
+                    <Backdrop layout={lay.clone()} run={p.run.clone()} scenario={p.scenario.clone()} drag={drag.clone()} menu={menu.setter()} dispatch={p.dispatch.clone()} readonly={p.readonly} />
                     if !reduced { <Dots layout={lay.clone()} t_us={t_now} /> }
                     <Marks layout={lay.clone()} dispatch={p.dispatch.clone()} />
                     <Veil layout={lay.clone()} t_us={t_now} />
                     <Markers layout={lay.clone()} run={p.run.clone()} facts={p.facts.clone()} upto={hide.then_some(p.cursor)} dispatch={p.dispatch.clone()} />
-                    if let Some(e) = p.diff.and_then(|i| p.run.events.get(i)) {
-                        <g class="first-diff">{ shape::inside(&draw::glyph::first_difference(&lay, e, lay.height - 4.0)) }</g>
+                    if let Some((t, e)) = p.diff.and_then(|(t, i)| Some((t, p.run.events.get(i)?))) {
+                        <g class="first-diff">{ shape::inside(&draw::glyph::first_difference(&lay, t, e, lay.height - 4.0)) }</g>
                     }
                     <Cursor layout={lay.clone()} t_us={t_now} />
                 </svg>

@@ -10,11 +10,11 @@ use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
-
-mod search;
 use sim::library;
 use sim::render;
 use sim::scenario::Scenario;
+
+mod search;
 
 /// Distributed locks, leases and fencing, simulated.
 ///
@@ -171,7 +171,12 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<(), Bad> {
             if json {
                 write(out, &format!("{}\n", serde_json::to_string_pretty(&search::json(&outcome, secs)).expect("json")))
             } else {
-                write(out, &search::text(&s, &outcome, secs))
+                let again = format!(
+                    "{} {}--faults {faults} --budget {budget} --seed {seed}",
+                    shell_word(&scenario),
+                    if fix { "--fix " } else { "" }
+                );
+                write(out, &search::text(&s, &outcome, secs, &again))
             }
         }
         Command::Completions { shell } => {
@@ -212,6 +217,16 @@ fn svg(scenario: &OsStr, fix: bool, step: Option<u64>, width: f64, compare: Opti
 /// Runs a scenario; an error names the argument it came from.
 fn run_of(s: &Scenario, arg: &OsStr) -> Result<sim::Run, Bad> {
     sim::run(s).map_err(|e| Bad(format!("{}: {e}", arg.to_string_lossy())))
+}
+
+/// An argument as a shell word (quoted if it needs to be), to print a command to run again.
+fn shell_word(arg: &OsStr) -> String {
+    let s = arg.to_string_lossy();
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c)) {
+        s.into_owned()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
 }
 
 /// Writes the command's output; a closed pipe (`leaselab run … | head`) is not an error.

@@ -205,17 +205,23 @@ pub fn cursor(l: &Layout, x: f64, t: sim::time::Micros) -> Glyph {
     Glyph { class: "cursor".into(), title: None, shapes: vec![line, Shape::Text { x, y: 12.0, class: "", text: fmt(t) }] }
 }
 
-/// The first difference between two runs compared, at event `e`: a dashed line across the
-/// run, a ring around the event on its lane, and a label at height `label_y` (above the axis in
-/// the SVG export, below the lanes in the app).
-pub fn first_difference(l: &Layout, e: &sim::trace::Event, label_y: f64) -> Glyph {
-    let x = l.x(e.at_us);
+/// The first difference between two runs compared, at true time `at_us` (when they part): a
+/// dashed line across the run, a ring around `e` if this run's differing event is at that time
+/// (in the other run, the same line marks what did not happen then), and a label at height
+/// `label_y` (above the axis in the SVG export, below the lanes in the app).
+pub fn first_difference(l: &Layout, at_us: sim::time::Micros, e: &sim::trace::Event, label_y: f64) -> Glyph {
+    let x = l.x(at_us);
     let mut shapes =
         vec![Shape::Line { x1: x, y1: label_y.min(0.0) + 3.0, x2: x, y2: l.height, class: None, marker_end: None, title: None }];
-    if let Some(lane) = l.lanes.get(e.actor) {
+    if let Some(lane) = l.lanes.get(e.actor).filter(|_| e.at_us == at_us) {
         shapes.push(Shape::Circle { cx: x, cy: lane.mid, r: 11.0 });
     }
     // The label stays inside the picture when the difference is near either end.
     shapes.push(Shape::Text { x: x.clamp(60.0, l.width - 60.0), y: label_y, class: "", text: "first difference".into() });
-    Glyph { class: "first-diff".into(), title: Some(format!("First difference: {}", e.text)), shapes }
+    let title = if e.at_us == at_us {
+        format!("First difference: {}", e.text)
+    } else {
+        "First difference: here the other run does something this one does not (yet)".to_string()
+    };
+    Glyph { class: "first-diff".into(), title: Some(title), shapes }
 }

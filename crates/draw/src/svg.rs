@@ -146,8 +146,8 @@ pub fn render(run: &Run, sc: &Scenario, width: f64, cursor: Option<usize>) -> St
 pub fn render_compare(top: (&Run, &Scenario, &str), bottom: (&Run, &Scenario, &str), width: f64, cursor_us: Option<Micros>) -> String {
     // Both halves run to the later end, so one x means one true time in both.
     let end_us = top.0.end_us.max(bottom.0.end_us);
-    let diff = sim::compare::first_difference(top.0, bottom.0);
-    let halves = [(top, diff.map(|d| d.0)), (bottom, diff.map(|d| d.1))];
+    let diff = sim::compare::parting(top.0, bottom.0);
+    let halves = [(top, diff.map(|d| (d.0, d.1))), (bottom, diff.map(|d| (d.0, d.2)))];
     let layouts = halves.map(|((run, sc, _), _)| layout_until(run, sc, width, end_us));
     let width = layouts[0].width;
     let height = layouts.iter().map(|l| COMPARE_CAPTION + l.height).sum::<f64>() + GAP;
@@ -159,7 +159,7 @@ pub fn render_compare(top: (&Run, &Scenario, &str), bottom: (&Run, &Scenario, &s
             let _ = write!(s, r#"<line class="divider" x1="0" y1="{r}" x2="{width}" y2="{r}"/>"#, r = y - GAP / 2.0);
         }
         caption(&mut s, label, run.verdict.is_safe(), width, y);
-        body(&mut s, run, sc, l, y + COMPARE_CAPTION, cursor_us, diff.and_then(|i| run.events.get(i)));
+        body(&mut s, run, sc, l, y + COMPARE_CAPTION, cursor_us, diff.and_then(|(t, i)| Some((t, run.events.get(i)?))));
         y += COMPARE_CAPTION + l.height + GAP;
     }
     s.push_str("</svg>\n");
@@ -197,8 +197,9 @@ fn caption(s: &mut String, text: &str, safe: bool, width: f64, y: f64) {
 }
 
 /// Writes a run's timeline (axis, lanes, bars, pauses, messages, marks), moved down by `y`: the
-/// event `diff` marked as the first difference from another run, and the cursor at `at`.
-fn body(s: &mut String, run: &Run, sc: &Scenario, l: &Layout, y: f64, at: Option<Micros>, diff: Option<&Event>) {
+/// first difference from another run marked (when they part, and this run's differing event),
+/// and the cursor at `at`.
+fn body(s: &mut String, run: &Run, sc: &Scenario, l: &Layout, y: f64, at: Option<Micros>, diff: Option<(Micros, &Event)>) {
     let _ = write!(s, r#"<g transform="translate(0 {y})">"#);
     s.push_str(r#"<g class="axis">"#);
     for sh in glyph::axis(l) {
@@ -223,8 +224,8 @@ fn body(s: &mut String, run: &Run, sc: &Scenario, l: &Layout, y: f64, at: Option
     }
     // Under everything the lanes hold, as the grid is, so that the two events it points at
     // stay readable.
-    if let Some(e) = diff {
-        group(s, &glyph::first_difference(l, e, -6.0));
+    if let Some((t, e)) = diff {
+        group(s, &glyph::first_difference(l, t, e, -6.0));
     }
     for b in &l.bars {
         group(s, &glyph::bar(b));

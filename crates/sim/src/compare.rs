@@ -56,6 +56,14 @@ fn message<'r>(run: &'r Run, e: &Event) -> Option<&'r str> {
     }
 }
 
+/// When the two runs part: the earlier of the two events [`first_difference`] found (one run
+/// does something the other does later, or not at all). `None` when they are the same.
+pub fn parting(a: &Run, b: &Run) -> Option<(crate::time::Micros, usize, usize)> {
+    let (i, j) = first_difference(a, b)?;
+    let t = |r: &Run, k: usize| r.events.get(k).map_or(r.end_us, |e| e.at_us);
+    Some((t(a, i).min(t(b, j)), i, j))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

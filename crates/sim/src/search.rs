@@ -52,12 +52,14 @@ impl Default for Options {
 #[derive(Clone, Debug)]
 enum Phase {
     Singles(usize),
-    /// Pairs in order (`i < j`) when all fit in the budget, else sampled.
+    /// Pairs in order (`i < j`) when all fit in their share of the budget, else sampled until
+    /// `quota` have run.
     Pairs {
         i: usize,
         j: usize,
         all: bool,
         seen: HashSet<(usize, usize)>,
+        quota: usize,
     },
     Random,
     Shrink(Box<Shrinker>),
@@ -69,6 +71,8 @@ enum Phase {
 #[derive(Clone, Debug)]
 pub struct Search {
     base: Scenario,
+    /// The scenario each schedule is run on: `base` with the schedule's faults.
+    scratch: Scenario,
     opts: Options,
     space: Vec<Candidate>,
     phase: Phase,
@@ -111,14 +115,10 @@ impl Search {
         let run = crate::judge_within(sc, opts.max_events)?;
         let space = space(sc, &run);
         let n = space.len() as u64;
-        let cov = Coverage {
-            max_faults: opts.faults,
-            singles_total: space.len(),
-            pairs_total: n * n.saturating_sub(1) / 2,
-            ..Coverage::default()
-        };
+        let cov = Coverage { singles_total: space.len(), pairs_total: n * n.saturating_sub(1) / 2, ..Coverage::default() };
         let mut s = Search {
             base: sc.clone(),
+            scratch: sc.clone(),
             opts,
             space,
             phase: Phase::Singles(0),
@@ -184,8 +184,11 @@ impl Search {
                         self.phase = Phase::Random;
                         continue;
                     }
-                    let room = (self.opts.budget - self.cov.schedules) as u64;
-                    self.phase = Phase::Pairs { i: 0, j: 1, all: self.cov.pairs_total <= room, seen: HashSet::new() };
+                    let room = self.opts.budget - self.cov.schedules;
+                    // With three faults allowed, half of what is left goes to random schedules.
+                    let quota = if self.opts.faults > 2 { room / 2 } else { room };
+                    let all = self.cov.pairs_total <= quota as u64;
+                    self.phase = Phase::Pairs { i: 0, j: 1, all, seen: HashSet::new(), quota };
                 }
                 Phase::Pairs { i, j, all: true, .. } => {
                     if *i + 1 >= n {
@@ -201,6 +204,7 @@ impl Search {
                     self.cov.pairs += 1;
                     return Some(vec![self.space[pair.0].clone(), self.space[pair.1].clone()]);
                 }
+                Phase::Pairs { quota, .. } if self.cov.pairs >= *quota => self.phase = Phase::Random,
                 Phase::Pairs { seen, .. } => {
                     let a = self.rng.range_inclusive(0, n as i64 - 1) as usize;
                     let b = self.rng.range_inclusive(0, n as i64 - 1) as usize;
@@ -249,18 +253,17 @@ impl Search {
             .collect()
     }
 
-    /// How the scenario's run ends with `faults`.
-    fn judge(&self, faults: Vec<Fault>) -> Judged {
-        let sc = with(&self.base, faults);
-        if sc.validate().is_err() {
-            return Judged::Invalid;
-        }
-        match crate::judge_within(&sc, self.opts.max_events) {
+    /// How the scenario's run ends with `faults`, which it gives back. The scenario is not
+    /// copied for each schedule: only its faults change.
+    fn judge(&mut self, faults: Vec<Fault>) -> (Judged, Vec<Fault>) {
+        self.scratch.faults = faults;
+        let judged = match crate::judge_within(&self.scratch, self.opts.max_events) {
             Ok(run) if run.verdict.verdict == Safety::Unsafe => Judged::Unsafe,
             Ok(_) => Judged::Safe,
             Err(RunError::TooManyEvents { .. }) => Judged::TooLong,
             Err(_) => Judged::Invalid,
-        }
+        };
+        (judged, std::mem::take(&mut self.scratch.faults))
     }
 
     fn try_schedule(&mut self, added: Vec<Candidate>) {
@@ -268,12 +271,13 @@ impl Search {
         for k in added.iter().map(|c| c.kind).collect::<std::collections::BTreeSet<_>>() {
             *self.cov.by_kind.entry(k).or_default() += 1;
         }
+        self.cov.max_faults = self.cov.max_faults.max(added.len());
         let mut faults = self.base.faults.clone();
         faults.extend(added.into_iter().flat_map(|c| c.faults));
-        match self.judge(faults.clone()) {
-            Judged::Unsafe => self.found(faults),
-            Judged::TooLong => self.cov.too_long += 1,
-            Judged::Safe | Judged::Invalid => {}
+        match self.judge(faults) {
+            (Judged::Unsafe, faults) => self.found(faults),
+            (Judged::TooLong, _) => self.cov.too_long += 1,
+            (Judged::Safe | Judged::Invalid, _) => {}
         }
     }
 
@@ -291,18 +295,20 @@ impl Search {
             return;
         };
         self.shrink_runs += 1;
-        let harms = self.judge(c.clone()) == Judged::Unsafe;
+        let (judged, c) = self.judge(c);
         if let Phase::Shrink(sh) = &mut self.phase {
-            sh.tell(c, harms);
+            sh.tell(c, judged == Judged::Unsafe);
         }
     }
 
     fn found_outcome(&self, best: Vec<Fault>) -> Outcome {
-        let scenario = with(&self.base, best.clone());
+        let scenario = with(&self.base, best);
         let headline = crate::run_within(&scenario, self.opts.max_events).map_or("Unsafe", |r| r.verdict.headline());
-        let faults = best.into_iter().map(|f| (report::origin(&self.base.faults, &f), f)).map(|(o, f)| (f, o)).collect();
+        let origins = report::origins(&self.base.faults, &scenario.faults);
+        let was = origins.iter().map(|(_, i)| i.map(|i| self.base.faults[i].clone())).collect();
+        let faults = scenario.faults.iter().cloned().zip(origins.into_iter().map(|(o, _)| o)).collect();
         let (first, after) = self.first.clone().unwrap_or_default();
-        let found = Found { scenario, faults, after, first, shrink_runs: self.shrink_runs, headline };
+        let found = Found { scenario, faults, was, after, first, shrink_runs: self.shrink_runs, headline };
         Outcome::Found(Box::new(found), self.cov.clone())
     }
 

@@ -141,3 +141,28 @@ fn a_run_without_narration_has_the_same_verdict() {
         }
     }
 }
+
+#[test]
+fn three_faults_allowed_leaves_room_for_random_schedules_and_says_what_ran() {
+    let sc = library::get("db-transaction").unwrap();
+    let Outcome::NotFound(c) = search(&sc, Options { faults: 3, ..Options::default() }).unwrap() else { panic!() };
+    assert!(c.random > 0 && c.pairs > 0 && c.singles == c.singles_total, "{c:?}");
+    assert_eq!(c.max_faults, 3, "some random schedule added three faults");
+    assert!(c.statement().contains("up to three added faults"), "{}", c.statement());
+    let Outcome::NotFound(c) = search(&sc, Options { faults: 2, budget: 100, ..Options::default() }).unwrap() else { panic!() };
+    assert_eq!(c.max_faults, 1, "a budget spent on single faults says so");
+    assert!(c.statement().starts_with("100 schedules of one added fault"), "{}", c.statement());
+}
+
+#[test]
+fn a_found_scenario_stands_alone_without_the_challenge_or_a_fix_that_names_faults() {
+    for id in ["gc-pause-unfenced", "redlock-restart"] {
+        let sc = library::get(id).unwrap();
+        let f = found(&sc, Options::default());
+        let alone = f.standalone();
+        assert!(alone.challenge.is_none() && alone.questions.is_empty(), "{id}");
+        let names_faults = sc.fix.as_ref().is_some_and(|x| x.set.iter().any(|s| s.path.starts_with("faults")));
+        assert_eq!(alone.fix.is_some(), sc.fix.is_some() && !names_faults, "{id}");
+        Scenario::parse(&alone.to_json()).unwrap_or_else(|e| panic!("{id}: {e}"));
+    }
+}

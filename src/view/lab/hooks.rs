@@ -13,7 +13,7 @@ use super::LabProps;
 use crate::share::Address;
 use crate::state::{Action, ByPtr, Screen};
 use crate::view::address::{open_pending_link, remember, sync_url};
-use crate::view::keys::{is_typing, key_action};
+use crate::view::keys::{is_text_field, is_typing, key_action};
 use crate::view::progress::Progress;
 
 /// The reader's progress, and a callback that resets it.
@@ -69,12 +69,17 @@ fn use_keyboard(screen: &UseReducerHandle<Screen>, p: &LabProps, root_ref: NodeR
             if !*active.borrow() {
                 return;
             }
-            if is_typing(e.target()) {
-                return;
-            }
-            if (e.ctrl_key() || e.meta_key()) && !e.alt_key() && e.key().eq_ignore_ascii_case("z") && !e.shift_key() {
+            // Undo works everywhere but in a text field (a focused pause block included).
+            let undo = ((e.ctrl_key() || e.meta_key()) && e.key().eq_ignore_ascii_case("z")
+                || !e.ctrl_key() && !e.meta_key() && e.key().eq_ignore_ascii_case("u"))
+                && !e.alt_key()
+                && !e.shift_key();
+            if undo && !is_text_field(e.target()) {
                 e.prevent_default();
                 d.dispatch(Action::Undo);
+                return;
+            }
+            if is_typing(e.target()) {
                 return;
             }
             if e.ctrl_key() || e.meta_key() || e.alt_key() {

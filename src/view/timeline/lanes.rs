@@ -21,6 +21,8 @@ pub struct BackdropProps {
     pub drag: Drags,
     pub menu: UseStateSetter<Option<Menu>>,
     pub dispatch: Callback<Action>,
+    /// Only to look at: no menu, no drag, no keys, and no tooltip that offers them.
+    pub readonly: bool,
 }
 
 #[component]
@@ -29,6 +31,15 @@ pub fn Backdrop(p: &BackdropProps) -> Html {
     let lay = &p.layout;
     let lanes = lay.lanes.iter().map(|l| {
         let role = glyph::role_label(l.role, p.scenario.lock.kind, false);
+        if p.readonly {
+            return html! {
+                <g class={classes!("lane", glyph::color_class(l.color))}>
+                    <rect class="lane-bg" x={lay.x0.to_string()} y={l.y.to_string()} width={(lay.x1 - lay.x0).to_string()} height={l.h.to_string()}>
+                        <title>{ format!("{}: {role}", l.name) }</title>
+                    </rect>
+                </g>
+            };
+        }
         let onclick = {
             let (menu, lay, drag, actor) = (p.menu.clone(), lay.clone(), p.drag.clone(), l.actor);
             Callback::from(move |e: MouseEvent| {
@@ -67,8 +78,12 @@ pub fn Backdrop(p: &BackdropProps) -> Html {
 }
 
 /// A pause block: drag it to move it, drag its right edge to resize it; focused, the arrow
-/// keys move and resize it and Delete removes it.
+/// keys move and resize it and Delete removes it (each key one change, for Undo).
 fn pause(p: &BackdropProps, pb: &draw::layout::PauseBlock) -> Html {
+    let g = glyph::pause(pb);
+    if p.readonly {
+        return html! { <g class={g.class.clone()}>{ inside(&g) }</g> };
+    }
     let (fault, d) = (pb.fault, p.dispatch.clone());
     let (at_ms, duration_ms) = match p.scenario.faults.get(fault) {
         Some(Fault::Pause { at_ms, duration_ms, .. }) => (*at_ms, *duration_ms),
@@ -105,6 +120,7 @@ fn pause(p: &BackdropProps, pb: &draw::layout::PauseBlock) -> Html {
         };
         e.prevent_default();
         d.emit(Action::MovePause { fault, at_ms: at, duration_ms: dur });
+        d.emit(Action::EndDrag);
     });
     let label = format!(
         "Pause of {} from {} for {}. Left and right arrows move it, Shift with arrows resizes it, Delete removes it.",
@@ -112,7 +128,6 @@ fn pause(p: &BackdropProps, pb: &draw::layout::PauseBlock) -> Html {
         fmt(at_ms as i64 * MS),
         fmt(duration_ms as i64 * MS)
     );
-    let g = glyph::pause(pb);
     html! {
         <g class={g.class.clone()} tabindex="0" role="button" aria-label={label} data-keys="own" data-fault={fault.to_string()}
            onpointerdown={on_down} onkeydown={on_key}>

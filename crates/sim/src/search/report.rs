@@ -13,7 +13,7 @@ use crate::scenario::{Fault, Scenario};
 pub struct Coverage {
     /// Schedules run (the run as written not counted, nor the runs spent shrinking).
     pub schedules: usize,
-    /// The most faults added to one schedule.
+    /// The most faults added to one schedule that was run.
     pub max_faults: usize,
     /// One-fault schedules run, of how many there are.
     pub singles: usize,
@@ -47,7 +47,7 @@ impl Coverage {
     /// clock jumps, crashes): none corrupted the data.`
     pub fn statement(&self) -> String {
         let faults = match self.max_faults {
-            1 => "one added fault".to_string(),
+            0 | 1 => "one added fault".to_string(),
             n => format!("up to {} added faults", ["", "one", "two", "three"].get(n).copied().unwrap_or("several")),
         };
         let kinds: Vec<&str> = FaultKind::ALL.iter().filter(|k| self.by_kind.contains_key(k)).map(|k| k.plural()).collect();
@@ -86,7 +86,10 @@ pub struct Found {
     pub scenario: Scenario,
     /// Its faults, each with where it comes from.
     pub faults: Vec<(Fault, Origin)>,
-    /// Schedules run before the first unsafe one (0: the scenario is unsafe as written).
+    /// For each of `faults`, the scenario's own fault it was, if it is one changed.
+    pub was: Vec<Option<Fault>>,
+    /// Which schedule of the search was the first unsafe one (1 for the first schedule run;
+    /// 0: the scenario is unsafe as written).
     pub after: usize,
     /// The unsafe schedule as first found, before shrinking.
     pub first: Vec<Fault>,
@@ -98,17 +101,15 @@ pub struct Found {
 
 impl Found {
     /// The scenario found, standing on its own (what `leaselab search --json` prints): its
-    /// questions go (they ask about the run as written), and so do a fix or a challenge that no
-    /// longer applies to the new schedule.
+    /// questions and its challenge go (they are about the schedule as written), and so does a
+    /// fix that names faults by their place in the list (the search has changed the list).
     pub fn standalone(&self) -> Scenario {
         let mut sc = self.scenario.clone();
         sc.title = format!("{}, with a schedule found by search", sc.title);
         sc.questions.clear();
-        if matches!(sc.fixed(), Some(Err(_))) {
+        sc.challenge = None;
+        if sc.fix.as_ref().is_some_and(|f| f.set.iter().any(|s| s.path.starts_with("faults")) || matches!(sc.fixed(), Some(Err(_)))) {
             sc.fix = None;
-        }
-        if sc.challenge.as_ref().is_some_and(|c| sc.with_settings(&c.solution).is_err()) {
-            sc.challenge = None;
         }
         sc
     }
@@ -129,22 +130,83 @@ impl Outcome {
     }
 }
 
-/// Where a fault of the result comes from, against the scenario's own faults.
-pub(super) fn origin(base: &[Fault], f: &Fault) -> Origin {
-    if base.contains(f) {
-        return Origin::AsWritten;
-    }
-    let who = |f: &Fault| match f {
+/// Who a fault happens to, to pair a changed fault with the scenario's own.
+fn who(f: &Fault) -> String {
+    match f {
         Fault::Pause { actor, .. } | Fault::Crash { actor, .. } | Fault::Restart { actor, .. } => actor.clone(),
         Fault::ClockJump { actor, .. } | Fault::Drift { actor, .. } => actor.clone(),
         Fault::Partition { isolate, .. } => isolate.join(","),
         Fault::Delay { from, to, .. } | Fault::Drop { from, to, .. } => format!("{from}>{to}"),
         Fault::Failover { .. } => String::new(),
-    };
-    let same = |g: &Fault| std::mem::discriminant(g) == std::mem::discriminant(f) && who(g) == who(f);
-    if base.iter().any(|g| same(g) && !base.iter().filter(|h| same(h)).any(|h| h == f)) {
-        Origin::Changed
-    } else {
-        Origin::Added
+    }
+}
+
+/// Where each fault of the result comes from, against the scenario's own faults, each of which
+/// accounts for at most one: first the faults kept as they were, then those changed (the same
+/// kind, on the same actor), and the rest were added.
+/// Also returns, for a changed fault, the index of the scenario's fault it was.
+pub(super) fn origins(base: &[Fault], found: &[Fault]) -> Vec<(Origin, Option<usize>)> {
+    let mut used = vec![false; base.len()];
+    let mut out = vec![(Origin::Added, None); found.len()];
+    for (f, o) in found.iter().zip(&mut out) {
+        if let Some(i) = (0..base.len()).find(|&i| !used[i] && base[i] == *f) {
+            used[i] = true;
+            o.0 = Origin::AsWritten;
+        }
+    }
+    for (f, o) in found.iter().zip(&mut out) {
+        if o.0 != Origin::Added {
+            continue;
+        }
+        let same = |g: &Fault| std::mem::discriminant(g) == std::mem::discriminant(f) && who(g) == who(f);
+        if let Some(i) = (0..base.len()).find(|&i| !used[i] && same(&base[i])) {
+            used[i] = true;
+            *o = (Origin::Changed, Some(i));
+        }
+    }
+    out
+}
+
+impl Origin {
+    /// In a few words, for a list of faults.
+    pub fn label(self) -> &'static str {
+        match self {
+            Origin::AsWritten => "unchanged",
+            Origin::Changed => "changed",
+            Origin::Added => "added",
+        }
+    }
+}
+
+impl Coverage {
+    /// Schedules run with each kind of fault: `pauses 1,570 · delays 539`.
+    pub fn tally(&self) -> String {
+        let kinds: Vec<String> = self.by_kind.iter().map(|(k, n)| format!("{} {}", k.plural(), thousands(*n))).collect();
+        kinds.join(" · ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pause(actor: &str, at_ms: u64, duration_ms: u64) -> Fault {
+        Fault::Pause { actor: actor.into(), at_ms, duration_ms }
+    }
+
+    #[test]
+    fn each_fault_of_the_scenario_accounts_for_one_of_the_result() {
+        let base = [pause("A", 1500, 25_000)];
+        // The scenario's pause kept, and another of A added: not "changed".
+        assert_eq!(
+            origins(&base, &[pause("A", 1500, 25_000), pause("A", 9000, 100)]),
+            vec![(Origin::AsWritten, None), (Origin::Added, None)]
+        );
+        // Shortened: changed (from the scenario's fault 0); a second one on A: added.
+        assert_eq!(
+            origins(&base, &[pause("A", 1500, 9000), pause("A", 9000, 100)]),
+            vec![(Origin::Changed, Some(0)), (Origin::Added, None)]
+        );
+        assert_eq!(origins(&base, &[pause("B", 1500, 25_000)]), vec![(Origin::Added, None)]);
     }
 }

@@ -81,7 +81,8 @@ impl Shrinker {
         let last = self.end_ms.saturating_sub(1) as i64;
         self.plans = (0..n).rev().map(Plan::Remove).collect();
         self.plans.extend((0..n).filter_map(|i| size(&self.best[i]).map(|hi| Plan::Size { i, lo: 1, hi })));
-        let later = (0..n).filter(|&i| !matches!(self.best[i], Fault::Restart { .. }));
+        // Not a restart (it follows its crash) nor a drop (a scenario's setting of the scene).
+        let later = (0..n).filter(|&i| !matches!(self.best[i], Fault::Restart { .. } | Fault::Drop { .. }));
         let later: Vec<Plan> = later.map(|i| Plan::Later { i, lo: self.best[i].at_ms() as i64, hi: self.latest(i, last) }).collect();
         self.plans.extend(later);
         self.changed = false;
@@ -212,5 +213,28 @@ mod tests {
             without(&[Fault::Crash { actor: "r".into(), at_ms: 1 }, pause("A", 2, 3), Fault::Restart { actor: "r".into(), at_ms: 4 }], 0),
             vec![pause("A", 2, 3)]
         );
+    }
+
+    /// With judges that are not monotone at all, the shrinker still ends within a bound and only
+    /// ever keeps a schedule it was told is unsafe.
+    #[test]
+    fn any_judge_ends_and_keeps_only_what_it_was_told_is_unsafe() {
+        for seed in 0..200u64 {
+            let start = vec![pause("A", 100, 9000), Fault::ClockJump { actor: "r".into(), at_ms: 50, by_ms: -700 }, pause("B", 7, 300)];
+            let mut s = Shrinker::new(start.clone(), 20_000);
+            let mut unsafe_seen = vec![start];
+            let mut runs = 0;
+            while let Some(c) = s.propose() {
+                runs += 1;
+                assert!(runs < 5_000, "seed {seed}: no end in sight");
+                let h = crate::rng::Rng::stream(seed, &format!("{c:?}")).next_u64();
+                let harms = h.is_multiple_of(3);
+                if harms {
+                    unsafe_seen.push(c.clone());
+                }
+                s.tell(c, harms);
+            }
+            assert!(unsafe_seen.contains(&s.best), "seed {seed}: kept {:?}", s.best);
+        }
     }
 }
