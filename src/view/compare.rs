@@ -77,8 +77,40 @@ pub struct CompareProps {
 
 /// The other run, under the one on screen: read-only, its cursor at the same true time; a
 /// click on one of its marks moves the one cursor to that time.
+/// The two timelines scroll together (on a narrow screen each scrolls in its own box): a
+/// scroll of one moves the other to the same place, so that one x stays one time on screen.
+#[hook]
+fn use_scroll_together(section: NodeRef) {
+    use wasm_bindgen::JsCast;
+    use_effect_with((), move |_| {
+        // Scroll events do not bubble, but they pass down through the ancestors first.
+        let root = section.cast::<web_sys::Element>().and_then(|el| el.closest(".stage, .embed-main").ok().flatten());
+        let listener = root.map(|root| {
+            let opts = gloo_events::EventListenerOptions::run_in_capture_phase();
+            let scope = root.clone();
+            gloo_events::EventListener::new_with_options(&root, "scroll", opts, move |e| {
+                let Some(from) = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+                if !from.matches(".timeline-scroll").unwrap_or(false) {
+                    return;
+                }
+                let Ok(all) = scope.query_selector_all(".timeline-scroll") else { return };
+                for i in 0..all.length() {
+                    let Some(el) = all.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else { continue };
+                    // Setting the same value fires no event, so the two settle at once.
+                    if el != from && el.scroll_left() != from.scroll_left() {
+                        el.set_scroll_left(from.scroll_left());
+                    }
+                }
+            })
+        });
+        move || drop(listener)
+    });
+}
+
 #[component]
 pub fn CompareView(p: &CompareProps) -> Html {
+    let section = use_node_ref();
+    use_scroll_together(section.clone());
     let o = &p.other;
     let cursor = o.run.events.partition_point(|e| e.at_us <= p.time_us).saturating_sub(1);
     let dispatch = {
@@ -96,7 +128,7 @@ pub fn CompareView(p: &CompareProps) -> Html {
     };
     let diff = o.parting.map(|(t, _, theirs)| (t, theirs));
     html! {
-        <section class="compare" aria-label={format!("Compared with {}", against_label(o.against))}>
+        <section class="compare" ref={section} aria-label={format!("Compared with {}", against_label(o.against))}>
             <div class="compare-head">
                 { caption(&o.label, o.run.verdict.is_safe()) }
                 if let Some((t, _)) = diff {

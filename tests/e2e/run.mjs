@@ -771,6 +771,10 @@ await test('phone width: nothing overlaps, the timeline scrolls', async (page) =
   await page.waitForSelector('.compare');
   const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(wide <= 0, `with a search's result and a comparison the page scrolls sideways by ${wide}px`);
+  await page.evaluate(() => { document.querySelector('.timeline-scroll').scrollLeft = 150; });
+  await page.waitForFunction(() => [...document.querySelectorAll('.timeline-scroll')].every((e) => e.scrollLeft === document.querySelector('.timeline-scroll').scrollLeft));
+  const lefts = await page.evaluate(() => [...document.querySelectorAll('.timeline-scroll')].map((e) => e.scrollLeft));
+  expect(lefts.length === 2 && lefts[0] > 0 && lefts[0] === lefts[1], `the two timelines scroll together: ${lefts}`);
 }, { width: 390, height: 844 });
 
 if (process.argv.includes('--measure')) {
