@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use sim::search::{search, Options, Origin, Outcome};
+use sim::search::{search, Options, Outcome};
 
 fn main() {
     let ids: Vec<String> = std::env::args().skip(1).collect();
@@ -34,12 +34,7 @@ fn main() {
                 Outcome::Found(f, _) => {
                     println!("  FOUND after {} ({} shrink runs): {}", f.after, f.shrink_runs, f.headline);
                     for (fault, o) in &f.faults {
-                        let o = match o {
-                            Origin::AsWritten => "as written",
-                            Origin::Changed => "changed",
-                            Origin::Added => "added",
-                        };
-                        println!("    {} [{o}]", fault.describe());
+                        println!("    {} [{}]", fault.describe(), o.label());
                     }
                 }
                 Outcome::NotFound(c) => println!("  {}", c.statement()),

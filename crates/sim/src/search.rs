@@ -103,11 +103,6 @@ enum Judged {
     TooLong,
 }
 
-/// `sc` with these faults.
-fn with(sc: &Scenario, faults: Vec<Fault>) -> Scenario {
-    Scenario { faults, ..sc.clone() }
-}
-
 impl Search {
     /// A search from `sc`. Refused if the scenario itself cannot run.
     pub fn new(sc: &Scenario, opts: Options) -> Result<Search, RunError> {
@@ -302,7 +297,7 @@ impl Search {
     }
 
     fn found_outcome(&self, best: Vec<Fault>) -> Outcome {
-        let scenario = with(&self.base, best);
+        let scenario = Scenario { faults: best, ..self.base.clone() };
         let headline = crate::run_within(&scenario, self.opts.max_events).map_or("Unsafe", |r| r.verdict.headline());
         let origins = report::origins(&self.base.faults, &scenario.faults);
         let was = origins.iter().map(|(_, i)| i.map(|i| self.base.faults[i].clone())).collect();
