@@ -96,12 +96,12 @@ fn traces_in_wasm_match_the_native_golden_files() {
     for (id, want) in PLAIN {
         let s = sim::library::get(id).unwrap();
         let run = sim::run(&s).unwrap();
-        assert_eq!(&sim::render::trace_text(&run, &s.title), want, "{id} (seed {}) differs in wasm", s.seed);
+        assert_eq!(&sim::render::trace_text(&run, &s), want, "{id} (seed {}) differs in wasm", s.seed);
     }
     for (id, want) in FIXED {
         let s = sim::library::get(id).unwrap().fixed().unwrap().unwrap();
         let run = sim::run(&s).unwrap();
-        assert_eq!(&sim::render::trace_text(&run, &s.title), want, "{id} --fix (seed {}) differs in wasm", s.seed);
+        assert_eq!(&sim::render::trace_text(&run, &s), want, "{id} --fix (seed {}) differs in wasm", s.seed);
     }
 }
 
@@ -119,7 +119,7 @@ fn generated_traces_in_wasm_match_the_native_fingerprints() {
         let seed: u64 = seed.parse().unwrap();
         let s = sim::Scenario::parse(&gen::scenario(seed).to_json()).unwrap();
         let run = sim::run(&s).unwrap_or_else(|e| panic!("generator seed {seed}: {e}"));
-        let got = format!("{:016x}", gen::fingerprint(&sim::render::trace_text(&run, &s.title)));
+        let got = format!("{:016x}", gen::fingerprint(&sim::render::trace_text(&run, &s)));
         assert_eq!(got, print, "generator seed {seed} (scenario seed {}) differs in wasm", s.seed);
         n += 1;
     }

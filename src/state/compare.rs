@@ -65,7 +65,7 @@ impl Screen {
             Against::AsWritten => (self.original.clone(), "As written".to_string()),
         };
         let run = simulate(&scenario)?;
-        let parting = sim::compare::parting(&self.run, &run);
+        let parting = sim::compare::parting((&self.run, &self.scenario), (&run, &scenario));
         Ok(Other { against, label, scenario, facts: ByPtr::new(Facts::of(&run)), run: ByPtr::new(run), parting })
     }
 
@@ -93,7 +93,7 @@ impl Screen {
             .compare
             .as_ref()
             .filter(|o| Some(o.against) == pick && same(o))
-            .map(|o| Other { parting: sim::compare::parting(&self.run, &o.run), ..(**o).clone() });
+            .map(|o| Other { parting: sim::compare::parting((&self.run, &self.scenario), (&o.run, &o.scenario)), ..(**o).clone() });
         self.compare = kept.or_else(|| pick.and_then(|a| self.other(a).ok())).map(ByPtr::new);
         self
     }

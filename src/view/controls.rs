@@ -2,7 +2,7 @@
 
 use sim::facts::Facts;
 use sim::time::{fmt, Micros};
-use sim::Run;
+use sim::{Run, Scenario};
 use yew::prelude::*;
 
 use crate::state::{Action, ByPtr, Quiz, SPEEDS};
@@ -26,6 +26,7 @@ pub fn icon(name: &str) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct ControlsProps {
     pub run: ByPtr<Run>,
+    pub scenario: ByPtr<Scenario>,
     pub facts: ByPtr<Facts>,
     pub quiz: ByPtr<Vec<Quiz>>,
     pub cursor: usize,
@@ -70,6 +71,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
         })
     };
     let cur = &p.run.events[p.cursor.min(steps.saturating_sub(1))];
+    let said = sim::narrate::text(&p.scenario, &p.run, cur);
     let pct = |i: usize| 100.0 * i as f64 / (steps.saturating_sub(1)).max(1) as f64;
     // Predict mode hides the violations (and the key moments still ahead) until the end.
     let hide = p.hide;
@@ -85,7 +87,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
                 </div>
                 <div class="scrub">
                     <input type="range" min="1" max={steps.to_string()} value={(p.cursor + 1).to_string()} oninput={on_scrub}
-                           aria-label="Step" aria-valuetext={format!("step {} of {} at {}: {}", p.cursor + 1, steps, fmt(cur.at_us), cur.text)} />
+                           aria-label="Step" aria-valuetext={format!("step {} of {} at {}: {}", p.cursor + 1, steps, fmt(cur.at_us), said)} />
                 </div>
             </div>
         };
@@ -113,7 +115,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
             </div>
             <div class="scrub">
                 <input type="range" min="1" max={steps.to_string()} value={(p.cursor + 1).to_string()} oninput={on_scrub}
-                       aria-label="Step" aria-valuetext={format!("step {} of {} at {}: {}", p.cursor + 1, steps, fmt(cur.at_us), cur.text)} />
+                       aria-label="Step" aria-valuetext={format!("step {} of {} at {}: {}", p.cursor + 1, steps, fmt(cur.at_us), said)} />
                 <div class="scrub-marks" aria-hidden="true">
                     { for p.facts.moments().iter().copied().filter(|&i| !hide || i <= p.cursor).map(|i| html! { <span class="sm" style={format!("left:{:.3}%", pct(i))}></span> }) }
                     { for p.facts.violations().iter().copied().filter(|_| !hide).map(|i| html! { <span class="sm bad" style={format!("left:{:.3}%", pct(i))}></span> }) }
@@ -129,6 +131,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct NarrationProps {
     pub run: ByPtr<Run>,
+    pub scenario: ByPtr<Scenario>,
     pub cursor: usize,
 }
 
@@ -146,7 +149,7 @@ pub fn Narration(p: &NarrationProps) -> Html {
                     <span class="own">{ format!("{actor}'s clock: {}", fmt(e.local_us)) }</span>
                 }
             </div>
-            <p class="text">{ &e.text }</p>
+            <p class="text">{ sim::narrate::text(&p.scenario, &p.run, e) }</p>
             if let Some(m) = &e.moment {
                 <p class="moment">{ m }</p>
             }

@@ -66,11 +66,13 @@ fn client_status(run: &Run, facts: &Facts, a: ActorId, t: Micros, cursor: usize)
 }
 
 /// Redlock: how many nodes hold this client's key now, and its last round's arithmetic.
-fn redlock_status(run: &Run, facts: &Facts, nodes: usize, a: ActorId, t: Micros, cursor: usize) -> String {
+fn redlock_status(p: &InspectorProps, a: ActorId, t: Micros) -> String {
+    let (run, facts, nodes) = (&*p.run, &*p.facts, p.scenario.lock.nodes as usize);
     let held = facts.keys_held(a, t);
     let mut st = format!("; its key is on {held} of {nodes} nodes (a majority is {})", nodes / 2 + 1);
-    if let Some(e) = facts.last_tally(a, cursor).map(|i| &run.events[i]) {
-        st.push_str(&format!(". Last round: {}", e.text.split_once(": ").map(|x| x.1).unwrap_or(&e.text)));
+    if let Some(e) = facts.last_tally(a, p.cursor).map(|i| &run.events[i]) {
+        let said = sim::narrate::text(&p.scenario, run, e);
+        st.push_str(&format!(". Last round: {}", said.split_once(": ").map_or(said.as_str(), |x| x.1)));
     }
     st
 }
@@ -82,7 +84,7 @@ fn row(p: &InspectorProps, a: ActorId, role: Role, color: Option<usize>) -> Row 
         Role::Client => {
             let (mut status, token, warn) = client_status(run, facts, a, t, p.cursor);
             if p.scenario.lock.kind == LockKind::Redlock {
-                status.push_str(&redlock_status(run, facts, p.scenario.lock.nodes as usize, a, t, p.cursor));
+                status.push_str(&redlock_status(p, a, t));
             }
             Row { status, token, warn, color }
         }

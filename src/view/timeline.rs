@@ -188,7 +188,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
                     <Veil layout={lay.clone()} t_us={t_now} />
                     <Markers layout={lay.clone()} run={p.run.clone()} facts={p.facts.clone()} upto={hide.then_some(p.cursor)} dispatch={p.dispatch.clone()} />
                     if let Some((t, e)) = p.diff.and_then(|(t, i)| Some((t, p.run.events.get(i)?))) {
-                        <g class="first-diff">{ shape::inside(&draw::glyph::first_difference(&lay, t, e, lay.height - 4.0)) }</g>
+                        <g class="first-diff">{ shape::inside(&draw::glyph::first_difference(&lay, t, e, &sim::narrate::text(&p.scenario, &p.run, e), lay.height - 4.0)) }</g>
                     }
                     <Cursor layout={lay.clone()} t_us={t_now} />
                 </svg>

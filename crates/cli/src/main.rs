@@ -145,12 +145,12 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<(), Bad> {
             let run = sim::run(&s).map_err(|e| Bad(format!("{}: {e}", scenario.to_string_lossy())))?;
             if json {
                 // Written straight out: a long trace is never held twice.
-                if serde_json::to_writer_pretty(&mut *out, &render::run_json(&run)).is_ok() {
+                if serde_json::to_writer_pretty(&mut *out, &render::run_json(&run, &s)).is_ok() {
                     let _ = writeln!(out);
                 }
                 Ok(())
             } else {
-                write(out, &render::trace_text(&run, &s.title))
+                write(out, &render::trace_text(&run, &s))
             }
         }
         Command::Svg { scenario, fix, step, width, compare } => {

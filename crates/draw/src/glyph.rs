@@ -208,8 +208,9 @@ pub fn cursor(l: &Layout, x: f64, t: sim::time::Micros) -> Glyph {
 /// The first difference between two runs compared, at true time `at_us` (when they part): a
 /// dashed line across the run, a ring around `e` if this run's differing event is at that time
 /// (in the other run, the same line marks what did not happen then), and a label at height
-/// `label_y` (above the axis in the SVG export, below the lanes in the app).
-pub fn first_difference(l: &Layout, at_us: sim::time::Micros, e: &sim::trace::Event, label_y: f64) -> Glyph {
+/// `label_y` (above the axis in the SVG export, below the lanes in the app). `said` is the
+/// event's sentence (`sim::narrate`).
+pub fn first_difference(l: &Layout, at_us: sim::time::Micros, e: &sim::trace::Event, said: &str, label_y: f64) -> Glyph {
     let x = l.x(at_us);
     let mut shapes =
         vec![Shape::Line { x1: x, y1: label_y.min(0.0) + 3.0, x2: x, y2: l.height, class: None, marker_end: None, title: None }];
@@ -219,7 +220,7 @@ pub fn first_difference(l: &Layout, at_us: sim::time::Micros, e: &sim::trace::Ev
     // The label stays inside the picture when the difference is near either end.
     shapes.push(Shape::Text { x: x.clamp(60.0, l.width - 60.0), y: label_y, class: "", text: "first difference".into() });
     let title = if e.at_us == at_us {
-        format!("First difference: {}", e.text)
+        format!("First difference: {said}")
     } else {
         "First difference: here the other run does something this one does not (yet)".to_string()
     };

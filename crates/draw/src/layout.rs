@@ -238,6 +238,6 @@ pub fn layout_until(run: &Run, sc: &Scenario, width: f64, end_us: Micros) -> Lay
     parts::spans(&mut l, run);
     parts::pauses(&mut l, run, sc);
     parts::arrows(&mut l, run);
-    parts::marks(&mut l, run);
+    parts::marks(&mut l, run, sc);
     l
 }

@@ -146,7 +146,7 @@ pub fn render(run: &Run, sc: &Scenario, width: f64, cursor: Option<usize>) -> St
 pub fn render_compare(top: (&Run, &Scenario, &str), bottom: (&Run, &Scenario, &str), width: f64, cursor_us: Option<Micros>) -> String {
     // Both halves run to the later end, so one x means one true time in both.
     let end_us = top.0.end_us.max(bottom.0.end_us);
-    let diff = sim::compare::parting(top.0, bottom.0);
+    let diff = sim::compare::parting((top.0, top.1), (bottom.0, bottom.1));
     let halves = [(top, diff.map(|d| (d.0, d.1))), (bottom, diff.map(|d| (d.0, d.2)))];
     let layouts = halves.map(|((run, sc, _), _)| layout_until(run, sc, width, end_us));
     let width = layouts[0].width;
@@ -225,7 +225,7 @@ fn body(s: &mut String, run: &Run, sc: &Scenario, l: &Layout, y: f64, at: Option
     // Under everything the lanes hold, as the grid is, so that the two events it points at
     // stay readable.
     if let Some((t, e)) = diff {
-        group(s, &glyph::first_difference(l, t, e, -6.0));
+        group(s, &glyph::first_difference(l, t, e, &sim::narrate::text(sc, run, e), -6.0));
     }
     for b in &l.bars {
         group(s, &glyph::bar(b));

@@ -155,7 +155,7 @@ fn generated_sample_fingerprints_match_the_reviewed_file() {
         // Small runs only: the wasm tests run a debug build.
         if let Ok(run) = Scenario::parse(&s.to_json()).map_err(|_| ()).and_then(|s| sim::run(&s).map_err(|_| ())) {
             if run.events.len() <= 5_000 {
-                text.push_str(&format!("{seed} {:016x}\n", gen::fingerprint(&sim::render::trace_text(&run, &s.title))));
+                text.push_str(&format!("{seed} {:016x}\n", gen::fingerprint(&sim::render::trace_text(&run, &s))));
                 n += 1;
             }
         }

@@ -2,10 +2,49 @@
 //! lock for ten simulated minutes, with pauses, a delayed link, a clock jump and fencing.
 //!
 //! Run with `cargo bench -p leaselab-sim --bench engine`; the events-per-second figure is
-//! the throughput criterion reports.
+//! the throughput criterion reports. Before timing, it prints the bytes and allocations per
+//! event of one run (counted by the allocator below, which adds two relaxed atomic additions
+//! to each allocation).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use sim::scenario::*;
+
+/// The system allocator, counting what is asked of it.
+struct Counting;
+
+static BYTES: AtomicU64 = AtomicU64::new(0);
+static ALLOCS: AtomicU64 = AtomicU64::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        BYTES.fetch_add(layout.size() as u64, Relaxed);
+        ALLOCS.fetch_add(1, Relaxed);
+        System.alloc(layout)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout)
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // A growth counts as what it adds.
+        BYTES.fetch_add(new_size.saturating_sub(layout.size()) as u64, Relaxed);
+        ALLOCS.fetch_add(1, Relaxed);
+        System.realloc(ptr, layout, new_size)
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Bytes and allocations per event of one run of `s`.
+fn allocated(s: &Scenario) -> (usize, f64, f64) {
+    let (b0, a0) = (BYTES.load(Relaxed), ALLOCS.load(Relaxed));
+    let events = sim::run(s).expect("runs").events.len();
+    let (b, a) = (BYTES.load(Relaxed) - b0, ALLOCS.load(Relaxed) - a0);
+    (events, b as f64 / events as f64, a as f64 / events as f64)
+}
 
 pub fn large() -> Scenario {
     let mut s = sim::library::get("gc-pause-fenced").expect("library scenario");
@@ -41,8 +80,8 @@ pub fn large() -> Scenario {
 
 fn bench(c: &mut Criterion) {
     let s = large();
-    let events = sim::run(&s).expect("runs").events.len();
-    eprintln!("bench-large: {events} events per run");
+    let (events, bytes, allocs) = allocated(&s);
+    eprintln!("bench-large: {events} events per run; {bytes:.0} bytes in {allocs:.2} allocations per event");
     let mut g = c.benchmark_group("engine");
     g.throughput(Throughput::Elements(events as u64));
     g.bench_function("large-8-clients", |b| b.iter(|| sim::run(std::hint::black_box(&s)).expect("runs")));

@@ -5,6 +5,8 @@
 //! when, where (the actor's name: two scenarios may number their lanes differently), what, and
 //! the words on its message.
 
+use crate::narrate::Cx;
+use crate::scenario::Scenario;
 use crate::trace::{Event, EventKind, Run};
 
 /// The indices (into `a.events` and `b.events`) of the first event where the two runs differ,
@@ -21,8 +23,9 @@ use crate::trace::{Event, EventKind, Run};
 ///
 /// When one trace is a prefix of the other, the difference is the longer run's first extra
 /// event, and the other index is the shorter run's last event (0 if it has none).
-pub fn first_difference(a: &Run, b: &Run) -> Option<(usize, usize)> {
+pub fn first_difference((a, sa): (&Run, &Scenario), (b, sb): (&Run, &Scenario)) -> Option<(usize, usize)> {
     let same_actors = a.actors == b.actors;
+    let (ta, tb) = (Cx::new(sa, a), Cx::new(sb, b));
     let same = |x: &Event, y: &Event| {
         x.at_us == y.at_us
             && a.name(x.actor) == b.name(y.actor)
@@ -30,7 +33,7 @@ pub fn first_difference(a: &Run, b: &Run) -> Option<(usize, usize)> {
             && if same_actors {
                 x.kind == y.kind
             } else {
-                std::mem::discriminant(&x.kind) == std::mem::discriminant(&y.kind) && x.text == y.text
+                std::mem::discriminant(&x.kind) == std::mem::discriminant(&y.kind) && ta.event(x) == tb.event(y)
             }
     };
     let common = a.events.iter().zip(&b.events).position(|(x, y)| !same(x, y));
@@ -58,8 +61,9 @@ fn message<'r>(run: &'r Run, e: &Event) -> Option<&'r str> {
 
 /// When the two runs part: the earlier of the two events [`first_difference`] found (one run
 /// does something the other does later, or not at all). `None` when they are the same.
-pub fn parting(a: &Run, b: &Run) -> Option<(crate::time::Micros, usize, usize)> {
+pub fn parting(a: (&Run, &Scenario), b: (&Run, &Scenario)) -> Option<(crate::time::Micros, usize, usize)> {
     let (i, j) = first_difference(a, b)?;
+    let (a, b) = (a.0, b.0);
     let t = |r: &Run, k: usize| r.events.get(k).map_or(r.end_us, |e| e.at_us);
     Some((t(a, i).min(t(b, j)), i, j))
 }
@@ -74,10 +78,15 @@ mod tests {
         crate::run(sc).unwrap()
     }
 
+    /// The first difference between two runs of one scenario.
+    fn first_difference(a: &Run, b: &Run, sc: &Scenario) -> Option<(usize, usize)> {
+        super::first_difference((a, sc), (b, sc))
+    }
+
     #[test]
     fn a_run_compared_with_itself_has_no_difference() {
         let sc = library::get("gc-pause-unfenced").unwrap();
-        assert_eq!(first_difference(&run(&sc), &run(&sc)), None);
+        assert_eq!(first_difference(&run(&sc), &run(&sc), &sc), None);
     }
 
     #[test]
@@ -85,15 +94,15 @@ mod tests {
         let sc = library::get("gc-pause-unfenced").unwrap();
         let fixed = sc.fixed().unwrap().unwrap();
         let (a, b) = (run(&sc), run(&fixed));
-        let (i, j) = first_difference(&a, &b).expect("fencing changes the run");
+        let (i, j) = super::first_difference((&a, &sc), (&b, &fixed)).expect("fencing changes the run");
         // Nothing has happened differently before the first difference, so it is at the
         // same position in both traces.
         assert_eq!(i, j);
         // Where the runs part is the stale write: accepted as written, rejected with the fix,
         // not B's earlier write, which both accept (only its narration differs).
-        assert!(matches!(a.events[i].kind, EventKind::Accepted { token: Some(33), .. }), "{}", a.events[i].text);
-        assert!(matches!(b.events[j].kind, EventKind::Rejected { token: Some(33), .. }), "{}", b.events[j].text);
-        assert_eq!(first_difference(&b, &a), Some((j, i)));
+        assert!(matches!(a.events[i].kind, EventKind::Accepted { token: Some(33), .. }), "{:?}", a.events[i]);
+        assert!(matches!(b.events[j].kind, EventKind::Rejected { token: Some(33), .. }), "{:?}", b.events[j]);
+        assert_eq!(super::first_difference((&b, &fixed), (&a, &sc)), Some((j, i)));
     }
 
     #[test]
@@ -102,25 +111,21 @@ mod tests {
         let a = run(&sc);
         let pause = a.events.iter().position(|e| matches!(e.kind, EventKind::Paused { .. })).expect("the story has a pause");
         let longer = sc.with_settings(&[Setting { path: "faults.0.pause.duration_ms".into(), value: 26_000.into() }]).unwrap();
-        assert_eq!(first_difference(&a, &run(&longer)), Some((pause, pause)));
+        assert_eq!(super::first_difference((&a, &sc), (&run(&longer), &longer)), Some((pause, pause)));
     }
 
     #[test]
     fn actors_are_compared_by_name_not_by_lane() {
-        let a = run(&library::get("gc-pause-unfenced").unwrap());
-        // The same run with A's and B's lanes swapped: every id that names them changes.
-        let mut b = a.clone();
-        b.actors.swap(0, 1);
-        for e in &mut b.events {
-            e.actor = match e.actor {
-                0 => 1,
-                1 => 0,
-                other => other,
-            };
-        }
-        assert_eq!(first_difference(&a, &b), None);
-        b.events[20].text.push_str(" (edited)");
-        assert_eq!(first_difference(&a, &b), Some((20, 20)));
+        let sc = library::get("gc-pause-unfenced").unwrap();
+        // The same story with A's and B's lanes swapped: every id that names them changes.
+        let mut swapped = sc.clone();
+        swapped.clients.swap(0, 1);
+        let (a, mut b) = (run(&sc), run(&swapped));
+        assert_ne!(a.actors, b.actors);
+        assert_eq!(super::first_difference((&a, &sc), (&b, &swapped)), None);
+        let work = b.events.iter().position(|e| matches!(e.kind, EventKind::Work { .. })).expect("someone works");
+        b.events[work].kind = EventKind::Work { ms: 1 };
+        assert_eq!(super::first_difference((&a, &sc), (&b, &swapped)), Some((work, work)));
     }
 
     #[test]
@@ -129,9 +134,9 @@ mod tests {
         let a = run(&sc);
         let mut b = a.clone();
         b.events.truncate(10);
-        assert_eq!(first_difference(&a, &b), Some((10, 9)));
-        assert_eq!(first_difference(&b, &a), Some((9, 10)));
+        assert_eq!(first_difference(&a, &b, &sc), Some((10, 9)));
+        assert_eq!(first_difference(&b, &a, &sc), Some((9, 10)));
         b.events.clear();
-        assert_eq!(first_difference(&a, &b), Some((0, 0)));
+        assert_eq!(first_difference(&a, &b, &sc), Some((0, 0)));
     }
 }

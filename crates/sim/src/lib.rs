@@ -90,9 +90,10 @@ pub fn run_within(scenario: &Scenario, max_events: usize) -> Result<Run, RunErro
     world::simulate(scenario, max_events.min(scenario::limits::EVENTS), false)
 }
 
-/// [`run_within`] without narration: the same events, intervals and verdict, but no event
-/// carries its sentence and no key moment is attached. For the search, which runs thousands of
-/// schedules for their verdicts alone (a library test checks that the verdicts are the same).
+/// [`run_within`] without the scenario's key moments: the same events, intervals and verdict,
+/// but no moment is attached (which may need the scenario as JSON). For the search, which runs
+/// thousands of schedules for their verdicts alone (a library test checks that the verdicts
+/// are the same).
 pub fn judge_within(scenario: &Scenario, max_events: usize) -> Result<Run, RunError> {
     scenario.validate()?;
     world::simulate(scenario, max_events.min(scenario::limits::EVENTS), true)

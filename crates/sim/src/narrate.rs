@@ -1,12 +1,13 @@
-//! Narration: one sentence for each event, said at the moment it happens, from what the
-//! event records and the run's names and settings. Each lock service words its own events
+//! Narration, as a view: events are data, and their sentences are produced when they are shown
+//! (the narration line, the inspector, the CLI's text), from what the event records and the
+//! run's names and settings. A run carries no sentence. Each lock service words its own events
 //! (`lock::narrate`); every event kind has a sentence (a test checks it).
 
-use crate::scenario::Scenario;
+use crate::scenario::{Fencing, ResourceKind, Scenario};
 use crate::time::{fmt, from_ms, Micros, MS};
-use crate::trace::{Actor, ActorId, EventKind, Message, Role, WriteOutcome};
+use crate::trace::{Actor, ActorId, Event, EventKind, Message, Role, Run, WriteOutcome};
 
-/// What narration reads.
+/// What narration reads: the scenario and the run's actors and messages.
 pub struct Cx<'a> {
     pub sc: &'a Scenario,
     pub actors: &'a [Actor],
@@ -15,10 +16,33 @@ pub struct Cx<'a> {
     pub fences: bool,
 }
 
-impl Cx<'_> {
+impl<'a> Cx<'a> {
+    /// Narration of `run`, a run of `sc`.
+    pub fn new(sc: &'a Scenario, run: &'a Run) -> Cx<'a> {
+        let fences = sc.resource.kind != ResourceKind::External && sc.resource.fencing != Fencing::None;
+        Cx { sc, actors: &run.actors, messages: &run.intervals.messages, fences }
+    }
+
     fn name(&self, a: ActorId) -> &str {
         &self.actors[a].name
     }
+
+    /// The sentence for one event of the run.
+    pub fn event(&self, e: &Event) -> String {
+        let mut s = sentence(self, e.actor, &e.kind);
+        if let EventKind::Send { msg, .. } = e.kind {
+            let m = &self.messages[msg];
+            if m.delayed {
+                s.push_str(&format!(" The network holds it: it will arrive in {}.", fmt(m.due_us - m.sent_us)));
+            }
+        }
+        s
+    }
+}
+
+/// The sentence for one event of `run`, a run of `sc` (for many, make one [`Cx`]).
+pub fn text(sc: &Scenario, run: &Run, e: &Event) -> String {
+    Cx::new(sc, run).event(e)
 }
 
 /// The sentence for an event of `kind` at actor `a`.

@@ -5,18 +5,22 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
+use crate::narrate::Cx;
+use crate::scenario::Scenario;
 use crate::time::{fmt, fmt_column, to_ms_f64};
 use crate::trace::{Actor, EventKind, Run};
 use crate::verdict::{Finding, Property};
 
 /// The narrated trace and the verdict, one event a line.
-pub fn trace_text(run: &Run, title: &str) -> String {
+pub fn trace_text(run: &Run, sc: &Scenario) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "# {} — {title} (seed {})", run.scenario, run.seed);
+    let _ = writeln!(s, "# {} — {} (seed {})", run.scenario, sc.title, run.seed);
+    let tell = Cx::new(sc, run);
     let _ = writeln!(s, "#      true time  actor     own clock  what happened");
     let width = run.actors.iter().map(|a| a.name.len()).max().unwrap_or(5).max(5);
     for e in &run.events {
-        let _ = writeln!(s, "{:>4} {} {:<width$} {}  {}", e.id, fmt_column(e.at_us), run.name(e.actor), fmt_column(e.local_us), e.text);
+        let _ =
+            writeln!(s, "{:>4} {} {:<width$} {}  {}", e.id, fmt_column(e.at_us), run.name(e.actor), fmt_column(e.local_us), tell.event(e));
         if let Some(m) = &e.moment {
             let _ = writeln!(s, "{:>width2$}» {m}", "", width2 = 16 + width + 13);
         }
@@ -78,7 +82,7 @@ pub struct EventJson<'a> {
     local_ms: f64,
     kind: &'a EventKind,
     cause: Option<usize>,
-    text: &'a str,
+    text: String,
     moment: &'a Option<String>,
 }
 
@@ -99,11 +103,12 @@ pub struct RunJson<'a> {
 }
 
 /// The run as `leaselab run --json` prints it.
-pub fn run_json(run: &Run) -> RunJson<'_> {
+pub fn run_json<'a>(run: &'a Run, sc: &Scenario) -> RunJson<'a> {
     fn findings(f: &[Finding]) -> Vec<FindingJson<'_>> {
         f.iter().map(FindingJson::from).collect()
     }
     let v = &run.verdict;
+    let tell = Cx::new(sc, run);
     RunJson {
         verdict: if v.is_safe() { "safe" } else { "unsafe" },
         scenario: &run.scenario,
@@ -124,7 +129,7 @@ pub fn run_json(run: &Run) -> RunJson<'_> {
                 local_ms: to_ms_f64(e.local_us),
                 kind: &e.kind,
                 cause: e.cause,
-                text: &e.text,
+                text: tell.event(e),
                 moment: &e.moment,
             })
             .collect(),

@@ -60,8 +60,6 @@ pub struct Event {
     /// For a receipt, the event that sent the message.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cause: Option<EventId>,
-    /// One sentence saying what happened.
-    pub text: String,
     /// The scenario's narration, when this event is one of its key moments.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub moment: Option<String>,
@@ -130,6 +128,9 @@ pub struct Message {
     pub sent_us: Micros,
     /// When it arrived or was lost (the run's end if still in flight).
     pub arrived_us: Micros,
+    /// When the network meant to deliver it (the same as `arrived_us` unless it was lost or
+    /// still in flight).
+    pub due_us: Micros,
     pub fate: MsgFate,
     /// A delay fault held it.
     pub delayed: bool,

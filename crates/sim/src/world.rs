@@ -40,7 +40,8 @@ mod setup;
 enum Timer {
     Client(TimerKind),
     Lock(lock::Timer),
-    Resource(Commit),
+    /// Boxed: a commit carries a whole write, and every queued item is as large as the largest.
+    Resource(Box<Commit>),
 }
 
 #[derive(Clone, Debug)]
@@ -141,7 +142,7 @@ struct World<'s> {
     overflow: bool,
     /// The most events this run may have; one more stops it with `RunError::TooManyEvents`.
     max_events: usize,
-    /// No narration: events carry no text and no moment (a search needs only the verdict).
+    /// No key moments attached (a search needs only the verdict).
     quiet: bool,
 }
 
@@ -294,8 +295,8 @@ impl World<'_> {
             }
             Timer::Resource(c) => {
                 let mut o = Vec::new();
-                self.resource.on_timer(c, &view!(self), &mut o);
-                self.apply(o, Timer::Resource);
+                self.resource.on_timer(*c, &view!(self), &mut o);
+                self.apply(o, |c| Timer::Resource(Box::new(c)));
             }
         }
     }

@@ -19,7 +19,7 @@ fn library_traces_match_the_reviewed_files() {
         }
         for (file, sc) in variants {
             let run = sim::run(&sc).unwrap_or_else(|e| panic!("{file} (seed {}): {e}", sc.seed));
-            let text = sim::render::trace_text(&run, &sc.title);
+            let text = sim::render::trace_text(&run, &sc);
             let path = golden_dir().join(&file);
             if update {
                 std::fs::write(&path, &text).expect("write golden file");

@@ -262,21 +262,21 @@ fn redlock_clock_jump_names_the_jump_and_both_majorities() {
 
 #[test]
 fn redlock_narrates_the_validity_arithmetic() {
-    let r = run(&library::get("redlock-happy").unwrap());
+    let happy = library::get("redlock-happy").unwrap();
+    let r = run(&happy);
     let tally = r.events.iter().find(|e| matches!(e.kind, sim::EventKind::Tally { ok: true, .. })).expect("a successful round");
+    let tally = sim::narrate::text(&happy, &r, tally);
     // SEMANTICS §2.2: validity = TTL − elapsed − (TTL × 0.01 + 2 ms).
-    assert!(
-        tally.text.contains("5 of 5 (A, B, C, D, E)") && tally.text.contains("validity 10000 − ") && tally.text.contains(" − 102 = "),
-        "{}",
-        tally.text
-    );
-    let slow = run(&library::get("redlock-slow-acquire").unwrap());
+    assert!(tally.contains("5 of 5 (A, B, C, D, E)") && tally.contains("validity 10000 − ") && tally.contains(" − 102 = "), "{}", tally);
+    let slow_sc = library::get("redlock-slow-acquire").unwrap();
+    let slow = run(&slow_sc);
     let rejected = slow
         .events
         .iter()
         .find(|e| matches!(e.kind, sim::EventKind::Tally { ok: false, ref votes, .. } if votes.len() == 5))
         .expect("five late votes");
-    assert!(rejected.text.contains("the time is used up"), "{}", rejected.text);
+    let rejected = sim::narrate::text(&slow_sc, &slow, rejected);
+    assert!(rejected.contains("the time is used up"), "{rejected}");
 }
 
 #[test]

@@ -152,7 +152,10 @@ fn an_unlock_of_a_missing_key_makes_no_revision() {
     assert!(!run.events.iter().any(|e| matches!(&e.kind, EventKind::Committed { what, .. } if what.starts_with("delete"))));
     let c1 = actor(&run, "client1");
     assert!(run.events.iter().any(|e| e.actor == c1 && e.kind == EventKind::Released { removed: false }));
-    assert!(run.events.iter().any(|e| e.text == "client1's unlock deleted nothing: its key was already gone, revoked with its lease."));
+    assert!(run
+        .events
+        .iter()
+        .any(|e| sim::narrate::text(&s, &run, e) == "client1's unlock deleted nothing: its key was already gone, revoked with its lease."));
 }
 
 /// A lost "queued" reply made client2 retry with a new lease and key; the orphan key (which was
@@ -184,7 +187,7 @@ fn a_retried_consensus_lock_request_keeps_its_key() {
 fn a_release_without_an_answer_says_so() {
     let s = repro("consensus-release-no-quorum");
     let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
-    let text: Vec<&str> = run.events.iter().map(|e| e.text.as_str()).collect();
+    let text: Vec<String> = run.events.iter().map(|e| sim::narrate::text(&s, &run, e)).collect();
     assert!(text.iter().any(|t| t.contains("timed out waiting for an answer to its release")), "seed {}", s.seed);
     assert!(!text.iter().any(|t| t.contains("already gone")));
     assert!(!run.events.iter().any(|e| matches!(e.kind, EventKind::Released { .. })));
@@ -199,5 +202,5 @@ fn only_the_waiting_client_says_its_key_is_queued() {
     let queued: Vec<_> = run.events.iter().enumerate().filter(|(_, e)| matches!(e.kind, EventKind::Queued { .. })).collect();
     assert_eq!(queued.len(), 1, "seed {}", s.seed);
     assert_eq!(queued[0].1.actor, c2);
-    assert!(queued[0].1.text.starts_with("client2's key is in place"));
+    assert!(sim::narrate::text(&s, &run, queued[0].1).starts_with("client2's key is in place"));
 }

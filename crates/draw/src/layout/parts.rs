@@ -190,7 +190,8 @@ pub(super) fn arrows(l: &mut Layout, run: &Run) {
 }
 
 /// Marks for the events worth one (grants, expiries, writes, faults), then the violations.
-pub(super) fn marks(l: &mut Layout, run: &Run) {
+pub(super) fn marks(l: &mut Layout, run: &Run, sc: &Scenario) {
+    let tell = sim::narrate::Cx::new(sc, run);
     for e in &run.events {
         let lane = l.lane(e.actor).clone();
         let (kind, label) = match &e.kind {
@@ -206,7 +207,7 @@ pub(super) fn marks(l: &mut Layout, run: &Run) {
             EventKind::Restarted { .. } | EventKind::Promoted => (MarkKind::Restart, String::new()),
             _ => continue,
         };
-        l.marks.push(Mark { kind, x: l.x(e.at_us), y: lane.mid, event: Some(e.id), label, title: e.text.clone() });
+        l.marks.push(Mark { kind, x: l.x(e.at_us), y: lane.mid, event: Some(e.id), label, title: tell.event(e) });
     }
     for v in &run.verdict.violations {
         let lane_y = l.lanes.last().map(|r| r.mid + 11.0).unwrap_or(AXIS);

@@ -18,7 +18,8 @@ pub enum Timer {
     /// The lock key's expiry time on the node's clock has come (if `gen` is still current).
     Expiry { gen: u64 },
     /// Ship the key's state, as it was, to the replica.
-    Ship { key: String, entry: Option<Entry> },
+    /// Boxed: rare, and every queued item is as large as the largest.
+    Ship(Box<(String, Option<Entry>)>),
 }
 
 /// The Redis nodes of a run and how they relate.
@@ -209,7 +210,8 @@ impl Servers {
                     self.expire(node, env, out);
                 }
             }
-            Timer::Ship { key, entry } => {
+            Timer::Ship(ship) => {
+                let (key, entry) = *ship;
                 if let Some(r) = self.replica {
                     out.push(Effect::Send { from: node, to: r, payload: Payload::Replicate { key, entry } });
                 }
@@ -293,7 +295,12 @@ impl Servers {
             return;
         }
         let entry = self.nodes.get(&node).and_then(|n| n.keys.get(key)).cloned();
-        out.push(Effect::Timer { actor: node, at: env.now() + lag, timer: Timer::Ship { key: key.into(), entry }, gate: Gate::Process });
+        out.push(Effect::Timer {
+            actor: node,
+            at: env.now() + lag,
+            timer: Timer::Ship(Box::new((key.into(), entry))),
+            gate: Gate::Process,
+        });
     }
 
     fn open_key(&mut self, node: ActorId, owner: Option<ActorId>, out: &mut Fx) {

@@ -10,21 +10,16 @@ use crate::trace::{ActorId, Belief, EventId, EventKind, Grant};
 
 impl World<'_> {
     pub(super) fn client_input(&mut self, a: ActorId, input: Input) {
-        let Some(mut c) = self.clients[a].take() else {
+        let sc = self.sc;
+        let local = self.local(a);
+        let next_grant = self.rec.grants.len();
+        let next_token = (sc.token.source == TokenKind::Counter).then_some(self.durable_next);
+        // In place (not taken out and put back): a client's state is large.
+        let Some(c) = self.clients[a].as_mut() else {
             return;
         };
-        let sc = self.sc;
-        let name = self.actors[a].name.clone();
-        let cx = Cx {
-            local: self.local(a),
-            name: &name,
-            ttl_ms: sc.lock.ttl_ms,
-            token: sc.token.source,
-            next_grant: self.rec.grants.len(),
-            next_token: (sc.token.source == TokenKind::Counter).then_some(self.durable_next),
-        };
+        let cx = Cx { local, name: &self.actors[a].name, ttl_ms: sc.lock.ttl_ms, token: sc.token.source, next_grant, next_token };
         let effects = c.handle(input, &cx);
-        self.clients[a] = Some(c);
         // The last event the client asked for: a grant it decides follows the event that says so.
         let mut announced = None;
         for e in effects {

@@ -8,7 +8,7 @@ use crate::client::Input;
 use crate::msg::Payload;
 use crate::rng::Rng;
 use crate::scenario::{Fault, Scenario};
-use crate::time::{fmt, from_ms, Micros, MS};
+use crate::time::{from_ms, Micros, MS};
 use crate::trace::{ActorId, EventKind, Message, MsgFate, MsgId, Role};
 
 /// A delay or drop fault on one link, for its next `left` messages.
@@ -123,15 +123,13 @@ impl World<'_> {
             to,
             sent_us: now,
             arrived_us: now + lat,
+            due_us: now + lat,
             fate: MsgFate::InFlight,
             delayed,
             what,
             send_event: ev,
         });
         self.emit(from, EventKind::Send { msg, to }, None);
-        if delayed && !self.quiet {
-            self.rec.events[ev].text.push_str(&format!(" The network holds it: it will arrive in {}.", fmt(lat)));
-        }
         self.net.payloads.push(payload);
         self.net.dropped.push(dropped);
         self.push(now + lat, Action::Deliver(msg));
@@ -170,7 +168,7 @@ impl World<'_> {
             Role::Resource => {
                 let mut o = Vec::new();
                 self.resource.on_message(from, payload, m, &super::view!(self), &mut o);
-                self.apply(o, super::Timer::Resource);
+                self.apply(o, |c| super::Timer::Resource(Box::new(c)));
             }
         }
     }

@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 
 use super::World;
 use crate::actor::Record;
-use crate::narrate;
 use crate::scenario::Scenario;
 use crate::time::Micros;
 use crate::trace::*;
@@ -47,15 +46,8 @@ impl World<'_> {
         if id >= self.max_events {
             self.overflow = true;
         }
-        let text = if self.quiet {
-            String::new()
-        } else {
-            let cx =
-                narrate::Cx { sc: self.sc, actors: &self.actors, messages: &self.rec.iv.messages, fences: self.resource.store.fences() };
-            narrate::sentence(&cx, actor, &kind)
-        };
         let local_us = self.local(actor);
-        self.rec.events.push(Event { id, at_us: self.now, actor, local_us, kind, cause, text, moment: None });
+        self.rec.events.push(Event { id, at_us: self.now, actor, local_us, kind, cause, moment: None });
         id
     }
 
