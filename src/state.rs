@@ -19,10 +19,12 @@ mod ptr;
 mod reduce;
 #[cfg(test)]
 mod tests;
+mod zoom;
 
 pub use compare::{Against, Other};
 pub use ptr::{ByPtr, Latest};
 pub use reduce::Action;
+pub use zoom::{max_zoom, View, ZoomTo};
 
 /// Playback speeds.
 pub const SPEEDS: [f64; 6] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0];
@@ -131,6 +133,8 @@ pub struct Screen {
     pub at_us: Option<Micros>,
     /// The scenario a search put on screen (while it is the one shown, no challenge is met).
     pub searched: Option<ByPtr<Scenario>>,
+    /// How far the timeline is zoomed (kept across edits; a new scenario fits the width).
+    pub view: View,
 }
 
 impl Screen {
@@ -161,6 +165,7 @@ impl Screen {
             compare: None,
             at_us: None,
             searched: None,
+            view: View::default(),
         };
         if fixed {
             s = s.toggle_fix();

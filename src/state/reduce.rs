@@ -6,7 +6,7 @@ use sim::scenario::{Fault, Scenario};
 use sim::time::Micros;
 use yew::Reducible;
 
-use super::{Against, FieldError, Panel, Screen, SPEEDS, STEP_MS};
+use super::{Against, FieldError, Panel, Screen, ZoomTo, SPEEDS, STEP_MS};
 use crate::edit::{self, Field};
 
 /// Everything that can happen to the screen.
@@ -62,6 +62,8 @@ pub enum Action {
     EndDrag,
     /// Compare the run with another (`None`: stop comparing).
     Compare(Option<Against>),
+    /// Zoom the timeline.
+    Zoom(ZoomTo),
 }
 
 impl Reducible for Screen {
@@ -95,6 +97,7 @@ impl Reducible for Screen {
             Action::Undo => self.undone(),
             Action::EndDrag => self.dragging.map(|_| Screen { dragging: None, ..(*self).clone() }),
             Action::Compare(against) => compared(&self, *against),
+            Action::Zoom(to) => self.zoomed(*to),
             Action::ToggleHelp
             | Action::CloseOverlays
             | Action::SetPanel(_)

@@ -72,6 +72,8 @@ pub struct CompareProps {
     pub time_us: Micros,
     /// The end of the run on screen: both are drawn to the later end, on one axis.
     pub end_us: Micros,
+    /// The zoom of the run on screen: one x is one time in both.
+    pub view: crate::state::View,
     pub dispatch: Callback<Action>,
 }
 
@@ -140,7 +142,7 @@ pub fn CompareView(p: &CompareProps) -> Html {
             </div>
             <Timeline run={o.run.clone()} facts={o.facts.clone()} scenario={o.scenario.clone()} {cursor} time_us={p.time_us}
                       hide={false} error={None::<String>} {dispatch} readonly={true} {diff} label={AttrValue::from(o.label.clone())}
-                      end_us={p.end_us} />
+                      end_us={p.end_us} view={p.view} />
         </section>
     }
 }

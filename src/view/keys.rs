@@ -2,7 +2,7 @@
 
 use wasm_bindgen::JsCast;
 
-use crate::state::Action;
+use crate::state::{Action, ZoomTo};
 
 /// The keyboard map (also shown in the help overlay).
 pub const KEYS: &[(&str, &str)] = &[
@@ -12,6 +12,9 @@ pub const KEYS: &[(&str, &str)] = &[
     ("Home / End", "start / end"),
     ("+ / −", "faster / slower"),
     ("V", "next violation"),
+    ("Z / X", "zoom in / out around the cursor (or Ctrl + wheel, or pinch)"),
+    ("M", "zoom to the step at the cursor"),
+    ("0", "show the whole run"),
     ("F", "apply or undo the fix"),
     ("U or Ctrl + Z", "undo the last change"),
     ("P", "predict mode on / off"),
@@ -57,6 +60,10 @@ pub fn key_action(e: &web_sys::KeyboardEvent) -> Option<Action> {
         ("+", _) | ("=", _) => Action::Faster,
         ("-", _) | ("_", _) => Action::Slower,
         ("v", _) | ("V", _) => Action::NextViolation,
+        ("z", false) | ("Z", false) => Action::Zoom(ZoomTo::In),
+        ("x", false) | ("X", false) => Action::Zoom(ZoomTo::Out),
+        ("m", false) | ("M", false) => Action::Zoom(ZoomTo::Moment),
+        ("0", _) => Action::Zoom(ZoomTo::Fit),
         ("f", _) | ("F", _) => Action::ToggleFix,
         ("p", _) | ("P", _) => Action::TogglePredict,
         (k @ ("a" | "b" | "c" | "d" | "e" | "A" | "B" | "C" | "D" | "E"), _) => Action::Choose(choice_of(k)),

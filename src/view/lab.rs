@@ -76,12 +76,12 @@ pub fn Lab(p: &LabProps) -> Html {
         <Timeline run={s.run.clone()} facts={s.facts.clone()} scenario={s.scenario.clone()} cursor={s.cursor} time_us={time_us}
                   hide={s.hides_future()} error={s.error.as_ref().filter(|e| e.field == "timeline").map(|e| e.message.clone())}
                   dispatch={dispatch.clone()} readonly={p.embed.is_some()} diff={s.compare.as_ref().and_then(|o| o.parting).map(|(t, mine, _)| (t, mine))}
-                  end_us={s.compare.as_ref().map(|o| o.run.end_us)} />
+                  end_us={s.compare.as_ref().map(|o| o.run.end_us)} view={s.view} />
     };
     let compared = s
         .compare
         .clone()
-        .map(|other| html! { <CompareView {other} time_us={time_us} end_us={s.run.end_us} dispatch={dispatch.clone()} /> });
+        .map(|other| html! { <CompareView {other} time_us={time_us} end_us={s.run.end_us} view={s.view} dispatch={dispatch.clone()} /> });
     let controls = |only_play: bool| {
         html! {
             <Controls run={s.run.clone()} scenario={s.scenario.clone()} facts={s.facts.clone()} quiz={s.quiz.clone()} cursor={s.cursor} time_us={time_us}

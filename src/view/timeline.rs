@@ -12,8 +12,8 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::layout::{layout_until, GUTTER};
-use crate::state::{Action, ByPtr};
+use crate::layout::{layout_until, Layout, GUTTER};
+use crate::state::{Action, ByPtr, View};
 
 mod cursor;
 mod drag;
@@ -22,6 +22,7 @@ mod lanes;
 mod marks;
 mod menu;
 mod shape;
+mod zoom;
 
 use cursor::{Cursor, Dots, Markers, Veil};
 use drag::{svg_x, DragMode, Drags};
@@ -29,6 +30,7 @@ use labels::LaneLabels;
 use lanes::Backdrop;
 use marks::Marks;
 use menu::{LaneMenu, Menu};
+use zoom::{pinch_handlers, use_anchor, use_wheel, Pinch, ZoomBar};
 
 #[derive(Properties, PartialEq)]
 pub struct TimelineProps {
@@ -55,6 +57,9 @@ pub struct TimelineProps {
     /// A name for the picture, when two are shown ("Before your last change").
     #[prop_or_default]
     pub label: Option<AttrValue>,
+    /// How far it is zoomed (two runs compared share one zoom).
+    #[prop_or_default]
+    pub view: View,
 }
 
 /// Whether the reader asked for reduced motion (then steps are instant and nothing moves).
@@ -97,13 +102,18 @@ fn use_width(wrap: NodeRef) -> f64 {
     *width
 }
 
-/// On a narrow screen the timeline scrolls: keep the cursor in view as it moves.
+/// Zoomed in (or on a narrow screen) the timeline scrolls: keep the cursor in view as it moves
+/// (as it moves only: a zoom keeps its own anchor, and the reader may pan away from it).
 #[hook]
-fn use_follow(scroller: NodeRef, x: f64) {
-    use_effect_with(x as i64, move |x| {
+fn use_follow(scroller: NodeRef, lay: ByPtr<Layout>, t: Micros, width: f64) {
+    use_effect_with(t, move |t| {
+        // When the whole run fits there is nothing to scroll (and nothing to measure).
+        if lay.width <= width {
+            return;
+        }
         if let Some(el) = scroller.cast::<web_sys::Element>() {
             let (left, w) = (el.scroll_left(), el.client_width());
-            let x = *x as i32;
+            let x = lay.x(*t) as i32;
             if x < left + GUTTER as i32 || x > left + w - 24 {
                 el.set_scroll_left((x - w / 2).max(0));
             }
@@ -117,8 +127,10 @@ pub fn Timeline(p: &TimelineProps) -> Html {
     let wrap = use_node_ref();
     let width = use_width(wrap.clone());
     let lay = {
-        let key = (p.run.clone(), p.scenario.clone(), width as i64, p.end_us);
-        ByPtr::from(use_memo(key, |(run, sc, w, end)| layout_until(run, sc, *w as f64, end.unwrap_or(run.end_us).max(run.end_us))))
+        let key = (p.run.clone(), p.scenario.clone(), width as i64, p.end_us, p.view.zoom.to_bits());
+        ByPtr::from(use_memo(key, |(run, sc, w, end, zoom)| {
+            layout_until(run, sc, *w as f64 * f64::from_bits(*zoom), end.unwrap_or(run.end_us).max(run.end_us))
+        }))
     };
     let drag: Drags = use_mut_ref(|| None).into();
     let menu = use_state(|| None::<Menu>);
@@ -126,8 +138,23 @@ pub fn Timeline(p: &TimelineProps) -> Html {
     // With reduced motion the cursor jumps from step to step instead of gliding between them.
     let t_now = if reduced { p.run.events.get(p.cursor).map_or(0, |e| e.at_us) } else { p.time_us };
     let scroller = use_node_ref();
-    use_follow(scroller.clone(), lay.x(t_now));
-
+    let anchor: zoom::Anchor = use_mut_ref(|| None);
+    use_anchor(scroller.clone(), lay.clone(), p.view, t_now, anchor.clone());
+    use_follow(scroller.clone(), lay.clone(), t_now, width);
+    use_wheel(scroller.clone(), lay.clone(), anchor.clone(), p.dispatch.clone());
+    let pinch = use_mut_ref(Pinch::default);
+    let (pinch_down, pinch_move, pinch_up) = pinch_handlers(&pinch, &scroller, &lay, &anchor, &p.dispatch);
+    // The scroll box's left edge, for the overview strip, kept from its scroll events (reading it
+    // while rendering would make the browser lay the page out at once).
+    let scrolled = use_state_eq(|| 0.0);
+    let on_scroll = {
+        let (scrolled, scroller) = (scrolled.setter(), scroller.clone());
+        Callback::from(move |_: Event| {
+            if let Some(el) = scroller.cast::<web_sys::Element>() {
+                scrolled.set(f64::from(el.scroll_left()));
+            }
+        })
+    };
     let on_move = {
         let (drag, lay, d) = (drag.clone(), lay.clone(), p.dispatch.clone());
         Callback::from(move |e: PointerEvent| {
@@ -164,18 +191,31 @@ pub fn Timeline(p: &TimelineProps) -> Html {
         use_callback((), move |_: (), _| menu.set(None))
     };
     let hide = p.hide;
-    // Read when a menu opens: where the scroll box is, so that the menu opens at the click.
-    let scroll =
-        scroller.cast::<web_sys::Element>().map_or((0.0, lay.width), |e| (f64::from(e.scroll_left()), f64::from(e.client_width())));
+    // Read when a menu is open (reading it makes the browser lay the page out at once): where the
+    // scroll box is, so that the menu opens at the click.
+    let scroll = scroller
+        .cast::<web_sys::Element>()
+        .filter(|_| menu.is_some())
+        .map_or((0.0, lay.width), |e| (f64::from(e.scroll_left()), f64::from(e.client_width())));
     html! {
         <div class={classes!("timeline-wrap", hide.then_some("hide-future"))} ref={wrap}>
-            <div class="timeline-scroll" ref={scroller}>
+            if !p.readonly {
+                <ZoomBar layout={lay.clone()} run={p.run.clone()} facts={p.facts.clone()} view={p.view} scroll={(*scrolled, width)} scroller={scroller.clone()}
+                         t_us={t_now} {hide} cursor={p.cursor} dispatch={p.dispatch.clone()} />
+            }
+            <div class="timeline-scroll" ref={scroller} onscroll={on_scroll} tabindex="0" role="region"
+                 aria-label={format!("{}Timeline (scrolls sideways when zoomed in)", p.label.as_ref().map(|l| format!("{l}: ")).unwrap_or_default())}
+                 onpointerdown={pinch_down} onpointermove={pinch_move} onpointerup={pinch_up.clone()} onpointercancel={pinch_up}>
                 <LaneLabels layout={lay.clone()} run={p.run.clone()} facts={p.facts.clone()} lock={p.scenario.lock.kind} t_us={t_now} />
                 <svg class="timeline" width={lay.width.to_string()} height={lay.height.to_string()} role="group"
                      aria-label={format!("{}Timeline from 0 to {}: {} lanes. The cursor is at {}.", p.label.as_ref().map(|l| format!("{l}: ")).unwrap_or_default(), fmt(lay.end_us), lay.lanes.len(), fmt(t_now))}
                      onpointermove={on_move} onpointerup={on_up}>
                     <defs>
                         <marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                            <path d="M0 0 L10 5 L0 10 z" class="head" />
+                        </marker>
+                        // A burst's line is three times as thick: its head, a third as large.
+                        <marker id="head-burst" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="2.5" markerHeight="2.5" orient="auto-start-reverse">
                             <path d="M0 0 L10 5 L0 10 z" class="head" />
                         </marker>
                         <marker id="lost" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="8" markerHeight="8">

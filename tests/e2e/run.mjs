@@ -39,8 +39,9 @@ const browser = await chromium.launch({
 
 let passed = 0, failed = 0;
 const errors = [];
-async function test(name, fn, viewport = { width: 1280, height: 800 }) {
-  const page = await browser.newPage({ viewport });
+async function test(name, fn, options = { width: 1280, height: 800 }) {
+  const { hasTouch, ...viewport } = options;
+  const page = await browser.newPage({ viewport, hasTouch: !!hasTouch });
   page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(`${name}: console: ${m.text()}`); });
   try {
@@ -527,6 +528,100 @@ await test('embed: &compare=fix shows Kleppmann\'s pair of figures', async (page
   expect(await page.locator('[data-fault]').count() === 0, 'an embed is read-only: no pause block to drag or move by keys');
 });
 
+/** The zoom level shown, the part of the run in view (true times, in µs) and the cursor's x in the scroll box. */
+async function zoomState(page) {
+  return page.evaluate(() => {
+    const ov = document.querySelector('.overview');
+    const s = document.querySelector('.timeline-scroll');
+    const line = document.querySelector('.cursor line').getBoundingClientRect();
+    return {
+      zoom: parseFloat(document.querySelector('.zoom-level').textContent),
+      view: ov.getAttribute('aria-valuetext'),
+      from: Number(ov.getAttribute('aria-valuenow')),
+      end: Number(ov.getAttribute('aria-valuemax')),
+      left: s.scrollLeft,
+      cursorX: line.left - s.getBoundingClientRect().left,
+      width: s.clientWidth,
+    };
+  });
+}
+
+await test('zoom: to a Redlock round and back, by keys and buttons, the cursor kept in view', async (page) => {
+  await open(page, '?scenario=redlock-happy');
+  await untilNarration(page, 'ArrowRight', 'votes');
+  const before = await zoomState(page);
+  expect(before.zoom === 1, `opens fitting the whole run: ${before.zoom}`);
+  await page.keyboard.press('m');
+  await page.waitForFunction(() => parseFloat(document.querySelector('.zoom-level').textContent) > 50);
+  const z = await zoomState(page);
+  expect(z.cursorX > 88 && z.cursorX < z.width, `zoomed to the step, the cursor is in view: ${JSON.stringify(z)}`);
+  expect(Math.abs(z.cursorX - (z.width + 88) / 2) < 40, `and centred: ${z.cursorX} of ${z.width}`);
+  // The round's five requests now stand apart: their arrows slant.
+  const slanted = await page.evaluate(() => [...document.querySelectorAll('g.msg line')].filter((l) => Math.abs(l.x1.baseVal.value - l.x2.baseVal.value) > 20).length);
+  expect(slanted >= 5, `the round's messages are drawn apart: ${slanted} slanted arrows`);
+  await page.keyboard.press('x');
+  const out = await zoomState(page);
+  expect(Math.abs(out.zoom - z.zoom / 2) < 1 && out.cursorX > 88 && out.cursorX < out.width, `X zooms out around the cursor: ${JSON.stringify(out)}`);
+  await page.click('button[aria-label="Zoom in (Z)"]');
+  expect(Math.abs((await zoomState(page)).zoom - z.zoom) < 1, 'the + button zooms back in');
+  // Stepping follows the cursor.
+  for (let i = 0; i < 30; i++) await page.keyboard.press('ArrowRight');
+  const moved = await zoomState(page);
+  expect(moved.cursorX > 88 && moved.cursorX < moved.width, `the view follows the cursor: ${JSON.stringify(moved)}`);
+  await page.keyboard.press('0');
+  const fit = await zoomState(page);
+  expect(fit.zoom === 1 && fit.left === 0, `0 shows the whole run: ${JSON.stringify(fit)}`);
+  expect(await page.isDisabled('button[aria-label="Show the whole run (0)"]'), 'Fit is off when the whole run shows');
+});
+
+await test('zoom: Ctrl + wheel keeps the time under the pointer; the overview strip pans by pointer and keys', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  const box = await page.locator('.timeline-scroll').boundingBox();
+  const timeAt = (st, off) => (st.left + off - 88) / (st.zoom * (st.width) - 88 - 20) * st.end;
+  await page.mouse.move(box.x + 600, box.y + 150);
+  const a = await zoomState(page);
+  const tA = timeAt(a, 600);
+  await page.keyboard.down('Control');
+  await page.mouse.wheel(0, -400);
+  await page.keyboard.up('Control');
+  await page.waitForFunction(() => parseFloat(document.querySelector('.zoom-level').textContent) > 3);
+  const b = await zoomState(page);
+  const tB = timeAt(b, 600);
+  expect(Math.abs(tA - tB) < a.end / 200, `the time under the pointer stays put: ${tA} → ${tB} at ${b.zoom}×`);
+  // Click the strip at three quarters: that part of the run comes into view.
+  const ov = await page.locator('.overview').boundingBox();
+  await page.mouse.click(ov.x + ov.width * 0.75, ov.y + ov.height / 2);
+  await page.waitForFunction((from) => Number(document.querySelector('.overview').getAttribute('aria-valuenow')) !== from, b.from);
+  const c = await zoomState(page);
+  const mid = c.from + (timeAt(c, c.width) - c.from) / 2;
+  expect(Math.abs(mid / c.end - 0.75) < 0.05, `the strip centres the view where it was clicked: ${c.view}`);
+  const stepBefore = await step(page);
+  await page.focus('.overview');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction((from) => Number(document.querySelector('.overview').getAttribute('aria-valuenow')) !== from, c.from);
+  const d = await zoomState(page);
+  expect(d.from < c.from, `← on the strip pans left: ${c.view} → ${d.view}`);
+  expect(await step(page) === stepBefore, 'keys on the strip do not move the cursor');
+  // A plain wheel still scrolls the page, not the zoom.
+  await page.mouse.move(box.x + 600, box.y + 150);
+  await page.mouse.wheel(0, 200);
+  await page.waitForTimeout(100);
+  expect((await zoomState(page)).zoom === d.zoom, 'a plain wheel does not zoom');
+});
+
+await test('zoom: two fingers pinch the timeline', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  const box = await page.locator('.timeline-scroll').boundingBox();
+  const cdp = await page.context().newCDPSession(page);
+  const y = box.y + 120;
+  const touch = (type, xs) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: xs.map((x, id) => ({ x, y, id })) });
+  await touch('touchStart', [box.x + 400, box.x + 500]);
+  for (let i = 1; i <= 10; i++) await touch('touchMove', [box.x + 400 - 15 * i, box.x + 500 + 15 * i]);
+  await touch('touchEnd', []);
+  const z = await zoomState(page);
+  expect(z.zoom > 1.5, `spreading two fingers zooms in: ${z.zoom}×`);
+}, { width: 1280, height: 800, hasTouch: true });
+
 await test('accessibility: axe-core finds no violations on any screen', async () => {
   const axe = fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'node_modules/axe-core/axe.min.js'), 'utf8');
   const screens = [
@@ -546,6 +641,7 @@ await test('accessibility: axe-core finds no violations on any screen', async ()
     ['search found, compared', '?scenario=gc-pause-fenced', async (p) => { await p.click('.search button[type=submit]'); await p.waitForSelector('.search-result.found'); await p.click('.search-result button:has-text("Compare")'); await p.waitForSelector('.compare'); }],
     ['search found nothing', '?scenario=db-transaction', async (p) => { await p.click('.search button[type=submit]'); await p.waitForSelector('.search-result.none'); }],
     ['embed compared', '?scenario=gc-pause-unfenced&embed=1&compare=fix', async () => {}],
+    ['zoomed to a step', '?scenario=redlock-happy', async (p) => { await p.keyboard.press('ArrowRight'); await p.keyboard.press('m'); await p.focus('.overview'); }],
   ];
   const problems = [];
   for (const dark of [false, true]) {
@@ -778,32 +874,55 @@ await test('phone width: nothing overlaps, the timeline scrolls', async (page) =
 }, { width: 390, height: 844 });
 
 if (process.argv.includes('--measure')) {
-  await test('measure: edit → repainted timeline on the largest scenario', async (page) => {
-    // The largest library scenario by events (921): check with `leaselab run <id> --json`.
-    await open(page, '?scenario=redlock-split-vote');
+  // Edit → render: from the change event to the end of the render work (the next macrotask) and
+  // to the next frame, over 30 edits of the TTL; then frames per second while dragging a pause.
+  const stats = (xs) => { const s = [...xs].sort((a, b) => a - b); return `median ${s[s.length >> 1].toFixed(1)} ms, p90 ${s[Math.floor(s.length * 0.9)].toFixed(1)} ms`; };
+  async function editTimes(page) {
     await page.click('#tab-Change');
-    const times = await page.evaluate(async () => {
+    return page.evaluate(async () => {
       const input = document.querySelector('#f-ttl');
-      const svg = document.querySelector('svg.timeline');
-      const out = [];
-      for (let i = 0; i < 100; i++) {
-        const changed = new Promise((resolve) => {
-          const mo = new MutationObserver(() => { mo.disconnect(); resolve(); });
-          mo.observe(svg, { subtree: true, childList: true, attributes: true, characterData: true });
-        });
+      const work = [], frame = [];
+      for (let i = 0; i < 30; i++) {
         const t0 = performance.now();
         input.value = String(10000 + (i % 2 ? 1000 : 2000) + i);
         input.dispatchEvent(new Event('change', { bubbles: true }));
-        await changed;
-        // Let the rest of the render finish, then stop the clock.
-        await Promise.resolve();
-        out.push(performance.now() - t0);
+        await new Promise((r) => setTimeout(r, 0));
+        work.push(performance.now() - t0);
+        await new Promise((r) => requestAnimationFrame(() => r()));
+        frame.push(performance.now() - t0);
+        await new Promise((r) => setTimeout(r, 30));
       }
-      return out;
+      return { work, frame };
     });
-    times.sort((a, b) => a - b);
-    const mean = times.reduce((a, b) => a + b, 0) / times.length;
-    console.log(`     edit→repaint over ${times.length} edits: median ${times[50].toFixed(2)} ms, p90 ${times[90].toFixed(2)} ms, mean ${mean.toFixed(2)} ms`);
+  }
+  async function dragFps(page) {
+    const box = await page.locator('.pause rect').first().boundingBox();
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + box.width / 2, y);
+    await page.mouse.down();
+    // Each move re-runs the scenario and repaints before the next frame is awaited.
+    const t0 = Date.now();
+    for (let i = 1; i <= 60; i++) {
+      await page.mouse.move(box.x + box.width / 2 + i * 2, y);
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+    }
+    const ms = Date.now() - t0;
+    await page.mouse.up();
+    return { moves: 60, ms, fps: (60 * 1000) / ms };
+  }
+  await test('measure: edit → render on the largest library scenario and on a 9,818-event run', async (page) => {
+    // The largest library scenario by events (921): check with `leaselab run <id> --json`.
+    await open(page, '?scenario=redlock-split-vote');
+    let t = await editTimes(page);
+    console.log(`     redlock-split-vote (921 events): to the end of the render work ${stats(t.work)}; to the next frame ${stats(t.frame)}`);
+    const large = fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/large-redlock.json'), 'utf8');
+    await open(page, `#s=${Buffer.from(JSON.stringify(JSON.parse(large))).toString('base64url')}`);
+    const steps = await attr(page, 'data-steps');
+    t = await editTimes(page);
+    console.log(`     large-redlock (${steps} events): to the end of the render work ${stats(t.work)}; to the next frame ${stats(t.frame)}`);
+    await page.click('#tab-Inspect');
+    const d = await dragFps(page);
+    console.log(`     dragging its pause: ${d.moves} moves in ${d.ms} ms: ${d.fps.toFixed(1)} frames per second, each a new run`);
   });
 }
 

@@ -83,8 +83,9 @@ pub fn bar(b: &Bar) -> Glyph {
         class: None,
         title: Some(b.title.clone()),
     }];
-    if b.x1 - b.x0 > 70.0 && b.h >= 10.0 && !matches!(b.kind, BarKind::Down | BarKind::Partition) {
-        let dx = if b.kind == BarKind::Key { 12.0 } else { 5.0 };
+    let dx = if b.kind == BarKind::Key { 12.0 } else { 5.0 };
+    let fits = b.x1 - b.x0 >= dx + crate::layout::text_width(&b.label) + 2.0;
+    if fits && b.h >= 10.0 && !matches!(b.kind, BarKind::Down | BarKind::Partition) {
         shapes.push(Shape::Text { x: b.x0 + dx, y: b.y + b.h / 2.0 + 4.0, class: "bar-label", text: b.label.clone() });
     }
     Glyph { class: format!("{} {}", bar_class(b.kind), color_class(b.color)), title: None, shapes }
@@ -112,6 +113,7 @@ pub fn pause(p: &PauseBlock) -> Glyph {
 /// send and its arrival).
 pub fn arrow(a: &Arrow) -> Glyph {
     let (class, marker) = match a.kind {
+        ArrowKind::Normal if a.count > 1 => ("msg burst", "url(#head-burst)"),
         ArrowKind::Normal => ("msg", "url(#head)"),
         ArrowKind::Delayed => ("msg delayed", "url(#head)"),
         ArrowKind::Lost => ("msg lost", "url(#lost)"),
@@ -139,45 +141,39 @@ pub fn mark_class(kind: MarkKind) -> &'static str {
 pub fn mark(m: &Mark, height: f64) -> Glyph {
     let (x, y) = (m.x, m.y);
     let path = |d: String, class: Option<&'static str>| Shape::Path { d, class };
-    let label = |x: f64, y: f64, class: &'static str, text: String| Shape::Text { x, y, class, text };
-    let shapes = match m.kind {
-        MarkKind::Accepted => vec![
-            Shape::Circle { cx: x, cy: y, r: 8.0 },
-            label(x, y - 12.0, "mark-label", m.label.clone()),
-            path(format!("M{} {} l3 3 l5 -6", x - 4.0, y), Some("tick")),
-        ],
+    let mut shapes = match m.kind {
+        MarkKind::Accepted => vec![Shape::Circle { cx: x, cy: y, r: 8.0 }, path(format!("M{} {} l3 3 l5 -6", x - 4.0, y), Some("tick"))],
         MarkKind::Rejected => vec![
             Shape::Circle { cx: x, cy: y, r: 8.0 },
-            label(x, y - 12.0, "mark-label", m.label.clone()),
             path(format!("M{} {} l7 7 M{} {} l-7 7", x - 3.5, y - 3.5, x + 3.5, y - 3.5), Some("cross")),
         ],
-        MarkKind::Grant => {
-            let diamond = Shape::Rect {
-                x: x - 4.0,
-                y: y - 4.0,
-                w: 8.0,
-                h: 8.0,
-                rx: None,
-                transform: Some(format!("rotate(45 {x} {y})")),
-                class: None,
-                title: None,
-            };
-            let token = (!m.label.is_empty()).then(|| label(x + 7.0, y - 14.0, "mark-label start", format!("token {}", m.label)));
-            std::iter::once(diamond).chain(token).collect()
-        }
+        MarkKind::Grant => vec![Shape::Rect {
+            x: x - 4.0,
+            y: y - 4.0,
+            w: 8.0,
+            h: 8.0,
+            rx: None,
+            transform: Some(format!("rotate(45 {x} {y})")),
+            class: None,
+            title: None,
+        }],
         MarkKind::Expired => vec![Shape::Circle { cx: x, cy: y, r: 4.0 }],
         MarkKind::Violation => vec![
             Shape::Line { x1: x, y1: AXIS, x2: x, y2: height, class: Some("vline"), marker_end: None, title: None },
             path(format!("M{} {} l9 15 h-18 z", x, y - 2.0), None),
-            label(x, y + 11.0, "bang", "!".into()),
         ],
-        MarkKind::Jump => vec![
-            path(format!("M{} {} v-10 m-4 4 l4 -4 l4 4", x, y + 6.0), Some("jump")),
-            label(x + 6.0, y - 6.0, "mark-label start", m.label.clone()),
-        ],
+        MarkKind::Jump => vec![path(format!("M{} {} v-10 m-4 4 l4 -4 l4 4", x, y + 6.0), Some("jump"))],
         MarkKind::Crash => vec![path(format!("M{} {} l10 10 M{} {} l-10 10", x - 5.0, y - 5.0, x + 5.0, y - 5.0), Some("crash"))],
         MarkKind::Restart => vec![path(format!("M{} {} l6 10 h-12 z", x, y - 6.0), None)],
     };
+    if let Some(l) = m.label_at() {
+        let class = match m.kind {
+            MarkKind::Violation => "bang",
+            _ if l.start => "mark-label start",
+            _ => "mark-label",
+        };
+        shapes.push(Shape::Text { x: l.x, y: l.y, class, text: l.text });
+    }
     Glyph { class: format!("mark {}", mark_class(m.kind)), title: Some(m.title.clone()), shapes }
 }
 
@@ -199,10 +195,23 @@ pub fn veil(l: &Layout, x: f64) -> Shape {
     Shape::Rect { x, y: AXIS, w: (l.x1 - x).max(0.0), h: l.height - AXIS, rx: None, transform: None, class: Some("veil"), title: None }
 }
 
-/// The cursor at `x`, labelled with its true time.
+/// The cursor at `x`, labelled with its true time on a backing that covers the axis labels it
+/// passes over.
 pub fn cursor(l: &Layout, x: f64, t: sim::time::Micros) -> Glyph {
     let line = Shape::Line { x1: x, y1: AXIS - 4.0, x2: x, y2: l.height, class: None, marker_end: None, title: None };
-    Glyph { class: "cursor".into(), title: None, shapes: vec![line, Shape::Text { x, y: 12.0, class: "", text: fmt(t) }] }
+    let text = fmt(t);
+    let w = crate::layout::text_width(&text);
+    let back = Shape::Rect {
+        x: x - w / 2.0 - 3.0,
+        y: 0.0,
+        w: w + 6.0,
+        h: AXIS - 9.0,
+        rx: Some(3.0),
+        transform: None,
+        class: Some("cursor-bg"),
+        title: None,
+    };
+    Glyph { class: "cursor".into(), title: None, shapes: vec![line, back, Shape::Text { x, y: 14.0, class: "", text }] }
 }
 
 /// The first difference between two runs compared, at true time `at_us` (when they part): a

@@ -81,6 +81,10 @@ pub struct Arrow {
     pub sent_us: Micros,
     pub arrived_us: Micros,
     pub kind: ArrowKind,
+    /// How many messages it stands for: ordinary messages between the same two lanes sent and
+    /// received within two pixels of each other are drawn as one (a burst at a low zoom; zoomed
+    /// in, they draw apart).
+    pub count: usize,
     pub title: String,
 }
 
@@ -104,6 +108,54 @@ pub struct Mark {
     pub event: Option<usize>,
     pub label: String,
     pub title: String,
+}
+
+/// Where a mark's label is drawn: its text, the x it starts at (or is centred on), and its
+/// baseline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Label {
+    pub text: String,
+    pub x: f64,
+    pub y: f64,
+    /// The text starts at `x` (else it is centred on it).
+    pub start: bool,
+}
+
+impl Label {
+    /// Its left and right edges, by [`text_width`].
+    pub fn extent(&self) -> (f64, f64) {
+        let w = text_width(&self.text);
+        if self.start {
+            (self.x, self.x + w)
+        } else {
+            (self.x - w / 2.0, self.x + w / 2.0)
+        }
+    }
+}
+
+/// A generous estimate of the width of an 11-pixel label (bold included), for keeping labels
+/// apart without measuring text in a browser.
+pub fn text_width(text: &str) -> f64 {
+    text.chars().count() as f64 * 7.0
+}
+
+impl Mark {
+    /// Its label, placed as its glyph draws it, or `None` when it has none (or it was left out
+    /// because it would overlap another).
+    pub fn label_at(&self) -> Option<Label> {
+        let (x, y) = (self.x, self.y);
+        let at = |text: String, x: f64, y: f64, start: bool| Some(Label { text, x, y, start });
+        if self.label.is_empty() {
+            return None;
+        }
+        match self.kind {
+            MarkKind::Accepted | MarkKind::Rejected => at(self.label.clone(), x, y - 12.0, false),
+            MarkKind::Grant => at(format!("token {}", self.label), x + 7.0, y - 14.0, true),
+            MarkKind::Jump => at(self.label.clone(), x + 6.0, y - 6.0, true),
+            MarkKind::Violation => at(self.label.clone(), x, y + 11.0, false),
+            MarkKind::Expired | MarkKind::Crash | MarkKind::Restart => None,
+        }
+    }
 }
 
 /// A pause fault drawn on its lane; `fault` indexes `Scenario::faults`, so it can be dragged.

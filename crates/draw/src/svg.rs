@@ -42,14 +42,14 @@ svg { font-family: system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-ser
 .bar-label { font-size: 10.5px; fill: #ffffff; font-weight: 600; } .bar.key .bar-label, .bar.stale .bar-label { fill: #1b2330; }
 .pause rect { fill: #7b5ea7; fill-opacity: .82; } .pause-label { fill: #ffffff; font-weight: 600; }
 .msg line { stroke: #5b6472; stroke-width: 1; opacity: .65; } .msg.delayed line { stroke: #a15c00; stroke-width: 2; stroke-dasharray: 6 3; opacity: 1; }
-.msg.lost line { stroke: #c0392b; stroke-dasharray: 3 3; opacity: 1; } .head { fill: #5b6472; } .lost-x { stroke: #c0392b; stroke-width: 2; }
+.msg.lost line { stroke: #c0392b; stroke-dasharray: 3 3; opacity: 1; } .msg.burst line { stroke-width: 3; opacity: .5; } .head { fill: #5b6472; } .lost-x { stroke: #c0392b; stroke-width: 2; }
 .mark.accepted circle { fill: #0b7a4b; } .mark.rejected circle { fill: #c0392b; } .mark .tick, .mark .cross { stroke: #ffffff; stroke-width: 2; fill: none; }
 .mark-label { text-anchor: middle; font-weight: 700; fill: #1b2330; } .mark-label.start { text-anchor: start; } .mark.grant rect { fill: #1b2330; }
 .mark .bang { fill: #ffffff; font-weight: 800; text-anchor: middle; font-size: 10px; }
 .mark.expired circle { fill: none; stroke: #1b2330; stroke-width: 1.5; } .mark.violation path { fill: #c0392b; }
 .vline { stroke: #c0392b; stroke-width: 1.5; stroke-dasharray: 4 3; } .mark .jump { stroke: #a15c00; stroke-width: 2; fill: none; }
 .mark.crash path { stroke: #c0392b; stroke-width: 3; } .mark.restart path { fill: #0b7a4b; }
-.veil { fill: #ffffff; fill-opacity: .6; } .cursor line { stroke: #1f6feb; stroke-width: 2; } .cursor text { fill: #1f6feb; text-anchor: middle; font-weight: 700; }
+.veil { fill: #ffffff; fill-opacity: .6; } .cursor line { stroke: #1f6feb; stroke-width: 2; } .cursor text { fill: #1f6feb; text-anchor: middle; font-weight: 700; } .cursor .cursor-bg { fill: #ffffff; }
 @media (prefers-color-scheme: dark) {
   .bg { fill: #161c25; } text { fill: #9aa4b2; } .caption, .lane-name, .mark-label { fill: #e6eaf0; }
   .lane-bg { fill: #141a22; stroke: #2a3340; } .grid { stroke: #2a3340; } .veil { fill: #161c25; }
@@ -178,7 +178,7 @@ fn open(width: f64, height: f64, label: &str, title: &str, extra_style: &str) ->
         label = esc(label)
     );
     let _ = write!(s, "<title>{}</title><style>{STYLE}{extra_style}</style>", esc(title));
-    s.push_str(r#"<defs><marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" class="head"/></marker><marker id="lost" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="8" markerHeight="8"><path d="M1 1 L9 9 M9 1 L1 9" class="lost-x"/></marker></defs>"#);
+    s.push_str(r#"<defs><marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" class="head"/></marker><marker id="head-burst" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="2.5" markerHeight="2.5" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" class="head"/></marker><marker id="lost" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="8" markerHeight="8"><path d="M1 1 L9 9 M9 1 L1 9" class="lost-x"/></marker></defs>"#);
     let _ = write!(s, r#"<rect class="bg" width="{width}" height="{height}"/>"#);
     s
 }

@@ -86,3 +86,48 @@ fn narrow_screens_get_the_minimum_width() {
     let l = layout(&r, &s, 300.0);
     assert_eq!(l.width, MIN_WIDTH);
 }
+
+/// Every label a timeline draws (marks, bars, the axis), as (left, right, baseline, text).
+fn labels(l: &Layout) -> Vec<(f64, f64, f64, String)> {
+    let mut glyphs: Vec<draw::glyph::Glyph> = l.marks.iter().map(|m| draw::glyph::mark(m, l.height)).collect();
+    glyphs.extend(l.bars.iter().map(draw::glyph::bar));
+    let mut out = Vec::new();
+    for g in glyphs {
+        for s in g.shapes {
+            if let draw::glyph::Shape::Text { x, y, class, text } = s {
+                let w = text_width(&text);
+                let left = if class.contains("start") || class == "bar-label" || class == "pause-label" { x } else { x - w / 2.0 };
+                out.push((left, left + w, y, text));
+            }
+        }
+    }
+    out.extend(l.ticks.windows(2).map(|w| (w[0].x - 20.0, w[0].x + 20.0, 0.0, w[0].label.clone())));
+    out
+}
+
+/// No two labels overlap, on any scenario of the library, with or without its fix, at any zoom
+/// (a phone's width, a desktop's, and zoomed 4× and 32×).
+#[test]
+fn labels_never_overlap_at_any_zoom() {
+    for base in sim::library::all() {
+        for sc in [Some(base.clone()), base.fixed().and_then(Result::ok)].into_iter().flatten() {
+            let run = sim::run(&sc).unwrap();
+            for width in [640.0, 1000.0, 4000.0, 32000.0] {
+                let l = layout(&run, &sc, width);
+                let all = labels(&l);
+                for (i, a) in all.iter().enumerate() {
+                    for b in &all[i + 1..] {
+                        let same_line = (a.2 - b.2).abs() < 11.0;
+                        assert!(
+                            !(same_line && a.0 < b.1 && b.0 < a.1),
+                            "{} at {width} px: “{}” overlaps “{}” ({a:?}, {b:?})",
+                            sc.id,
+                            a.3,
+                            b.3
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -151,8 +151,13 @@ pub(super) fn pauses(l: &mut Layout, run: &Run, sc: &Scenario) {
     }
 }
 
-/// Every message, from lane to lane.
+/// Every message, from lane to lane; a burst of ordinary messages between the same two lanes
+/// closer than two pixels is one arrow (`Arrow::count`).
 pub(super) fn arrows(l: &mut Layout, run: &Run) {
+    // The last arrow drawn from each lane to each other, by index into `l.arrows`.
+    let mut last: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+    // The bursts: (index into `l.arrows`, the last message's send time).
+    let mut bursts: BTreeMap<usize, Micros> = BTreeMap::new();
     for (i, m) in run.intervals.messages.iter().enumerate() {
         let (from, to) = (l.lane(m.from).mid, l.lane(m.to).mid);
         let kind = match (m.fate, m.delayed) {
@@ -161,21 +166,34 @@ pub(super) fn arrows(l: &mut Layout, run: &Run) {
             (_, true) => ArrowKind::Delayed,
             _ => ArrowKind::Normal,
         };
+        let (x0, x1) = (l.x(m.sent_us), l.x(m.arrived_us));
+        if kind == ArrowKind::Normal {
+            if let Some(&j) = last.get(&(m.from, m.to)) {
+                let a = &mut l.arrows[j];
+                if a.kind == ArrowKind::Normal && (x0 - a.x0).abs() < 2.0 && (x1 - a.x1).abs() < 2.0 {
+                    a.count += 1;
+                    bursts.insert(j, m.sent_us);
+                    continue;
+                }
+            }
+        }
         let fate = match kind {
             ArrowKind::Lost => " (lost)",
             ArrowKind::InFlight => " (still in flight at the end)",
             ArrowKind::Delayed => " (held by the network)",
             ArrowKind::Normal => "",
         };
+        last.insert((m.from, m.to), l.arrows.len());
         l.arrows.push(Arrow {
             msg: i,
-            x0: l.x(m.sent_us),
+            x0,
             y0: from,
-            x1: l.x(m.arrived_us),
+            x1,
             y1: to,
             sent_us: m.sent_us,
             arrived_us: m.arrived_us,
             kind,
+            count: 1,
             title: format!(
                 "{} → {}: {}{fate}, sent {}, {} {}",
                 run.actors[m.from].name,
@@ -186,6 +204,11 @@ pub(super) fn arrows(l: &mut Layout, run: &Run) {
                 fmt(m.arrived_us)
             ),
         });
+    }
+    for (j, until) in bursts {
+        let a = &mut l.arrows[j];
+        let (from, to) = (&run.actors[run.intervals.messages[a.msg].from].name, &run.actors[run.intervals.messages[a.msg].to].name);
+        a.title = format!("{from} → {to}: {} messages, sent from {} to {}", a.count, fmt(a.sent_us), fmt(until));
     }
 }
 
@@ -219,5 +242,27 @@ pub(super) fn marks(l: &mut Layout, run: &Run, sc: &Scenario) {
             label: "!".into(),
             title: format!("{}: {}", v.property, v.explanation),
         });
+    }
+    declutter(&mut l.marks);
+}
+
+/// Leaves out the label of a mark that would overlap the label of an earlier mark at the same
+/// height (its words stay in the mark's title): at any zoom, no two labels overlap.
+fn declutter(marks: &mut [Mark]) {
+    let mut order: Vec<usize> = (0..marks.len()).collect();
+    order.sort_by(|&a, &b| marks[a].x.total_cmp(&marks[b].x));
+    // Kept labels: (left, right, baseline).
+    let mut kept: Vec<(f64, f64, f64)> = Vec::new();
+    for i in order {
+        let Some(label) = marks[i].label_at() else { continue };
+        let (l, r) = label.extent();
+        // Sorted by x, and no label is 200 pixels wide: those far behind cannot meet this one.
+        kept.retain(|k| k.1 + 200.0 > l);
+        let clash = kept.iter().any(|&(kl, kr, ky)| (ky - label.y).abs() < 12.0 && l < kr + 3.0 && kl < r + 3.0);
+        if clash {
+            marks[i].label.clear();
+        } else {
+            kept.push((l, r, label.y));
+        }
     }
 }
