@@ -6,7 +6,7 @@
 
 use sim::facts::Facts;
 use sim::scenario::Scenario;
-use sim::time::{fmt, Micros, MS};
+use sim::time::{fmt, Micros};
 use sim::Run;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -25,7 +25,7 @@ mod shape;
 mod zoom;
 
 use cursor::{Cursor, Dots, Markers, Veil};
-use drag::{svg_x, DragMode, Drags};
+use drag::Drags;
 use labels::LaneLabels;
 use lanes::Backdrop;
 use marks::Marks;
@@ -155,42 +155,13 @@ pub fn Timeline(p: &TimelineProps) -> Html {
             }
         })
     };
-    let on_move = {
-        let (drag, lay, d) = (drag.clone(), lay.clone(), p.dispatch.clone());
-        Callback::from(move |e: PointerEvent| {
-            let mut slot = drag.borrow_mut();
-            let Some(dr) = slot.as_mut() else { return };
-            let (x, _) = svg_x(&e);
-            let dms = ((x - dr.start_x) * lay.us_per_px() / MS as f64).round() as i64;
-            if dms != 0 {
-                dr.moved = true;
-            }
-            let (at, dur) = match dr.mode {
-                DragMode::Move => ((dr.at_ms as i64 + dms).max(0) as u64, dr.duration_ms),
-                DragMode::Resize => (dr.at_ms, (dr.duration_ms as i64 + dms).max(50) as u64),
-            };
-            if let Some(fault) = dr.fault {
-                d.emit(Action::MovePause { fault, at_ms: at, duration_ms: dur });
-            }
-        })
-    };
-    let on_up = {
-        let (drag, d) = (drag.clone(), p.dispatch.clone());
-        Callback::from(move |_: PointerEvent| {
-            // Keep `moved` for the click that follows a drag; clear on the next pointerdown.
-            if let Some(dr) = drag.borrow_mut().as_mut() {
-                if dr.fault.take().is_some() && dr.moved {
-                    // The drag is one change: the next one is another.
-                    d.emit(Action::EndDrag);
-                }
-            }
-        })
-    };
+    let (on_move, on_up) = drag::handlers(&drag, &lay, &p.dispatch);
     let close = {
         let menu = menu.setter();
         use_callback((), move |_: (), _| menu.set(None))
     };
     let hide = p.hide;
+    let window = zoom::drawn(*scrolled, width, lay.width);
     // Read when a menu is open (reading it makes the browser lay the page out at once): where the
     // scroll box is, so that the menu opens at the click.
     let scroll = scroller
@@ -222,9 +193,9 @@ pub fn Timeline(p: &TimelineProps) -> Html {
                             <path d="M1 1 L9 9 M9 1 L1 9" class="lost-x" />
                         </marker>
                     </defs>
-                    <Backdrop layout={lay.clone()} run={p.run.clone()} scenario={p.scenario.clone()} drag={drag.clone()} menu={menu.setter()} dispatch={p.dispatch.clone()} readonly={p.readonly} />
+                    <Backdrop layout={lay.clone()} run={p.run.clone()} scenario={p.scenario.clone()} drag={drag.clone()} menu={menu.setter()} dispatch={p.dispatch.clone()} readonly={p.readonly} {window} />
                     if !reduced { <Dots layout={lay.clone()} t_us={t_now} /> }
-                    <Marks layout={lay.clone()} dispatch={p.dispatch.clone()} />
+                    <Marks layout={lay.clone()} dispatch={p.dispatch.clone()} {window} />
                     <Veil layout={lay.clone()} t_us={t_now} />
                     <Markers layout={lay.clone()} run={p.run.clone()} facts={p.facts.clone()} upto={hide.then_some(p.cursor)} dispatch={p.dispatch.clone()} />
                     if let Some((t, e)) = p.diff.and_then(|(t, i)| Some((t, p.run.events.get(i)?))) {

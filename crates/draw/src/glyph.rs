@@ -23,6 +23,20 @@ pub enum Shape {
     Text { x: f64, y: f64, class: &'static str, text: String },
 }
 
+/// A coordinate as SVG writes it: to a tenth of a pixel, without a trailing `.0` (integer
+/// formatting only, which is much cheaper in WebAssembly than printing a float).
+pub fn num(x: f64) -> String {
+    if !x.is_finite() {
+        return "0".into();
+    }
+    let tenths = (x * 10.0).round() as i64;
+    let (sign, t) = if tenths < 0 { ("-", -tenths) } else { ("", tenths) };
+    match t % 10 {
+        0 => format!("{sign}{}", t / 10),
+        d => format!("{sign}{}.{d}", t / 10),
+    }
+}
+
 /// A group (`<g>`): its class, its tooltip (a `<title>` first inside it) and its shapes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Glyph {
@@ -179,8 +193,14 @@ pub fn mark(m: &Mark, height: f64) -> Glyph {
 
 /// The time axis: a grid line and a label per tick.
 pub fn axis(l: &Layout) -> Vec<Shape> {
+    axis_between(l, f64::NEG_INFINITY, f64::INFINITY)
+}
+
+/// The time axis between two x (the part of a long timeline that is drawn).
+pub fn axis_between(l: &Layout, from: f64, to: f64) -> Vec<Shape> {
     l.ticks
         .iter()
+        .filter(|t| t.x >= from - 40.0 && t.x <= to + 40.0)
         .flat_map(|t| {
             [
                 Shape::Line { x1: t.x, y1: AXIS - 6.0, x2: t.x, y2: l.height, class: Some("grid"), marker_end: None, title: None },
@@ -234,4 +254,16 @@ pub fn first_difference(l: &Layout, at_us: sim::time::Micros, e: &sim::trace::Ev
         "First difference: here the other run does something this one does not (yet)".to_string()
     };
     Glyph { class: "first-diff".into(), title: Some(title), shapes }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn coordinates_are_written_to_a_tenth_of_a_pixel() {
+        for (x, want) in
+            [(0.0, "0"), (12.0, "12"), (12.34, "12.3"), (12.35, "12.4"), (-0.04, "0"), (-3.26, "-3.3"), (0.96, "1"), (f64::NAN, "0")]
+        {
+            assert_eq!(super::num(x), want, "{x}");
+        }
+    }
 }

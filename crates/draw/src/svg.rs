@@ -84,11 +84,13 @@ fn shape(s: &mut String, sh: &Shape) {
         }
         None => s.push_str("/>"),
     };
+    let n = |v: &f64| crate::glyph::num(*v);
     match sh {
         Shape::Rect { x, y, w, h, rx, transform, class: c, title: t } => {
+            let (x, y, w, h) = (n(x), n(y), n(w), n(h));
             let _ = write!(s, r#"<rect{} x="{x}" y="{y}" width="{w}" height="{h}""#, class(*c));
             if let Some(rx) = rx {
-                let _ = write!(s, r#" rx="{rx}""#);
+                let _ = write!(s, r#" rx="{}""#, n(rx));
             }
             if let Some(tr) = transform {
                 let _ = write!(s, r#" transform="{tr}""#);
@@ -96,20 +98,20 @@ fn shape(s: &mut String, sh: &Shape) {
             close(s, "rect", title(t));
         }
         Shape::Circle { cx, cy, r } => {
-            let _ = write!(s, r#"<circle cx="{cx}" cy="{cy}" r="{r}"/>"#);
+            let _ = write!(s, r#"<circle cx="{}" cy="{}" r="{}"/>"#, n(cx), n(cy), n(r));
         }
         Shape::Path { d, class: c } => {
             let _ = write!(s, r#"<path{} d="{d}"/>"#, class(*c));
         }
         Shape::Line { x1, y1, x2, y2, class: c, marker_end, title: t } => {
-            let _ = write!(s, r#"<line{} x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}""#, class(*c));
+            let _ = write!(s, r#"<line{} x1="{}" y1="{}" x2="{}" y2="{}""#, class(*c), n(x1), n(y1), n(x2), n(y2));
             if let Some(m) = marker_end {
                 let _ = write!(s, r#" marker-end="{m}""#);
             }
             close(s, "line", title(t));
         }
         Shape::Text { x, y, class: c, text } => {
-            let _ = write!(s, r#"<text{} x="{x}" y="{y}">{}</text>"#, class(Some(c)), esc(text));
+            let _ = write!(s, r#"<text{} x="{}" y="{}">{}</text>"#, class(Some(c)), n(x), n(y), esc(text));
         }
     }
 }

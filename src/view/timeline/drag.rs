@@ -3,7 +3,11 @@
 
 use std::cell::RefCell;
 
-use crate::state::ByPtr;
+use draw::layout::Layout;
+use sim::time::MS;
+use yew::prelude::*;
+
+use crate::state::{Action, ByPtr};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum DragMode {
@@ -42,4 +46,41 @@ pub fn timeline_svg(e: &web_sys::MouseEvent) -> Option<web_sys::Element> {
     e.target()
         .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
         .and_then(|el| el.closest("svg.timeline").ok().flatten())
+}
+
+/// The SVG's pointer handlers for a drag begun on a pause block: a move moves or resizes the
+/// pause; releasing the button ends the drag (one change, for Undo).
+pub fn handlers(drag: &Drags, lay: &ByPtr<Layout>, dispatch: &Callback<Action>) -> (Callback<PointerEvent>, Callback<PointerEvent>) {
+    let on_move = {
+        let (drag, lay, d) = (drag.clone(), lay.clone(), dispatch.clone());
+        Callback::from(move |e: PointerEvent| {
+            let mut slot = drag.borrow_mut();
+            let Some(dr) = slot.as_mut() else { return };
+            let (x, _) = svg_x(&e);
+            let dms = ((x - dr.start_x) * lay.us_per_px() / MS as f64).round() as i64;
+            if dms != 0 {
+                dr.moved = true;
+            }
+            let (at, dur) = match dr.mode {
+                DragMode::Move => ((dr.at_ms as i64 + dms).max(0) as u64, dr.duration_ms),
+                DragMode::Resize => (dr.at_ms, (dr.duration_ms as i64 + dms).max(50) as u64),
+            };
+            if let Some(fault) = dr.fault {
+                d.emit(Action::MovePause { fault, at_ms: at, duration_ms: dur });
+            }
+        })
+    };
+    let on_up = {
+        let (drag, d) = (drag.clone(), dispatch.clone());
+        Callback::from(move |_: PointerEvent| {
+            // Keep `moved` for the click that follows a drag; clear on the next pointerdown.
+            if let Some(dr) = drag.borrow_mut().as_mut() {
+                if dr.fault.take().is_some() && dr.moved {
+                    // The drag is one change: the next one is another.
+                    d.emit(Action::EndDrag);
+                }
+            }
+        })
+    };
+    (on_move, on_up)
 }

@@ -23,6 +23,8 @@ pub struct BackdropProps {
     pub dispatch: Callback<Action>,
     /// Only to look at: no menu, no drag, no keys, and no tooltip that offers them.
     pub readonly: bool,
+    /// The stretch (in x) whose elements are drawn (`zoom::drawn`).
+    pub window: (f64, f64),
 }
 
 #[component]
@@ -58,20 +60,22 @@ pub fn Backdrop(p: &BackdropProps) -> Html {
             </g>
         }
     });
-    let bars = lay.bars.iter().map(|b| {
+    let (from, to) = p.window;
+    let seen = |x0: f64, x1: f64| x0.max(x1) >= from && x0.min(x1) <= to;
+    let bars = lay.bars.iter().filter(|b| seen(b.x0, b.x1)).map(|b| {
         let g = glyph::bar(b);
         html! { <g class={g.class.clone()}>{ inside(&g) }</g> }
     });
-    let arrows = lay.arrows.iter().map(|a| {
+    let arrows = lay.arrows.iter().filter(|a| seen(a.x0, a.x1)).map(|a| {
         let g = glyph::arrow(a);
         html! { <g class={g.class.clone()}>{ inside(&g) }</g> }
     });
     html! {
         <>
-            <g class="axis">{ for glyph::axis(lay).iter().map(shape) }</g>
+            <g class="axis">{ for glyph::axis_between(lay, from, to).iter().map(shape) }</g>
             { for lanes }
             { for bars }
-            { for lay.pauses.iter().map(|pb| pause(p, pb)) }
+            { for lay.pauses.iter().filter(|pb| seen(pb.x0, pb.x1)).map(|pb| pause(p, pb)) }
             <g class="msgs">{ for arrows }</g>
         </>
     }

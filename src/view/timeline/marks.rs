@@ -12,12 +12,16 @@ use crate::state::{Action, ByPtr};
 pub struct MarksProps {
     pub layout: ByPtr<Layout>,
     pub dispatch: Callback<Action>,
+    /// The stretch (in x) whose marks are drawn (`zoom::drawn`); a violation's line crosses
+    /// every lane, so it is drawn by its x too.
+    pub window: (f64, f64),
 }
 
 #[component]
 pub fn Marks(p: &MarksProps) -> Html {
     crate::view::probe::rendered("Marks");
-    let marks = p.layout.marks.iter().map(|m| {
+    let (from, to) = p.window;
+    let marks = p.layout.marks.iter().filter(|m| m.x >= from - 60.0 && m.x <= to + 60.0).map(|m| {
         let onclick = m.event.map(|ev| {
             let d = p.dispatch.clone();
             Callback::from(move |e: MouseEvent| {

@@ -1,7 +1,7 @@
 //! Shapes of the shared vocabulary ([`draw::glyph`]) as Yew `Html`: the same elements the SVG
 //! export writes as text.
 
-use draw::glyph::{Glyph, Shape};
+use draw::glyph::{num, Glyph, Shape};
 use yew::prelude::*;
 
 fn class(c: Option<&'static str>) -> Option<&'static str> {
@@ -12,19 +12,19 @@ fn class(c: Option<&'static str>) -> Option<&'static str> {
 pub fn shape(s: &Shape) -> Html {
     match s {
         Shape::Rect { x, y, w, h, rx, transform, class: c, title } => html! {
-            <rect class={class(*c)} x={x.to_string()} y={y.to_string()} width={w.to_string()} height={h.to_string()}
-                  rx={rx.map(|r| r.to_string())} transform={transform.clone()}>
+            <rect class={class(*c)} x={num(*x)} y={num(*y)} width={num(*w)} height={num(*h)}
+                  rx={rx.map(num)} transform={transform.clone()}>
                 if let Some(t) = title { <title>{ t }</title> }
             </rect>
         },
-        Shape::Circle { cx, cy, r } => html! { <circle cx={cx.to_string()} cy={cy.to_string()} r={r.to_string()} /> },
+        Shape::Circle { cx, cy, r } => html! { <circle cx={num(*cx)} cy={num(*cy)} r={num(*r)} /> },
         Shape::Path { d, class: c } => html! { <path d={d.clone()} class={class(*c)} /> },
         Shape::Line { x1, y1, x2, y2, class: c, marker_end, title } => html! {
-            <line class={class(*c)} x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} marker-end={*marker_end}>
+            <line class={class(*c)} x1={num(*x1)} y1={num(*y1)} x2={num(*x2)} y2={num(*y2)} marker-end={*marker_end}>
                 if let Some(t) = title { <title>{ t }</title> }
             </line>
         },
-        Shape::Text { x, y, class: c, text } => html! { <text class={class(Some(c))} x={x.to_string()} y={y.to_string()}>{ text }</text> },
+        Shape::Text { x, y, class: c, text } => html! { <text class={class(Some(c))} x={num(*x)} y={num(*y)}>{ text }</text> },
     }
 }
 

@@ -33,6 +33,18 @@ pub fn in_view(lay: &Layout, left: f64, width: f64) -> (Micros, Micros) {
     (t(left + GUTTER), t(left + width))
 }
 
+/// The stretch of the timeline (in its x) whose elements are in the DOM: the part in view, and a
+/// view's width either side, on a grid of view widths, so that scrolling redraws the lanes only
+/// when it crosses a grid line. Everything when the whole run fits.
+pub fn drawn(left: f64, width: f64, total: f64) -> (f64, f64) {
+    if total <= width * 3.0 {
+        return (0.0, total);
+    }
+    let w = width.max(100.0);
+    let from = ((left / w).floor() - 1.0) * w;
+    (from.max(0.0), from + 4.0 * w)
+}
+
 /// Scrolls so that true time `t` is at `off` pixels from the box's left edge.
 fn put(el: &web_sys::Element, lay: &Layout, t: Micros, off: f64) {
     el.set_scroll_left((lay.x(t) - off).round().max(0.0) as i32);
