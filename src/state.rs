@@ -15,6 +15,7 @@ use sim::Run;
 use crate::edit::{self, Field};
 
 mod compare;
+mod notice;
 mod ptr;
 mod reduce;
 #[cfg(test)]
@@ -22,6 +23,7 @@ mod tests;
 mod zoom;
 
 pub use compare::{Against, Other};
+pub use notice::Notice;
 pub use ptr::{ByPtr, Latest};
 pub use reduce::Action;
 pub use zoom::{max_zoom, View, ZoomTo};
@@ -81,6 +83,8 @@ fn quiz(sc: &Scenario, run: &Run) -> Vec<Quiz> {
 pub struct FieldError {
     pub field: String,
     pub message: String,
+    /// What was typed, when a typed value was refused: it stays in its field beside the message.
+    pub raw: Option<String>,
 }
 
 /// The settings a fix changed, as they were before it: (path, old value).
@@ -135,6 +139,8 @@ pub struct Screen {
     pub searched: Option<ByPtr<Scenario>>,
     /// How far the timeline is zoomed (kept across edits; a new scenario fits the width).
     pub view: View,
+    /// What the last change did (cleared by Undo and by opening another scenario).
+    pub notice: Option<Notice>,
 }
 
 impl Screen {
@@ -166,6 +172,7 @@ impl Screen {
             at_us: None,
             searched: None,
             view: View::default(),
+            notice: None,
         };
         if fixed {
             s = s.toggle_fix();
@@ -287,7 +294,7 @@ impl Screen {
                 s
             }
             Err(message) => Screen {
-                error: Some(FieldError { field: "fix".into(), message: format!("The fix does not apply: {message}") }),
+                error: Some(FieldError { field: "fix".into(), message: format!("The fix does not apply: {message}"), raw: None }),
                 ..self.clone()
             },
         }
@@ -323,7 +330,15 @@ impl Screen {
         if next.scenario == self.scenario || *next.scenario == *self.scenario {
             return next;
         }
-        if drag.is_none() || drag != self.dragging {
+        let starting = drag.is_none() || drag != self.dragging;
+        // A drag is one change: said from where it began.
+        let (base, was_safe) = match (&self.notice, self.undo.last()) {
+            (Some(n), Some((before, _))) if !starting => (before.clone(), n.was_safe),
+            _ => (self.scenario.clone(), self.run.verdict.is_safe()),
+        };
+        let same_run = starting && notice::same_behaviour(&self.run, &next.run);
+        next.notice = Some(Notice { what: notice::change(&base, &next.scenario), was_safe, safe: next.run.verdict.is_safe(), same_run });
+        if starting {
             next.undo = self.undo.clone();
             if next.undo.len() == UNDO_DEPTH {
                 next.undo.remove(0);
@@ -347,16 +362,17 @@ impl Screen {
         s.fix_undo = fix_undo;
         s.undo = undo;
         s.dragging = None;
+        s.notice = None;
         Some(s.recompare())
     }
 
     pub(crate) fn refuse(&self, field: Option<&Field>, message: String) -> Screen {
         let field = field.map(|f| f.id()).unwrap_or_else(|| "timeline".into());
-        Screen { error: Some(FieldError { field, message }), ..self.clone() }
+        Screen { error: Some(FieldError { field, message, raw: None }), ..self.clone() }
     }
 
     pub(crate) fn refuse_field(&self, field: &str, message: String) -> Screen {
-        Screen { error: Some(FieldError { field: field.into(), message }), ..self.clone() }
+        Screen { error: Some(FieldError { field: field.into(), message, raw: None }), ..self.clone() }
     }
 
     pub(crate) fn with_faults(&self, faults: Vec<Fault>) -> Screen {

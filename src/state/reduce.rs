@@ -119,6 +119,7 @@ fn open(this: &Screen, action: Action) -> Option<Screen> {
                 error: Some(FieldError {
                     field: "open".into(),
                     message: format!("This scenario could not be run: {message}. The run shown is kept."),
+                    raw: None,
                 }),
                 ..this.clone()
             },
@@ -228,7 +229,10 @@ fn edited(this: &Screen, action: Action) -> Option<Screen> {
         Action::Edit(field, raw) => match edit::apply(&this.scenario, &field, &raw) {
             Ok(sc) if sc == *this.scenario => Screen { error: None, ..this.clone() },
             Ok(sc) => this.rerun(sc, Some(&field)),
-            Err(message) => this.refuse(Some(&field), message),
+            Err(message) => {
+                let refused = this.refuse(Some(&field), message);
+                Screen { error: refused.error.map(|e| FieldError { raw: Some(raw), ..e }), ..refused }
+            }
         },
         Action::AddFault(f) => {
             let mut faults = this.scenario.faults.clone();

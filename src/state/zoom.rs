@@ -63,14 +63,16 @@ impl Screen {
         (view != self.view || center).then(|| Screen { view, ..self.clone() })
     }
 
-    /// The true time to show around the step at the cursor: sixteen times the gap to its
-    /// nearest neighbour in time (looking up to three steps either side for one at another
-    /// time), so that zooming to it draws them apart.
+    /// The true time to show around the step at the cursor: sixteen times the gap to the
+    /// nearest step at another time, so that zooming to it draws them apart (the narrowest view
+    /// when every step is at one time).
     fn moment_span(&self) -> Micros {
         let ev = &self.run.events;
         let Some(now) = ev.get(self.cursor).map(|e| e.at_us) else { return self.run.end_us };
-        let near = ev[self.cursor.saturating_sub(3)..(self.cursor + 4).min(ev.len())].iter().map(|e| (e.at_us - now).abs());
-        near.filter(|&d| d > 0).min().map_or(self.run.end_us, |gap| gap * 16).max(NARROWEST_US)
+        let before = ev[..self.cursor].iter().rev().map(|e| now - e.at_us).find(|&d| d > 0);
+        let after = ev[self.cursor..].iter().map(|e| e.at_us - now).find(|&d| d > 0);
+        let gap = before.into_iter().chain(after).min();
+        gap.map_or(NARROWEST_US, |g| g * 16).max(NARROWEST_US)
     }
 }
 

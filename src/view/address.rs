@@ -82,8 +82,11 @@ pub(super) fn initial() -> Screen {
                     "The first lesson is shown instead.",
                 ),
             };
-            s.error =
-                Some(crate::state::FieldError { field: "open".into(), message: format!("This scenario could not be run: {e}. {shown}") });
+            s.error = Some(crate::state::FieldError {
+                field: "open".into(),
+                message: format!("This scenario could not be run: {e}. {shown}"),
+                raw: None,
+            });
             return s;
         }
     };
@@ -96,7 +99,7 @@ pub(super) fn initial() -> Screen {
         s.cursor = 0;
     }
     if let Some(message) = problem {
-        s.error = Some(crate::state::FieldError { field: "open".into(), message });
+        s.error = Some(crate::state::FieldError { field: "open".into(), message, raw: None });
     }
     s
 }

@@ -22,6 +22,8 @@ pub struct RunBarProps {
     /// What the run can be compared with.
     pub comparable: Vec<Against>,
     pub comparing: Option<Against>,
+    /// What the last change did.
+    pub notice: Option<crate::state::Notice>,
     pub dispatch: Callback<Action>,
 }
 
@@ -51,6 +53,10 @@ pub fn RunBar(p: &RunBarProps) -> Html {
                     { for choices.iter().enumerate().map(|(i, a)| html! { <option value={i.to_string()} selected={selected == Some(i)}>{ against_label(*a) }</option> }) }
                 </select>
             </label>
+            <p class={classes!("notice", p.notice.as_ref().map(|n| if n.safe { "safe" } else { "unsafe" }))} role="status"
+               title={p.notice.as_ref().map(|n| n.text())}>
+                { p.notice.as_ref().map(|n| n.text()).unwrap_or_default() }
+            </p>
         </div>
     }
 }

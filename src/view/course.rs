@@ -101,10 +101,6 @@ fn lesson_score(s: &sim::Scenario, scores: &std::collections::BTreeMap<String, b
 pub struct StoryProps {
     /// The scenario as opened (its story, and its challenge).
     pub original: ByPtr<Scenario>,
-    /// Whether the challenge is offered yet (see [`crate::view::predict::YourTurn`]).
-    pub your_turn: bool,
-    /// Whether the challenge is met.
-    pub met: bool,
     /// Predict mode, before the end: only the setup is told, and what to notice waits.
     pub predicting: bool,
     pub dispatch: Callback<Action>,
@@ -136,7 +132,6 @@ pub fn Story(p: &StoryProps) -> Html {
             } else {
                 <p class="story-text">{ &sc.story }</p>
             }
-            <crate::view::predict::YourTurn original={p.original.clone()} shown={p.your_turn} met={p.met} dispatch={p.dispatch.clone()} />
             if *open && !p.predicting {
                 <div id="story-more">
                     <ul class="notice">{ for sc.notice.iter().map(|n| html! { <li>{ n }</li> }) }</ul>

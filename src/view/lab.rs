@@ -21,7 +21,7 @@ use crate::view::header::{Header, HelpDialog};
 use crate::view::inspector::Inspector;
 use crate::view::lesson::{EndOfRun, StartHint};
 use crate::view::pages::Page;
-use crate::view::predict::Predict;
+use crate::view::predict::{Predict, YourTurn};
 use crate::view::search::SearchPanel;
 use crate::view::timeline::Timeline;
 use crate::view::verdict::VerdictPanel;
@@ -67,6 +67,7 @@ pub fn Lab(p: &LabProps) -> Html {
         (*use_memo((), move |_| Latest::new(s))).clone()
     };
     latest.set(s.clone());
+    let (met, its_way) = hooks::use_challenge(&s);
     let root_ref = use_node_ref();
     let progress = hooks::use_lab_effects(&screen, p, root_ref.clone());
     let verdict = if s.run.verdict.is_safe() { "safe" } else { "unsafe" };
@@ -134,9 +135,8 @@ pub fn Lab(p: &LabProps) -> Html {
             { for open_error }
             <main class="main">
                 <section class="stage" aria-label="The run">
-                    <Story original={s.original.clone()} your_turn={!(s.as_written && !s.fixed() && !at_end)} met={s.challenge_met()}
-                           predicting={s.predict && !at_end} dispatch={dispatch.clone()} />
-                    <RunBar can_undo={!s.undo.is_empty()} comparable={s.comparable()} comparing={s.compare.as_ref().map(|o| o.against)}
+                    <Story original={s.original.clone()} predicting={s.predict && !at_end} dispatch={dispatch.clone()} />
+                    <RunBar can_undo={!s.undo.is_empty()} comparable={s.comparable()} comparing={s.compare.as_ref().map(|o| o.against)} notice={s.notice.clone()}
                             dispatch={dispatch.clone()} />
                     if s.compare.is_some() { { caption("This run", s.run.verdict.is_safe()) } }
                     { timeline }
@@ -147,9 +147,7 @@ pub fn Lab(p: &LabProps) -> Html {
                                  revealed={s.revealed()} at_end={at_end} dispatch={dispatch.clone()} />
                     </div>
                     { narration }
-                    <StartHint shown={s.cursor == 0 && !s.playing} offer_predict={!s.quiz.is_empty() && !s.predict} />
-                    <EndOfRun at_end={at_end} original={s.original.clone()} safe={s.run.verdict.is_safe()}
-                              challenge_open={s.original.challenge.is_some() && !s.challenge_met()} dispatch={dispatch.clone()} />
+                    { lesson(&s, at_end, (met, its_way), &dispatch) }
                     <VerdictPanel run={s.run.clone()} hidden={s.hides_future()} dispatch={dispatch.clone()} />
                     if !s.hides_future() { <SearchPanel scenario={s.scenario.clone()} dispatch={dispatch.clone()} /> }
                 </section>
@@ -166,6 +164,20 @@ pub fn Lab(p: &LabProps) -> Html {
             </main>
             if s.help { <HelpDialog dispatch={dispatch.clone()} /> }
         </div>
+    }
+}
+
+/// The lesson's words under the run: the challenge ("Your turn", under the timeline so that its
+/// appearing after a change moves nothing above), the hint at the start, the end of the run.
+fn lesson(s: &Screen, at_end: bool, (met, its_way): (bool, bool), dispatch: &Callback<Action>) -> Html {
+    html! {
+        <>
+            <YourTurn original={s.original.clone()} shown={!(s.as_written && !s.fixed() && !at_end)} {met} {its_way}
+                      notice={s.notice.as_ref().map(|n| n.what.clone())} dispatch={dispatch.clone()} />
+            <StartHint shown={s.cursor == 0 && !s.playing} offer_predict={!s.quiz.is_empty() && !s.predict} />
+            <EndOfRun at_end={at_end} original={s.original.clone()} safe={s.run.verdict.is_safe()}
+                      challenge_open={s.original.challenge.is_some() && !s.challenge_met()} dispatch={dispatch.clone()} />
+        </>
     }
 }
 

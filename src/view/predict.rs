@@ -114,6 +114,10 @@ pub struct YourTurnProps {
     pub shown: bool,
     /// The goal is reached by the reader's own change.
     pub met: bool,
+    /// ... by changing what the challenge's solution changes (so that its explanation applies).
+    pub its_way: bool,
+    /// What the reader's last change did, in words.
+    pub notice: Option<String>,
     pub dispatch: Callback<Action>,
 }
 
@@ -139,7 +143,17 @@ pub fn YourTurn(p: &YourTurnProps) -> Html {
         <div class={classes!("your-turn", met.then_some("met"))} data-met={met.to_string()}>
             <p><strong>{ if c.goal == sim::Safety::Safe { "Your turn, fix it: " } else { "Your turn, break it: " } }</strong>{ &c.ask }</p>
             if met {
-                <p class="done" role="status"><strong>{ format!("✓ Done: the verdict is now {goal}. ") }</strong>{ &c.explain }</p>
+                if p.its_way {
+                    <p class="done" role="status"><strong>{ format!("✓ Done: the verdict is now {goal}. ") }</strong>{ &c.explain }</p>
+                } else {
+                    // Met another way: say so, rather than explain a change that was not made.
+                    <p class="done" role="status">
+                        <strong>{ format!("✓ The verdict is now {goal}, another way than the one suggested") }</strong>
+                        { p.notice.as_ref().map(|n| format!(" ({n})")).unwrap_or_default() }
+                        { ". \"Show one way\" shows the suggested change, and Compare puts the two runs side by side." }
+                        <button class="btn small ghost" onclick={solve.clone()}>{ "Show one way" }</button>
+                    </p>
+                }
             } else {
                 <p class="goal">
                     { format!("Change the run in the Change panel (or drag a pause) until the verdict says {goal}. ") }

@@ -19,6 +19,7 @@ mod cursor;
 mod drag;
 mod labels;
 mod lanes;
+mod legend;
 mod marks;
 mod menu;
 mod shape;
@@ -28,6 +29,7 @@ use cursor::{Cursor, Dots, Markers, Veil};
 use drag::Drags;
 use labels::LaneLabels;
 use lanes::Backdrop;
+use legend::Legend;
 use marks::Marks;
 use menu::{LaneMenu, Menu};
 use zoom::{pinch_handlers, use_anchor, use_wheel, Pinch, ZoomBar};
@@ -114,7 +116,8 @@ fn use_follow(scroller: NodeRef, lay: ByPtr<Layout>, t: Micros, width: f64) {
         if let Some(el) = scroller.cast::<web_sys::Element>() {
             let (left, w) = (el.scroll_left(), el.client_width());
             let x = lay.x(*t) as i32;
-            if x < left + GUTTER as i32 || x > left + w - 24 {
+            // A margin on either side, so that the steps just before the cursor stay in view.
+            if x < left + GUTTER as i32 + 40 || x > left + w - 40 {
                 el.set_scroll_left((x - w / 2).max(0));
             }
         }
@@ -170,7 +173,8 @@ pub fn Timeline(p: &TimelineProps) -> Html {
         .map_or((0.0, lay.width), |e| (f64::from(e.scroll_left()), f64::from(e.client_width())));
     html! {
         <div class={classes!("timeline-wrap", hide.then_some("hide-future"))} ref={wrap}>
-            if !p.readonly {
+            // Not on a compared run (it has a label, and shares the zoom of the run above it).
+            if p.label.is_none() {
                 <ZoomBar layout={lay.clone()} run={p.run.clone()} facts={p.facts.clone()} view={p.view} scroll={(*scrolled, width)} scroller={scroller.clone()}
                          t_us={t_now} {hide} cursor={p.cursor} dispatch={p.dispatch.clone()} />
             }
@@ -194,16 +198,21 @@ pub fn Timeline(p: &TimelineProps) -> Html {
                         </marker>
                     </defs>
                     <Backdrop layout={lay.clone()} run={p.run.clone()} scenario={p.scenario.clone()} drag={drag.clone()} menu={menu.setter()} dispatch={p.dispatch.clone()} readonly={p.readonly} {window} />
+                    // The cursor behind the marks, so that the event at it is seen whole; in predict
+                    // mode the veil covers from just before it, so the cursor goes on top.
+                    if !hide { <Cursor layout={lay.clone()} t_us={t_now} /> }
                     if !reduced { <Dots layout={lay.clone()} t_us={t_now} /> }
                     <Marks layout={lay.clone()} dispatch={p.dispatch.clone()} {window} />
-                    <Veil layout={lay.clone()} t_us={t_now} />
+                    <Veil layout={lay.clone()} t_us={t_now} {hide} />
                     <Markers layout={lay.clone()} run={p.run.clone()} facts={p.facts.clone()} upto={hide.then_some(p.cursor)} dispatch={p.dispatch.clone()} />
                     if let Some((t, e)) = p.diff.and_then(|(t, i)| Some((t, p.run.events.get(i)?))) {
                         <g class="first-diff">{ shape::inside(&draw::glyph::first_difference(&lay, t, e, &sim::narrate::text(&p.scenario, &p.run, e), lay.height - 4.0)) }</g>
                     }
-                    <Cursor layout={lay.clone()} t_us={t_now} />
+                    if hide { <Cursor layout={lay.clone()} t_us={t_now} /> }
                 </svg>
             </div>
+            // One legend for the lab (a compared run, which has a label, shares it).
+            if p.label.is_none() { <Legend layout={lay.clone()} /> }
             if let Some(m) = (*menu).clone().filter(|_| !p.readonly) {
                 <LaneMenu menu={m} layout={lay.clone()} run={p.run.clone()} scenario={p.scenario.clone()} {close} dispatch={p.dispatch.clone()}
                           scroll_left={scroll.0} visible_width={scroll.1} />

@@ -5,11 +5,13 @@ import { chromium } from 'playwright-core';
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml' };
 
+const gzipped = new Map();
 function serve() {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
@@ -22,7 +24,15 @@ function serve() {
     if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
     fs.readFile(file, (err, data) => {
       if (err) { res.writeHead(404).end('not found'); return; }
-      res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' }).end(data);
+      const headers = { 'content-type': types[path.extname(file)] || 'application/octet-stream' };
+      // Compressed as a static host serves it (gzip -9, kept once made).
+      if (/\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
+        const key = `${file}:${data.length}`;
+        if (!gzipped.has(key)) gzipped.set(key, zlib.gzipSync(data, { level: 9 }));
+        data = gzipped.get(key);
+        headers['content-encoding'] = 'gzip';
+      }
+      res.writeHead(200, headers).end(data);
     });
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
@@ -219,7 +229,7 @@ await test('click a lane to add a fault there', async (page) => {
   const box = await lane.boundingBox();
   await page.mouse.click(box.x + box.width * 0.3, box.y + 8);
   await page.click('text=/^Pause A here for 5 s$/');
-  expect(await page.locator('.pause').count() === 1, 'a pause block appeared');
+  expect(await page.locator('svg.timeline .pause').count() === 1, 'a pause block appeared');
   const v = await attr(page, 'data-verdict');
   expect(v === 'safe' || v === 'unsafe', 'a verdict');
 });
@@ -231,12 +241,38 @@ await test('a bad value is refused next to its field and the run stays', async (
   await page.press('#f-ttl', 'Enter');
   const err = await page.textContent('#f-ttl-error');
   expect(err.includes('negative'), err);
+  expect(await page.inputValue('#f-ttl') === '-3', `the refused value stays in its field, beside its message: ${await page.inputValue('#f-ttl')}`);
   expect(await attr(page, 'data-verdict') === 'unsafe', 'last good run stays');
   await page.fill('#f-ttl', '60000');
   await page.press('#f-ttl', 'Enter');
   expect(await attr(page, 'data-verdict') === 'safe', 'a 60 s lease outlasts the pause');
   await page.selectOption('#f-fencing', 'atomic');
   expect(await attr(page, 'data-verdict') === 'safe', 'fencing');
+});
+
+await test('editing keeps the reader\'s place and says what the change did', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.keyboard.press('v');
+  const where = () => page.textContent('.controls .where');
+  const before = await where();
+  const top = (await page.locator('svg.timeline').boundingBox()).y;
+  await page.click('#tab-Change');
+  await page.fill('#f-ttl', '30000');
+  await page.press('#f-ttl', 'Enter');
+  await page.waitForFunction(() => document.querySelector('.run-bar .notice').textContent.length > 0);
+  const notice = await page.textContent('.run-bar .notice');
+  expect(notice === 'TTL 10 s → 30 s: unsafe → safe.', `the notice: ${notice}`);
+  expect((await where()).split('·')[1] === before.split('·')[1], `the cursor stays at the same moment: ${before} → ${await where()}`);
+  expect((await page.locator('svg.timeline').boundingBox()).y === top, 'the timeline does not move');
+  // A pause after everyone has finished changes nothing, and says so.
+  await page.click('#tab-Inspect');
+  await page.keyboard.press('End');
+  const lane = await page.locator('.lane-bg').nth(1).boundingBox();
+  await page.mouse.click(lane.x + lane.width * 0.97, lane.y + 8);
+  await page.click('text=/^Pause B here for 5 s$/');
+  const same = await page.textContent('.run-bar .notice');
+  expect(same.includes('the run is the same'), `a change that changes nothing says so: ${same}`);
+  expect(await page.locator('.legend li').count() >= 5, 'the legend lists what the run draws');
 });
 
 await test('an unknown scenario in the address gives a message, not a blank page', async (page) => {
@@ -848,12 +884,15 @@ await test('phone width: the guide and a predict question fit', async (page) => 
   expect(r.y < 844 && r.y + 40 > 0, `the question scrolled into view (top ${r.y})`);
 }, { width: 390, height: 844 });
 
-await test('phone width: nothing overlaps, the timeline scrolls', async (page) => {
+await test('phone width: nothing overlaps, the whole run fits, zoomed in the timeline scrolls', async (page) => {
   await open(page, '?scenario=gc-pause-unfenced');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow <= 0, `the page scrolls sideways by ${overflow}px`);
-  const scroll = await page.evaluate(() => { const s = document.querySelector('.timeline-scroll'); return s.scrollWidth > s.clientWidth; });
-  expect(scroll, 'the timeline scrolls inside its box');
+  const scrolls = () => page.evaluate(() => { const s = document.querySelector('.timeline-scroll'); return s.scrollWidth > s.clientWidth; });
+  expect(!(await scrolls()), 'at 1× the whole run fits the screen');
+  await page.click('button[aria-label="Zoom in (Z)"]');
+  expect(await scrolls(), 'zoomed in, the timeline scrolls inside its box');
+  await page.click('button[aria-label="Show the whole run (0)"]');
   const boxes = await page.evaluate(() => ['.top', '.story', '.timeline-wrap', '.controls', '.narration', '.verdict', '.side']
     .map((s) => { const r = document.querySelector(s).getBoundingClientRect(); return { s, top: r.top, bottom: r.bottom }; }));
   for (let i = 1; i < boxes.length; i++) {
@@ -867,6 +906,7 @@ await test('phone width: nothing overlaps, the timeline scrolls', async (page) =
   await page.waitForSelector('.compare');
   const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(wide <= 0, `with a search's result and a comparison the page scrolls sideways by ${wide}px`);
+  await page.click('button[aria-label="Zoom in (Z)"]');
   await page.evaluate(() => { document.querySelector('.timeline-scroll').scrollLeft = 150; });
   await page.waitForFunction(() => [...document.querySelectorAll('.timeline-scroll')].every((e) => e.scrollLeft === document.querySelector('.timeline-scroll').scrollLeft));
   const lefts = await page.evaluate(() => [...document.querySelectorAll('.timeline-scroll')].map((e) => e.scrollLeft));
@@ -910,6 +950,19 @@ if (process.argv.includes('--measure')) {
     await page.mouse.up();
     return { moves: 60, ms, fps: (60 * 1000) / ms };
   }
+  await test('measure: the first interactive lab on a slow network (1.6 Mbps down, 150 ms round trip, gzip)', async (page) => {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 });
+    const bytes = [];
+    cdp.on('Network.loadingFinished', (e) => bytes.push(e.encodedDataLength));
+    const t0 = Date.now();
+    await page.goto(`${base}/`);
+    await page.waitForSelector('#app[data-steps]', { timeout: 60000 });
+    const ms = Date.now() - t0;
+    console.log(`     first interactive lab in ${(ms / 1000).toFixed(2)} s, ${bytes.reduce((a, b) => a + b, 0)} bytes over the wire in ${bytes.length} responses`);
+  });
   await test('measure: edit → render on the largest library scenario and on a 9,818-event run', async (page) => {
     // The largest library scenario by events (921): check with `leaselab run <id> --json`.
     await open(page, '?scenario=redlock-split-vote');

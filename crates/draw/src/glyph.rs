@@ -188,7 +188,8 @@ pub fn mark(m: &Mark, height: f64) -> Glyph {
         };
         shapes.push(Shape::Text { x: l.x, y: l.y, class, text: l.text });
     }
-    Glyph { class: format!("mark {}", mark_class(m.kind)), title: Some(m.title.clone()), shapes }
+    let harm = if m.harm && m.kind != MarkKind::Violation { " harm" } else { "" };
+    Glyph { class: format!("mark {}{harm}", mark_class(m.kind)), title: Some(m.title.clone()), shapes }
 }
 
 /// The time axis: a grid line and a label per tick.
@@ -210,28 +211,22 @@ pub fn axis_between(l: &Layout, from: f64, to: f64) -> Vec<Shape> {
         .collect()
 }
 
+/// Half the width of the widest mark (a write's circle, a violation's triangle): how far past
+/// the cursor a mark drawn at it reaches.
+pub const MARK_HALF: f64 = 10.0;
+
 /// The veil over what has not happened yet, from `x` to the end.
 pub fn veil(l: &Layout, x: f64) -> Shape {
     Shape::Rect { x, y: AXIS, w: (l.x1 - x).max(0.0), h: l.height - AXIS, rx: None, transform: None, class: Some("veil"), title: None }
 }
 
-/// The cursor at `x`, labelled with its true time on a backing that covers the axis labels it
-/// passes over.
+/// The cursor at `x`, labelled with its true time on the axis's top line (above the ticks'
+/// labels, so that it never covers one).
 pub fn cursor(l: &Layout, x: f64, t: sim::time::Micros) -> Glyph {
-    let line = Shape::Line { x1: x, y1: AXIS - 4.0, x2: x, y2: l.height, class: None, marker_end: None, title: None };
-    let text = fmt(t);
-    let w = crate::layout::text_width(&text);
-    let back = Shape::Rect {
-        x: x - w / 2.0 - 3.0,
-        y: 0.0,
-        w: w + 6.0,
-        h: AXIS - 9.0,
-        rx: Some(3.0),
-        transform: None,
-        class: Some("cursor-bg"),
-        title: None,
-    };
-    Glyph { class: "cursor".into(), title: None, shapes: vec![line, back, Shape::Text { x, y: 14.0, class: "", text }] }
+    let line = Shape::Line { x1: x, y1: 16.0, x2: x, y2: l.height, class: None, marker_end: None, title: None };
+    // Kept inside the picture near either end.
+    let label_x = x.clamp(l.x0 + 24.0, l.width - 30.0);
+    Glyph { class: "cursor".into(), title: None, shapes: vec![line, Shape::Text { x: label_x, y: 12.0, class: "", text: fmt(t) }] }
 }
 
 /// The first difference between two runs compared, at true time `at_us` (when they part): a

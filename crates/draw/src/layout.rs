@@ -11,10 +11,12 @@ mod parts;
 pub const GUTTER: f64 = 88.0;
 /// Right padding.
 pub const PAD: f64 = 20.0;
-/// Height of the time axis at the top.
-pub const AXIS: f64 = 30.0;
-/// The narrowest the timeline is drawn; narrower screens scroll it.
-pub const MIN_WIDTH: f64 = 640.0;
+/// Height of the time axis at the top: the cursor's time on its own line, then the ticks'
+/// labels, then the key moments' markers.
+pub const AXIS: f64 = 40.0;
+/// The narrowest the timeline is drawn (a phone's width: the whole run fits, and the zoom opens
+/// it up).
+pub const MIN_WIDTH: f64 = 320.0;
 
 /// One actor's horizontal band.
 #[derive(Clone, Debug, PartialEq)]
@@ -108,6 +110,8 @@ pub struct Mark {
     pub event: Option<usize>,
     pub label: String,
     pub title: String,
+    /// Where harm was done (a stale write accepted): drawn in the colour of harm.
+    pub harm: bool,
 }
 
 /// Where a mark's label is drawn: its text, the x it starts at (or is centred on), and its

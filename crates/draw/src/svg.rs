@@ -43,16 +43,18 @@ svg { font-family: system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-ser
 .pause rect { fill: #7b5ea7; fill-opacity: .82; } .pause-label { fill: #ffffff; font-weight: 600; }
 .msg line { stroke: #5b6472; stroke-width: 1; opacity: .65; } .msg.delayed line { stroke: #a15c00; stroke-width: 2; stroke-dasharray: 6 3; opacity: 1; }
 .msg.lost line { stroke: #c0392b; stroke-dasharray: 3 3; opacity: 1; } .msg.burst line { stroke-width: 3; opacity: .5; } .head { fill: #5b6472; } .lost-x { stroke: #c0392b; stroke-width: 2; }
-.mark.accepted circle { fill: #0b7a4b; } .mark.rejected circle { fill: #c0392b; } .mark .tick, .mark .cross { stroke: #ffffff; stroke-width: 2; fill: none; }
+.mark.accepted circle { fill: #0b7a4b; } .mark.rejected circle { fill: #1b2330; } .mark.accepted.harm circle { fill: #c0392b; stroke: #fbe9e7; stroke-width: 3; } .mark.harm .mark-label { fill: #c0392b; } .mark .tick, .mark .cross { stroke: #ffffff; stroke-width: 2; fill: none; }
 .mark-label { text-anchor: middle; font-weight: 700; fill: #1b2330; } .mark-label.start { text-anchor: start; } .mark.grant rect { fill: #1b2330; }
 .mark .bang { fill: #ffffff; font-weight: 800; text-anchor: middle; font-size: 10px; }
 .mark.expired circle { fill: none; stroke: #1b2330; stroke-width: 1.5; } .mark.violation path { fill: #c0392b; }
 .vline { stroke: #c0392b; stroke-width: 1.5; stroke-dasharray: 4 3; } .mark .jump { stroke: #a15c00; stroke-width: 2; fill: none; }
 .mark.crash path { stroke: #c0392b; stroke-width: 3; } .mark.restart path { fill: #0b7a4b; }
-.veil { fill: #ffffff; fill-opacity: .6; } .cursor line { stroke: #1f6feb; stroke-width: 2; } .cursor text { fill: #1f6feb; text-anchor: middle; font-weight: 700; } .cursor .cursor-bg { fill: #ffffff; }
+.veil { fill: #ffffff; fill-opacity: .6; } .cursor line { stroke: #1f6feb; stroke-width: 2; } .cursor text { fill: #1f6feb; text-anchor: middle; font-weight: 700; }
 @media (prefers-color-scheme: dark) {
   .bg { fill: #161c25; } text { fill: #9aa4b2; } .caption, .lane-name, .mark-label { fill: #e6eaf0; }
   .lane-bg { fill: #141a22; stroke: #2a3340; } .grid { stroke: #2a3340; } .veil { fill: #161c25; }
+  .mark.rejected circle { fill: #e6eaf0; } .mark.rejected .cross { stroke: #161c25; }
+  .mark.harm .mark-label { fill: #ff7b6b; }
 }
 "#;
 

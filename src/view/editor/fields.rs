@@ -37,6 +37,8 @@ impl Form<'_> {
         let d = self.dispatch;
         let id = field.id();
         let err = self.error_for(&field);
+        // A refused value stays where it was typed, beside its message.
+        let value = self.error.filter(|e| e.field == id).and_then(|e| e.raw.clone()).unwrap_or(value);
         let onchange = {
             let d = d.clone();
             let field = field.clone();

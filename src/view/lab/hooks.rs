@@ -182,3 +182,12 @@ pub fn use_embed_link(s: &Screen) -> Rc<Address> {
     let key = (s.scenario.clone(), s.original.clone(), s.fixed());
     use_memo(key, |(sc, original, fixed)| crate::share::link(sc, original, *fixed))
 }
+
+/// Whether the challenge is met, and met its own way (`Screen::met_its_way`): worked out once
+/// per change, not on every tick.
+#[hook]
+pub(super) fn use_challenge(s: &Rc<Screen>) -> (bool, bool) {
+    let met = s.challenge_met();
+    let s = s.clone();
+    (met, *use_memo((s.scenario.clone(), met), move |_| met && s.met_its_way()))
+}

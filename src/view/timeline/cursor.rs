@@ -37,10 +37,26 @@ pub struct CursorProps {
     pub t_us: Micros,
 }
 
-/// The veil over what has not happened yet.
+#[derive(Properties, PartialEq)]
+pub struct VeilProps {
+    pub layout: ByPtr<Layout>,
+    pub t_us: Micros,
+    /// Predict mode: the mark at the cursor is what a question asks about, so it is hidden too.
+    pub hide: bool,
+}
+
+/// The veil over what has not happened yet. It begins just past a mark at the cursor, so that
+/// the event shown is drawn in full; in predict mode, just before it.
 #[component]
-pub fn Veil(p: &CursorProps) -> Html {
-    let x = p.layout.x(p.t_us);
+pub fn Veil(p: &VeilProps) -> Html {
+    let at = p.layout.x(p.t_us);
+    let x = if p.hide {
+        at - glyph::MARK_HALF
+    } else {
+        // Past the marks at the cursor and their labels.
+        let here = p.layout.marks.iter().filter(|m| (m.x - at).abs() < 0.5);
+        here.filter_map(|m| m.label_at()).map(|l| l.extent().1 + 2.0).fold(at + glyph::MARK_HALF, f64::max)
+    };
     let veil = glyph::veil(&p.layout, x);
     html! { <g class="veil-layer" pointer-events="none">{ shape(&veil) }</g> }
 }

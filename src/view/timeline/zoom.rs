@@ -58,7 +58,8 @@ pub fn use_anchor(scroller: NodeRef, lay: ByPtr<Layout>, view: View, t_now: Micr
     let shown = use_mut_ref(|| lay.clone());
     {
         let (shown, lay) = (shown.clone(), lay.clone());
-        use_effect_with(view, move |view| {
+        // Also when the width changes (a resize, or a timeline's first measure): one time stays put.
+        use_effect_with((view, lay.width as i64), move |(view, _)| {
             if let Some(el) = scroller.cast::<web_sys::Element>() {
                 let w = f64::from(el.client_width());
                 let mid = (w + GUTTER) / 2.0;
@@ -196,6 +197,7 @@ pub fn ZoomBar(p: &ZoomBarProps) -> Html {
     let level = if z < 10.0 { format!("{z:.1}×") } else { format!("{z:.0}×") };
     html! {
         <div class="zoombar" role="toolbar" aria-label="Zoom">
+            <span class="zoom-word" aria-hidden="true">{ "Zoom" }</span>
             <button class="btn icon small" aria-label="Zoom out (X)" title="Zoom out (X)" disabled={z <= 1.0} onclick={zoom(ZoomTo::Out)}>{ "−" }</button>
             <span class="zoom-level" title="Magnification: 1× shows the whole run">{ level }</span>
             <button class="btn icon small" aria-label="Zoom in (Z)" title="Zoom in (Z)" disabled={z >= max_zoom(p.layout.end_us)} onclick={zoom(ZoomTo::In)}>{ "+" }</button>
@@ -250,6 +252,8 @@ pub fn Overview(p: &OverviewProps) -> Html {
     let down = {
         let (center_on, at_pointer, strip) = (center_on.clone(), at_pointer.clone(), strip.clone());
         Callback::from(move |e: PointerEvent| {
+            // A click does not take the keyboard: ← and → go on stepping through the run.
+            e.prevent_default();
             if let Some(el) = strip.cast::<web_sys::Element>() {
                 let _ = el.set_pointer_capture(e.pointer_id());
             }
@@ -297,6 +301,7 @@ pub fn Overview(p: &OverviewProps) -> Html {
     html! {
         <div class={classes!("overview", whole.then_some("whole"))} ref={strip} tabindex="0" role="slider" data-keys="own"
              aria-label="The part of the run in view (← and → to move it)"
+             title="The whole run: the frame is the part in view (click or drag to move it). Grey: pauses; blue: key moments; red: where harm was done; black: the cursor."
              aria-valuemin="0" aria-valuemax={lay.end_us.to_string()} aria-valuenow={p.from.to_string()}
              aria-valuetext={format!("{} to {} of {}", fmt(p.from), fmt(p.to), fmt(lay.end_us))}
              onpointerdown={down} onpointermove={drag} onkeydown={keys}>

@@ -215,13 +215,20 @@ pub(super) fn arrows(l: &mut Layout, run: &Run) {
 /// Marks for the events worth one (grants, expiries, writes, faults), then the violations.
 pub(super) fn marks(l: &mut Layout, run: &Run, sc: &Scenario) {
     let tell = sim::narrate::Cx::new(sc, run);
+    let harmful: Vec<usize> = run.verdict.violations.iter().filter_map(|v| v.event).collect();
     for e in &run.events {
         let lane = l.lane(e.actor).clone();
+        let harm = harmful.contains(&e.id);
         let (kind, label) = match &e.kind {
             EventKind::KeySet { token, .. } => (MarkKind::Grant, token.map(|t| t.to_string()).unwrap_or_default()),
             EventKind::KeyExpired { .. } => (MarkKind::Expired, String::new()),
+            // The write that did harm says so; a rejection shows the comparison that made it.
+            EventKind::Accepted { token, .. } if harm => {
+                (MarkKind::Accepted, token.map_or_else(|| "stale".into(), |t| format!("stale {t}")))
+            }
             EventKind::Accepted { token, .. } => (MarkKind::Accepted, token.map(|t| t.to_string()).unwrap_or_else(|| "✓".into())),
-            EventKind::Rejected { token, .. } => (MarkKind::Rejected, token.map(|t| t.to_string()).unwrap_or_default()),
+            EventKind::Rejected { token: Some(t), highest, .. } => (MarkKind::Rejected, format!("{t} < {highest}")),
+            EventKind::Rejected { token: None, .. } => (MarkKind::Rejected, "no token".into()),
             // An external effect sent from inside a transaction: out (or recognised and dropped).
             EventKind::EffectSent { deduplicated: false, .. } => (MarkKind::Accepted, "✉".into()),
             EventKind::EffectSent { deduplicated: true, .. } => (MarkKind::Rejected, "✉".into()),
@@ -230,7 +237,7 @@ pub(super) fn marks(l: &mut Layout, run: &Run, sc: &Scenario) {
             EventKind::Restarted { .. } | EventKind::Promoted => (MarkKind::Restart, String::new()),
             _ => continue,
         };
-        l.marks.push(Mark { kind, x: l.x(e.at_us), y: lane.mid, event: Some(e.id), label, title: tell.event(e) });
+        l.marks.push(Mark { kind, x: l.x(e.at_us), y: lane.mid, event: Some(e.id), label, title: tell.event(e), harm });
     }
     for v in &run.verdict.violations {
         let lane_y = l.lanes.last().map(|r| r.mid + 11.0).unwrap_or(AXIS);
@@ -241,6 +248,7 @@ pub(super) fn marks(l: &mut Layout, run: &Run, sc: &Scenario) {
             event: v.event,
             label: "!".into(),
             title: format!("{}: {}", v.property, v.explanation),
+            harm: true,
         });
     }
     declutter(&mut l.marks);

@@ -1,0 +1,105 @@
+//! The legend under the timeline: each kind of glyph this run draws, drawn by the same glyph
+//! code at a small size, with its meaning in words. Always there (no hover needed), and only
+//! what the run shows, so that it stays one or two lines.
+
+use draw::glyph::{self, Glyph};
+use draw::layout::{Arrow, ArrowKind, Bar, BarKind, Layout, Mark, MarkKind, PauseBlock};
+use yew::prelude::*;
+
+use super::shape::inside;
+use crate::state::ByPtr;
+
+#[derive(Properties, PartialEq)]
+pub struct LegendProps {
+    pub layout: ByPtr<Layout>,
+}
+
+/// One entry: a glyph in a small box and its meaning.
+fn entry(g: Glyph, width: f64, text: &str) -> Html {
+    html! {
+        <li>
+            <svg class="legend-glyph" width={width.to_string()} height="22" viewBox={format!("0 0 {width} 22")} aria-hidden="true">
+                <g class={g.class.clone()}>{ inside(&Glyph { title: None, ..g }) }</g>
+            </svg>
+            <span>{ text.to_string() }</span>
+        </li>
+    }
+}
+
+fn mark(kind: MarkKind, harm: bool) -> Glyph {
+    // A violation's triangle hangs below its y; the others are centred on it.
+    let y = if kind == MarkKind::Violation { 4.0 } else { 12.0 };
+    let m = Mark { kind, x: 11.0, y, event: None, label: String::new(), title: String::new(), harm };
+    glyph::mark(&m, 22.0)
+}
+
+fn bar(kind: BarKind, color: Option<usize>) -> Glyph {
+    glyph::bar(&Bar { kind, x0: 2.0, x1: 28.0, y: 6.0, h: 10.0, color, label: String::new(), title: String::new() })
+}
+
+fn arrow(kind: ArrowKind, count: usize) -> Glyph {
+    let a = Arrow { msg: 0, x0: 3.0, y0: 18.0, x1: 25.0, y1: 5.0, sent_us: 0, arrived_us: 1, kind, count, title: String::new() };
+    glyph::arrow(&a)
+}
+
+/// What this run draws, in words.
+#[component]
+pub fn Legend(p: &LegendProps) -> Html {
+    let l = &p.layout;
+    let has_mark = |k: MarkKind, harm: bool| l.marks.iter().any(|m| m.kind == k && (k != MarkKind::Accepted || m.harm == harm));
+    let has_bar = |k: BarKind| l.bars.iter().any(|b| b.kind == k);
+    let has_arrow = |k: ArrowKind| l.arrows.iter().any(|a| a.kind == k);
+    let client = l.bars.iter().find(|b| b.kind == BarKind::Belief).and_then(|b| b.color).or(Some(0));
+    let mut items = Vec::new();
+    if has_bar(BarKind::Belief) {
+        items.push(entry(bar(BarKind::Belief, client), 30.0, "holds the lock (its lease valid by its own clock)"));
+    }
+    if has_bar(BarKind::Stale) {
+        items.push(entry(bar(BarKind::Stale, client), 30.0, "still believes it holds the lock; its lease has run out"));
+    }
+    if has_bar(BarKind::Key) {
+        items.push(entry(bar(BarKind::Key, client), 30.0, "the lock's key on a server"));
+    }
+    if !l.pauses.is_empty() {
+        let pause = PauseBlock { fault: 0, actor: 0, x0: 2.0, x1: 28.0, y: 6.0, h: 10.0, title: String::new() };
+        items.push(entry(glyph::pause(&pause), 30.0, "paused (a GC pause): it runs nothing"));
+    }
+    for (k, text) in [(BarKind::Down, "down"), (BarKind::Partition, "cut off from the network")] {
+        if has_bar(k) {
+            items.push(entry(bar(k, None), 30.0, text));
+        }
+    }
+    let marks = [
+        (MarkKind::Grant, false, "lock granted (with its token)"),
+        (MarkKind::Expired, false, "key expired"),
+        (MarkKind::Accepted, false, "write accepted"),
+        (MarkKind::Accepted, true, "stale write accepted: the harm"),
+        (MarkKind::Rejected, false, "write rejected (its token is older: 33 < 34)"),
+        (MarkKind::Violation, false, "where the data was corrupted"),
+        (MarkKind::Jump, false, "clock jump"),
+        (MarkKind::Crash, false, "crash"),
+        (MarkKind::Restart, false, "restart or failover"),
+    ];
+    for (k, harm, text) in marks {
+        if has_mark(k, harm) {
+            items.push(entry(mark(k, harm), 22.0, text));
+        }
+    }
+    items.push(entry(arrow(ArrowKind::Normal, 1), 28.0, "message"));
+    if l.arrows.iter().any(|a| a.count > 1) {
+        items.push(entry(arrow(ArrowKind::Normal, 2), 28.0, "a burst of messages (zoom in to part them)"));
+    }
+    for (k, text) in
+        [(ArrowKind::Delayed, "held by the network"), (ArrowKind::Lost, "lost"), (ArrowKind::InFlight, "still in flight at the end")]
+    {
+        if has_arrow(k) {
+            items.push(entry(arrow(k, 1), 28.0, text));
+        }
+    }
+    html! {
+        <details class="legend" open=true>
+            <summary>{ "Legend" }</summary>
+            <ul>{ for items }</ul>
+        </details>
+    }
+}
