@@ -103,6 +103,10 @@ pub struct StoryProps {
     pub original: ByPtr<Scenario>,
     /// Predict mode, before the end: only the setup is told, and what to notice waits.
     pub predicting: bool,
+    /// For the lesson's actions: the fix is on, predict mode is on, the scenario has questions.
+    pub fixed: bool,
+    pub predict: bool,
+    pub has_quiz: bool,
     pub dispatch: Callback<Action>,
 }
 
@@ -121,6 +125,8 @@ pub fn Story(p: &StoryProps) -> Html {
             <div class="story-head">
                 <span class="chapter-name">{ chapter }</span>
                 <h2>{ &sc.title }</h2>
+                <crate::view::header::LessonActions original={p.original.clone()} fixed={p.fixed} predict={p.predict} has_quiz={p.has_quiz}
+                                                    dispatch={p.dispatch.clone()} />
                 if !p.predicting {
                     <button class="btn small more" aria-expanded={open.to_string()} aria-controls="story-more" onclick={toggle}>
                         { if *open { "Less" } else { "What to notice" } }

@@ -1,5 +1,6 @@
-//! The header: [`Header`] (the scenario picker, the verdict, the fix, predict mode, "Copy link",
-//! "Embed", help), and the keyboard help, [`HelpDialog`].
+//! The header, of one shape on every scenario: [`Header`] (the site's pages, the scenario picker,
+//! the verdict, Share (copy a link, embed), help); the lesson's own actions (the fix, predict
+//! mode) are in the story card ([`LessonActions`]). And the keyboard help, [`HelpDialog`].
 
 use std::rc::Rc;
 
@@ -17,9 +18,6 @@ pub struct HeaderProps {
     pub safe: bool,
     /// Predict mode hides the verdict until the end.
     pub hidden_verdict: bool,
-    pub fixed: bool,
-    pub predict: bool,
-    pub has_quiz: bool,
     /// The screen as it is when a link is asked for.
     pub screen: Latest<Screen>,
     pub dispatch: Callback<Action>,
@@ -42,16 +40,6 @@ pub fn Header(p: &HeaderProps) -> Html {
         })
     };
     let all = sim::library::catalog();
-    let fix = original.fix.as_ref().map(|f| {
-        let d = p.dispatch.clone();
-        let on = p.fixed;
-        html! {
-            <button class={classes!("btn", "fix", on.then_some("on"))} aria-pressed={on.to_string()}
-                title={f.explain.clone()} onclick={Callback::from(move |_| d.emit(Action::ToggleFix))}>
-                { if on { format!("Fixed: {} · undo", f.label) } else { format!("Fix: {}", f.label) } }
-            </button>
-        }
-    });
     let help = {
         let d = p.dispatch.clone();
         Callback::from(move |_| d.emit(Action::ToggleHelp))
@@ -81,6 +69,58 @@ pub fn Header(p: &HeaderProps) -> Html {
                     { if safe { "✓ safe" } else { "✗ unsafe" } }
                 </span>
             }
+            <Share screen={p.screen.clone()} />
+            <button class="btn ghost help" aria-label="Keyboard help (?)" onclick={help}>{ "?" }</button>
+        </header>
+    }
+}
+
+/// Share: "Copy link" and "Embed", behind one button so that the header keeps its shape.
+#[component]
+fn Share(p: &CopyLinkProps) -> Html {
+    let open = use_state(|| false);
+    let toggle = {
+        let open = open.clone();
+        Callback::from(move |_| open.set(!*open))
+    };
+    html! {
+        <div class="share">
+            <button class="btn share-toggle" aria-expanded={open.to_string()} aria-controls="share-menu" onclick={toggle}>{ "Share ▾" }</button>
+            if *open {
+                <div class="share-menu" id="share-menu">
+                    <CopyLink screen={p.screen.clone()} />
+                    <EmbedButton screen={p.screen.clone()} />
+                </div>
+            }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LessonActionsProps {
+    pub original: ByPtr<Scenario>,
+    pub fixed: bool,
+    pub predict: bool,
+    pub has_quiz: bool,
+    pub dispatch: Callback<Action>,
+}
+
+/// The lesson's actions, in its card: the one-click fix and predict mode.
+#[component]
+pub fn LessonActions(p: &LessonActionsProps) -> Html {
+    let original = &p.original;
+    let fix = original.fix.as_ref().map(|f| {
+        let d = p.dispatch.clone();
+        let on = p.fixed;
+        html! {
+            <button class={classes!("btn", "fix", on.then_some("on"))} aria-pressed={on.to_string()}
+                title={f.explain.clone()} onclick={Callback::from(move |_| d.emit(Action::ToggleFix))}>
+                { if on { format!("Fixed: {} · undo", f.label) } else { format!("Fix: {}", f.label) } }
+            </button>
+        }
+    });
+    html! {
+        <div class="lesson-actions">
             // While predicting, the fix would answer the question before it is asked.
             if !p.predict { { for fix } }
             if p.has_quiz {
@@ -90,10 +130,7 @@ pub fn Header(p: &HeaderProps) -> Html {
                     { if p.predict { "Predict: on" } else { "Predict" } }
                 </button>
             }
-            <CopyLink screen={p.screen.clone()} />
-            <EmbedButton screen={p.screen.clone()} />
-            <button class="btn ghost help" aria-label="Keyboard help (?)" onclick={help}>{ "?" }</button>
-        </header>
+        </div>
     }
 }
 

@@ -130,12 +130,13 @@ pub fn Lab(p: &LabProps) -> Html {
         <div id="app" class="app" data-verdict={verdict} data-step={(s.cursor + 1).to_string()} data-steps={s.steps().to_string()}
              data-fixed={s.fixed().to_string()} data-playing={s.playing.to_string()}
              data-answered={s.picked.iter().filter(|x| x.is_some()).count().to_string()}>
-            <Header original={s.original.clone()} safe={s.run.verdict.is_safe()} hidden_verdict={s.hides_future()} fixed={s.fixed()}
-                    predict={s.predict} has_quiz={!s.quiz.is_empty()} screen={latest.clone()} dispatch={dispatch.clone()} nav={p.nav.clone()} />
+            <Header original={s.original.clone()} safe={s.run.verdict.is_safe()} hidden_verdict={s.hides_future()}
+                    screen={latest.clone()} dispatch={dispatch.clone()} nav={p.nav.clone()} />
             { for open_error }
             <main class="main">
                 <section class="stage" aria-label="The run">
-                    <Story original={s.original.clone()} predicting={s.predict && !at_end} dispatch={dispatch.clone()} />
+                    <Story original={s.original.clone()} predicting={s.predict && !at_end} fixed={s.fixed()} predict={s.predict}
+                           has_quiz={!s.quiz.is_empty()} dispatch={dispatch.clone()} />
                     <RunBar can_undo={!s.undo.is_empty()} comparable={s.comparable()} comparing={s.compare.as_ref().map(|o| o.against)} notice={s.notice.clone()}
                             dispatch={dispatch.clone()} />
                     if s.compare.is_some() { { caption("This run", s.run.verdict.is_safe()) } }

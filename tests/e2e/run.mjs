@@ -317,6 +317,7 @@ await test('share: the address reopens the exact edited run at the same step', a
   await page.fill('#f-ttl', '12345');
   await page.press('#f-ttl', 'Enter');
   await page.fill('input[type=range]', '40');
+  await page.click('button.share-toggle');
   await page.click('button.copy');
   const shown = await page.inputValue('.copied input');
   expect(shown.includes('?scenario=gc-pause-unfenced&set=lock.ttl_ms=12345') && shown.includes('step=40'), shown);
@@ -380,6 +381,7 @@ await test('share: a scenario not from the library travels deflated in the fragm
   expect(address.startsWith('?step=1#z='), address);
   expect(address.length < b64url(JSON.stringify(sc)).length, `deflated: ${address.length} characters`);
   await page.fill('input[type=range]', '30');
+  await page.click('button.share-toggle');
   await page.click('button.copy');
   const shown = await page.inputValue('.copied input');
   expect(shown.includes('?step=30#z='), shown);
@@ -392,6 +394,7 @@ await test('share: a scenario not from the library travels deflated in the fragm
   expect((await other.textContent('body')).includes(sc.title), 'same scenario');
   // Its address stays the deflated link, and the embed snippet carries it after &embed=1.
   expect((await other.evaluate(() => location.hash)).startsWith('#z='), 'the fragment stays');
+  await other.click('button.share-toggle');
   await other.click('text=Embed');
   const snippet = await other.inputValue('.embed-dialog textarea');
   expect(/src="[^"]*\?step=30&embed=1#z=/.test(snippet), snippet);
@@ -417,6 +420,7 @@ await test('embed: a plain page shows gc-pause-fenced at the rejection step in a
   await untilNarration(page, 'Shift+ArrowRight', "rejects A's token 33", 20);
   const step = await attr(page, 'data-step');
   await page.waitForURL(new RegExp(`step=${step}`));
+  await page.click('button.share-toggle');
   await page.click('text=Embed');
   const snippet = await page.inputValue('.embed-dialog textarea');
   expect(snippet.startsWith('<iframe src="') && snippet.includes('embed=1') && snippet.includes(`step=${step}`), snippet);
