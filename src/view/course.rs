@@ -120,26 +120,39 @@ pub fn Story(p: &StoryProps) -> Html {
         let open = open.clone();
         Callback::from(move |_| open.set(!*open))
     };
+    let all = sim::library::catalog();
+    let at = all.iter().position(|x| x.id == sc.id);
+    let next = at.and_then(|i| all.get(i + 1)).map(|n| {
+        let (d, n) = (p.dispatch.clone(), std::rc::Rc::new(n.clone()));
+        Callback::from(move |_| d.emit(Action::Open(n.clone(), false)))
+    });
     html! {
         <div class={classes!("story", open.then_some("open"))}>
             <div class="story-head">
                 <span class="chapter-name">{ chapter }</span>
+                if let Some(i) = at {
+                    <span class="lesson-pos">{ format!("lesson {} of {}", i + 1, all.len()) }</span>
+                }
                 <h2>{ &sc.title }</h2>
                 <crate::view::header::LessonActions original={p.original.clone()} fixed={p.fixed} predict={p.predict} has_quiz={p.has_quiz}
                                                     dispatch={p.dispatch.clone()} />
                 if !p.predicting {
                     <button class="btn small more" aria-expanded={open.to_string()} aria-controls="story-more" onclick={toggle}>
-                        { if *open { "Less" } else { "What to notice" } }
+                        { if *open { "Less" } else { "The whole story" } }
                     </button>
+                }
+                if let Some(go) = next {
+                    <button class="btn small ghost next" onclick={go} title="The next lesson of the course">{ "Next lesson →" }</button>
                 }
             </div>
             if p.predicting && !sc.setup.is_empty() {
-                <p class="story-text setup">{ &sc.setup }<span class="story-rest">{ " The rest of the story is told at the end of the run." }</span></p>
+                <p class="story-text setup">{ crate::view::glossary::glossed(&sc.setup) }<span class="story-rest">{ " The rest of the story is told at the end of the run." }</span></p>
             } else {
-                <p class="story-text">{ &sc.story }</p>
+                <p class="story-text">{ crate::view::glossary::glossed(&sc.story) }</p>
             }
             if *open && !p.predicting {
                 <div id="story-more">
+                    <h3 class="notice-head">{ "What to notice" }</h3>
                     <ul class="notice">{ for sc.notice.iter().map(|n| html! { <li>{ n }</li> }) }</ul>
                     if !sc.simplifications.is_empty() {
                         <p class="simpl"><strong>{ "Simplified: " }</strong>{ sc.simplifications.join(" ") }</p>

@@ -232,6 +232,8 @@ pub fn HelpDialog(p: &HelpProps) -> Html {
                 <dl class="keys">
                     { for KEYS.iter().map(|(k, what)| html! { <><dt><kbd>{ *k }</kbd></dt><dd>{ *what }</dd></> }) }
                 </dl>
+                <h2>{ "Glossary" }</h2>
+                <crate::view::glossary::Glossary />
                 <p class="hint">{ "On the timeline: drag a pause block to move it, drag its right edge to resize it, click a lane to add a fault there. A focused pause block moves with ← → and resizes with Shift + ← →." }</p>
                 <button class="btn primary" autofocus=true onclick={Callback::from(move |_| d.emit(Action::ToggleHelp))}>{ "Close" }</button>
             </div>

@@ -55,13 +55,51 @@ pub fn EndOfRun(p: &EndOfRunProps) -> Html {
             <p>
                 <strong>{ "End of the run. " }</strong>
                 { if safe { "The checker found the data safe." } else { "The checker found harm to the data or its effects: see the verdict below." } }
-                if p.challenge_open { { " Now your turn: change the run (the challenge is under the story at the top)." } }
+                if p.challenge_open { { " Now your turn: change the run (see “Your turn” just above)." } }
             </p>
             if let Some(n) = next {
                 <button class="btn primary next-lesson" onclick={let d = p.dispatch.clone(); let n = Rc::new(n.clone()); Callback::from(move |_| d.emit(Action::Open(n.clone(), false)))}>
                     { format!("Next lesson: {} →", n.title) }
                 </button>
             }
+        </section>
+    }
+}
+
+/// Whether the introduction was dismissed (local storage, `leaselab.intro`).
+fn intro_seen() -> bool {
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten()).and_then(|st| st.get_item("leaselab.intro").ok().flatten()).is_some()
+}
+
+/// The first visit's introduction: what this is, what the lanes are, how to go on. Dismissed
+/// once, for good.
+#[component]
+pub fn Intro() -> Html {
+    let shown = use_state(|| !intro_seen());
+    if !*shown {
+        return html! {};
+    }
+    let close = {
+        let shown = shown.clone();
+        Callback::from(move |_| {
+            if let Some(st) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+                let _ = st.set_item("leaselab.intro", "seen");
+            }
+            shown.set(false);
+        })
+    };
+    html! {
+        <section class="intro" aria-label="Welcome">
+            <p>
+                <strong>{ "Welcome to Lease Lab." }</strong>
+                { " Several clients want a lock, so that one at a time may change a shared counter. The lock is a " }
+                <em>{ "lease" }</em>
+                { ": it runs out by itself after a time (its TTL). Each row of the timeline is one process: the clients, the lock service, and the resource they protect. Time runs left to right." }
+            </p>
+            <p>
+                { "Go through a lesson one step at a time with " }<kbd>{ "→" }</kbd>{ " or the ▶ buttons under the timeline; the narration says what happens, the verdict whether the data was corrupted, and why. Then change the run (drag the pause, change the TTL) and watch the verdict change. Words in dotted underline have their meaning on a tap." }
+            </p>
+            <button class="btn primary small" onclick={close}>{ "Got it" }</button>
         </section>
     }
 }

@@ -88,6 +88,25 @@ await test('opens on the first scenario of the course', async (page) => {
   expect(await attr(page, 'data-verdict') === 'safe', 'lease-basics is safe');
 });
 
+await test('a first visit: an introduction that goes for good, the lesson\'s place, and the jargon explained on a tap', async (page) => {
+  await open(page, '');
+  expect(await page.isVisible('.intro'), 'the introduction on a first visit');
+  expect((await page.textContent('.intro')).includes('Each row of the timeline is one process'), 'it says what the lanes are');
+  expect((await page.textContent('.lesson-pos')) === 'lesson 1 of 35', await page.textContent('.lesson-pos'));
+  const term = page.locator('.story-text .term', { hasText: 'SET NX PX' });
+  await term.click();
+  expect(await term.locator('.def').isVisible(), 'a tap shows what SET NX PX means');
+  await page.click('.intro button:has-text("Got it")');
+  await page.reload();
+  await page.waitForSelector('#app[data-steps]');
+  expect(!(await page.isVisible('.intro')), 'dismissed for good');
+  await page.keyboard.press('?');
+  expect(await page.locator('.dialog .glossary dt').count() >= 15, 'the glossary is in the help');
+  await page.keyboard.press('Escape');
+  await page.click('.story .next');
+  expect((await page.textContent('.lesson-pos')) === 'lesson 2 of 35', 'Next lesson moves on');
+});
+
 await test('gc-pause-unfenced: step through by mouse and see the stale write accepted', async (page) => {
   await open(page, '?scenario=gc-pause-unfenced');
   expect(await attr(page, 'data-verdict') === 'unsafe', 'unsafe');
@@ -131,6 +150,7 @@ await test('the lane menu is never clipped: every item of the lowest lock lane i
   const n = await items.count();
   expect(n >= 4, `${n} items`);
   for (let i = 0; i < n; i++) {
+    await items.nth(i).scrollIntoViewIfNeeded();
     const box = await items.nth(i).boundingBox();
     const hit = await page.evaluate(([x, y]) => { const e = document.elementFromPoint(x, y); return e && e.closest('.menu-item') ? e.closest('.menu-item').textContent : null; }, [box.x + box.width / 2, box.y + box.height / 2]);
     expect(hit === await items.nth(i).textContent(), `item ${i} is covered or clipped: ${hit}`);

@@ -1,7 +1,8 @@
 //! The built-in scenarios, grouped as a course: [`CHAPTERS`], [`all`], [`get`].
 //!
-//! Each scenario is a JSON file in `crates/sim/scenarios/`, compiled in. Their verdicts are
-//! asserted by `tests/library.rs`, and their traces are kept as golden files.
+//! Each scenario is a JSON file in `crates/sim/scenarios/`, compiled in without its indentation
+//! (`build.rs`). Their verdicts are asserted by `tests/library.rs`, and their traces are kept as
+//! golden files.
 
 use crate::scenario::Scenario;
 
@@ -18,8 +19,8 @@ pub const CHAPTERS: [(&str, &str); 7] = [
 
 macro_rules! scenarios {
     ($($id:literal),* $(,)?) => {
-        /// The scenario files, in course order: (id, JSON text).
-        pub const FILES: &[(&str, &str)] = &[$(($id, include_str!(concat!("../scenarios/", $id, ".json")))),*];
+        /// The scenario files, in course order: (id, JSON text without its indentation).
+        pub const FILES: &[(&str, &str)] = &[$(($id, include_str!(concat!(env!("OUT_DIR"), "/scenarios/", $id, ".json")))),*];
     };
 }
 
