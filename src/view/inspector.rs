@@ -19,6 +19,9 @@ pub struct InspectorProps {
     pub cursor: usize,
     /// The true time shown (between steps while playing).
     pub time_us: Micros,
+    /// A predict question waits at the cursor: what each process knows would answer it.
+    #[prop_or_default]
+    pub question: bool,
 }
 
 /// One actor's row: its status in words, its token, whether that is a warning, its colour.
@@ -134,6 +137,13 @@ fn row(p: &InspectorProps, a: ActorId, role: Role, color: Option<usize>) -> Row 
 #[component]
 pub fn Inspector(p: &InspectorProps) -> Html {
     crate::view::probe::rendered("Inspector");
+    if p.question {
+        return html! {
+            <p class="inspector-hidden">
+                { "Answer the question first: what each process holds and believes at this step would give the answer away. It shows again once you have answered." }
+            </p>
+        };
+    }
     let (run, t) = (&p.run, p.time_us);
     let mut client_color = 0;
     let rows = run.actors.iter().enumerate().map(|(a, actor)| {

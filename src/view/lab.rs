@@ -207,7 +207,8 @@ fn side_tabs(panel: Panel, dispatch: &Callback<Action>) -> Html {
 fn side_panel(s: &Screen, latest: &Latest<Screen>, progress: hooks::ProgressState, dispatch: &Callback<Action>) -> Html {
     match s.panel {
         Panel::Inspect => html! {
-            <Inspector run={s.run.clone()} facts={s.facts.clone()} scenario={s.scenario.clone()} cursor={s.cursor} time_us={s.time_us()} />
+            <Inspector run={s.run.clone()} facts={s.facts.clone()} scenario={s.scenario.clone()} cursor={s.cursor} time_us={s.time_us()}
+                       question={s.pending().is_some()} />
         },
         Panel::Change => html! {
             <Editor scenario={s.scenario.clone()} original={s.original.clone()} fixed={s.fixed()} error={s.error.clone()}

@@ -757,10 +757,12 @@ await test('predict mode: the run stops at each question, reveals the answer and
   expect(await step(page) === asked, 'no stepping or playing past an unanswered question');
   const question = await page.textContent('.predict.ask h3');
   expect(question.includes('Which token'), question);
+  expect(await page.isVisible('.inspector-hidden'), 'the inspector keeps what would answer the question');
   // Answer wrong on purpose: the reveal says so and gives the right answer and why.
   await page.click('.predict.ask .choice >> nth=0');
   const reveal = await page.textContent('.predict.reveal');
   expect(reveal.includes('Not quite') && reveal.includes('34') && reveal.includes('you said: 33'), reveal);
+  expect(!(await page.isVisible('.inspector-hidden')), 'answered, the inspector shows again');
   await page.click('.predict.reveal button:has-text("Show me")');
   const proof = await step(page);
   expect(proof > asked, `jumped to the proof, step ${proof}`);
