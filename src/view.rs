@@ -8,6 +8,7 @@ pub mod controls;
 pub mod course;
 pub mod editor;
 pub mod embed;
+pub mod embed_dialog;
 pub mod glossary;
 pub mod header;
 pub mod inspector;

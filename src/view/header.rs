@@ -89,7 +89,7 @@ fn Share(p: &CopyLinkProps) -> Html {
             if *open {
                 <div class="share-menu" id="share-menu">
                     <CopyLink screen={p.screen.clone()} />
-                    <EmbedButton screen={p.screen.clone()} />
+                    <crate::view::embed_dialog::EmbedButton screen={p.screen.clone()} />
                 </div>
             }
         </div>
@@ -170,46 +170,6 @@ fn CopyLink(p: &CopyLinkProps) -> Html {
                     <span>{ "Link copied. It reopens this run at this step:" }</span>
                     <input readonly=true value={link} aria-label="Link to this run" onfocus={Callback::from(|e: FocusEvent| e.target_unchecked_into::<web_sys::HtmlInputElement>().select())} />
                     <button class="btn small" aria-label="Close" onclick={close}>{ "×" }</button>
-                </div>
-            }
-        </>
-    }
-}
-
-/// "Embed": the iframe snippet for this exact run.
-#[component]
-fn EmbedButton(p: &CopyLinkProps) -> Html {
-    let snippet = use_state(|| None::<String>);
-    let open = snippet.is_some();
-    let toggle = {
-        let (snippet, s) = (snippet.clone(), p.screen.clone());
-        Callback::from(move |_| {
-            if snippet.is_some() {
-                return snippet.set(None);
-            }
-            let (snippet, s) = (snippet.clone(), s.get());
-            wasm_bindgen_futures::spawn_local(async move {
-                // Comparing with the fix (or without it): the embed shows both, like the lab.
-                let pair = s.compare.as_ref().is_some_and(|o| o.against != crate::state::Against::Before);
-                let src = link_to(&s, if pair { "&embed=1&compare=fix" } else { "&embed=1" }).await;
-                let title = s.original.title.replace('"', "&quot;").replace('<', "&lt;");
-                let height = if pair { 900 } else { 560 };
-                snippet.set(Some(format!(
-                    "<iframe src=\"{src}\" title=\"Lease Lab: {title}\" width=\"100%\" height=\"{height}\" style=\"border:0\" loading=\"lazy\"></iframe>"
-                )));
-            });
-        })
-    };
-    let snippet = (*snippet).clone();
-    html! {
-        <>
-            <button class="btn" onclick={toggle.clone()} aria-expanded={open.to_string()}>{ "Embed" }</button>
-            if let Some(code) = snippet {
-                <div class="copied embed-dialog" role="dialog" aria-label="Embed this run">
-                    <span>{ "Paste this into your page to show this run at this step. Add " }<code>{ "&controls=play" }</code>{ " or " }<code>{ "&controls=none" }</code>{ " to show fewer controls, " }<code>{ "&autoplay=1" }</code>{ " to play on load, " }<code>{ "&compare=fix" }</code>{ " to show the run with its fix below it." }</span>
-                    <button class="btn small" aria-label="Close" onclick={toggle}>{ "×" }</button>
-                    <textarea readonly=true rows="3" aria-label="Embed snippet" value={code}
-                              onfocus={Callback::from(|e: FocusEvent| e.target_unchecked_into::<web_sys::HtmlTextAreaElement>().select())} />
                 </div>
             }
         </>

@@ -416,7 +416,7 @@ await test('share: a scenario not from the library travels deflated in the fragm
   expect((await other.evaluate(() => location.hash)).startsWith('#z='), 'the fragment stays');
   await other.click('button.share-toggle');
   await other.click('text=Embed');
-  const snippet = await other.inputValue('.embed-dialog textarea');
+  const snippet = await other.inputValue('.embed-dialog textarea.snippet-iframe');
   expect(/src="[^"]*\?step=30&embed=1#z=/.test(snippet), snippet);
   await other.close();
 });
@@ -442,8 +442,15 @@ await test('embed: a plain page shows gc-pause-fenced at the rejection step in a
   await page.waitForURL(new RegExp(`step=${step}`));
   await page.click('button.share-toggle');
   await page.click('text=Embed');
-  const snippet = await page.inputValue('.embed-dialog textarea');
+  const snippet = await page.inputValue('.embed-dialog textarea.snippet-iframe');
   expect(snippet.startsWith('<iframe src="') && snippet.includes('embed=1') && snippet.includes(`step=${step}`), snippet);
+  const script = await page.inputValue('.embed-dialog textarea.snippet-script');
+  expect(script.includes('embed.js') && script.includes(`"scenario":"gc-pause-fenced"`) && script.includes(`"step":${step}`), script);
+  await page.selectOption('.embed-options select', 'play');
+  const play = await page.inputValue('.embed-dialog textarea.snippet-iframe');
+  const height = (t) => Number(t.match(/height="(\d+)"/)[1]);
+  expect(play.includes('&controls=play') && height(play) < height(snippet), `the options change the snippet: ${play}`);
+  expect((await page.getAttribute('.embed-preview', 'src')).includes('&controls=play'), 'the preview follows the options');
   const src = snippet.match(/src="([^"]+)"/)[1];
   await page.setContent(`<!doctype html><title>Docs</title><h1>Fencing</h1>${snippet}
     <iframe id="second" src="${src.replace('&embed=1', '&embed=1&controls=none')}" width="100%" height="400" style="border:0"></iframe>`);
@@ -452,6 +459,8 @@ await test('embed: a plain page shows gc-pause-fenced at the rejection step in a
   expect((await frame.locator('.narration').textContent()).includes("rejects A's token 33"), 'the embedded run opens at the rejection');
   expect(await frame.locator('header.top').count() === 0 && await frame.locator('.side').count() === 0, 'no app chrome');
   expect(await frame.locator('.controls').count() === 1, 'controls shown');
+  const fits = await frame.locator('body').evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+  expect(fits <= 2, `the run fits the height the dialog gave its frame (${fits} pixels over)`);
   const second = page.frameLocator('#second');
   await second.locator('#app[data-steps]').waitFor();
   expect(await second.locator('.controls').count() === 0, 'controls=none hides the controls');

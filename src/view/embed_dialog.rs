@@ -1,0 +1,202 @@
+//! "Embed": the snippets that put this exact run in another page, built from options chosen
+//! with checkboxes, with a live preview and a Copy button for each. The script form comes first:
+//! `embed.js` draws the run in the page itself, so it takes the height it needs; the iframe form
+//! gets a height worked out from the run's lanes and the controls chosen.
+
+use yew::prelude::*;
+
+use crate::share::Address;
+use crate::state::{Latest, Screen};
+use crate::view::address::embed_base;
+
+#[derive(Properties, PartialEq)]
+pub struct EmbedProps {
+    /// Read when opened: the snippet is for the run and the step shown then.
+    pub screen: Latest<Screen>,
+}
+
+/// The options an embed takes.
+#[derive(Clone, Copy, PartialEq)]
+struct Opts {
+    controls: &'static str,
+    autoplay: bool,
+    compare: bool,
+}
+
+/// What the snippets are made from, read once when the dialog opens.
+#[derive(Clone, PartialEq)]
+struct Source {
+    /// Where the app lives (origin and path) and the run's address.
+    base: String,
+    address: Address,
+    /// The run for `data-leaselab`: a library id (with its fix or not), or the whole scenario.
+    scenario: serde_json::Value,
+    fixed: bool,
+    step: usize,
+    has_fix: bool,
+    /// The run's height as the timeline draws it, for the iframe's.
+    timeline_px: f64,
+}
+
+fn source(s: &Screen, base: String, address: Address) -> Source {
+    let library = sim::library::get(&s.original.id).is_some_and(|l| l == *s.original);
+    let fixed_as_is = s.original.fixed().and_then(Result::ok).is_some_and(|f| f == *s.scenario);
+    let scenario = if library && (s.as_written || fixed_as_is) {
+        serde_json::Value::String(s.original.id.clone())
+    } else {
+        crate::share::loadable(&s.scenario).to_value()
+    };
+    Source {
+        base,
+        address,
+        fixed: fixed_as_is && scenario.is_string(),
+        scenario,
+        step: s.cursor + 1,
+        has_fix: s.original.fix.is_some(),
+        timeline_px: draw::layout::layout(&s.run, &s.scenario, 800.0).height,
+    }
+}
+
+impl Source {
+    fn iframe_src(&self, o: Opts) -> String {
+        let mut extra = String::from("&embed=1");
+        if o.controls != "full" {
+            extra.push_str(&format!("&controls={}", o.controls));
+        }
+        if o.autoplay {
+            extra.push_str("&autoplay=1");
+        }
+        if o.compare {
+            extra.push_str("&compare=fix");
+        }
+        format!("{}{}", self.base, self.address.with(&extra))
+    }
+
+    /// The height an iframe needs: the zoom bar, the timeline (twice when compared), the legend,
+    /// the controls chosen and the narration.
+    fn height(&self, o: Opts) -> u32 {
+        let runs = if o.compare { 2.0 } else { 1.0 };
+        let controls = match o.controls {
+            "full" => 110.0,
+            "play" => 60.0,
+            _ => 0.0,
+        };
+        (40.0 + runs * (self.timeline_px + 40.0) + 90.0 + controls + 110.0 + 30.0).round() as u32
+    }
+
+    fn iframe(&self, o: Opts, title: &str) -> String {
+        format!(
+            "<iframe src=\"{}\" title=\"Lease Lab: {}\" width=\"100%\" height=\"{}\" style=\"border:0\" loading=\"lazy\"></iframe>",
+            self.iframe_src(o),
+            title.replace('"', "&quot;").replace('<', "&lt;"),
+            self.height(o)
+        )
+    }
+
+    fn script(&self, o: Opts) -> String {
+        let mut opts = serde_json::json!({ "scenario": self.scenario, "step": self.step });
+        if self.fixed {
+            opts["fix"] = true.into();
+        }
+        if o.controls != "full" {
+            opts["controls"] = o.controls.into();
+        }
+        if o.autoplay {
+            opts["autoplay"] = true.into();
+        }
+        if o.compare {
+            opts["compare"] = "fix".into();
+        }
+        let app = self.base.rsplit_once('/').map_or(String::new(), |(dir, _)| format!("{dir}/"));
+        format!(
+            "<script type=\"module\" src=\"{app}embed.js\"></script>\n<div data-leaselab='{}'></div>",
+            opts.to_string().replace('&', "&amp;").replace('\'', "&#39;")
+        )
+    }
+}
+
+fn copy(text: String) -> Callback<MouseEvent> {
+    Callback::from(move |_| {
+        if let Some(clip) = web_sys::window().map(|w| w.navigator().clipboard()) {
+            let _ = clip.write_text(&text);
+        }
+    })
+}
+
+/// The Embed button and its dialog.
+#[component]
+pub fn EmbedButton(p: &EmbedProps) -> Html {
+    let source = use_state(|| None::<Source>);
+    let title = use_state(String::new);
+    let opts = use_state(|| Opts { controls: "full", autoplay: false, compare: false });
+    let toggle = {
+        let (source, title, opts, s) = (source.clone(), title.clone(), opts.clone(), p.screen.clone());
+        Callback::from(move |_| {
+            if source.is_some() {
+                return source.set(None);
+            }
+            let (source, title, opts, s) = (source.clone(), title.clone(), opts.clone(), s.get());
+            // Comparing with the fix (or without it): offered checked, like the lab.
+            let pair = s.compare.as_ref().is_some_and(|o| o.against != crate::state::Against::Before);
+            opts.set(Opts { compare: pair, ..*opts });
+            wasm_bindgen_futures::spawn_local(async move {
+                let (base, address) = embed_base(&s).await;
+                title.set(s.original.title.clone());
+                source.set(Some(self::source(&s, base, address)));
+            });
+        })
+    };
+    let Some(src) = (*source).clone() else {
+        return html! { <button class="btn" onclick={toggle} aria-expanded="false">{ "Embed" }</button> };
+    };
+    let o = *opts;
+    let set = |f: fn(Opts, &web_sys::HtmlInputElement) -> Opts| {
+        let opts = opts.clone();
+        Callback::from(move |e: Event| opts.set(f(*opts, &e.target_unchecked_into())))
+    };
+    let on_controls = {
+        let opts = opts.clone();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            let controls = match v.as_str() {
+                "play" => "play",
+                "none" => "none",
+                _ => "full",
+            };
+            opts.set(Opts { controls, ..*opts });
+        })
+    };
+    let (script, iframe) = (src.script(o), src.iframe(o, &title));
+    html! {
+        <>
+            <button class="btn" onclick={toggle.clone()} aria-expanded="true">{ "Embed" }</button>
+            <div class="copied embed-dialog" role="dialog" aria-label="Embed this run">
+                <div class="embed-head">
+                    <strong>{ "Put this run, at this step, in your page" }</strong>
+                    <button class="btn small" aria-label="Close" onclick={toggle}>{ "×" }</button>
+                </div>
+                <div class="embed-options">
+                    <label>{ "Controls " }
+                        <select aria-label="Controls" onchange={on_controls}>
+                            <option value="full" selected={o.controls == "full"}>{ "all" }</option>
+                            <option value="play" selected={o.controls == "play"}>{ "play only" }</option>
+                            <option value="none" selected={o.controls == "none"}>{ "none" }</option>
+                        </select>
+                    </label>
+                    <label><input type="checkbox" checked={o.autoplay} onchange={set(|o, i| Opts { autoplay: i.checked(), ..o })} />{ " play on load" }</label>
+                    if src.has_fix {
+                        <label><input type="checkbox" checked={o.compare} onchange={set(|o, i| Opts { compare: i.checked(), ..o })} />{ " with its fix below" }</label>
+                    }
+                </div>
+                <p class="embed-form">{ "With a script: the run takes the height it needs." }
+                    <button class="btn small" onclick={copy(script.clone())}>{ "Copy" }</button></p>
+                <textarea class="snippet-script" readonly=true rows="3" aria-label="Embed snippet, script" value={script} />
+                <p class="embed-form">{ format!("Or in an iframe ({} pixels high):", src.height(o)) }
+                    <button class="btn small" onclick={copy(iframe.clone())}>{ "Copy" }</button></p>
+                <textarea class="snippet-iframe" readonly=true rows="3" aria-label="Embed snippet, iframe" value={iframe} />
+                <p class="embed-form">{ "Preview:" }</p>
+                <iframe class="embed-preview" src={src.iframe_src(o)} title="Preview of the embedded run" height={src.height(o).to_string()} loading="lazy"></iframe>
+            </div>
+        </>
+    }
+}
