@@ -187,7 +187,7 @@ pub(super) fn remember(sc: &Scenario) {
 }
 
 /// Where the app lives (origin and path), and the address of the current run with a scenario
-/// in the fragment deflated: what the Embed dialog builds its snippets from.
+/// in the fragment deflated: what links and the Embed dialog's snippets are made from.
 pub async fn embed_base(s: &Screen) -> (String, crate::share::Address) {
     let loc = web_sys::window().map(|w| w.location());
     let base = loc.map(|l| format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())).unwrap_or_default();
@@ -197,7 +197,6 @@ pub async fn embed_base(s: &Screen) -> (String, crate::share::Address) {
 /// The address of the current run, for "Copy link" and "Embed", with more parameters
 /// (`&embed=1`) if given; a scenario in the fragment is deflated.
 pub async fn link_to(s: &Screen, extra: &str) -> String {
-    let Some(loc) = web_sys::window().map(|w| w.location()) else { return String::new() };
-    let base = format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default());
-    format!("{base}{}", compact(address_of(s)).await.with(extra))
+    let (base, address) = embed_base(s).await;
+    format!("{base}{}", address.with(extra))
 }

@@ -23,14 +23,12 @@ pub type Anchor = Rc<RefCell<Option<(Micros, f64)>>>;
 
 /// The time at `off` pixels from the scroll box's left edge.
 fn time_at(lay: &Layout, el: &web_sys::Element, off: f64) -> Micros {
-    let x = f64::from(el.scroll_left()) + off;
-    ((x - lay.x0) * lay.us_per_px()).clamp(0.0, lay.end_us as f64) as Micros
+    lay.t(f64::from(el.scroll_left()) + off)
 }
 
 /// Where the part of the run in view begins and ends, as true times.
 pub fn in_view(lay: &Layout, left: f64, width: f64) -> (Micros, Micros) {
-    let t = |x: f64| ((x - lay.x0) * lay.us_per_px()).clamp(0.0, lay.end_us as f64) as Micros;
-    (t(left + GUTTER), t(left + width))
+    (lay.t(left + GUTTER), lay.t(left + width))
 }
 
 /// The stretch of the timeline (in its x) whose elements are in the DOM: the part in view, and a
