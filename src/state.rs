@@ -16,6 +16,7 @@ use crate::edit::{self, Field};
 
 mod compare;
 mod notice;
+mod play;
 mod ptr;
 mod reduce;
 #[cfg(test)]
@@ -24,6 +25,7 @@ mod zoom;
 
 pub use compare::{Against, Other};
 pub use notice::Notice;
+pub use play::{Pace, QUIET_MS};
 pub use ptr::{ByPtr, Latest};
 pub use reduce::Action;
 pub use zoom::{max_zoom, View, ZoomTo};
@@ -115,6 +117,10 @@ pub struct Screen {
     pub phase: f64,
     pub playing: bool,
     pub speed: usize,
+    pub pace: Pace,
+    /// Playing in time: how many times faster than the rate chosen a quiet stretch is passing
+    /// (1 otherwise).
+    pub fast: f64,
     pub error: Option<FieldError>,
     pub help: bool,
     pub panel: Panel,
@@ -159,6 +165,8 @@ impl Screen {
             phase: 0.0,
             playing: false,
             speed: 2,
+            pace: Pace::Steps,
+            fast: 1.0,
             error: None,
             help: false,
             panel: Panel::Inspect,

@@ -23,6 +23,17 @@ pub mod search;
 pub mod timeline;
 pub mod verdict;
 
+/// Whether the reader's only pointer is a finger (a phone or a tablet): hints then speak of
+/// tapping and swiping, not of keys.
+pub fn touch_only() -> bool {
+    web_sys::window().and_then(|w| w.match_media("(hover: none) and (pointer: coarse)").ok().flatten()).is_some_and(|m| m.matches())
+}
+
+/// Whether the screen is a phone's width (the legend then starts folded).
+pub fn narrow() -> bool {
+    web_sys::window().and_then(|w| w.match_media("(max-width: 700px)").ok().flatten()).is_some_and(|m| m.matches())
+}
+
 /// Whether a library scenario (with its fix, or as written) is safe, by running it; each is run
 /// once per page load and remembered, for the course, the guide and the debate page.
 pub fn library_safe(id: &str, fixed: bool) -> bool {

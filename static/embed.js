@@ -6,7 +6,8 @@
 // or mount from your own script, as often as you like:
 //
 //   LeaseLab.mount(element, { scenario: 'gc-pause-fenced', step: 84, fix: false,
-//                             controls: 'full' | 'play' | 'none', autoplay: false })
+//                             controls: 'full' | 'play' | 'none', autoplay: false,
+//                             compare: 'fix', theme: 'auto' | 'light' | 'dark' })
 //
 // `scenario` is a library id or a whole scenario object. Each run is drawn in a shadow root,
 // so the page's styles and Lease Lab's do not mix.

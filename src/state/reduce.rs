@@ -6,7 +6,8 @@ use sim::scenario::{Fault, Scenario};
 use sim::time::Micros;
 use yew::Reducible;
 
-use super::{Against, FieldError, Panel, Screen, ZoomTo, SPEEDS, STEP_MS};
+use super::play::played;
+use super::{Against, FieldError, Panel, Screen, ZoomTo};
 use crate::edit::{self, Field};
 
 /// Everything that can happen to the screen.
@@ -33,6 +34,9 @@ pub enum Action {
     SetSpeed(usize),
     Faster,
     Slower,
+    /// Play step by step, or in time.
+    SetPace(super::Pace),
+    TogglePace,
     ToggleFix,
     Edit(Field, String),
     AddFault(Fault),
@@ -80,7 +84,13 @@ impl Reducible for Screen {
             | Action::NextMoment
             | Action::PrevMoment
             | Action::NextViolation => moved(&self, action),
-            Action::TogglePlay | Action::Tick(_) | Action::SetSpeed(_) | Action::Faster | Action::Slower => played(&self, action),
+            Action::TogglePlay
+            | Action::Tick(_)
+            | Action::SetSpeed(_)
+            | Action::Faster
+            | Action::Slower
+            | Action::SetPace(_)
+            | Action::TogglePace => played(&self, action),
             Action::ToggleFix
             | Action::Edit(..)
             | Action::AddFault(_)
@@ -114,7 +124,7 @@ impl Reducible for Screen {
 fn open(this: &Screen, action: Action) -> Option<Screen> {
     Some(match action {
         Action::Open(sc, fixed) => match Screen::new((*sc).clone(), fixed) {
-            Ok(s) => Screen { panel: this.panel, speed: this.speed, predict: this.predict, ..s },
+            Ok(s) => Screen { panel: this.panel, speed: this.speed, pace: this.pace, predict: this.predict, ..s },
             Err(message) => Screen {
                 error: Some(FieldError {
                     field: "open".into(),
@@ -126,7 +136,7 @@ fn open(this: &Screen, action: Action) -> Option<Screen> {
         },
         Action::Import(text) => match Scenario::parse(&text) {
             Ok(sc) => match Screen::new(sc, false) {
-                Ok(s) => Screen { panel: this.panel, speed: this.speed, ..s },
+                Ok(s) => Screen { panel: this.panel, speed: this.speed, pace: this.pace, ..s },
                 Err(message) => this.refuse_field("import", format!("This scenario cannot run: {message}")),
             },
             Err(e) => this.refuse_field("import", format!("This is not a scenario Lease Lab can open: {e}")),
@@ -172,52 +182,6 @@ fn moved(this: &Screen, action: Action) -> Option<Screen> {
                 None => return None,
             }
         }
-        _ => return None,
-    })
-}
-
-/// Playback.
-fn played(this: &Screen, action: Action) -> Option<Screen> {
-    let last = this.last();
-    Some(match action {
-        Action::TogglePlay => {
-            if this.playing {
-                Screen { playing: false, phase: 0.0, ..this.clone() }
-            } else if this.cursor >= last {
-                // Playing from the end starts again.
-                Screen { playing: true, ..this.at(0) }
-            } else if this.pending().is_some() {
-                return None;
-            } else {
-                Screen { playing: true, at_us: None, ..this.clone() }
-            }
-        }
-        Action::Tick(dt_ms) => {
-            if !this.playing {
-                return None;
-            }
-            let mut s = this.clone();
-            s.phase += dt_ms * SPEEDS[s.speed] / STEP_MS;
-            while s.phase >= 1.0 && s.cursor < last {
-                if s.gate(s.cursor + 1) == s.cursor {
-                    // A question: stop here until it is answered.
-                    s.phase = 0.0;
-                    s.playing = false;
-                    break;
-                }
-                s.cursor += 1;
-                s.phase -= 1.0;
-            }
-            if s.cursor >= last {
-                s.cursor = last;
-                s.phase = 0.0;
-                s.playing = false;
-            }
-            s
-        }
-        Action::SetSpeed(i) => Screen { speed: i.min(SPEEDS.len() - 1), ..this.clone() },
-        Action::Faster => Screen { speed: (this.speed + 1).min(SPEEDS.len() - 1), ..this.clone() },
-        Action::Slower => Screen { speed: this.speed.saturating_sub(1), ..this.clone() },
         _ => return None,
     })
 }

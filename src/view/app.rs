@@ -65,7 +65,14 @@ pub fn App() -> Html {
         });
         (both.0.clone(), both.1.clone())
     };
-    if embed.is_some() {
+    if let Some(e) = &embed {
+        // The embedding page's theme, on the frame's root element (the stylesheet reads it).
+        if let Some(t) = e.theme.attribute() {
+            let root = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element());
+            if let Some(r) = root {
+                let _ = r.set_attribute("data-theme", t);
+            }
+        }
         return html! { <Lab start={start} embed={embed} /> };
     }
     let here = *page;

@@ -5,7 +5,7 @@ use sim::time::{fmt, Micros};
 use sim::{Run, Scenario};
 use yew::prelude::*;
 
-use crate::state::{Action, ByPtr, Quiz, SPEEDS};
+use crate::state::{Action, ByPtr, Pace, Quiz, SPEEDS};
 
 /// A small inline icon (no icon font or emoji needed).
 pub fn icon(name: &str) -> Html {
@@ -34,6 +34,9 @@ pub struct ControlsProps {
     pub time_us: Micros,
     pub playing: bool,
     pub speed: usize,
+    pub pace: Pace,
+    /// Playing in time: how much faster a quiet stretch is passing (1 otherwise).
+    pub fast: f64,
     /// Predict mode hides the violations and the key moments still ahead.
     pub hide: bool,
     /// Predict mode is asking questions (their steps are marked on the scrubber).
@@ -70,6 +73,13 @@ pub fn Controls(p: &ControlsProps) -> Html {
             }
         })
     };
+    let on_pace = {
+        let d = p.dispatch.clone();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            d.emit(Action::SetPace(if v == "time" { Pace::Time } else { Pace::Steps }));
+        })
+    };
     let cur = &p.run.events[p.cursor.min(steps.saturating_sub(1))];
     let said = sim::narrate::text(&p.scenario, &p.run, cur);
     let pct = |i: usize| 100.0 * i as f64 / (steps.saturating_sub(1)).max(1) as f64;
@@ -95,7 +105,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
     html! {
         <div class="controls" role="toolbar" aria-label="Playback">
             <div class="buttons">
-                <button class="btn icon" aria-label="Go to the start (Home)" title="Start (Home)" onclick={act(Action::First)}>{ icon("first") }</button>
+                <button class="btn icon far" aria-label="Go to the start (Home)" title="Start (Home)" onclick={act(Action::First)}>{ icon("first") }</button>
                 <button class="btn icon" aria-label="Previous key moment (Shift+Left)" title="Previous key moment (Shift+←)" onclick={act(Action::PrevMoment)}>{ icon("prev-moment") }</button>
                 <button class="btn icon" aria-label="Step back (Left)" title="Step back (←)" onclick={act(Action::Step(-1))}>{ icon("back") }</button>
                 <button class="btn icon play" aria-label={if p.playing { "Pause (Space)" } else { "Play (Space)" }} title="Play / pause (Space)" onclick={act(Action::TogglePlay)}>
@@ -103,15 +113,28 @@ pub fn Controls(p: &ControlsProps) -> Html {
                 </button>
                 <button class="btn icon" aria-label="Step forward (Right)" title="Step forward (→)" onclick={act(Action::Step(1))}>{ icon("forward") }</button>
                 <button class="btn icon" aria-label="Next key moment (Shift+Right)" title="Next key moment (Shift+→)" onclick={act(Action::NextMoment)}>{ icon("next-moment") }</button>
-                <button class="btn icon" aria-label="Go to the end (End)" title="End (End)" onclick={act(Action::Last)}>{ icon("last") }</button>
+                <button class="btn icon far" aria-label="Go to the end (End)" title="End (End)" onclick={act(Action::Last)}>{ icon("last") }</button>
                 <button class="btn violation" aria-label="Next violation (V)" title="Next violation (V)" disabled={!has_violation} onclick={act(Action::NextViolation)}>{ "Next violation" }</button>
                 <label class="speed">
-                    <span>{ "Speed" }</span>
-                    <select aria-label="Playback speed (+ and −)" onchange={on_speed}>
+                    <span>{ "Play" }</span>
+                    <select aria-label="Play step by step or in time (T)" onchange={on_pace}>
+                        <option value="steps" selected={p.pace == Pace::Steps}>{ "by step" }</option>
+                        <option value="time" selected={p.pace == Pace::Time}>{ "in time" }</option>
+                    </select>
+                    <select aria-label="Playback speed (+ and −)" onchange={on_speed}
+                            title={if p.pace == Pace::Time { "1× is real time" } else { "1× is a step in 0.7 s" }}>
                         { for SPEEDS.iter().enumerate().map(|(i, v)| html! { <option value={i.to_string()} selected={i == p.speed}>{ format!("{v}×") }</option> }) }
                     </select>
                 </label>
-                <span class="where" aria-hidden="true">{ format!("step {} / {} · {}", p.cursor + 1, steps, fmt(p.time_us)) }</span>
+                <span class="where" aria-hidden="true">
+                    { format!("step {} / {} · {}", p.cursor + 1, steps, fmt(p.time_us)) }
+                    // A quiet stretch passing faster than the speed chosen says so.
+                    if p.fast >= 1.5 {
+                        <span class="fast" title="Nothing happens for a while: this stretch passes faster, and slows again before the next event">
+                            { format!(" · quiet, ×{:.0}", p.fast) }
+                        </span>
+                    }
+                </span>
             </div>
             <div class="scrub">
                 <input type="range" min="1" max={steps.to_string()} value={(p.cursor + 1).to_string()} oninput={on_scrub}
@@ -133,15 +156,47 @@ pub struct NarrationProps {
     pub run: ByPtr<Run>,
     pub scenario: ByPtr<Scenario>,
     pub cursor: usize,
+    /// Swiping the narration steps: to the left, on; to the right, back.
+    pub dispatch: Callback<Action>,
+}
+
+/// The shortest swipe that steps, in CSS pixels, and how much more sideways than up or down it
+/// must be.
+const SWIPE_PX: f64 = 40.0;
+
+/// Swipe handlers: a finger (or pen) moved sideways across the narration steps the run.
+fn swipe(
+    dispatch: &Callback<Action>,
+    start: &std::rc::Rc<std::cell::Cell<Option<(f64, f64)>>>,
+) -> (Callback<PointerEvent>, Callback<PointerEvent>) {
+    let down = {
+        let start = start.clone();
+        Callback::from(move |e: PointerEvent| {
+            start.set((e.pointer_type() != "mouse").then(|| (f64::from(e.client_x()), f64::from(e.client_y()))));
+        })
+    };
+    let up = {
+        let (start, d) = (start.clone(), dispatch.clone());
+        Callback::from(move |e: PointerEvent| {
+            let Some((x, y)) = start.take() else { return };
+            let (dx, dy) = (f64::from(e.client_x()) - x, f64::from(e.client_y()) - y);
+            if dx.abs() >= SWIPE_PX && dx.abs() > 2.0 * dy.abs() {
+                d.emit(Action::Step(if dx < 0.0 { 1 } else { -1 }));
+            }
+        })
+    };
+    (down, up)
 }
 
 #[component]
 pub fn Narration(p: &NarrationProps) -> Html {
     crate::view::probe::rendered("Narration");
+    let start = use_memo((), |_| std::cell::Cell::new(None));
+    let (on_down, on_up) = swipe(&p.dispatch, &start);
     let Some(e) = p.run.events.get(p.cursor) else { return html! {} };
     let actor = &p.run.actors[e.actor].name;
     html! {
-        <div class="narration" aria-live="polite" aria-atomic="true">
+        <div class="narration" aria-live="polite" aria-atomic="true" onpointerdown={on_down} onpointerup={on_up}>
             <div class="now">
                 <span class="when">{ fmt(e.at_us) }</span>
                 <span class="who">{ actor }</span>

@@ -17,6 +17,38 @@ pub enum ControlsShown {
     None,
 }
 
+/// The colours of an embedded run (`&theme=light|dark|auto`): the page's, not only the
+/// reader's system's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Theme {
+    /// The reader's system setting.
+    #[default]
+    Auto,
+    Light,
+    Dark,
+}
+
+impl Theme {
+    /// From an option's value; `None` for a value that is not a theme.
+    pub fn parse(v: &str) -> Option<Theme> {
+        match v {
+            "auto" => Some(Theme::Auto),
+            "light" => Some(Theme::Light),
+            "dark" => Some(Theme::Dark),
+            _ => None,
+        }
+    }
+
+    /// The `data-theme` attribute that sets it (the stylesheet's), or `None` for the system's.
+    pub fn attribute(self) -> Option<&'static str> {
+        match self {
+            Theme::Auto => None,
+            Theme::Light => Some("light"),
+            Theme::Dark => Some("dark"),
+        }
+    }
+}
+
 /// Options of an embedded run (`?embed=1&controls=play&autoplay=1`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Embed {
@@ -27,6 +59,7 @@ pub struct Embed {
     /// Show the run with its fix below the run as written (`&compare=fix`): Kleppmann's pair
     /// of figures.
     pub compare_fix: bool,
+    pub theme: Theme,
 }
 
 /// Mounts one run into an element of another page, in a shadow root of its own.
@@ -74,6 +107,14 @@ pub fn mount_into(element: &web_sys::Element, options: &wasm_bindgen::JsValue) -
     if compare_fix {
         s = s.comparing_fix();
     }
+    let theme = match get("theme") {
+        None => Theme::Auto,
+        Some(v) => v
+            .as_string()
+            .as_deref()
+            .and_then(Theme::parse)
+            .ok_or_else(|| format!("options.theme is {}: use light, dark or auto", describe(&v)))?,
+    };
     let stylesheet = get("stylesheet").and_then(|v| v.as_string());
     let app_base = stylesheet.as_ref().map(|css| css.rsplit_once('/').map(|(b, _)| format!("{b}/")).unwrap_or_default());
     let doc = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
@@ -87,8 +128,11 @@ pub fn mount_into(element: &web_sys::Element, options: &wasm_bindgen::JsValue) -
         let _ = shadow.append_child(&link);
     }
     let root = doc.create_element("div").map_err(|_| "cannot create an element")?;
+    if let Some(t) = theme.attribute() {
+        let _ = root.set_attribute("data-theme", t);
+    }
     shadow.append_child(&root).map_err(|_| "cannot attach the run")?;
-    let embed = Embed { controls, autoplay, app_base, compare_fix };
+    let embed = Embed { controls, autoplay, app_base, compare_fix, theme };
     yew::Renderer::<Lab>::with_root_and_props(
         root,
         LabProps { start: Rc::new(s), embed: Some(embed), active: true, nav: None, open: None },
@@ -113,5 +157,15 @@ pub fn embed_options() -> Option<Embed> {
         autoplay: params.get("autoplay").is_some_and(|v| v == "1" || v == "true"),
         app_base: None,
         compare_fix: params.get("compare").is_some_and(|v| v == "fix"),
+        // An unknown theme is the reader's own, like any other option a link gets wrong.
+        theme: params.get("theme").as_deref().and_then(Theme::parse).unwrap_or_default(),
     })
+}
+
+/// An option's value as a message quotes it: a string in quotes, anything else as JSON.
+fn describe(v: &wasm_bindgen::JsValue) -> String {
+    match v.as_string() {
+        Some(s) => format!("“{s}”"),
+        None => js_sys::JSON::stringify(v).ok().and_then(|s| s.as_string()).unwrap_or_else(|| "not a string".into()),
+    }
 }

@@ -21,6 +21,8 @@ struct Opts {
     controls: &'static str,
     autoplay: bool,
     compare: bool,
+    /// "auto" (the reader's system), "light" or "dark".
+    theme: &'static str,
 }
 
 /// What the snippets are made from, read once when the dialog opens.
@@ -69,6 +71,9 @@ impl Source {
         if o.compare {
             extra.push_str("&compare=fix");
         }
+        if o.theme != "auto" {
+            extra.push_str(&format!("&theme={}", o.theme));
+        }
         format!("{}{}", self.base, self.address.with(&extra))
     }
 
@@ -107,11 +112,35 @@ impl Source {
         if o.compare {
             opts["compare"] = "fix".into();
         }
+        if o.theme != "auto" {
+            opts["theme"] = o.theme.into();
+        }
         let app = self.base.rsplit_once('/').map_or(String::new(), |(dir, _)| format!("{dir}/"));
         format!(
             "<script type=\"module\" src=\"{app}embed.js\"></script>\n<div data-leaselab='{}'></div>",
             opts.to_string().replace('&', "&amp;").replace('\'', "&#39;")
         )
+    }
+}
+
+/// The embed's controls and colours: (the option's value, what the dialog calls it).
+const CONTROLS: [(&str, &str); 3] = [("full", "all"), ("play", "play only"), ("none", "none")];
+const THEMES: [(&str, &str); 3] = [("auto", "the reader's (light or dark)"), ("light", "light"), ("dark", "dark")];
+
+/// A labelled select of `choices`; `on` gets the value picked.
+fn select(label: &'static str, choices: &'static [(&'static str, &'static str)], current: &str, on: Callback<&'static str>) -> Html {
+    let onchange = Callback::from(move |e: Event| {
+        let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+        if let Some((value, _)) = choices.iter().find(|c| c.0 == v) {
+            on.emit(value);
+        }
+    });
+    html! {
+        <label>{ format!("{label} ") }
+            <select aria-label={label} {onchange}>
+                { for choices.iter().map(|(v, text)| html! { <option value={*v} selected={*v == current}>{ *text }</option> }) }
+            </select>
+        </label>
     }
 }
 
@@ -128,7 +157,7 @@ fn copy(text: String) -> Callback<MouseEvent> {
 pub fn EmbedButton(p: &EmbedProps) -> Html {
     let source = use_state(|| None::<Source>);
     let title = use_state(String::new);
-    let opts = use_state(|| Opts { controls: "full", autoplay: false, compare: false });
+    let opts = use_state(|| Opts { controls: "full", autoplay: false, compare: false, theme: "auto" });
     let toggle = {
         let (source, title, opts, s) = (source.clone(), title.clone(), opts.clone(), p.screen.clone());
         Callback::from(move |_| {
@@ -156,15 +185,11 @@ pub fn EmbedButton(p: &EmbedProps) -> Html {
     };
     let on_controls = {
         let opts = opts.clone();
-        Callback::from(move |e: Event| {
-            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
-            let controls = match v.as_str() {
-                "play" => "play",
-                "none" => "none",
-                _ => "full",
-            };
-            opts.set(Opts { controls, ..*opts });
-        })
+        Callback::from(move |controls| opts.set(Opts { controls, ..*opts }))
+    };
+    let on_theme = {
+        let opts = opts.clone();
+        Callback::from(move |theme| opts.set(Opts { theme, ..*opts }))
     };
     let (script, iframe) = (src.script(o), src.iframe(o, &title));
     html! {
@@ -176,13 +201,8 @@ pub fn EmbedButton(p: &EmbedProps) -> Html {
                     <button class="btn small" aria-label="Close" onclick={toggle}>{ "×" }</button>
                 </div>
                 <div class="embed-options">
-                    <label>{ "Controls " }
-                        <select aria-label="Controls" onchange={on_controls}>
-                            <option value="full" selected={o.controls == "full"}>{ "all" }</option>
-                            <option value="play" selected={o.controls == "play"}>{ "play only" }</option>
-                            <option value="none" selected={o.controls == "none"}>{ "none" }</option>
-                        </select>
-                    </label>
+                    { select("Controls", &CONTROLS, o.controls, on_controls) }
+                    { select("Colours", &THEMES, o.theme, on_theme) }
                     <label><input type="checkbox" checked={o.autoplay} onchange={set(|o, i| Opts { autoplay: i.checked(), ..o })} />{ " play on load" }</label>
                     if src.has_fix {
                         <label><input type="checkbox" checked={o.compare} onchange={set(|o, i| Opts { compare: i.checked(), ..o })} />{ " with its fix below" }</label>

@@ -86,10 +86,10 @@ pub fn Lab(p: &LabProps) -> Html {
     let controls = |only_play: bool| {
         html! {
             <Controls run={s.run.clone()} scenario={s.scenario.clone()} facts={s.facts.clone()} quiz={s.quiz.clone()} cursor={s.cursor} time_us={time_us}
-                      playing={s.playing} speed={s.speed} hide={s.hides_future()} asking={s.asking()} {only_play} dispatch={dispatch.clone()} />
+                      playing={s.playing} speed={s.speed} pace={s.pace} fast={s.fast} hide={s.hides_future()} asking={s.asking()} {only_play} dispatch={dispatch.clone()} />
         }
     };
-    let narration = html! { <Narration run={s.run.clone()} scenario={s.scenario.clone()} cursor={s.cursor} /> };
+    let narration = html! { <Narration run={s.run.clone()} scenario={s.scenario.clone()} cursor={s.cursor} dispatch={dispatch.clone()} /> };
     if let Some(e) = &p.embed {
         let base = e.app_base.clone().unwrap_or_else(|| {
             let loc = web_sys::window().map(|w| w.location());

@@ -22,6 +22,14 @@ pub fn StartHint(p: &StartHintProps) -> Html {
     if !p.shown {
         return html! {};
     }
+    if crate::view::touch_only() {
+        return html! {
+            <p class="start-hint">
+                { "Step through with the ▶ buttons below, or swipe the narration to the left; ▶▶ jumps to the next key moment." }
+                if p.offer_predict { { " Preparing for an interview? Turn on Predict and answer what happens next." } }
+            </p>
+        };
+    }
     html! {
         <p class="start-hint">
             { "Step through with " }<kbd>{ "→" }</kbd>{ ", jump between key moments with " }<kbd>{ "Shift" }</kbd>{ " + " }<kbd>{ "→" }</kbd>
@@ -97,7 +105,12 @@ pub fn Intro() -> Html {
                 { ": it runs out by itself after a time (its TTL). Each row of the timeline is one process: the clients, the lock service, and the resource they protect. Time runs left to right." }
             </p>
             <p>
-                { "Go through a lesson one step at a time with " }<kbd>{ "→" }</kbd>{ " or the ▶ buttons under the timeline; the narration says what happens, the verdict whether the data was corrupted, and why. Then change the run (drag the pause, change the TTL) and watch the verdict change. Words in dotted underline have their meaning on a tap." }
+                if crate::view::touch_only() {
+                    { "Go through a lesson one step at a time: tap ▶ under the timeline, or swipe the narration to the left" }
+                } else {
+                    { "Go through a lesson one step at a time with " }<kbd>{ "→" }</kbd>{ " or the ▶ buttons under the timeline" }
+                }
+                { "; the narration says what happens, the verdict whether the data was corrupted, and why. Then change the run (drag the pause, change the TTL) and watch the verdict change. Words in dotted underline have their meaning on a tap." }
             </p>
             <button class="btn primary small" onclick={close}>{ "Got it" }</button>
         </section>

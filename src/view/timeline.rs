@@ -135,6 +135,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
             layout_until(run, sc, *w as f64 * f64::from_bits(*zoom), end.unwrap_or(run.end_us).max(run.end_us))
         }))
     };
+    let leases = ByPtr::from(use_memo((p.run.clone(), p.scenario.clone()), |(run, sc)| draw::lease::Leases::of(run, sc)));
     let drag: Drags = use_mut_ref(|| None).into();
     let menu = use_state(|| None::<Menu>);
     let reduced = *use_memo((), |_| reduced_motion());
@@ -181,7 +182,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
             <div class="timeline-scroll" ref={scroller} onscroll={on_scroll} tabindex="0" role="region"
                  aria-label={format!("{}Timeline (scrolls sideways when zoomed in)", p.label.as_ref().map(|l| format!("{l}: ")).unwrap_or_default())}
                  onpointerdown={pinch_down} onpointermove={pinch_move} onpointerup={pinch_up.clone()} onpointercancel={pinch_up}>
-                <LaneLabels layout={lay.clone()} run={p.run.clone()} facts={p.facts.clone()} lock={p.scenario.lock.kind} t_us={t_now} />
+                <LaneLabels layout={lay.clone()} run={p.run.clone()} facts={p.facts.clone()} lock={p.scenario.lock.kind} leases={leases.clone()} t_us={t_now} />
                 <svg class="timeline" width={lay.width.to_string()} height={lay.height.to_string()} role="group"
                      aria-label={format!("{}Timeline from 0 to {}: {} lanes. The cursor is at {}.", p.label.as_ref().map(|l| format!("{l}: ")).unwrap_or_default(), fmt(lay.end_us), lay.lanes.len(), fmt(t_now))}
                      onpointermove={on_move} onpointerup={on_up}>
@@ -212,7 +213,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
                 </svg>
             </div>
             // One legend for the lab (a compared run, which has a label, shares it).
-            if p.label.is_none() { <Legend layout={lay.clone()} /> }
+            if p.label.is_none() { <Legend layout={lay.clone()} leases={!leases.is_empty()} /> }
             if let Some(m) = (*menu).clone().filter(|_| !p.readonly) {
                 <LaneMenu menu={m} layout={lay.clone()} run={p.run.clone()} scenario={p.scenario.clone()} {close} dispatch={p.dispatch.clone()}
                           scroll_left={scroll.0} visible_width={scroll.1} />

@@ -50,8 +50,8 @@ const browser = await chromium.launch({
 let passed = 0, failed = 0;
 const errors = [];
 async function test(name, fn, options = { width: 1280, height: 800 }) {
-  const { hasTouch, ...viewport } = options;
-  const page = await browser.newPage({ viewport, hasTouch: !!hasTouch });
+  const { hasTouch, isMobile, ...viewport } = options;
+  const page = await browser.newPage({ viewport, hasTouch: !!hasTouch, isMobile: !!isMobile });
   page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(`${name}: console: ${m.text()}`); });
   try {
@@ -446,7 +446,7 @@ await test('embed: a plain page shows gc-pause-fenced at the rejection step in a
   expect(snippet.startsWith('<iframe src="') && snippet.includes('embed=1') && snippet.includes(`step=${step}`), snippet);
   const script = await page.inputValue('.embed-dialog textarea.snippet-script');
   expect(script.includes('embed.js') && script.includes(`"scenario":"gc-pause-fenced"`) && script.includes(`"step":${step}`), script);
-  await page.selectOption('.embed-options select', 'play');
+  await page.selectOption('.embed-options select[aria-label=Controls]', 'play');
   const play = await page.inputValue('.embed-dialog textarea.snippet-iframe');
   const height = (t) => Number(t.match(/height="(\d+)"/)[1]);
   expect(play.includes('&controls=play') && height(play) < height(snippet), `the options change the snippet: ${play}`);
@@ -511,6 +511,30 @@ await test('embed: a documentation page with runs by iframe, by attribute and by
   await page.keyboard.press('ArrowRight');
   expect(await byAttr.getAttribute('data-step') === '85', 'keys act on the focused run');
   expect(await page.locator('#by-script #app').getAttribute('data-step') === '1', 'and not on the others');
+  // A theme chosen by the page, whatever the reader's system; a wrong one says what to use.
+  const dark = await page.locator('#dark-run [data-theme=dark]').evaluate((e) => getComputedStyle(e).backgroundColor);
+  expect(dark === 'rgb(15, 20, 27)', `theme: 'dark' on a light system: ${dark}`);
+  const bad = await page.evaluate(() => document.body.dataset.badTheme);
+  expect(bad.includes('options.theme is “blue”: use light, dark or auto'), bad);
+});
+
+await test('embed: &theme=light|dark sets its colours whatever the reader\'s system; the dialog offers it', async (page) => {
+  const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await open(page, '?scenario=gc-pause-fenced&embed=1&theme=dark');
+  expect(await bg() === 'rgb(15, 20, 27)', `dark on a light system: ${await bg()}`);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await open(page, '?scenario=gc-pause-fenced&embed=1&theme=light');
+  expect(await bg() === 'rgb(246, 247, 249)', `light on a dark system: ${await bg()}`);
+  await open(page, '?scenario=gc-pause-fenced&embed=1');
+  expect(await bg() === 'rgb(15, 20, 27)', `auto follows the system: ${await bg()}`);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await open(page, '?scenario=gc-pause-fenced');
+  await page.click('button.share-toggle');
+  await page.click('text=Embed');
+  await page.selectOption('.embed-options select[aria-label=Colours]', 'dark');
+  const iframe = await page.inputValue('.embed-dialog textarea.snippet-iframe');
+  const script = await page.inputValue('.embed-dialog textarea.snippet-script');
+  expect(iframe.includes('&theme=dark') && script.includes('"theme":"dark"'), `${iframe}\n${script}`);
 });
 
 await test('hygiene: no inline script, a strict CSP, relative paths (works under a sub-path)', async (page) => {
@@ -626,7 +650,10 @@ await test('zoom: to a Redlock round and back, by keys and buttons, the cursor k
   expect(z.cursorX > 88 && z.cursorX < z.width, `zoomed to the step, the cursor is in view: ${JSON.stringify(z)}`);
   expect(Math.abs(z.cursorX - (z.width + 88) / 2) < 40, `and centred: ${z.cursorX} of ${z.width}`);
   // The round's five requests now stand apart: their arrows slant.
-  const slanted = await page.evaluate(() => [...document.querySelectorAll('g.msg line')].filter((l) => Math.abs(l.x1.baseVal.value - l.x2.baseVal.value) > 20).length);
+  const slanted = await page.evaluate(() => [...document.querySelectorAll('g.msg path')].filter((p) => {
+    const n = p.getAttribute('d').match(/-?[\d.]+/g).map(Number);
+    return Math.abs(n[0] - n[n.length - 2]) > 20;
+  }).length);
   expect(slanted >= 5, `the round's messages are drawn apart: ${slanted} slanted arrows`);
   await page.keyboard.press('x');
   const out = await zoomState(page);
@@ -928,12 +955,16 @@ await test('phone width: nothing overlaps, the whole run fits, zoomed in the tim
   await page.click('button[aria-label="Zoom in (Z)"]');
   expect(await scrolls(), 'zoomed in, the timeline scrolls inside its box');
   await page.click('button[aria-label="Show the whole run (0)"]');
+  // Scrolled to the end, the controls (which stay at the bottom of a phone's screen while the
+  // timeline is in view) are in their place in the page.
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
   const boxes = await page.evaluate(() => ['.top', '.story', '.timeline-wrap', '.controls', '.narration', '.verdict', '.side']
     .map((s) => { const r = document.querySelector(s).getBoundingClientRect(); return { s, top: r.top, bottom: r.bottom }; }));
   for (let i = 1; i < boxes.length; i++) {
     expect(boxes[i].top >= boxes[i - 1].bottom - 1, `${boxes[i].s} overlaps ${boxes[i - 1].s}`);
   }
-  await page.click('button[aria-label="Next violation (V)"]');
+  // On a phone the violations are the red marks on the axis.
+  await page.locator('g.marker.bad').last().click();
   expect((await narration(page)).includes("token 33"), 'usable at phone width');
   await page.click('.search button[type=submit]');
   await page.waitForSelector('.search-result.found');
@@ -947,6 +978,73 @@ await test('phone width: nothing overlaps, the whole run fits, zoomed in the tim
   const lefts = await page.evaluate(() => [...document.querySelectorAll('.timeline-scroll')].map((e) => e.scrollLeft));
   expect(lefts.length === 2 && lefts[0] > 0 && lefts[0] === lefts[1], `the two timelines scroll together: ${lefts}`);
 }, { width: 390, height: 844 });
+
+await test('phone: touch wording, a swipe on the narration steps, the controls stay on screen', async (page) => {
+  await page.goto(`${base}/?scenario=gc-pause-unfenced`);
+  await page.evaluate(() => localStorage.removeItem('leaselab.intro'));
+  await open(page, '?scenario=gc-pause-unfenced');
+  const intro = await page.textContent('.intro');
+  expect(intro.includes('swipe the narration') && !(await page.$('.intro kbd')), `the introduction speaks of touch: ${intro}`);
+  expect((await page.textContent('.start-hint')).includes('swipe'), 'so does the hint');
+  const c = await page.locator('.controls').boundingBox();
+  expect(c.y + c.height <= 844 + 1 && c.y + c.height > 800, `the controls are at the bottom of the screen (${c.y}+${c.height})`);
+  expect(await page.locator('.legend[open]').count() === 0, 'the legend starts folded');
+  const swipe = async (from, to) => {
+    const n = await page.locator('.narration').boundingBox();
+    const y = n.y + n.height / 2;
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from, y }] });
+    for (let i = 1; i <= 6; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: from + ((to - from) * i) / 6, y: y + 2 }] });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  };
+  await page.locator('.narration').scrollIntoViewIfNeeded();
+  await swipe(300, 120);
+  await page.waitForFunction(() => document.querySelector('#app').dataset.step === '2');
+  await swipe(300, 120);
+  await page.waitForFunction(() => document.querySelector('#app').dataset.step === '3');
+  await swipe(100, 300);
+  await page.waitForFunction(() => document.querySelector('#app').dataset.step === '2');
+  expect(await step(page) === 2, 'left steps on, right steps back');
+}, { width: 390, height: 844, hasTouch: true, isMobile: true });
+
+await test('play in time: true time passes at its rate, a quiet stretch says it is compressed, the leases drain', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced&step=14');
+  const ring = () => page.evaluate(() => {
+    const r = document.querySelector('.lane-label.c0 .ring');
+    return r && { left: parseFloat(r.querySelector('.left').getAttribute('stroke-dasharray')), out: r.classList.contains('out'), said: r.getAttribute('aria-label') };
+  });
+  const full = await ring();
+  expect(full && full.left > 0 && full.said.includes("A's lease") && full.said.includes('left by its own clock'), JSON.stringify(full));
+  await page.selectOption('select[aria-label^="Play step by step or in time"]', 'time');
+  await page.keyboard.press('Space');
+  // From 1.5 s nothing happens until B starts at 5 s: compressed, and the controls say so.
+  await page.waitForSelector('.where .fast');
+  expect(/quiet, ×\d+/.test(await page.textContent('.where .fast')), await page.textContent('.where .fast'));
+  await page.waitForFunction(() => Number(document.querySelector('#app').dataset.step) >= 16);
+  const later = await ring();
+  expect(later.left < full.left, `A's lease drains while it plays: ${full.left} then ${later.left}`);
+  // Faster, through to A's lease running out while A is frozen.
+  await page.selectOption('select[aria-label^="Playback speed"]', { label: '8×' });
+  await page.waitForFunction(() => document.querySelector('.lane-label.c0 .ring.out'), null, { timeout: 15000 });
+  const out = await ring();
+  expect(out.said.includes('ran out') && out.said.includes('still believes'), out.said);
+  await page.keyboard.press('Space');
+  await page.keyboard.press('t');
+  expect(await page.inputValue('select[aria-label^="Play step by step or in time"]') === 'steps', 'T goes back to playing by step');
+});
+
+await test('arrows: a request and its reply are two arrows, and a write says what it carries where it lands', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.keyboard.press('End');
+  const labels = await page.locator('.msg-label').allTextContents();
+  expect(labels.some((t) => t === 'write 1, token 33') && labels.some((t) => t === 'write 1, token 34'), labels.join(' | '));
+  const curved = await page.locator('g.msg path[d*="Q"]').count();
+  expect(curved > 4, `near-vertical arrows bow apart (${curved} curves)`);
+  await page.click('button[aria-label="Zoom in (Z)"]');
+  await page.keyboard.press('m');
+  const straight = await page.locator('g.msg path:not([d*="Q"])').count();
+  expect(straight > 0, 'zoomed in, slanted arrows are straight');
+});
 
 if (process.argv.includes('--measure')) {
   // Edit → render: from the change event to the end of the render work (the next macrotask) and

@@ -18,7 +18,7 @@ use crate::layout::{Arrow, ArrowKind, Bar, BarKind, Layout, Mark, MarkKind, Paus
 pub enum Shape {
     Rect { x: f64, y: f64, w: f64, h: f64, rx: Option<f64>, transform: Option<String>, class: Option<&'static str>, title: Option<String> },
     Circle { cx: f64, cy: f64, r: f64 },
-    Path { d: String, class: Option<&'static str> },
+    Path { d: String, class: Option<&'static str>, marker_end: Option<&'static str>, title: Option<String> },
     Line { x1: f64, y1: f64, x2: f64, y2: f64, class: Option<&'static str>, marker_end: Option<&'static str>, title: Option<String> },
     Text { x: f64, y: f64, class: &'static str, text: String },
 }
@@ -123,8 +123,9 @@ pub fn pause(p: &PauseBlock) -> Glyph {
     Glyph { class: "pause".into(), title: None, shapes }
 }
 
-/// A message's arrow (the app adds a dot travelling along it while the cursor is between its
-/// send and its arrival).
+/// A message's arrow: a dot where it leaves, a line (a curve, when it would be almost vertical)
+/// to its head where it arrives, and what it carries where a label is kept (the app adds a dot
+/// travelling along it while the cursor is between its send and its arrival).
 pub fn arrow(a: &Arrow) -> Glyph {
     let (class, marker) = match a.kind {
         ArrowKind::Normal if a.count > 1 => ("msg burst", "url(#head-burst)"),
@@ -133,8 +134,21 @@ pub fn arrow(a: &Arrow) -> Glyph {
         ArrowKind::Lost => ("msg lost", "url(#lost)"),
         ArrowKind::InFlight => ("msg inflight", "url(#head)"),
     };
-    let line = Shape::Line { x1: a.x0, y1: a.y0, x2: a.x1, y2: a.y1, class: None, marker_end: Some(marker), title: Some(a.title.clone()) };
-    Glyph { class: class.into(), title: None, shapes: vec![line] }
+    let (x0, y0, x1, y1) = (num(a.x0), num(a.y0), num(a.x1), num(a.y1));
+    let d = if a.bow == 0.0 {
+        format!("M{x0} {y0}L{x1} {y1}")
+    } else {
+        let (cx, cy) = a.control();
+        format!("M{x0} {y0}Q{} {} {x1} {y1}", num(cx), num(cy))
+    };
+    let mut shapes = vec![
+        Shape::Circle { cx: a.x0, cy: a.y0, r: 2.0 },
+        Shape::Path { d, class: None, marker_end: Some(marker), title: Some(a.title.clone()) },
+    ];
+    if let Some(l) = &a.label {
+        shapes.push(Shape::Text { x: l.x, y: l.y, class: "msg-label start", text: l.text.clone() });
+    }
+    Glyph { class: class.into(), title: None, shapes }
 }
 
 /// The class of a mark's kind, after `mark`.
@@ -154,7 +168,7 @@ pub fn mark_class(kind: MarkKind) -> &'static str {
 /// A mark on a lane; a violation's line runs down to `height`.
 pub fn mark(m: &Mark, height: f64) -> Glyph {
     let (x, y) = (m.x, m.y);
-    let path = |d: String, class: Option<&'static str>| Shape::Path { d, class };
+    let path = |d: String, class: Option<&'static str>| Shape::Path { d, class, marker_end: None, title: None };
     let mut shapes = match m.kind {
         MarkKind::Accepted => vec![Shape::Circle { cx: x, cy: y, r: 8.0 }, path(format!("M{} {} l3 3 l5 -6", x - 4.0, y), Some("tick"))],
         MarkKind::Rejected => vec![

@@ -83,6 +83,13 @@ pub struct Arrow {
     pub sent_us: Micros,
     pub arrived_us: Micros,
     pub kind: ArrowKind,
+    /// How far its middle bows sideways (a control point's offset in x): an arrow that would
+    /// be almost vertical at this zoom curves, to the left going down and to the right going
+    /// up, so that a request and its reply in the same instant are two arrows, not one line.
+    pub bow: f64,
+    /// What it carries, written beside it where it arrives: a write to the protected resource
+    /// ("write 1, token 33"), or nothing. Left out where it would overlap another label.
+    pub label: Option<Label>,
     /// How many messages it stands for: ordinary messages between the same two lanes sent and
     /// received within two pixels of each other are drawn as one (a burst at a low zoom; zoomed
     /// in, they draw apart).
@@ -141,6 +148,21 @@ impl Label {
 /// apart without measuring text in a browser.
 pub fn text_width(text: &str) -> f64 {
     text.chars().count() as f64 * 7.0
+}
+
+impl Arrow {
+    /// The point a fraction `f` of the way along it (on its curve), for the dot of a message in
+    /// flight.
+    pub fn point(&self, f: f64) -> (f64, f64) {
+        let g = 1.0 - f;
+        let (cx, cy) = self.control();
+        (g * g * self.x0 + 2.0 * g * f * cx + f * f * self.x1, g * g * self.y0 + 2.0 * g * f * cy + f * f * self.y1)
+    }
+
+    /// The control point of its curve (its middle, moved sideways by `bow`).
+    pub fn control(&self) -> (f64, f64) {
+        ((self.x0 + self.x1) / 2.0 + self.bow, (self.y0 + self.y1) / 2.0)
+    }
 }
 
 impl Mark {

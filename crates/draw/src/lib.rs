@@ -4,4 +4,5 @@
 
 pub mod glyph;
 pub mod layout;
+pub mod lease;
 pub mod svg;

@@ -41,8 +41,8 @@ svg { font-family: system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-ser
 .bar.down rect { fill: #c7ccd4; fill-opacity: .55; } .bar.partition rect { fill: none; stroke: #a15c00; stroke-dasharray: 5 3; }
 .bar-label { font-size: 10.5px; fill: #ffffff; font-weight: 600; } .bar.key .bar-label, .bar.stale .bar-label { fill: #1b2330; }
 .pause rect { fill: #7b5ea7; fill-opacity: .82; } .pause-label { fill: #ffffff; font-weight: 600; }
-.msg line { stroke: #5b6472; stroke-width: 1; opacity: .65; } .msg.delayed line { stroke: #a15c00; stroke-width: 2; stroke-dasharray: 6 3; opacity: 1; }
-.msg.lost line { stroke: #c0392b; stroke-dasharray: 3 3; opacity: 1; } .msg.burst line { stroke-width: 3; opacity: .5; } .head { fill: #5b6472; } .lost-x { stroke: #c0392b; stroke-width: 2; }
+.msg path { fill: none; stroke: #5b6472; stroke-width: 1; opacity: .65; } .msg circle { fill: #5b6472; } .msg.delayed path { stroke: #a15c00; stroke-width: 2; stroke-dasharray: 6 3; opacity: 1; }
+.msg.lost path { stroke: #c0392b; stroke-dasharray: 3 3; opacity: 1; } .msg.inflight path { stroke: #a15c00; stroke-dasharray: 2 4; } .msg.burst path { stroke-width: 3; opacity: .5; } .msg-label { font-size: 10.5px; font-weight: 600; fill: #1b2330; } .head { fill: #5b6472; } .lost-x { stroke: #c0392b; stroke-width: 2; }
 .mark.accepted circle { fill: #0b7a4b; } .mark.rejected circle { fill: #1b2330; } .mark.accepted.harm circle { fill: #c0392b; stroke: #fbe9e7; stroke-width: 3; } .mark.harm .mark-label { fill: #c0392b; } .mark .tick, .mark .cross { stroke: #ffffff; stroke-width: 2; fill: none; }
 .mark-label { text-anchor: middle; font-weight: 700; fill: #1b2330; } .mark-label.start { text-anchor: start; } .mark.grant rect { fill: #1b2330; }
 .mark .bang { fill: #ffffff; font-weight: 800; text-anchor: middle; font-size: 10px; }
@@ -51,7 +51,7 @@ svg { font-family: system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-ser
 .mark.crash path { stroke: #c0392b; stroke-width: 3; } .mark.restart path { fill: #0b7a4b; }
 .veil { fill: #ffffff; fill-opacity: .6; } .cursor line { stroke: #1f6feb; stroke-width: 2; } .cursor text { fill: #1f6feb; text-anchor: middle; font-weight: 700; }
 @media (prefers-color-scheme: dark) {
-  .bg { fill: #161c25; } text { fill: #9aa4b2; } .caption, .lane-name, .mark-label { fill: #e6eaf0; }
+  .bg { fill: #161c25; } text { fill: #9aa4b2; } .caption, .lane-name, .mark-label, .msg-label { fill: #e6eaf0; }
   .lane-bg { fill: #141a22; stroke: #2a3340; } .grid { stroke: #2a3340; } .veil { fill: #161c25; }
   .mark.rejected circle { fill: #e6eaf0; } .mark.rejected .cross { stroke: #161c25; }
   .mark.harm .mark-label { fill: #ff7b6b; }
@@ -102,8 +102,12 @@ fn shape(s: &mut String, sh: &Shape) {
         Shape::Circle { cx, cy, r } => {
             let _ = write!(s, r#"<circle cx="{}" cy="{}" r="{}"/>"#, n(cx), n(cy), n(r));
         }
-        Shape::Path { d, class: c } => {
-            let _ = write!(s, r#"<path{} d="{d}"/>"#, class(*c));
+        Shape::Path { d, class: c, marker_end, title: t } => {
+            let _ = write!(s, r#"<path{} d="{d}""#, class(*c));
+            if let Some(m) = marker_end {
+                let _ = write!(s, r#" marker-end="{m}""#);
+            }
+            close(s, "path", title(t));
         }
         Shape::Line { x1, y1, x2, y2, class: c, marker_end, title: t } => {
             let _ = write!(s, r#"<line{} x1="{}" y1="{}" x2="{}" y2="{}""#, class(*c), n(x1), n(y1), n(x2), n(y2));

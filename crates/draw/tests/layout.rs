@@ -80,6 +80,28 @@ fn the_gc_pause_story_is_drawn() {
     assert!(l.arrows.iter().all(|a| a.x1 >= a.x0));
 }
 
+/// Kleppmann's figure: a request and its reply are two arrows even when the zoom draws them in
+/// the same pixel, and the write that matters says what it carries where it arrives.
+#[test]
+fn requests_and_replies_are_two_arrows_and_writes_say_what_they_carry() {
+    let (s, r) = gc();
+    let l = layout(&r, &s, 640.0);
+    let msgs = &r.intervals.messages;
+    let first = |a: usize, b: usize| l.arrows.iter().find(|x| msgs[x.msg].from == a && msgs[x.msg].to == b).unwrap();
+    let (client, redis) = (r.actor_id("A").unwrap(), r.actor_id("redis").unwrap());
+    let (request, reply) = (first(client, redis), first(redis, client));
+    assert!((request.x1 - reply.x0).abs() < 1.0, "drawn in the same instant at this width");
+    let (rx, _) = request.point(0.5);
+    let (px, _) = reply.point(0.5);
+    assert!(rx < request.x0 && px > reply.x0, "the request bows left and the reply right: {rx} {px}");
+    assert!(request.label.is_none(), "only writes to the resource are labelled");
+    let written: Vec<&str> = l.arrows.iter().filter_map(|a| a.label.as_ref()).map(|l| l.text.as_str()).collect();
+    assert!(written.iter().any(|t| t.contains("token 33")), "{written:?}");
+    // Zoomed far in, the same arrows are slanted lines.
+    let wide = layout(&r, &s, 400_000.0);
+    assert!(wide.arrows.iter().filter(|a| (a.x1 - a.x0).abs() >= 16.0).all(|a| a.bow == 0.0));
+}
+
 #[test]
 fn narrow_screens_get_the_minimum_width() {
     let (s, r) = gc();
@@ -87,9 +109,11 @@ fn narrow_screens_get_the_minimum_width() {
     assert_eq!(l.width, MIN_WIDTH);
 }
 
-/// Every label a timeline draws (marks, bars, the axis), as (left, right, baseline, text).
+/// Every label a timeline draws (marks, arrows, bars, the axis), as (left, right, baseline,
+/// text).
 fn labels(l: &Layout) -> Vec<(f64, f64, f64, String)> {
     let mut glyphs: Vec<draw::glyph::Glyph> = l.marks.iter().map(|m| draw::glyph::mark(m, l.height)).collect();
+    glyphs.extend(l.arrows.iter().map(draw::glyph::arrow));
     glyphs.extend(l.bars.iter().map(draw::glyph::bar));
     let mut out = Vec::new();
     for g in glyphs {

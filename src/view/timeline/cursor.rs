@@ -25,7 +25,7 @@ pub fn Dots(p: &DotsProps) -> Html {
     let t = p.t_us;
     let dots = p.layout.arrows.iter().filter(|a| a.sent_us <= t && t < a.arrived_us).map(|a| {
         let f = (t - a.sent_us) as f64 / (a.arrived_us - a.sent_us).max(1) as f64;
-        let (x, y) = (a.x0 + (a.x1 - a.x0) * f, a.y0 + (a.y1 - a.y0) * f);
+        let (x, y) = a.point(f);
         html! { <circle class="msg-dot" cx={x.to_string()} cy={y.to_string()} r="4" /> }
     });
     html! { <g class="msg-dots">{ for dots }</g> }
@@ -53,9 +53,11 @@ pub fn Veil(p: &VeilProps) -> Html {
     let x = if p.hide {
         at - glyph::MARK_HALF
     } else {
-        // Past the marks at the cursor and their labels.
-        let here = p.layout.marks.iter().filter(|m| (m.x - at).abs() < 0.5);
-        here.filter_map(|m| m.label_at()).map(|l| l.extent().1 + 2.0).fold(at + glyph::MARK_HALF, f64::max)
+        // Past the marks at the cursor and their labels, and the labels of arrows arriving
+        // there.
+        let marks = p.layout.marks.iter().filter(|m| (m.x - at).abs() < 0.5).filter_map(|m| m.label_at());
+        let arrows = p.layout.arrows.iter().filter(|a| (a.x1 - at).abs() < 0.5 && a.arrived_us <= p.t_us);
+        marks.chain(arrows.filter_map(|a| a.label.clone())).map(|l| l.extent().1 + 2.0).fold(at + glyph::MARK_HALF, f64::max)
     };
     let veil = glyph::veil(&p.layout, x);
     html! { <g class="veil-layer" pointer-events="none">{ shape(&veil) }</g> }

@@ -1,9 +1,11 @@
 //! The lane names, as a sticky HTML column beside the timeline (so they stay in view when it
-//! scrolls): each lane's name, its role (a consensus member says when it leads), and its clock
-//! when it differs from true time.
+//! scrolls): each lane's name, its role (a consensus member says when it leads), its clock
+//! when it differs from true time, and the lease it holds or keeps as a ring that drains
+//! ([`draw::lease`]).
 
 use draw::glyph;
 use draw::layout::Layout;
+use draw::lease::{Countdown, Leases};
 use sim::facts::Facts;
 use sim::scenario::LockKind;
 use sim::time::{fmt, Micros, MS};
@@ -18,7 +20,24 @@ pub struct LabelsProps {
     pub run: ByPtr<Run>,
     pub facts: ByPtr<Facts>,
     pub lock: LockKind,
+    pub leases: ByPtr<Leases>,
     pub t_us: Micros,
+}
+
+/// A lease as a ring: full when granted, empty when it has run out (then ringed in the colour
+/// of harm while its holder still believes).
+pub(super) fn ring(c: &Countdown, name: &str) -> Html {
+    const R: f64 = 6.5;
+    let around = 2.0 * std::f64::consts::PI * R;
+    let said = c.describe(name);
+    html! {
+        <svg class={classes!("ring", (c.left_us <= 0).then_some("out"))} width="18" height="18" viewBox="0 0 18 18" role="img" aria-label={said.clone()}>
+            <title>{ said }</title>
+            <circle class="track" cx="9" cy="9" r={R.to_string()} />
+            <circle class="left" cx="9" cy="9" r={R.to_string()} transform="rotate(-90 9 9)"
+                    stroke-dasharray={format!("{:.2} {:.2}", c.fraction() * around, around)} />
+        </svg>
+    }
 }
 
 #[component]
@@ -30,11 +49,13 @@ pub fn LaneLabels(p: &LabelsProps) -> Html {
         let role = glyph::role_label(l.role, p.lock, leader == Some(l.actor));
         let local = p.run.local_at(l.actor, t);
         let clock = ((local - t).abs() >= MS).then(|| format!("clock {}", fmt(local)));
+        let lease = p.leases.at(&p.run, l.actor, t);
         html! {
             <div class={classes!("lane-label", glyph::color_class(l.color))} style={format!("top:{}px;height:{}px", l.y, l.h)}>
                 <strong>{ &l.name }</strong>
                 <span class="role">{ role }</span>
                 if let Some(c) = clock { <span class="skew">{ c }</span> }
+                if let Some(c) = lease { { ring(&c, &l.name) } }
             </div>
         }
     });

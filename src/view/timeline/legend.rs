@@ -12,6 +12,8 @@ use crate::state::ByPtr;
 #[derive(Properties, PartialEq)]
 pub struct LegendProps {
     pub layout: ByPtr<Layout>,
+    /// The run has leases, drawn as rings beside the lane names.
+    pub leases: bool,
 }
 
 /// One entry: a glyph in a small box and its meaning.
@@ -38,7 +40,20 @@ fn bar(kind: BarKind, color: Option<usize>) -> Glyph {
 }
 
 fn arrow(kind: ArrowKind, count: usize) -> Glyph {
-    let a = Arrow { msg: 0, x0: 3.0, y0: 18.0, x1: 25.0, y1: 5.0, sent_us: 0, arrived_us: 1, kind, count, title: String::new() };
+    let a = Arrow {
+        msg: 0,
+        x0: 3.0,
+        y0: 18.0,
+        x1: 25.0,
+        y1: 5.0,
+        sent_us: 0,
+        arrived_us: 1,
+        kind,
+        bow: 0.0,
+        label: None,
+        count,
+        title: String::new(),
+    };
     glyph::arrow(&a)
 }
 
@@ -96,8 +111,18 @@ pub fn Legend(p: &LegendProps) -> Html {
             items.push(entry(arrow(k, 1), 28.0, text));
         }
     }
+    if p.leases {
+        let c = draw::lease::Countdown { left_us: 6, ttl_us: 10, holder: true };
+        items.push(html! {
+            <li>
+                <span class="legend-ring" aria-hidden="true">{ super::labels::ring(&c, "") }</span>
+                <span>{ "the lease left, beside a lane's name: by the client's own clock, or by the server's for its key (it drains as the run plays)" }</span>
+            </li>
+        });
+    }
     html! {
-        <details class="legend" open=true>
+        // Folded on a phone, where it would push the controls off the screen.
+        <details class="legend" open={!crate::view::narrow()}>
             <summary>{ "Legend" }</summary>
             <ul>{ for items }</ul>
         </details>

@@ -18,7 +18,11 @@ pub fn shape(s: &Shape) -> Html {
             </rect>
         },
         Shape::Circle { cx, cy, r } => html! { <circle cx={num(*cx)} cy={num(*cy)} r={num(*r)} /> },
-        Shape::Path { d, class: c } => html! { <path d={d.clone()} class={class(*c)} /> },
+        Shape::Path { d, class: c, marker_end, title } => html! {
+            <path d={d.clone()} class={class(*c)} marker-end={*marker_end}>
+                if let Some(t) = title { <title>{ t }</title> }
+            </path>
+        },
         Shape::Line { x1, y1, x2, y2, class: c, marker_end, title } => html! {
             <line class={class(*c)} x1={num(*x1)} y1={num(*y1)} x2={num(*x2)} y2={num(*y2)} marker-end={*marker_end}>
                 if let Some(t) = title { <title>{ t }</title> }

@@ -7,7 +7,7 @@ use sim::scenario::{Fault, Scenario};
 use sim::time::{fmt, Micros, MS};
 use sim::trace::{EventKind, KeyEnd, MsgFate, Run};
 
-use super::{Arrow, ArrowKind, Bar, BarKind, Layout, Mark, MarkKind, PauseBlock, AXIS};
+use super::{Arrow, ArrowKind, Bar, BarKind, Label, Layout, Mark, MarkKind, PauseBlock, AXIS};
 
 /// What each client believed: a bar while its lease is valid by its own clock, a stale bar
 /// after.
@@ -151,9 +151,36 @@ pub(super) fn pauses(l: &mut Layout, run: &Run, sc: &Scenario) {
     }
 }
 
+/// Below this width in pixels an arrow bows (`Arrow::bow`), the more the narrower.
+const STRAIGHT: f64 = 16.0;
+
+/// The messages that carry a write (or a token-checked read) to the resource, by the resource's
+/// decision on receiving them: those arrows are labelled with what they carry.
+fn decided(run: &Run) -> Vec<bool> {
+    let mut out = vec![false; run.intervals.messages.len()];
+    for w in run.events.windows(2) {
+        let (EventKind::Receive { msg, .. }, next) = (&w[0].kind, &w[1]) else { continue };
+        let decision = matches!(
+            next.kind,
+            EventKind::Accepted { .. }
+                | EventKind::Rejected { .. }
+                | EventKind::Duplicate { .. }
+                | EventKind::Conflict { .. }
+                | EventKind::Checked { .. }
+        );
+        if decision && next.actor == w[0].actor && next.at_us == w[0].at_us {
+            if let Some(d) = out.get_mut(*msg) {
+                *d = true;
+            }
+        }
+    }
+    out
+}
+
 /// Every message, from lane to lane; a burst of ordinary messages between the same two lanes
 /// closer than two pixels is one arrow (`Arrow::count`).
 pub(super) fn arrows(l: &mut Layout, run: &Run) {
+    let decided = decided(run);
     // The last arrow drawn from each lane to each other, by index into `l.arrows`.
     let mut last: BTreeMap<(usize, usize), usize> = BTreeMap::new();
     // The bursts: (index into `l.arrows`, the last message's send time).
@@ -184,6 +211,13 @@ pub(super) fn arrows(l: &mut Layout, run: &Run) {
             ArrowKind::Normal => "",
         };
         last.insert((m.from, m.to), l.arrows.len());
+        let bow = (STRAIGHT - (x1 - x0).abs()).max(0.0) * 0.75 * if to > from { -1.0 } else { 1.0 };
+        let label = decided.get(i).copied().unwrap_or(false).then(|| {
+            // Beside the arrow's end, just outside the lane it arrives at.
+            let lane = l.lane(m.to);
+            let y = if to > from { lane.y - 3.0 } else { lane.y + lane.h + 11.0 };
+            Label { text: m.what.clone(), x: x1 + 5.0, y, start: true }
+        });
         l.arrows.push(Arrow {
             msg: i,
             x0,
@@ -193,6 +227,8 @@ pub(super) fn arrows(l: &mut Layout, run: &Run) {
             sent_us: m.sent_us,
             arrived_us: m.arrived_us,
             kind,
+            bow,
+            label,
             count: 1,
             title: format!(
                 "{} → {}: {}{fate}, sent {}, {} {}",
@@ -251,26 +287,41 @@ pub(super) fn marks(l: &mut Layout, run: &Run, sc: &Scenario) {
             harm: true,
         });
     }
-    declutter(&mut l.marks);
+    declutter(&mut l.marks, &mut l.arrows);
 }
 
-/// Leaves out the label of a mark that would overlap the label of an earlier mark at the same
-/// height (its words stay in the mark's title): at any zoom, no two labels overlap.
-fn declutter(marks: &mut [Mark]) {
-    let mut order: Vec<usize> = (0..marks.len()).collect();
-    order.sort_by(|&a, &b| marks[a].x.total_cmp(&marks[b].x));
-    // Kept labels: (left, right, baseline).
-    let mut kept: Vec<(f64, f64, f64)> = Vec::new();
-    for i in order {
-        let Some(label) = marks[i].label_at() else { continue };
-        let (l, r) = label.extent();
-        // Sorted by x, and no label is 200 pixels wide: those far behind cannot meet this one.
-        kept.retain(|k| k.1 + 200.0 > l);
-        let clash = kept.iter().any(|&(kl, kr, ky)| (ky - label.y).abs() < 12.0 && l < kr + 3.0 && kl < r + 3.0);
-        if clash {
-            marks[i].label.clear();
+/// Leaves out a label (of a mark or an arrow) that would overlap a label already kept, taking
+/// them from left to right (their words stay in the titles): at any zoom, no two labels
+/// overlap.
+fn declutter(marks: &mut [Mark], arrows: &mut [Arrow]) {
+    // (left, right, baseline, Ok(mark) or Err(arrow)).
+    let mut all: Vec<(f64, f64, f64, Result<usize, usize>)> = Vec::new();
+    for (i, m) in marks.iter().enumerate() {
+        if let Some(label) = m.label_at() {
+            let (l, r) = label.extent();
+            all.push((l, r, label.y, Ok(i)));
+        }
+    }
+    for (i, a) in arrows.iter().enumerate() {
+        if let Some(label) = &a.label {
+            let (l, r) = label.extent();
+            all.push((l, r, label.y, Err(i)));
+        }
+    }
+    all.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // Kept labels: (right, baseline).
+    let mut kept: Vec<(f64, f64)> = Vec::new();
+    for (l, r, y, which) in all {
+        // Sorted by left edge: a kept label ending before this one starts cannot meet it or any
+        // label after it.
+        kept.retain(|k| k.0 + 3.0 > l);
+        if kept.iter().any(|&(_, ky)| (ky - y).abs() < 12.0) {
+            match which {
+                Ok(i) => marks[i].label.clear(),
+                Err(i) => arrows[i].label = None,
+            }
         } else {
-            kept.push((l, r, label.y));
+            kept.push((r, y));
         }
     }
 }
