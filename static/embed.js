@@ -7,7 +7,7 @@
 //
 //   LeaseLab.mount(element, { scenario: 'gc-pause-fenced', step: 84, fix: false,
 //                             controls: 'full' | 'play' | 'none', autoplay: false,
-//                             compare: 'fix', theme: 'auto' | 'light' | 'dark' })
+//                             compare: 'fix', theme: 'auto' | 'light' | 'dark', edit: false })
 //
 // `scenario` is a library id or a whole scenario object. Each run is drawn in a shadow root,
 // so the page's styles and Lease Lab's do not mix.

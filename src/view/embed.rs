@@ -60,6 +60,9 @@ pub struct Embed {
     /// of figures.
     pub compare_fix: bool,
     pub theme: Theme,
+    /// The reader may change the run (drag the pause, add faults from a lane): `&edit=1`. Read
+    /// only otherwise, so that a click on the picture does not open a menu by surprise.
+    pub editable: bool,
 }
 
 /// Mounts one run into an element of another page, in a shadow root of its own.
@@ -115,6 +118,10 @@ pub fn mount_into(element: &web_sys::Element, options: &wasm_bindgen::JsValue) -
             .and_then(Theme::parse)
             .ok_or_else(|| format!("options.theme is {}: use light, dark or auto", describe(&v)))?,
     };
+    let editable = match get("edit") {
+        None => false,
+        Some(v) => v.as_bool().ok_or_else(|| format!("options.edit is {}: use true or false", describe(&v)))?,
+    };
     let stylesheet = get("stylesheet").and_then(|v| v.as_string());
     let app_base = stylesheet.as_ref().map(|css| css.rsplit_once('/').map(|(b, _)| format!("{b}/")).unwrap_or_default());
     let doc = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
@@ -132,7 +139,7 @@ pub fn mount_into(element: &web_sys::Element, options: &wasm_bindgen::JsValue) -
         let _ = root.set_attribute("data-theme", t);
     }
     shadow.append_child(&root).map_err(|_| "cannot attach the run")?;
-    let embed = Embed { controls, autoplay, app_base, compare_fix, theme };
+    let embed = Embed { controls, autoplay, app_base, compare_fix, theme, editable };
     yew::Renderer::<Lab>::with_root_and_props(
         root,
         LabProps { start: Rc::new(s), embed: Some(embed), active: true, nav: None, open: None },
@@ -159,6 +166,7 @@ pub fn embed_options() -> Option<Embed> {
         compare_fix: params.get("compare").is_some_and(|v| v == "fix"),
         // An unknown theme is the reader's own, like any other option a link gets wrong.
         theme: params.get("theme").as_deref().and_then(Theme::parse).unwrap_or_default(),
+        editable: params.get("edit").is_some_and(|v| v == "1" || v == "true"),
     })
 }
 

@@ -23,6 +23,8 @@ struct Opts {
     compare: bool,
     /// "auto" (the reader's system), "light" or "dark".
     theme: &'static str,
+    /// Readers may change the run.
+    edit: bool,
 }
 
 /// What the snippets are made from, read once when the dialog opens.
@@ -74,6 +76,9 @@ impl Source {
         if o.theme != "auto" {
             extra.push_str(&format!("&theme={}", o.theme));
         }
+        if o.edit {
+            extra.push_str("&edit=1");
+        }
         format!("{}{}", self.base, self.address.with(&extra))
     }
 
@@ -114,6 +119,9 @@ impl Source {
         }
         if o.theme != "auto" {
             opts["theme"] = o.theme.into();
+        }
+        if o.edit {
+            opts["edit"] = true.into();
         }
         let app = self.base.rsplit_once('/').map_or(String::new(), |(dir, _)| format!("{dir}/"));
         format!(
@@ -157,7 +165,7 @@ fn copy(text: String) -> Callback<MouseEvent> {
 pub fn EmbedButton(p: &EmbedProps) -> Html {
     let source = use_state(|| None::<Source>);
     let title = use_state(String::new);
-    let opts = use_state(|| Opts { controls: "full", autoplay: false, compare: false, theme: "auto" });
+    let opts = use_state(|| Opts { controls: "full", autoplay: false, compare: false, theme: "auto", edit: false });
     let toggle = {
         let (source, title, opts, s) = (source.clone(), title.clone(), opts.clone(), p.screen.clone());
         Callback::from(move |_| {
@@ -204,6 +212,7 @@ pub fn EmbedButton(p: &EmbedProps) -> Html {
                     { select("Controls", &CONTROLS, o.controls, on_controls) }
                     { select("Colours", &THEMES, o.theme, on_theme) }
                     <label><input type="checkbox" checked={o.autoplay} onchange={set(|o, i| Opts { autoplay: i.checked(), ..o })} />{ " play on load" }</label>
+                    <label><input type="checkbox" checked={o.edit} onchange={set(|o, i| Opts { edit: i.checked(), ..o })} />{ " readers may change it" }</label>
                     if src.has_fix {
                         <label><input type="checkbox" checked={o.compare} onchange={set(|o, i| Opts { compare: i.checked(), ..o })} />{ " with its fix below" }</label>
                     }

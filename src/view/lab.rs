@@ -76,7 +76,7 @@ pub fn Lab(p: &LabProps) -> Html {
     let timeline = html! {
         <Timeline run={s.run.clone()} facts={s.facts.clone()} scenario={s.scenario.clone()} cursor={s.cursor} time_us={time_us}
                   hide={s.hides_future()} error={s.error.as_ref().filter(|e| e.field == "timeline").map(|e| e.message.clone())}
-                  dispatch={dispatch.clone()} readonly={p.embed.is_some()} diff={s.compare.as_ref().and_then(|o| o.parting).map(|(t, mine, _)| (t, mine))}
+                  dispatch={dispatch.clone()} readonly={p.embed.as_ref().is_some_and(|e| !e.editable)} diff={s.compare.as_ref().and_then(|o| o.parting).map(|(t, mine, _)| (t, mine))}
                   end_us={s.compare.as_ref().map(|o| o.run.end_us)} view={s.view} />
     };
     let compared = s
@@ -107,6 +107,10 @@ pub fn Lab(p: &LabProps) -> Html {
                     </span>
                     <a class="embed-open" href={full} target="_blank" rel="noopener">{ "Open in Lease Lab ↗" }</a>
                 </div>
+                    // A run the reader may change says what each change did.
+                    if let Some(n) = s.notice.as_ref().filter(|_| e.editable) {
+                        <p class={classes!("notice", "embed-notice", if n.safe { "safe" } else { "unsafe" })} role="status">{ n.text() }</p>
+                    }
                     if s.compare.is_some() { { caption(if s.fixed() { "With the fix" } else { "As written" }, s.run.verdict.is_safe()) } }
                     { timeline }
                     { for compared.clone() }

@@ -621,6 +621,18 @@ await test('embed: &compare=fix shows Kleppmann\'s pair of figures', async (page
   expect(await page.locator('[data-fault]').count() === 0, 'an embed is read-only: no pause block to drag or move by keys');
 });
 
+await test('embed: &edit=1 lets readers change the run, and says what each change did', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced&embed=1&edit=1');
+  expect(await attr(page, 'data-verdict') === 'unsafe', 'unsafe as written');
+  const block = page.locator('[data-fault]').first();
+  await block.focus();
+  // Shift + ← shortens the pause until A wakes before its lease runs out.
+  for (let i = 0; i < 40 && (await attr(page, 'data-verdict')) === 'unsafe'; i++) await page.keyboard.press('Shift+ArrowLeft');
+  expect(await attr(page, 'data-verdict') === 'safe', 'a shorter pause makes it safe');
+  const notice = await page.textContent('.embed-notice');
+  expect(notice.includes('unsafe → safe'), `the change is described: ${notice}`);
+});
+
 /** The zoom level shown, the part of the run in view (true times, in µs) and the cursor's x in the scroll box. */
 async function zoomState(page) {
   return page.evaluate(() => {

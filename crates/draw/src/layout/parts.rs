@@ -263,8 +263,8 @@ pub(super) fn marks(l: &mut Layout, run: &Run, sc: &Scenario) {
                 (MarkKind::Accepted, token.map_or_else(|| "stale".into(), |t| format!("stale {t}")))
             }
             EventKind::Accepted { token, .. } => (MarkKind::Accepted, token.map(|t| t.to_string()).unwrap_or_else(|| "✓".into())),
-            EventKind::Rejected { token: Some(t), highest, .. } => (MarkKind::Rejected, format!("{t} < {highest}")),
-            EventKind::Rejected { token: None, .. } => (MarkKind::Rejected, "no token".into()),
+            EventKind::Rejected { token: Some(t), highest, .. } => (MarkKind::Rejected, format!("{t} < {highest}: rejected")),
+            EventKind::Rejected { token: None, .. } => (MarkKind::Rejected, "no token: rejected".into()),
             // An external effect sent from inside a transaction: out (or recognised and dropped).
             EventKind::EffectSent { deduplicated: false, .. } => (MarkKind::Accepted, "✉".into()),
             EventKind::EffectSent { deduplicated: true, .. } => (MarkKind::Rejected, "✉".into()),
