@@ -107,6 +107,9 @@ pub struct StoryProps {
     pub fixed: bool,
     pub predict: bool,
     pub has_quiz: bool,
+    /// The reader has changed the run: the story tells the scenario as written.
+    #[prop_or_default]
+    pub changed: bool,
     pub dispatch: Callback<Action>,
 }
 
@@ -148,7 +151,13 @@ pub fn Story(p: &StoryProps) -> Html {
             if p.predicting && !sc.setup.is_empty() {
                 <p class="story-text setup">{ crate::view::glossary::glossed(&sc.setup) }<span class="story-rest">{ " The rest of the story is told at the end of the run." }</span></p>
             } else {
-                <p class="story-text">{ crate::view::glossary::glossed(&sc.story) }</p>
+                <p class="story-text">
+                    // Inline, so that the card keeps its height after a change.
+                    if p.changed {
+                        <span class="as-written" title="You have changed this run; the story tells the scenario as written (Undo goes back)">{ "As written: " }</span>
+                    }
+                    { crate::view::glossary::glossed(&sc.story) }
+                </p>
             }
             if *open && !p.predicting {
                 <div id="story-more">

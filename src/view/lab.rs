@@ -91,11 +91,7 @@ pub fn Lab(p: &LabProps) -> Html {
     };
     let narration = html! { <Narration run={s.run.clone()} scenario={s.scenario.clone()} cursor={s.cursor} dispatch={dispatch.clone()} /> };
     if let Some(e) = &p.embed {
-        let base = e.app_base.clone().unwrap_or_else(|| {
-            let loc = web_sys::window().map(|w| w.location());
-            loc.map(|l| format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())).unwrap_or_default()
-        });
-        let full = format!("{base}{}", embed_link.at_step(s.cursor + 1).with(""));
+        let full = format!("{}{}", app_base(e), embed_link.at_step(s.cursor + 1).with(""));
         return html! {
             <div id="app" ref={root_ref} tabindex="-1" class="app embed" data-verdict={verdict} data-step={(s.cursor + 1).to_string()} data-steps={s.steps().to_string()}
                  data-fixed={s.fixed().to_string()} data-playing={s.playing.to_string()}>
@@ -107,10 +103,7 @@ pub fn Lab(p: &LabProps) -> Html {
                     </span>
                     <a class="embed-open" href={full} target="_blank" rel="noopener">{ "Open in Lease Lab ↗" }</a>
                 </div>
-                    // A run the reader may change says what each change did.
-                    if let Some(n) = s.notice.as_ref().filter(|_| e.editable) {
-                        <p class={classes!("notice", "embed-notice", if n.safe { "safe" } else { "unsafe" })} role="status">{ n.text() }</p>
-                    }
+                    { embed_notice(&s, e) }
                     if s.compare.is_some() { { caption(if s.fixed() { "With the fix" } else { "As written" }, s.run.verdict.is_safe()) } }
                     { timeline }
                     { for compared.clone() }
@@ -141,7 +134,7 @@ pub fn Lab(p: &LabProps) -> Html {
                 <section class="stage" aria-label="The run">
                     <crate::view::lesson::Intro />
                     <Story original={s.original.clone()} predicting={s.predict && !at_end} fixed={s.fixed()} predict={s.predict}
-                           has_quiz={!s.quiz.is_empty()} dispatch={dispatch.clone()} />
+                           has_quiz={!s.quiz.is_empty()} changed={!s.as_written && !s.fixed()} dispatch={dispatch.clone()} />
                     <RunBar can_undo={!s.undo.is_empty()} comparable={s.comparable()} comparing={s.compare.as_ref().map(|o| o.against)} notice={s.notice.clone()}
                             dispatch={dispatch.clone()} />
                     if s.compare.is_some() { { caption("This run", s.run.verdict.is_safe()) } }
@@ -222,5 +215,24 @@ fn side_panel(s: &Screen, latest: &Latest<Screen>, progress: hooks::ProgressStat
             let (value, reset) = progress;
             html! { <Course current={s.original.id.clone()} progress={value} on_reset={reset} dispatch={dispatch.clone()} /> }
         }
+    }
+}
+
+/// Where Lease Lab lives, for an embed's "Open in Lease Lab": the mounting page's script's
+/// directory, or this frame's own address.
+fn app_base(e: &Embed) -> String {
+    e.app_base.clone().unwrap_or_else(|| {
+        let loc = web_sys::window().map(|w| w.location());
+        loc.map(|l| format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())).unwrap_or_default()
+    })
+}
+
+/// An embed the reader may change says what each change did.
+fn embed_notice(s: &Screen, e: &Embed) -> Html {
+    match s.notice.as_ref().filter(|_| e.editable) {
+        Some(n) => {
+            html! { <p class={classes!("notice", "embed-notice", if n.safe { "safe" } else { "unsafe" })} role="status">{ n.text() }</p> }
+        }
+        None => html! {},
     }
 }

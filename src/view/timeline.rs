@@ -204,7 +204,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
                     if !hide { <Cursor layout={lay.clone()} t_us={t_now} /> }
                     if !reduced { <Dots layout={lay.clone()} t_us={t_now} /> }
                     <Marks layout={lay.clone()} dispatch={p.dispatch.clone()} {window} />
-                    <Veil layout={lay.clone()} t_us={t_now} {hide} />
+                    <Veil layout={lay.clone()} t_us={t_now} cursor={p.cursor} {hide} />
                     <Markers layout={lay.clone()} run={p.run.clone()} facts={p.facts.clone()} upto={hide.then_some(p.cursor)} dispatch={p.dispatch.clone()} />
                     if let Some((t, e)) = p.diff.and_then(|(t, i)| Some((t, p.run.events.get(i)?))) {
                         <g class="first-diff">{ shape::inside(&draw::glyph::first_difference(&lay, t, e, &sim::narrate::text(&p.scenario, &p.run, e), lay.height - 4.0)) }</g>

@@ -1049,7 +1049,7 @@ await test('arrows: a request and its reply are two arrows, and a write says wha
   await open(page, '?scenario=gc-pause-unfenced');
   await page.keyboard.press('End');
   const labels = await page.locator('.msg-label').allTextContents();
-  expect(labels.some((t) => t === 'write 1, token 33') && labels.some((t) => t === 'write 1, token 34'), labels.join(' | '));
+  expect(labels.some((t) => t === 'write, token 33') && labels.some((t) => t === 'write, token 34'), labels.join(' | '));
   const curved = await page.locator('g.msg path[d*="Q"]').count();
   expect(curved > 4, `near-vertical arrows bow apart (${curved} curves)`);
   await page.click('button[aria-label="Zoom in (Z)"]');

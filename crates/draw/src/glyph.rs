@@ -229,9 +229,85 @@ pub fn axis_between(l: &Layout, from: f64, to: f64) -> Vec<Shape> {
 /// the cursor a mark drawn at it reaches.
 pub const MARK_HALF: f64 = 10.0;
 
-/// The veil over what has not happened yet, from `x` to the end.
-pub fn veil(l: &Layout, x: f64) -> Shape {
-    Shape::Rect { x, y: AXIS, w: (l.x1 - x).max(0.0), h: l.height - AXIS, rx: None, transform: None, class: Some("veil"), title: None }
+/// A rectangle as path data.
+fn rect_d(x0: f64, y0: f64, x1: f64, y1: f64) -> String {
+    format!("M{} {}H{}V{}H{}Z", num(x0), num(y0), num(x1), num(y1), num(x0))
+}
+
+/// The veil over what has not happened yet at true time `t`, when events up to `upto` have:
+/// from the cursor to the end, with the marks of those events that the veil's edge would cut,
+/// their labels and the labels of arrows arriving by `t` cut out of it (drawn with
+/// `fill-rule: evenodd`), so that the event shown is seen whole and nothing after it is (a later
+/// event drawn in the same pixel stays veiled). In predict mode (`hide`) the marks at the cursor
+/// are what a question asks about: they and their labels are covered instead, and the past
+/// stays uncovered up to the cursor.
+pub fn veil(l: &Layout, t: sim::time::Micros, upto: usize, hide: bool) -> Shape {
+    let x = l.x(t);
+    let mut d = rect_d(x, AXIS, l.x1.max(x), l.height);
+    let at_edge = |m: &&Mark| {
+        if hide {
+            (m.x - x).abs() < 0.5
+        } else {
+            (m.x - x).abs() < MARK_HALF && m.event.is_some_and(|e| e <= upto)
+        }
+    };
+    // Boxes around what is drawn at the cursor: (left, top, right, bottom).
+    let mut boxes = Vec::new();
+    for m in l.marks.iter().filter(at_edge) {
+        boxes.push((m.x - MARK_HALF, m.y - MARK_HALF - 4.0, m.x + MARK_HALF, m.y + MARK_HALF + 6.0));
+        if let Some(label) = m.label_at() {
+            let (a, b) = label.extent();
+            boxes.push((a - 1.0, label.y - 11.0, b + 1.0, label.y + 4.0));
+        }
+    }
+    if !hide {
+        for label in l.arrows.iter().filter(|a| (a.x1 - x).abs() < 0.5 && a.arrived_us <= t).filter_map(|a| a.label.as_ref()) {
+            let (a, b) = label.extent();
+            boxes.push((a - 1.0, label.y - 11.0, b + 1.0, label.y + 4.0));
+        }
+    }
+    // A hole only inside the veil, a patch only outside it, and none overlapping another
+    // (evenodd would turn an overlap inside out).
+    let clipped = boxes.into_iter().map(|(x0, y0, x1, y1)| if hide { (x0, y0, x1.min(x), y1) } else { (x0.max(x), y0, x1, y1) });
+    for (x0, y0, x1, y1) in disjoint(clipped.filter(|b| b.2 > b.0).collect()) {
+        d.push_str(&rect_d(x0, y0, x1, y1));
+    }
+    Shape::Path { d, class: Some("veil"), marker_end: None, title: None }
+}
+
+/// Sorts a few items by a number (an insertion sort: a handful of boxes at the cursor, and much
+/// less code in the download than the standard library's sort for each type).
+fn by_key<T>(v: &mut [T], key: impl Fn(&T) -> f64) {
+    for i in 1..v.len() {
+        let mut j = i;
+        while j > 0 && key(&v[j - 1]) > key(&v[j]) {
+            v.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
+/// The union of some rectangles (left, top, right, bottom) as rectangles that do not overlap:
+/// for each band between two of their top or bottom edges, the spans of x they cover there.
+fn disjoint(boxes: Vec<(f64, f64, f64, f64)>) -> Vec<(f64, f64, f64, f64)> {
+    let mut ys: Vec<f64> = boxes.iter().flat_map(|b| [b.1, b.3]).collect();
+    by_key(&mut ys, |y| *y);
+    ys.dedup();
+    let mut out = Vec::new();
+    for band in ys.windows(2) {
+        let (top, bottom) = (band[0], band[1]);
+        let mut spans: Vec<(f64, f64)> = boxes.iter().filter(|b| b.1 <= top && b.3 >= bottom).map(|b| (b.0, b.2)).collect();
+        by_key(&mut spans, |s| s.0);
+        let mut merged: Vec<(f64, f64)> = Vec::new();
+        for (l, r) in spans {
+            match merged.last_mut() {
+                Some(last) if l <= last.1 => last.1 = last.1.max(r),
+                _ => merged.push((l, r)),
+            }
+        }
+        out.extend(merged.into_iter().map(|(l, r)| (l, top, r, bottom)));
+    }
+    out
 }
 
 /// The cursor at `x`, labelled with its true time on the axis's top line (above the ticks'
@@ -267,6 +343,19 @@ pub fn first_difference(l: &Layout, at_us: sim::time::Micros, e: &sim::trace::Ev
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn overlapping_boxes_become_disjoint_ones_covering_the_same_area() {
+        let boxes = vec![(0.0, 0.0, 10.0, 10.0), (5.0, 5.0, 15.0, 20.0), (30.0, 0.0, 40.0, 4.0)];
+        let out = super::disjoint(boxes.clone());
+        let area = |b: &(f64, f64, f64, f64)| (b.2 - b.0) * (b.3 - b.1);
+        assert_eq!(out.iter().map(area).sum::<f64>(), 100.0 + 150.0 - 25.0 + 40.0);
+        for (i, a) in out.iter().enumerate() {
+            for b in &out[i + 1..] {
+                assert!(a.2 <= b.0 || b.2 <= a.0 || a.3 <= b.1 || b.3 <= a.1, "{a:?} overlaps {b:?}");
+            }
+        }
+    }
+
     #[test]
     fn coordinates_are_written_to_a_tenth_of_a_pixel() {
         for (x, want) in

@@ -44,17 +44,19 @@ svg { font-family: system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-ser
 .msg path { fill: none; stroke: #5b6472; stroke-width: 1; opacity: .65; } .msg circle { fill: #5b6472; } .msg.delayed path { stroke: #a15c00; stroke-width: 2; stroke-dasharray: 6 3; opacity: 1; }
 .msg.lost path { stroke: #c0392b; stroke-dasharray: 3 3; opacity: 1; } .msg.inflight path { stroke: #a15c00; stroke-dasharray: 2 4; } .msg.burst path { stroke-width: 3; opacity: .5; } .msg-label { font-size: 10.5px; font-weight: 600; fill: #1b2330; } .head { fill: #5b6472; } .lost-x { stroke: #c0392b; stroke-width: 2; }
 .mark.accepted circle { fill: #0b7a4b; } .mark.rejected circle { fill: #1b2330; } .mark.accepted.harm circle { fill: #c0392b; stroke: #fbe9e7; stroke-width: 3; } .mark.harm .mark-label { fill: #c0392b; } .mark .tick, .mark .cross { stroke: #ffffff; stroke-width: 2; fill: none; }
-.mark-label { text-anchor: middle; font-weight: 700; fill: #1b2330; } .mark-label.start { text-anchor: start; } .mark.grant rect { fill: #1b2330; }
+.mark-label { text-anchor: middle; font-weight: 700; fill: #1b2330; paint-order: stroke; stroke: #ffffff; stroke-width: 3px; stroke-linejoin: round; } .mark-label.start { text-anchor: start; } .mark.grant rect { fill: #1b2330; }
 .mark .bang { fill: #ffffff; font-weight: 800; text-anchor: middle; font-size: 10px; }
 .mark.expired circle { fill: none; stroke: #1b2330; stroke-width: 1.5; } .mark.violation path { fill: #c0392b; }
 .vline { stroke: #c0392b; stroke-width: 1.5; stroke-dasharray: 4 3; } .mark .jump { stroke: #a15c00; stroke-width: 2; fill: none; }
 .mark.crash path { stroke: #c0392b; stroke-width: 3; } .mark.restart path { fill: #0b7a4b; }
-.veil { fill: #ffffff; fill-opacity: .6; } .cursor line { stroke: #1f6feb; stroke-width: 2; } .cursor text { fill: #1f6feb; text-anchor: middle; font-weight: 700; }
+.veil { fill: #ffffff; fill-opacity: .6; fill-rule: evenodd; } .cursor line { stroke: #1f6feb; stroke-width: 2; } .cursor text { fill: #1f6feb; text-anchor: middle; font-weight: 700; }
 @media (prefers-color-scheme: dark) {
   .bg { fill: #161c25; } text { fill: #9aa4b2; } .caption, .lane-name, .mark-label, .msg-label { fill: #e6eaf0; }
   .lane-bg { fill: #141a22; stroke: #2a3340; } .grid { stroke: #2a3340; } .veil { fill: #161c25; }
   .mark.rejected circle { fill: #e6eaf0; } .mark.rejected .cross { stroke: #161c25; }
-  .mark.harm .mark-label { fill: #ff7b6b; }
+  .mark.harm .mark-label { fill: #ff7b6b; } .mark-label { stroke: #161c25; }
+  .bar.key .bar-label, .bar.stale .bar-label { fill: #e6eaf0; } .mark.grant rect { fill: #e6eaf0; } .mark.expired circle { stroke: #e6eaf0; }
+  .msg path { stroke: #9aa4b2; } .msg circle, .head { fill: #9aa4b2; }
 }
 "#;
 
@@ -251,7 +253,8 @@ fn body(s: &mut String, run: &Run, sc: &Scenario, l: &Layout, y: f64, at: Option
     }
     if let Some(t) = at {
         let x = l.x(t);
-        shape(s, &glyph::veil(l, x));
+        let upto = run.events.partition_point(|e| e.at_us <= t).saturating_sub(1);
+        shape(s, &glyph::veil(l, t, upto, false));
         group(s, &glyph::cursor(l, x, t));
     }
     s.push_str("</g>");

@@ -41,25 +41,17 @@ pub struct CursorProps {
 pub struct VeilProps {
     pub layout: ByPtr<Layout>,
     pub t_us: Micros,
+    /// The current step: the events up to it have happened.
+    pub cursor: usize,
     /// Predict mode: the mark at the cursor is what a question asks about, so it is hidden too.
     pub hide: bool,
 }
 
-/// The veil over what has not happened yet. It begins just past a mark at the cursor, so that
-/// the event shown is drawn in full; in predict mode, just before it.
+/// The veil over what has not happened yet, from the cursor on; the event at the cursor is cut
+/// out of it and drawn whole, or in predict mode covered (`glyph::veil`).
 #[component]
 pub fn Veil(p: &VeilProps) -> Html {
-    let at = p.layout.x(p.t_us);
-    let x = if p.hide {
-        at - glyph::MARK_HALF
-    } else {
-        // Past the marks at the cursor and their labels, and the labels of arrows arriving
-        // there.
-        let marks = p.layout.marks.iter().filter(|m| (m.x - at).abs() < 0.5).filter_map(|m| m.label_at());
-        let arrows = p.layout.arrows.iter().filter(|a| (a.x1 - at).abs() < 0.5 && a.arrived_us <= p.t_us);
-        marks.chain(arrows.filter_map(|a| a.label.clone())).map(|l| l.extent().1 + 2.0).fold(at + glyph::MARK_HALF, f64::max)
-    };
-    let veil = glyph::veil(&p.layout, x);
+    let veil = glyph::veil(&p.layout, p.t_us, p.cursor, p.hide);
     html! { <g class="veil-layer" pointer-events="none">{ shape(&veil) }</g> }
 }
 

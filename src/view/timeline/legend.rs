@@ -67,17 +67,17 @@ pub fn Legend(p: &LegendProps) -> Html {
     let client = l.bars.iter().find(|b| b.kind == BarKind::Belief).and_then(|b| b.color).or(Some(0));
     let mut items = Vec::new();
     if has_bar(BarKind::Belief) {
-        items.push(entry(bar(BarKind::Belief, client), 30.0, "holds the lock (its lease valid by its own clock)"));
+        items.push(entry(bar(BarKind::Belief, client), 30.0, "holds the lock"));
     }
     if has_bar(BarKind::Stale) {
-        items.push(entry(bar(BarKind::Stale, client), 30.0, "still believes it holds the lock; its lease has run out"));
+        items.push(entry(bar(BarKind::Stale, client), 30.0, "lease run out, still believed held"));
     }
     if has_bar(BarKind::Key) {
-        items.push(entry(bar(BarKind::Key, client), 30.0, "the lock's key on a server"));
+        items.push(entry(bar(BarKind::Key, client), 30.0, "lock key on a server"));
     }
     if !l.pauses.is_empty() {
         let pause = PauseBlock { fault: 0, actor: 0, x0: 2.0, x1: 28.0, y: 6.0, h: 10.0, title: String::new() };
-        items.push(entry(glyph::pause(&pause), 30.0, "paused (a GC pause): it runs nothing"));
+        items.push(entry(glyph::pause(&pause), 30.0, "paused (GC): runs nothing"));
     }
     for (k, text) in [(BarKind::Down, "down"), (BarKind::Partition, "cut off from the network")] {
         if has_bar(k) {
@@ -85,12 +85,12 @@ pub fn Legend(p: &LegendProps) -> Html {
         }
     }
     let marks = [
-        (MarkKind::Grant, false, "lock granted (with its token)"),
+        (MarkKind::Grant, false, "granted (its token)"),
         (MarkKind::Expired, false, "key expired"),
         (MarkKind::Accepted, false, "write accepted"),
-        (MarkKind::Accepted, true, "stale write accepted: the harm"),
-        (MarkKind::Rejected, false, "write rejected for its token (its label says why)"),
-        (MarkKind::Violation, false, "where harm was done (the verdict says what)"),
+        (MarkKind::Accepted, true, "stale write accepted"),
+        (MarkKind::Rejected, false, "write rejected"),
+        (MarkKind::Violation, false, "harm done (see the verdict)"),
         (MarkKind::Jump, false, "clock jump"),
         (MarkKind::Crash, false, "crash"),
         (MarkKind::Restart, false, "restart or failover"),
@@ -102,7 +102,7 @@ pub fn Legend(p: &LegendProps) -> Html {
     }
     items.push(entry(arrow(ArrowKind::Normal, 1), 28.0, "message"));
     if l.arrows.iter().any(|a| a.count > 1) {
-        items.push(entry(arrow(ArrowKind::Normal, 2), 28.0, "a burst of messages (zoom in to part them)"));
+        items.push(entry(arrow(ArrowKind::Normal, 2), 28.0, "burst of messages (zoom in)"));
     }
     for (k, text) in
         [(ArrowKind::Delayed, "held by the network"), (ArrowKind::Lost, "lost"), (ArrowKind::InFlight, "still in flight at the end")]
@@ -116,7 +116,7 @@ pub fn Legend(p: &LegendProps) -> Html {
         items.push(html! {
             <li>
                 <span class="legend-ring" aria-hidden="true">{ super::labels::ring(&c, "") }</span>
-                <span>{ "the lease left, beside a lane's name: by the client's own clock, or by the server's for its key (it drains as the run plays)" }</span>
+                <span>{ "lease left, by the holder's clock or the key's server's" }</span>
             </li>
         });
     }

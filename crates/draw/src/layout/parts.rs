@@ -155,24 +155,24 @@ pub(super) fn pauses(l: &mut Layout, run: &Run, sc: &Scenario) {
 const STRAIGHT: f64 = 16.0;
 
 /// The messages that carry a write (or a token-checked read) to the resource, by the resource's
-/// decision on receiving them: those arrows are labelled with what they carry.
-fn decided(run: &Run) -> Vec<bool> {
-    let mut out = vec![false; run.intervals.messages.len()];
+/// decision on receiving them: those arrows are labelled with what they carry and its token
+/// ("write, token 33").
+fn decided(run: &Run) -> Vec<Option<String>> {
+    let mut out = vec![None; run.intervals.messages.len()];
     for w in run.events.windows(2) {
         let (EventKind::Receive { msg, .. }, next) = (&w[0].kind, &w[1]) else { continue };
-        let decision = matches!(
-            next.kind,
-            EventKind::Accepted { .. }
-                | EventKind::Rejected { .. }
-                | EventKind::Duplicate { .. }
-                | EventKind::Conflict { .. }
-                | EventKind::Checked { .. }
-        );
-        if decision && next.actor == w[0].actor && next.at_us == w[0].at_us {
-            if let Some(d) = out.get_mut(*msg) {
-                *d = true;
-            }
+        let token = match next.kind {
+            EventKind::Accepted { token, .. } | EventKind::Rejected { token, .. } | EventKind::Checked { token, .. } => token,
+            EventKind::Duplicate { .. } | EventKind::Conflict { .. } => None,
+            _ => continue,
+        };
+        if next.actor != w[0].actor || next.at_us != w[0].at_us {
+            continue;
         }
+        let Some(m) = run.intervals.messages.get(*msg) else { continue };
+        // The verb of what it carries ("write 1, token 33" is a write).
+        let verb = m.what.split_whitespace().next().unwrap_or("write");
+        out[*msg] = Some(token.map_or_else(|| verb.to_string(), |t| format!("{verb}, token {t}")));
     }
     out
 }
@@ -212,11 +212,11 @@ pub(super) fn arrows(l: &mut Layout, run: &Run) {
         };
         last.insert((m.from, m.to), l.arrows.len());
         let bow = (STRAIGHT - (x1 - x0).abs()).max(0.0) * 0.75 * if to > from { -1.0 } else { 1.0 };
-        let label = decided.get(i).copied().unwrap_or(false).then(|| {
+        let label = decided.get(i).cloned().flatten().map(|text| {
             // Beside the arrow's end, just outside the lane it arrives at.
             let lane = l.lane(m.to);
             let y = if to > from { lane.y - 3.0 } else { lane.y + lane.h + 11.0 };
-            Label { text: m.what.clone(), x: x1 + 5.0, y, start: true }
+            Label { text, x: x1 + 5.0, y, start: true }
         });
         l.arrows.push(Arrow {
             msg: i,
