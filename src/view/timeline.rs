@@ -197,6 +197,10 @@ pub fn Timeline(p: &TimelineProps) -> Html {
                         <marker id="lost" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="8" markerHeight="8">
                             <path d="M1 1 L9 9 M9 1 L1 9" class="lost-x" />
                         </marker>
+                        // Where a message leaves.
+                        <marker id="dot" viewBox="0 0 4 4" refX="2" refY="2" markerWidth="4" markerHeight="4" markerUnits="userSpaceOnUse">
+                            <circle cx="2" cy="2" r="2" class="head" />
+                        </marker>
                     </defs>
                     <Backdrop layout={lay.clone()} run={p.run.clone()} scenario={p.scenario.clone()} drag={drag.clone()} menu={menu.setter()} dispatch={p.dispatch.clone()} readonly={p.readonly} {window} />
                     // The cursor behind the marks, so that the event at it is seen whole; in predict

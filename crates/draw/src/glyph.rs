@@ -16,11 +16,45 @@ use crate::layout::{Arrow, ArrowKind, Bar, BarKind, Layout, Mark, MarkKind, Paus
 /// One SVG element. Coordinates are in the timeline's own pixels.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Shape {
-    Rect { x: f64, y: f64, w: f64, h: f64, rx: Option<f64>, transform: Option<String>, class: Option<&'static str>, title: Option<String> },
-    Circle { cx: f64, cy: f64, r: f64 },
-    Path { d: String, class: Option<&'static str>, marker_end: Option<&'static str>, title: Option<String> },
-    Line { x1: f64, y1: f64, x2: f64, y2: f64, class: Option<&'static str>, marker_end: Option<&'static str>, title: Option<String> },
-    Text { x: f64, y: f64, class: &'static str, text: String },
+    Rect {
+        x: f64,
+        y: f64,
+        w: f64,
+        h: f64,
+        rx: Option<f64>,
+        transform: Option<String>,
+        class: Option<&'static str>,
+        title: Option<String>,
+    },
+    Circle {
+        cx: f64,
+        cy: f64,
+        r: f64,
+    },
+    /// `dot_start`: a dot marks where it begins (a message's arrow, by the marker `#dot`: no
+    /// element of its own).
+    Path {
+        d: String,
+        class: Option<&'static str>,
+        marker_end: Option<&'static str>,
+        dot_start: bool,
+        title: Option<String>,
+    },
+    Line {
+        x1: f64,
+        y1: f64,
+        x2: f64,
+        y2: f64,
+        class: Option<&'static str>,
+        marker_end: Option<&'static str>,
+        title: Option<String>,
+    },
+    Text {
+        x: f64,
+        y: f64,
+        class: &'static str,
+        text: String,
+    },
 }
 
 /// A coordinate as SVG writes it: to a tenth of a pixel, without a trailing `.0` (integer
@@ -141,10 +175,7 @@ pub fn arrow(a: &Arrow) -> Glyph {
         let (cx, cy) = a.control();
         format!("M{x0} {y0}Q{} {} {x1} {y1}", num(cx), num(cy))
     };
-    let mut shapes = vec![
-        Shape::Circle { cx: a.x0, cy: a.y0, r: 2.0 },
-        Shape::Path { d, class: None, marker_end: Some(marker), title: Some(a.title.clone()) },
-    ];
+    let mut shapes = vec![Shape::Path { d, class: None, marker_end: Some(marker), dot_start: true, title: Some(a.title.clone()) }];
     if let Some(l) = &a.label {
         shapes.push(Shape::Text { x: l.x, y: l.y, class: "msg-label start", text: l.text.clone() });
     }
@@ -168,7 +199,7 @@ pub fn mark_class(kind: MarkKind) -> &'static str {
 /// A mark on a lane; a violation's line runs down to `height`.
 pub fn mark(m: &Mark, height: f64) -> Glyph {
     let (x, y) = (m.x, m.y);
-    let path = |d: String, class: Option<&'static str>| Shape::Path { d, class, marker_end: None, title: None };
+    let path = |d: String, class: Option<&'static str>| Shape::Path { d, class, marker_end: None, dot_start: false, title: None };
     let mut shapes = match m.kind {
         MarkKind::Accepted => vec![Shape::Circle { cx: x, cy: y, r: 8.0 }, path(format!("M{} {} l3 3 l5 -6", x - 4.0, y), Some("tick"))],
         MarkKind::Rejected => vec![
@@ -272,7 +303,7 @@ pub fn veil(l: &Layout, t: sim::time::Micros, upto: usize, hide: bool) -> Shape 
     for (x0, y0, x1, y1) in disjoint(clipped.filter(|b| b.2 > b.0).collect()) {
         d.push_str(&rect_d(x0, y0, x1, y1));
     }
-    Shape::Path { d, class: Some("veil"), marker_end: None, title: None }
+    Shape::Path { d, class: Some("veil"), marker_end: None, dot_start: false, title: None }
 }
 
 /// Sorts a few items by a number (an insertion sort: a handful of boxes at the cursor, and much

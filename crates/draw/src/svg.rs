@@ -41,7 +41,7 @@ svg { font-family: system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-ser
 .bar.down rect { fill: #c7ccd4; fill-opacity: .55; } .bar.partition rect { fill: none; stroke: #a15c00; stroke-dasharray: 5 3; }
 .bar-label { font-size: 10.5px; fill: #ffffff; font-weight: 600; } .bar.key .bar-label, .bar.stale .bar-label { fill: #1b2330; }
 .pause rect { fill: #7b5ea7; fill-opacity: .82; } .pause-label { fill: #ffffff; font-weight: 600; }
-.msg path { fill: none; stroke: #5b6472; stroke-width: 1; opacity: .65; } .msg circle { fill: #5b6472; } .msg.delayed path { stroke: #a15c00; stroke-width: 2; stroke-dasharray: 6 3; opacity: 1; }
+.msg path { fill: none; stroke: #5b6472; stroke-width: 1; opacity: .65; } .msg.delayed path { stroke: #a15c00; stroke-width: 2; stroke-dasharray: 6 3; opacity: 1; }
 .msg.lost path { stroke: #c0392b; stroke-dasharray: 3 3; opacity: 1; } .msg.inflight path { stroke: #a15c00; stroke-dasharray: 2 4; } .msg.burst path { stroke-width: 3; opacity: .5; } .msg-label { font-size: 10.5px; font-weight: 600; fill: #1b2330; } .head { fill: #5b6472; } .lost-x { stroke: #c0392b; stroke-width: 2; }
 .mark.accepted circle { fill: #0b7a4b; } .mark.rejected circle { fill: #1b2330; } .mark.accepted.harm circle { fill: #c0392b; stroke: #fbe9e7; stroke-width: 3; } .mark.harm .mark-label { fill: #c0392b; } .mark .tick, .mark .cross { stroke: #ffffff; stroke-width: 2; fill: none; }
 .mark-label { text-anchor: middle; font-weight: 700; fill: #1b2330; paint-order: stroke; stroke: #ffffff; stroke-width: 3px; stroke-linejoin: round; } .mark-label.start { text-anchor: start; } .mark.grant rect { fill: #1b2330; }
@@ -56,7 +56,7 @@ svg { font-family: system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-ser
   .mark.rejected circle { fill: #e6eaf0; } .mark.rejected .cross { stroke: #161c25; }
   .mark.harm .mark-label { fill: #ff7b6b; } .mark-label { stroke: #161c25; }
   .bar.key .bar-label, .bar.stale .bar-label { fill: #e6eaf0; } .mark.grant rect { fill: #e6eaf0; } .mark.expired circle { stroke: #e6eaf0; }
-  .msg path { stroke: #9aa4b2; } .msg circle, .head { fill: #9aa4b2; }
+  .msg path { stroke: #9aa4b2; } .head { fill: #9aa4b2; }
 }
 "#;
 
@@ -104,8 +104,11 @@ fn shape(s: &mut String, sh: &Shape) {
         Shape::Circle { cx, cy, r } => {
             let _ = write!(s, r#"<circle cx="{}" cy="{}" r="{}"/>"#, n(cx), n(cy), n(r));
         }
-        Shape::Path { d, class: c, marker_end, title: t } => {
+        Shape::Path { d, class: c, marker_end, dot_start, title: t } => {
             let _ = write!(s, r#"<path{} d="{d}""#, class(*c));
+            if *dot_start {
+                s.push_str(r#" marker-start="url(#dot)""#);
+            }
             if let Some(m) = marker_end {
                 let _ = write!(s, r#" marker-end="{m}""#);
             }
@@ -188,7 +191,7 @@ fn open(width: f64, height: f64, label: &str, title: &str, extra_style: &str) ->
         label = esc(label)
     );
     let _ = write!(s, "<title>{}</title><style>{STYLE}{extra_style}</style>", esc(title));
-    s.push_str(r#"<defs><marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" class="head"/></marker><marker id="head-burst" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="2.5" markerHeight="2.5" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" class="head"/></marker><marker id="lost" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="8" markerHeight="8"><path d="M1 1 L9 9 M9 1 L1 9" class="lost-x"/></marker></defs>"#);
+    s.push_str(r#"<defs><marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" class="head"/></marker><marker id="head-burst" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="2.5" markerHeight="2.5" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" class="head"/></marker><marker id="lost" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="8" markerHeight="8"><path d="M1 1 L9 9 M9 1 L1 9" class="lost-x"/></marker><marker id="dot" viewBox="0 0 4 4" refX="2" refY="2" markerWidth="4" markerHeight="4" markerUnits="userSpaceOnUse"><circle cx="2" cy="2" r="2" class="head"/></marker></defs>"#);
     let _ = write!(s, r#"<rect class="bg" width="{width}" height="{height}"/>"#);
     s
 }

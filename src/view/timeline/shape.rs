@@ -18,8 +18,8 @@ pub fn shape(s: &Shape) -> Html {
             </rect>
         },
         Shape::Circle { cx, cy, r } => html! { <circle cx={num(*cx)} cy={num(*cy)} r={num(*r)} /> },
-        Shape::Path { d, class: c, marker_end, title } => html! {
-            <path d={d.clone()} class={class(*c)} marker-end={*marker_end}>
+        Shape::Path { d, class: c, marker_end, dot_start, title } => html! {
+            <path d={d.clone()} class={class(*c)} marker-end={*marker_end} marker-start={dot_start.then_some("url(#dot)")}>
                 if let Some(t) = title { <title>{ t }</title> }
             </path>
         },
