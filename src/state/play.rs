@@ -71,8 +71,7 @@ pub(super) fn played(this: &Screen, action: Action) -> Option<Screen> {
         Action::SetPace(pace) if pace == this.pace => return None,
         Action::SetPace(pace) => Screen { pace, fast: 1.0, ..this.clone() },
         Action::TogglePace => {
-            let pace = if this.pace == Pace::Steps { Pace::Time } else { Pace::Steps };
-            Screen { pace, fast: 1.0, ..this.clone() }
+            return played(this, Action::SetPace(if this.pace == Pace::Steps { Pace::Time } else { Pace::Steps }));
         }
         _ => return None,
     })

@@ -61,18 +61,18 @@ pub fn App() -> Html {
             if embed.as_ref().is_some_and(|e| e.compare_fix) {
                 s = s.comparing_fix();
             }
+            // The embedding page's theme, on the frame's root element (the stylesheet reads it).
+            if let Some(t) = embed.as_ref().and_then(|e| e.theme.attribute()) {
+                let root = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element());
+                if let Some(r) = root {
+                    let _ = r.set_attribute("data-theme", t);
+                }
+            }
             (Rc::new(s), embed)
         });
         (both.0.clone(), both.1.clone())
     };
-    if let Some(e) = &embed {
-        // The embedding page's theme, on the frame's root element (the stylesheet reads it).
-        if let Some(t) = e.theme.attribute() {
-            let root = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element());
-            if let Some(r) = root {
-                let _ = r.set_attribute("data-theme", t);
-            }
-        }
+    if embed.is_some() {
         return html! { <Lab start={start} embed={embed} /> };
     }
     let here = *page;

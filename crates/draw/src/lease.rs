@@ -38,10 +38,12 @@ impl Countdown {
     }
 }
 
-/// Each actor's deadlines, computed once per run: (true time it was set, deadline on the
-/// actor's own clock), in order.
+/// Each actor's leases, computed once per run, so that a playback tick only looks up its own
+/// actor's: the spans it holds (a client's beliefs) or keeps (a Redis node's keys), and its
+/// deadlines (true time set, deadline on the actor's own clock), in order.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Leases {
+    spans: Vec<Vec<(Micros, Micros)>>,
     deadlines: Vec<Vec<(Micros, Micros)>>,
     ttl_us: Micros,
 }
@@ -58,7 +60,14 @@ impl Leases {
             };
             deadlines[e.actor].push((e.at_us, deadline));
         }
-        Leases { deadlines, ttl_us }
+        let mut spans = vec![Vec::new(); run.actors.len()];
+        for b in &run.intervals.beliefs {
+            spans[b.client].push((b.from_us, b.to_us));
+        }
+        for k in run.intervals.keys.iter().filter(|k| run.actors[k.node].role == Role::Redis) {
+            spans[k.node].push((k.from_us, k.to_us));
+        }
+        Leases { spans, deadlines, ttl_us }
     }
 
     /// Whether the run has any lease to count down.
@@ -70,11 +79,7 @@ impl Leases {
     pub fn at(&self, run: &Run, actor: usize, t: Micros) -> Option<Countdown> {
         let holder = run.actors.get(actor)?.role == Role::Client;
         // Since when it has held (or kept) the lease in force at `t`.
-        let since = if holder {
-            run.intervals.beliefs.iter().find(|b| b.client == actor && b.from_us <= t && t < b.to_us)?.from_us
-        } else {
-            run.intervals.keys.iter().find(|k| k.node == actor && k.from_us <= t && t < k.to_us)?.from_us
-        };
+        let since = self.spans.get(actor)?.iter().find(|s| s.0 <= t && t < s.1)?.0;
         let mine = self.deadlines.get(actor)?;
         let (set_at, deadline) = *mine[..mine.partition_point(|d| d.0 <= t)].last()?;
         (set_at >= since).then(|| Countdown { left_us: deadline - run.local_at(actor, t), ttl_us: self.ttl_us, holder })

@@ -180,7 +180,7 @@ fn decided(run: &Run) -> Vec<Option<String>> {
 /// Every message, from lane to lane; a burst of ordinary messages between the same two lanes
 /// closer than two pixels is one arrow (`Arrow::count`).
 pub(super) fn arrows(l: &mut Layout, run: &Run) {
-    let decided = decided(run);
+    let mut decided = decided(run);
     // The last arrow drawn from each lane to each other, by index into `l.arrows`.
     let mut last: BTreeMap<(usize, usize), usize> = BTreeMap::new();
     // The bursts: (index into `l.arrows`, the last message's send time).
@@ -212,7 +212,7 @@ pub(super) fn arrows(l: &mut Layout, run: &Run) {
         };
         last.insert((m.from, m.to), l.arrows.len());
         let bow = (STRAIGHT - (x1 - x0).abs()).max(0.0) * 0.75 * if to > from { -1.0 } else { 1.0 };
-        let label = decided.get(i).cloned().flatten().map(|text| {
+        let label = decided.get_mut(i).and_then(Option::take).map(|text| {
             // Beside the arrow's end, just outside the lane it arrives at.
             let lane = l.lane(m.to);
             let y = if to > from { lane.y - 3.0 } else { lane.y + lane.h + 11.0 };
