@@ -45,7 +45,7 @@ pub fn glossed(text: &str) -> Html {
             }
         }
     }
-    found.sort_by_key(|f| f.0);
+    sim::sort::by_key(&mut found, |f| f.0);
     let mut out = Vec::new();
     let mut at = 0;
     for (p, l, meaning) in found {

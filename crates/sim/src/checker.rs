@@ -142,14 +142,14 @@ pub fn check(run: &Run, sc: &Scenario) -> Verdict {
     out_of_order(&cx, &mut v);
     duplicates(&cx, &mut v);
     let (mut violations, mut omitted) = v.finish();
-    violations.sort_by_key(|f: &Finding| (f.at_us, f.property.as_str()));
+    crate::sort::by_key(&mut violations, |f: &Finding| (f.at_us, f.property.as_str()));
     let mut h = Findings::default();
     double_grants(&cx, &mut h);
     foreign_ops(&cx, &mut h);
     belief_overlaps(&cx, &mut h);
     token_regressions(&cx, &mut h);
     let (mut hazards, more) = h.finish();
-    hazards.sort_by_key(|f: &Finding| (f.at_us, f.property.as_str()));
+    crate::sort::by_key(&mut hazards, |f: &Finding| (f.at_us, f.property.as_str()));
     omitted.extend(more);
     let mut n = Findings::default();
     liveness(&cx, &mut n);

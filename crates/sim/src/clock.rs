@@ -51,7 +51,7 @@ impl Clock {
     /// true times. `changes` need not be sorted; changes at the same time apply in order.
     pub fn new(offset: Micros, ppm: i64, changes: &[(Micros, ClockChange)]) -> Clock {
         let mut sorted: Vec<(usize, &(Micros, ClockChange))> = changes.iter().enumerate().collect();
-        sorted.sort_by_key(|(i, (t, _))| (*t, *i));
+        crate::sort::by_key(&mut sorted, |(i, (t, _))| (*t, *i));
         let mut segments = vec![Segment { start: 0, local: offset, ppm }];
         for (_, (t, change)) in sorted {
             let t = (*t).max(0);

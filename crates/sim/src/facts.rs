@@ -238,7 +238,7 @@ impl Facts {
     /// revision (the holder) first.
     pub fn queue_at(&self, run: &Run, member: ActorId, t: Micros) -> Vec<LiveKey> {
         let mut q: Vec<LiveKey> = self.keys_on(member, t).into_iter().filter(|k| k.revision.is_some()).collect();
-        q.sort_by(|a, b| (a.revision, a.owner.map(|o| run.name(o))).cmp(&(b.revision, b.owner.map(|o| run.name(o)))));
+        crate::sort::by(&mut q, |a, b| (a.revision, a.owner.map(|o| run.name(o))).cmp(&(b.revision, b.owner.map(|o| run.name(o)))));
         q
     }
 

@@ -30,6 +30,7 @@ pub mod resource;
 pub mod rng;
 pub mod scenario;
 pub mod search;
+pub mod sort;
 pub mod strict_json;
 pub mod time;
 pub mod trace;

@@ -61,7 +61,7 @@ fn key_rows(run: &Run) -> (Vec<usize>, BTreeMap<usize, usize>) {
     let mut rows_of: Vec<usize> = vec![0; run.intervals.keys.len()];
     let mut rows_on: BTreeMap<usize, usize> = Default::default();
     let mut order: Vec<usize> = (0..run.intervals.keys.len()).collect();
-    order.sort_by_key(|&i| (run.intervals.keys[i].node, run.intervals.keys[i].from_us));
+    sim::sort::by_key(&mut order, |&i| (run.intervals.keys[i].node, run.intervals.keys[i].from_us));
     let mut ends: BTreeMap<usize, Vec<Micros>> = Default::default();
     for i in order {
         let k = &run.intervals.keys[i];
@@ -308,7 +308,7 @@ fn declutter(marks: &mut [Mark], arrows: &mut [Arrow]) {
             all.push((l, r, label.y, Err(i)));
         }
     }
-    all.sort_by(|a, b| a.0.total_cmp(&b.0));
+    sim::sort::by(&mut all, |a, b| a.0.total_cmp(&b.0));
     // Kept labels: (right, baseline).
     let mut kept: Vec<(f64, f64)> = Vec::new();
     for (l, r, y, which) in all {

@@ -167,7 +167,7 @@ pub(super) fn belief_overlaps(cx: &Cx, out: &mut Findings) {
             }
         }
     }
-    first.sort_by_key(|(x, y)| x.from_us.max(y.from_us));
+    crate::sort::by_key(&mut first, |(x, y)| x.from_us.max(y.from_us));
     for (x, y) in first {
         let from = x.from_us.max(y.from_us);
         out.add(Kind::BeliefOverlap, || {

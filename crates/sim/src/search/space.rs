@@ -4,8 +4,6 @@
 //! resource; clock jumps and drift, crashes with and without a restart, and failover on each
 //! lock server near each grant; a client cut off from the others).
 
-use std::collections::BTreeSet;
-
 use serde::Serialize;
 
 use crate::scenario::{Fault, Scenario};
@@ -81,9 +79,9 @@ fn spread<T: Copy>(xs: &[T], n: usize) -> Vec<T> {
 /// The instants that matter for an actor: just after each of its events, and halfway between
 /// consecutive ones, before the run's end.
 fn instants(times: impl Iterator<Item = Micros>, end_ms: u64) -> Vec<u64> {
-    let after: BTreeSet<u64> = times.map(just_after).filter(|&t| t < end_ms).collect();
+    let after = crate::sort::set(times.map(just_after).filter(|&t| t < end_ms));
     let after: Vec<u64> = after.into_iter().collect();
-    let mut all: BTreeSet<u64> = after.iter().copied().collect();
+    let mut all = crate::sort::set(after.iter().copied());
     all.extend(after.windows(2).filter(|w| w[1] - w[0] >= 4).map(|w| (w[0] + w[1]) / 2));
     spread(&all.into_iter().collect::<Vec<_>>(), INSTANTS)
 }
@@ -111,16 +109,8 @@ pub fn space(sc: &Scenario, run: &Run) -> Vec<Candidate> {
         // Each message it sends to a lock server or the resource, held back.
         let dests = servers.iter().copied().chain((0..run.actors.len()).filter(|&a| run.actors[a].role == Role::Resource));
         for to in dests {
-            let sent: Vec<u64> = run
-                .intervals
-                .messages
-                .iter()
-                .filter(|m| m.from == c && m.to == to)
-                .map(|m| (m.sent_us.max(0) / MS) as u64)
-                .filter(|&t| t < end)
-                .collect::<BTreeSet<_>>()
-                .into_iter()
-                .collect();
+            let sent = run.intervals.messages.iter().filter(|m| m.from == c && m.to == to).map(|m| (m.sent_us.max(0) / MS) as u64);
+            let sent: Vec<u64> = crate::sort::set(sent.filter(|&t| t < end)).into_iter().collect();
             for at_ms in spread(&sent, MESSAGES) {
                 for extra_ms in lengths {
                     let (from, to) = (name.clone(), run.name(to).to_string());
