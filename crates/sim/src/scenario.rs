@@ -272,15 +272,8 @@ impl Scenario {
                 return Err(ScenarioError::at("version", format!("only version 1 exists, not {v}")));
             }
         }
-        let sc: Scenario = serde_path_to_error::deserialize(&value).map_err(|e| {
-            let path = e.path().to_string();
-            let path = if path == "." { String::new() } else { path };
-            ScenarioError::at(path, clean_serde_message(&e.inner().to_string()))
-        })?;
-        // serde reads a list as a struct's fields in order; a scenario names every field.
-        if let Some(path) = list_for_object(&value, &sc.to_value(), String::new()) {
-            return Err(ScenarioError::at(path, "expected an object with named fields, not a list"));
-        }
+        let sc: Scenario =
+            crate::from_value::deserialize(&value).map_err(|(path, e)| ScenarioError::at(path, clean_serde_message(&e.to_string())))?;
         sc.validate()?;
         Ok(sc)
     }
@@ -341,19 +334,6 @@ impl Scenario {
 /// has none).
 pub fn settings_hold(v: &mut serde_json::Value, set: &[Setting]) -> bool {
     set.iter().all(|s| pointer_mut(v, &s.path).is_some_and(|x| *x == s.value))
-}
-
-/// The first place where `input` has a list and the scenario read from it (`output`) has an
-/// object: a struct given by position.
-fn list_for_object(input: &serde_json::Value, output: &serde_json::Value, path: String) -> Option<String> {
-    use serde_json::Value::{Array, Object};
-    let join = |k: &str| if path.is_empty() { k.to_string() } else { format!("{path}.{k}") };
-    match (input, output) {
-        (Array(_), Object(_)) => Some(path),
-        (Object(a), Object(b)) => b.iter().find_map(|(k, vb)| a.get(k).and_then(|va| list_for_object(va, vb, join(k)))),
-        (Array(a), Array(b)) => a.iter().zip(b).enumerate().find_map(|(i, (va, vb))| list_for_object(va, vb, format!("{path}[{i}]"))),
-        _ => None,
-    }
 }
 
 /// The slot at a dot-separated path (`clients.1.steps.0.read.activate`), creating a missing
