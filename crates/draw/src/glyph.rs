@@ -60,15 +60,51 @@ pub enum Shape {
 /// A coordinate as SVG writes it: to a tenth of a pixel, without a trailing `.0` (integer
 /// formatting only, which is much cheaper in WebAssembly than printing a float).
 pub fn num(x: f64) -> String {
-    if !x.is_finite() {
-        return "0".into();
+    let mut s = String::with_capacity(8);
+    push_num(&mut s, x);
+    s
+}
+
+/// Appends [`num`]`(x)` to `out`, without `format!` (thousands of coordinates are written for
+/// each drawing of a large run, and the formatting machinery was a tenth of a drag's time).
+pub fn push_num(out: &mut String, x: f64) {
+    let tenths = if x.is_finite() { (x * 10.0).round() as i64 } else { 0 };
+    if tenths < 0 {
+        out.push('-');
     }
-    let tenths = (x * 10.0).round() as i64;
-    let (sign, t) = if tenths < 0 { ("-", -tenths) } else { ("", tenths) };
-    match t % 10 {
-        0 => format!("{sign}{}", t / 10),
-        d => format!("{sign}{}.{d}", t / 10),
+    let t = tenths.unsigned_abs();
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut n = t / 10;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
     }
+    digits[i..].iter().for_each(|&d| out.push(char::from(d)));
+    if t % 10 != 0 {
+        out.push('.');
+        out.push(char::from(b'0' + (t % 10) as u8));
+    }
+}
+
+/// Path data from commands and their coordinates: `d(&[("M", &[x, y]), ("L", &[x1, y1])])` is
+/// `M{x} {y}L{x1} {y1}`, each number as [`num`] writes it.
+pub fn d(commands: &[(&str, &[f64])]) -> String {
+    let mut out = String::with_capacity(commands.len() * 12);
+    for (c, xs) in commands {
+        out.push_str(c);
+        for (i, x) in xs.iter().enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            push_num(&mut out, *x);
+        }
+    }
+    out
 }
 
 /// A group (`<g>`): its class, its tooltip (a `<title>` first inside it) and its shapes.
@@ -168,12 +204,11 @@ pub fn arrow(a: &Arrow) -> Glyph {
         ArrowKind::Lost => ("msg lost", "url(#lost)"),
         ArrowKind::InFlight => ("msg inflight", "url(#head)"),
     };
-    let (x0, y0, x1, y1) = (num(a.x0), num(a.y0), num(a.x1), num(a.y1));
     let d = if a.bow == 0.0 {
-        format!("M{x0} {y0}L{x1} {y1}")
+        d(&[("M", &[a.x0, a.y0]), ("L", &[a.x1, a.y1])])
     } else {
         let (cx, cy) = a.control();
-        format!("M{x0} {y0}Q{} {} {x1} {y1}", num(cx), num(cy))
+        d(&[("M", &[a.x0, a.y0]), ("Q", &[cx, cy, a.x1, a.y1])])
     };
     let mut shapes = vec![Shape::Path { d, class: None, marker_end: Some(marker), dot_start: true, title: Some(a.title.clone()) }];
     if let Some(l) = &a.label {
@@ -262,7 +297,7 @@ pub const MARK_HALF: f64 = 10.0;
 
 /// A rectangle as path data.
 fn rect_d(x0: f64, y0: f64, x1: f64, y1: f64) -> String {
-    format!("M{} {}H{}V{}H{}Z", num(x0), num(y0), num(x1), num(y1), num(x0))
+    d(&[("M", &[x0, y0]), ("H", &[x1]), ("V", &[y1]), ("H", &[x0]), ("Z", &[])])
 }
 
 /// The veil over what has not happened yet at true time `t`, when events up to `upto` have:
@@ -274,7 +309,7 @@ fn rect_d(x0: f64, y0: f64, x1: f64, y1: f64) -> String {
 /// stays uncovered up to the cursor.
 pub fn veil(l: &Layout, t: sim::time::Micros, upto: usize, hide: bool) -> Shape {
     let x = l.x(t);
-    let mut d = rect_d(x, AXIS, l.x1.max(x), l.height);
+    let mut path = rect_d(x, AXIS, l.x1.max(x), l.height);
     let at_edge = |m: &&Mark| {
         if hide {
             (m.x - x).abs() < 0.5
@@ -301,9 +336,9 @@ pub fn veil(l: &Layout, t: sim::time::Micros, upto: usize, hide: bool) -> Shape 
     // (evenodd would turn an overlap inside out).
     let clipped = boxes.into_iter().map(|(x0, y0, x1, y1)| if hide { (x0, y0, x1.min(x), y1) } else { (x0.max(x), y0, x1, y1) });
     for (x0, y0, x1, y1) in disjoint(clipped.filter(|b| b.2 > b.0).collect()) {
-        d.push_str(&rect_d(x0, y0, x1, y1));
+        path.push_str(&rect_d(x0, y0, x1, y1));
     }
-    Shape::Path { d, class: Some("veil"), marker_end: None, dot_start: false, title: None }
+    Shape::Path { d: path, class: Some("veil"), marker_end: None, dot_start: false, title: None }
 }
 
 /// Sorts a few items by a number (an insertion sort: a handful of boxes at the cursor, and much
@@ -389,10 +424,20 @@ mod tests {
 
     #[test]
     fn coordinates_are_written_to_a_tenth_of_a_pixel() {
-        for (x, want) in
-            [(0.0, "0"), (12.0, "12"), (12.34, "12.3"), (12.35, "12.4"), (-0.04, "0"), (-3.26, "-3.3"), (0.96, "1"), (f64::NAN, "0")]
-        {
+        for (x, want) in [
+            (0.0, "0"),
+            (12.0, "12"),
+            (12.34, "12.3"),
+            (12.35, "12.4"),
+            (-0.04, "0"),
+            (-3.26, "-3.3"),
+            (0.96, "1"),
+            (f64::NAN, "0"),
+            (1_234_567.89, "1234567.9"),
+            (-100.0, "-100"),
+        ] {
             assert_eq!(super::num(x), want, "{x}");
         }
+        assert_eq!(super::d(&[("M", &[1.0, 2.25]), ("Q", &[3.0, -4.0, 5.5, 6.0]), ("Z", &[])]), "M1 2.3Q3 -4 5.5 6Z");
     }
 }
