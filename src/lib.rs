@@ -7,6 +7,7 @@
 pub mod compress;
 pub mod edit;
 pub mod guide;
+pub mod library;
 pub use draw::layout;
 pub mod share;
 pub mod state;
@@ -20,9 +21,14 @@ pub fn start() {
 /// Mounts one run into `element` of another page (see static/embed.js): options are
 /// `{ scenario: <library id or scenario object>, step, fix, controls: "full"|"play"|"none",
 /// autoplay, stylesheet }`. A bad option is refused with a message (and shown in the element).
+/// A library scenario's file is fetched first, from beside the stylesheet.
 #[wasm_bindgen::prelude::wasm_bindgen]
-pub fn mount(element: web_sys::Element, options: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
-    match view::embed::mount_into(&element, &options) {
+pub async fn mount(element: web_sys::Element, options: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
+    let result = match view::embed::library_id(&options) {
+        Some(id) => library::load(&[&id]).await,
+        None => Ok(()),
+    };
+    match result.and_then(|()| view::embed::mount_into(&element, &options)) {
         Ok(()) => Ok(()),
         Err(message) => {
             element.set_text_content(Some(&format!("Lease Lab: {message}")));

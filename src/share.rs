@@ -131,7 +131,7 @@ pub fn query(sc: &Scenario, original: &Scenario, fixed: bool, step: usize) -> Ad
 /// [`query`] without the step: the costly part (an edited scenario is compared with the
 /// library's), which a caller can keep while only the step changes.
 pub fn link(sc: &Scenario, original: &Scenario, fixed: bool) -> Address {
-    let lib = sim::library::catalog().iter().find(|l| l.id == original.id);
+    let lib = sim::library::find(&original.id);
     let as_library = lib.is_some_and(|l| {
         l == original
             && if fixed {

@@ -43,7 +43,9 @@ pub fn library_safe(id: &str, fixed: bool) -> bool {
     if let Some(v) = SAFE.with(|m| m.borrow().get(&(id.to_string(), fixed)).copied()) {
         return v;
     }
-    let safe = sim::library::get(id)
+    // Not kept while the scenario's file is not in: the answer would be wrong once it is.
+    let Some(sc) = sim::library::get(id) else { return false };
+    let safe = Some(sc)
         .and_then(|sc| if fixed { sc.fixed().and_then(Result::ok) } else { Some(sc) })
         .and_then(|sc| sim::run(&sc).ok())
         .is_some_and(|r| r.verdict.is_safe());

@@ -1,7 +1,8 @@
-//! Compiles the library's scenario files in without their layout: each file's JSON with the
-//! whitespace between tokens removed (strings untouched), so that the app's download carries the
-//! scenarios and not their indentation. Nothing is parsed here: the files are checked when the
-//! library is read (`library::all`), exactly as written.
+//! Prepares the library's scenario files for `library.rs`: each file's JSON with the whitespace
+//! between tokens removed (strings untouched), compiled in with the `embedded-library` feature,
+//! and each file's entry in the course (`<id>.entry.rs`: its id, chapter and title), compiled in
+//! always. Nothing else is read here: the files are checked when the library is read
+//! (`library::all`), exactly as written.
 
 use std::path::Path;
 
@@ -15,6 +16,11 @@ fn main() {
             println!("cargo:rerun-if-changed={}", path.display());
             let text = std::fs::read_to_string(&path).expect("a readable scenario file");
             std::fs::write(out.join(path.file_name().expect("a file name")), compact(&text)).expect("OUT_DIR is writable");
+            let v: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+            let field = |k: &str| v.get(k).and_then(|x| x.as_str()).unwrap_or_default().to_string();
+            let entry = format!("Entry {{ id: {:?}, chapter: {:?}, title: {:?} }}", field("id"), field("chapter"), field("title"));
+            let stem = path.file_stem().expect("a file name").to_string_lossy().to_string();
+            std::fs::write(out.join(format!("{stem}.entry.rs")), entry).expect("OUT_DIR is writable");
         }
     }
 }

@@ -29,6 +29,11 @@ thread_local! {
     static SYNC_GENERATION: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
+/// The course's first lesson (its file is fetched before the app starts, `app::mount`).
+fn first_lesson() -> Scenario {
+    sim::library::get(sim::library::INDEX[0].id).expect("the first lesson's file is in before the app starts")
+}
+
 /// The run to open: `?scenario=<id>&fix=1` (the library), `&set=<path>=<value>` (its changes),
 /// `#s=…` or `#z=…` (a scenario in the fragment), `?s=…` (the older form), and `&step=N`; the
 /// reader's last scenario otherwise. A bad link says what is wrong and falls back to the
@@ -41,7 +46,7 @@ pub(super) fn initial() -> Screen {
     let get = |k: &str| params.as_ref().and_then(|p| p.get(k));
     // The reader's last scenario, else the course's first: what any link that cannot be opened
     // (or run) falls back to, so that the next save never overwrites the reader's work.
-    let fallback = || last_scenario().unwrap_or_else(|| sim::library::catalog()[0].clone());
+    let fallback = || last_scenario().unwrap_or_else(first_lesson);
     let fix = get("fix").is_some_and(|v| v == "1" || v == "true");
     let sets: Vec<String> = params.as_ref().map(|p| p.get_all("set").iter().filter_map(|v| v.as_string()).collect()).unwrap_or_default();
     let cannot = |e: String| format!("This link could not be opened: {e}. Your last scenario is shown instead.");
@@ -77,10 +82,7 @@ pub(super) fn initial() -> Screen {
         Err(e) => {
             let (mut s, shown) = match Screen::new(fallback(), false) {
                 Ok(s) => (s, "Your last scenario is shown instead."),
-                Err(_) => (
-                    Screen::new(sim::library::catalog()[0].clone(), false).expect("library scenarios run"),
-                    "The first lesson is shown instead.",
-                ),
+                Err(_) => (Screen::new(first_lesson(), false).expect("library scenarios run"), "The first lesson is shown instead."),
             };
             s.error = Some(crate::state::FieldError {
                 field: "open".into(),

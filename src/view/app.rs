@@ -76,18 +76,59 @@ pub fn App() -> Html {
         return html! { <Lab start={start} embed={embed} /> };
     }
     let here = *page;
+    // The rest of the course's files are fetched now that the first view is up; the pages
+    // beside the lab run several scenarios, and wait for them.
+    let library = crate::library::use_library();
+    let waiting = here != Page::Lab && library != Ok(true);
     html! {
         <>
             <div class="lab-holder" hidden={here != Page::Lab}>
                 <Lab start={start} active={here == Page::Lab} nav={nav.clone()} open={(*open_request).clone()} />
             </div>
-            if here == Page::Guide { <GuidePage nav={nav.clone()} open={open.clone()} /> }
-            if here == Page::Debate { <DebatePage nav={nav} open={open} /> }
+            if waiting { <main class="page">{ crate::view::pages::waiting(&library) }</main> }
+            else if here == Page::Guide { <GuidePage nav={nav.clone()} open={open.clone()} /> }
+            else if here == Page::Debate { <DebatePage nav={nav} open={open} /> }
         </>
     }
 }
 
-/// Mounts the app on the page's body.
+/// Mounts the app on the page's body, once the library files the address needs are in (the
+/// first view fetches one scenario's file; the rest of the course follows, [`App`]). If they
+/// cannot be had, the page says so.
 pub fn mount() {
-    yew::Renderer::<App>::new().render();
+    wasm_bindgen_futures::spawn_local(async {
+        match crate::library::load(&first_needs()).await {
+            Ok(()) => {
+                yew::Renderer::<App>::new().render();
+            }
+            Err(e) => {
+                let doc = web_sys::window().and_then(|w| w.document());
+                if let (Some(p), Some(body)) = (doc.as_ref().and_then(|d| d.create_element("p").ok()), doc.as_ref().and_then(|d| d.body()))
+                {
+                    p.set_class_name("start-error");
+                    p.set_text_content(Some(&format!("Lease Lab could not start: {e}. Check the connection and reload the page.")));
+                    let _ = body.append_child(&p);
+                }
+            }
+        }
+    });
+}
+
+/// The library files the first view needs: the scenario the address names, and the course's
+/// first (what a link that cannot be opened falls back to), and the one the reader last had
+/// open; every file for a page beside the lab or a link that changes a library scenario (its
+/// scenario is known only once the link is read).
+fn first_needs() -> Vec<&'static str> {
+    let loc = web_sys::window().map(|w| w.location());
+    let search = loc.as_ref().and_then(|l| l.search().ok()).unwrap_or_default();
+    let hash = loc.as_ref().and_then(|l| l.hash().ok()).unwrap_or_default();
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
+    let get = |k: &str| params.as_ref().and_then(|p| p.get(k));
+    if Page::from_query(&search) != Page::Lab || hash.len() > 1 || get("s").is_some() || get("set").is_some() {
+        return sim::library::INDEX.iter().map(|e| e.id).collect();
+    }
+    let named = [get("scenario"), crate::view::address::last_scenario().map(|s| s.id)];
+    let mut ids = vec![sim::library::INDEX[0].id];
+    ids.extend(named.iter().flatten().filter_map(|id| sim::library::entry(id)).map(|e| e.id));
+    ids
 }

@@ -22,9 +22,14 @@ pub struct CourseProps {
 #[component]
 pub fn Course(p: &CourseProps) -> Html {
     crate::view::probe::rendered("Course");
-    let all = use_memo((), |_| {
+    // Every lesson's verdict needs every lesson's file.
+    let library = crate::library::use_library();
+    let all = use_memo(library == Ok(true), |_| {
         sim::library::catalog().iter().map(|s| (Rc::new(s.clone()), crate::view::library_safe(&s.id, false))).collect::<Vec<_>>()
     });
+    if library != Ok(true) {
+        return crate::view::pages::waiting(&library);
+    }
     let current = &p.current;
     let (visited, scores) = (&p.progress.visited, &p.progress.scores);
     let done = all.iter().filter(|(s, _)| visited.contains(&s.id)).count();
@@ -123,11 +128,11 @@ pub fn Story(p: &StoryProps) -> Html {
         let open = open.clone();
         Callback::from(move |_| open.set(!*open))
     };
-    let all = sim::library::catalog();
+    let all = sim::library::INDEX;
     let at = all.iter().position(|x| x.id == sc.id);
     let next = at.and_then(|i| all.get(i + 1)).map(|n| {
-        let (d, n) = (p.dispatch.clone(), std::rc::Rc::new(n.clone()));
-        Callback::from(move |_| d.emit(Action::Open(n.clone(), false)))
+        let (d, id) = (p.dispatch.clone(), n.id);
+        Callback::from(move |_| crate::library::open(id, false, d.clone()))
     });
     html! {
         <div class={classes!("story", open.then_some("open"))}>

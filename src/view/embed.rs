@@ -65,6 +65,17 @@ pub struct Embed {
     pub editable: bool,
 }
 
+/// The library id an embed's options name (`scenario: "gc-pause-fenced"`), whose file must be
+/// fetched before it is mounted; the files are fetched from beside the stylesheet, where the
+/// Lease Lab deployment is.
+pub fn library_id(options: &wasm_bindgen::JsValue) -> Option<String> {
+    let get = |k: &str| js_sys::Reflect::get(options, &wasm_bindgen::JsValue::from_str(k)).ok().and_then(|v| v.as_string());
+    if let Some(base) = get("stylesheet").as_ref().and_then(|css| css.rsplit_once('/')) {
+        crate::library::set_base(&format!("{}/", base.0));
+    }
+    get("scenario")
+}
+
 /// Mounts one run into an element of another page, in a shadow root of its own.
 pub fn mount_into(element: &web_sys::Element, options: &wasm_bindgen::JsValue) -> Result<(), String> {
     use wasm_bindgen::JsValue;

@@ -2,8 +2,6 @@
 //! the verdict, Share (copy a link, embed), help); the lesson's own actions (the fix, predict
 //! mode) are in the story card ([`LessonActions`]). And the keyboard help, [`HelpDialog`].
 
-use std::rc::Rc;
-
 use sim::scenario::Scenario;
 use yew::prelude::*;
 
@@ -34,12 +32,10 @@ pub fn Header(p: &HeaderProps) -> Html {
         let d = p.dispatch.clone();
         Callback::from(move |e: Event| {
             let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
-            if let Some(sc) = sim::library::catalog().iter().find(|s| s.id == v) {
-                d.emit(Action::Open(Rc::new(sc.clone()), false));
-            }
+            crate::library::open(&v, false, d.clone());
         })
     };
-    let all = sim::library::catalog();
+    let all = sim::library::INDEX;
     let help = {
         let d = p.dispatch.clone();
         Callback::from(move |_| d.emit(Action::ToggleHelp))
@@ -56,7 +52,7 @@ pub fn Header(p: &HeaderProps) -> Html {
                     { for sim::library::CHAPTERS.iter().filter(|(c, _)| all.iter().any(|x| x.chapter == *c)).map(|(c, title)| html! {
                         <optgroup label={*title}>
                             { for all.iter().filter(|x| x.chapter == *c).map(|x| html! {
-                                <option value={x.id.clone()} selected={x.id == original.id}>{ &x.title }</option>
+                                <option value={x.id} selected={x.id == original.id}>{ x.title }</option>
                             }) }
                         </optgroup>
                     }) }

@@ -1,8 +1,6 @@
 //! A lesson's first and last steps: [`StartHint`] (how to go through it) and [`EndOfRun`] (the
 //! verdict in a sentence, the invitation to change it, and the next lesson).
 
-use std::rc::Rc;
-
 use sim::scenario::Scenario;
 use yew::prelude::*;
 
@@ -55,7 +53,7 @@ pub fn EndOfRun(p: &EndOfRunProps) -> Html {
     if !p.at_end {
         return html! {};
     }
-    let all = sim::library::catalog();
+    let all = sim::library::INDEX;
     let next = all.iter().position(|x| x.id == p.original.id).and_then(|i| all.get(i + 1));
     let safe = p.safe;
     html! {
@@ -66,7 +64,7 @@ pub fn EndOfRun(p: &EndOfRunProps) -> Html {
                 if p.challenge_open { { " Now your turn: change the run (see “Your turn” just above)." } }
             </p>
             if let Some(n) = next {
-                <button class="btn primary next-lesson" onclick={let d = p.dispatch.clone(); let n = Rc::new(n.clone()); Callback::from(move |_| d.emit(Action::Open(n.clone(), false)))}>
+                <button class="btn primary next-lesson" onclick={let d = p.dispatch.clone(); Callback::from(move |_| crate::library::open(n.id, false, d.clone()))}>
                     { format!("Next lesson: {} →", n.title) }
                 </button>
             }

@@ -75,8 +75,17 @@ pub fn brand() -> Html {
     }
 }
 
+/// What is shown while the course's files are fetched, or why they could not be.
+pub fn waiting(library: &Result<bool, String>) -> Html {
+    let text = match library {
+        Err(e) => format!("The course could not be loaded: {e}. Check the connection and reload the page."),
+        Ok(_) => "Loading the course…".to_string(),
+    };
+    html! { <p class="loading" role="status">{ text }</p> }
+}
+
 fn title_of(id: &str) -> String {
-    sim::library::catalog().iter().find(|s| s.id == id).map(|s| s.title.clone()).unwrap_or_else(|| id.to_string())
+    sim::library::entry(id).map_or_else(|| id.to_string(), |e| e.title.to_string())
 }
 
 /// A link that opens a scenario in the lab, with its verdict (from running it).

@@ -42,7 +42,7 @@ impl Progress {
     /// Records that a lesson was opened; `None` if it was already (or is not a lesson).
     pub fn visit(id: &str) -> Option<Progress> {
         let mut p = Progress::load();
-        if sim::library::get(id).is_none() || p.visited.iter().any(|x| x == id) {
+        if sim::library::entry(id).is_none() || p.visited.iter().any(|x| x == id) {
             return None;
         }
         p.visited.push(id.to_string());
@@ -53,7 +53,7 @@ impl Progress {
     /// Records first answers (a later attempt at the same question does not change the
     /// score); `None` if nothing new was answered.
     pub fn answer(s: &Screen) -> Option<Progress> {
-        if sim::library::get(&s.original.id).is_none_or(|l| l != *s.original) {
+        if sim::library::find(&s.original.id).is_none_or(|l| *l != *s.original) {
             return None;
         }
         let mut p = Progress::load();

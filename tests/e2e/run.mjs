@@ -896,6 +896,29 @@ await test('the whole course in predict mode: every lesson, every question, star
   expect(/opened 35 of 35/.test(progress) && /answered (\d+) of \1 predict questions/.test(progress), progress);
 });
 
+await test('the first view fetches one scenario file, the course follows, and a file that cannot be had is said', async (page) => {
+  const files = [], events = [];
+  const id = (r) => (r.url().match(/scenarios\/([a-z0-9-]+)\.json$/) || [])[1];
+  page.on('request', (r) => { if (id(r)) { files.push(id(r)); events.push(`asked ${id(r)}`); } });
+  page.on('requestfinished', (r) => { if (id(r)) events.push(`had ${id(r)}`); });
+  await open(page, '');
+  // The lab starts from one file; the others are asked for once it is up.
+  expect(events[0] === 'asked lease-basics' && events[1] === 'had lease-basics', events.slice(0, 4).join(', '));
+  await page.click('#tab-Course');
+  await page.waitForSelector('.course li');
+  expect(new Set(files).size === 35, `then the rest of the course: ${new Set(files).size} files`);
+  // The picker opens a lesson; a page's lesson opens in the lab.
+  await page.selectOption('select[aria-label="Scenario"]', 'redlock-drift');
+  await page.waitForFunction(() => document.querySelector('.story').textContent.includes("one node's clock runs fast"));
+  const broken = await browser.newPage();
+  await broken.route('**/scenarios/**', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  await broken.goto(`${base}/?scenario=gc-pause-fenced`);
+  await broken.waitForSelector('.start-error');
+  const said = await broken.textContent('.start-error');
+  expect(said.includes('could not start') && said.includes('HTTP 404') && said.includes('scenarios/'), said);
+  await broken.close();
+});
+
 await test('the guide: answers lead to an approach, and its scenarios open in the lab', async (page) => {
   await open(page, '?scenario=lease-basics');
   await page.click('.site-nav a:has-text("Guide")');

@@ -7,6 +7,9 @@
 //! glyphs; each renderer only writes shapes out (as Yew `Html`, or as text) and adds what is
 //! its own (the app's handlers and the moving message dots).
 
+mod path;
+pub use path::{d, num, push_num};
+
 use sim::scenario::LockKind;
 use sim::time::fmt;
 use sim::trace::Role;
@@ -55,56 +58,6 @@ pub enum Shape {
         class: &'static str,
         text: String,
     },
-}
-
-/// A coordinate as SVG writes it: to a tenth of a pixel, without a trailing `.0` (integer
-/// formatting only, which is much cheaper in WebAssembly than printing a float).
-pub fn num(x: f64) -> String {
-    let mut s = String::with_capacity(8);
-    push_num(&mut s, x);
-    s
-}
-
-/// Appends [`num`]`(x)` to `out`, without `format!` (thousands of coordinates are written for
-/// each drawing of a large run, and the formatting machinery was a tenth of a drag's time).
-pub fn push_num(out: &mut String, x: f64) {
-    let tenths = if x.is_finite() { (x * 10.0).round() as i64 } else { 0 };
-    if tenths < 0 {
-        out.push('-');
-    }
-    let t = tenths.unsigned_abs();
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    let mut n = t / 10;
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    digits[i..].iter().for_each(|&d| out.push(char::from(d)));
-    if t % 10 != 0 {
-        out.push('.');
-        out.push(char::from(b'0' + (t % 10) as u8));
-    }
-}
-
-/// Path data from commands and their coordinates: `d(&[("M", &[x, y]), ("L", &[x1, y1])])` is
-/// `M{x} {y}L{x1} {y1}`, each number as [`num`] writes it.
-pub fn d(commands: &[(&str, &[f64])]) -> String {
-    let mut out = String::with_capacity(commands.len() * 12);
-    for (c, xs) in commands {
-        out.push_str(c);
-        for (i, x) in xs.iter().enumerate() {
-            if i > 0 {
-                out.push(' ');
-            }
-            push_num(&mut out, *x);
-        }
-    }
-    out
 }
 
 /// A group (`<g>`): its class, its tooltip (a `<title>` first inside it) and its shapes.
@@ -420,24 +373,5 @@ mod tests {
                 assert!(a.2 <= b.0 || b.2 <= a.0 || a.3 <= b.1 || b.3 <= a.1, "{a:?} overlaps {b:?}");
             }
         }
-    }
-
-    #[test]
-    fn coordinates_are_written_to_a_tenth_of_a_pixel() {
-        for (x, want) in [
-            (0.0, "0"),
-            (12.0, "12"),
-            (12.34, "12.3"),
-            (12.35, "12.4"),
-            (-0.04, "0"),
-            (-3.26, "-3.3"),
-            (0.96, "1"),
-            (f64::NAN, "0"),
-            (1_234_567.89, "1234567.9"),
-            (-100.0, "-100"),
-        ] {
-            assert_eq!(super::num(x), want, "{x}");
-        }
-        assert_eq!(super::d(&[("M", &[1.0, 2.25]), ("Q", &[3.0, -4.0, 5.5, 6.0]), ("Z", &[])]), "M1 2.3Q3 -4 5.5 6Z");
     }
 }

@@ -1,8 +1,14 @@
-//! The built-in scenarios, grouped as a course: [`CHAPTERS`], [`all`], [`get`].
+//! The built-in scenarios, grouped as a course: [`CHAPTERS`], [`INDEX`], [`all`], [`get`].
 //!
-//! Each scenario is a JSON file in `crates/sim/scenarios/`, compiled in without its indentation
-//! (`build.rs`). Their verdicts are asserted by `tests/library.rs`, and their traces are kept as
-//! golden files.
+//! Each scenario is a JSON file in `crates/sim/scenarios/`. With the `embedded-library` feature
+//! (the default: the CLI, the tests) the files are compiled in without their indentation
+//! (`build.rs`). The browser app leaves them out of its download: it fetches a scenario's file
+//! when it first needs it and hands it to [`install`]; until then [`get`] knows only
+//! [`INDEX`] (each scenario's id, chapter and title, always compiled in), and [`catalog`] is
+//! empty until every file is installed. Their verdicts are asserted by `tests/library.rs`, and
+//! their traces are kept as golden files.
+
+use std::sync::{Mutex, OnceLock};
 
 use crate::scenario::Scenario;
 
@@ -17,10 +23,21 @@ pub const CHAPTERS: [(&str, &str); 7] = [
     ("alternatives", "Alternatives to a lock"),
 ];
 
+/// A scenario's place in the course, known without its file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub id: &'static str,
+    pub chapter: &'static str,
+    pub title: &'static str,
+}
+
 macro_rules! scenarios {
     ($($id:literal),* $(,)?) => {
         /// The scenario files, in course order: (id, JSON text without its indentation).
+        #[cfg(feature = "embedded-library")]
         pub const FILES: &[(&str, &str)] = &[$(($id, include_str!(concat!(env!("OUT_DIR"), "/scenarios/", $id, ".json")))),*];
+        /// Every scenario's place in the course, in course order.
+        pub const INDEX: &[Entry] = &[$(include!(concat!(env!("OUT_DIR"), "/scenarios/", $id, ".entry.rs"))),*];
     };
 }
 
@@ -62,31 +79,109 @@ scenarios!(
     "work-claim-queue",
 );
 
-/// Every library scenario, in course order, parsed once and kept.
+/// Every library scenario, in course order, parsed once and kept; empty until every file is
+/// installed when the library is not compiled in.
 pub fn catalog() -> &'static [Scenario] {
-    static CATALOG: std::sync::OnceLock<Vec<Scenario>> = std::sync::OnceLock::new();
-    CATALOG.get_or_init(all)
+    CATALOG.get().map_or_else(|| if cfg!(feature = "embedded-library") { CATALOG.get_or_init(all) } else { &[] }, Vec::as_slice)
 }
+
+static CATALOG: OnceLock<Vec<Scenario>> = OnceLock::new();
+/// The files installed so far (when the library is not compiled in), each parsed once and kept
+/// for the rest of the program, as the compiled-in catalog is.
+static INSTALLED: Mutex<Vec<&'static Scenario>> = Mutex::new(Vec::new());
 
 /// Every library scenario, in course order (freshly parsed).
 pub fn all() -> Vec<Scenario> {
-    FILES
+    #[cfg(feature = "embedded-library")]
+    return FILES
         .iter()
         .map(|(id, text)| match Scenario::parse(text) {
             Ok(s) => s,
             // The library is tested; a broken file is a build error, not a user error.
             Err(e) => panic!("library scenario {id} is invalid: {e}"),
         })
-        .collect()
+        .collect();
+    #[cfg(not(feature = "embedded-library"))]
+    catalog().to_vec()
 }
 
-/// The library scenario with this id.
+/// The library scenario with this id (when the library is not compiled in, once its file is
+/// installed).
+pub fn find(id: &str) -> Option<&'static Scenario> {
+    if cfg!(feature = "embedded-library") {
+        catalog().iter().find(|s| s.id == id)
+    } else {
+        installed(|all| all.iter().find(|s| s.id == id).copied())
+    }
+}
+
+/// A copy of [`find`]'s scenario.
 pub fn get(id: &str) -> Option<Scenario> {
-    let (_, text) = FILES.iter().find(|(i, _)| *i == id)?;
-    Scenario::parse(text).ok()
+    find(id).cloned()
+}
+
+/// The entry of the scenario with this id, if the library has one.
+pub fn entry(id: &str) -> Option<&'static Entry> {
+    INDEX.iter().find(|e| e.id == id)
+}
+
+/// Whether [`get`] has the scenario with this id now (a library id not yet installed, or not a
+/// library id at all, is not).
+pub fn has(id: &str) -> bool {
+    find(id).is_some()
+}
+
+/// The library's ids whose files [`get`] does not have yet, in course order.
+pub fn missing() -> Vec<&'static str> {
+    INDEX.iter().map(|e| e.id).filter(|id| !has(id)).collect()
+}
+
+/// Adds a library scenario's file (its JSON text) to what [`get`] has; once every file is in,
+/// [`catalog`] has them all. Says what is wrong with a file that is not one of the library's
+/// scenarios. (With the library compiled in there is nothing to add: the file is only checked.)
+pub fn install(text: &str) -> Result<(), String> {
+    let s = Scenario::parse(text).map_err(|e| format!("a library file is not a valid scenario: {e}"))?;
+    if entry(&s.id).is_none() {
+        return Err(format!("“{}” is not one of the library's scenarios", s.id));
+    }
+    if cfg!(feature = "embedded-library") || has(&s.id) {
+        return Ok(());
+    }
+    let all = installed(|all| {
+        all.push(Box::leak(Box::new(s)));
+        all.clone()
+    });
+    if all.len() == INDEX.len() {
+        let _ = CATALOG.set(INDEX.iter().filter_map(|e| all.iter().find(|s| s.id == e.id).map(|s| (*s).clone())).collect());
+    }
+    Ok(())
+}
+
+fn installed<T>(f: impl FnOnce(&mut Vec<&'static Scenario>) -> T) -> T {
+    f(&mut INSTALLED.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
 }
 
 /// The title of a chapter.
 pub fn chapter_title(id: &str) -> &'static str {
     CHAPTERS.iter().find(|(c, _)| *c == id).map(|(_, t)| *t).unwrap_or("Other")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_file_that_is_not_a_library_scenario_is_refused_by_name() {
+        assert!(super::install("{").unwrap_err().starts_with("a library file is not a valid scenario"));
+        let mut other = super::INDEX.iter().find_map(|e| super::get(e.id)).expect("a library scenario").to_value();
+        other["id"] = "my-own".into();
+        assert_eq!(super::install(&other.to_string()).unwrap_err(), "“my-own” is not one of the library's scenarios");
+    }
+
+    #[test]
+    fn the_index_lists_every_file_in_course_order_with_its_title() {
+        let all = super::all();
+        assert_eq!(super::INDEX.len(), all.len());
+        for (e, s) in super::INDEX.iter().zip(&all) {
+            assert_eq!((e.id, e.chapter, e.title), (s.id.as_str(), s.chapter.as_str(), s.title.as_str()));
+        }
+    }
 }
