@@ -24,7 +24,10 @@ pub fn start() {
 /// A library scenario's file is fetched first, from beside the stylesheet.
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub async fn mount(element: web_sys::Element, options: wasm_bindgen::JsValue) -> Result<(), wasm_bindgen::JsValue> {
-    let result = match view::embed::library_id(&options) {
+    if let Some((base, _)) = view::embed::string_option(&options, "stylesheet").as_ref().and_then(|css| css.rsplit_once('/')) {
+        library::set_base(&format!("{base}/"));
+    }
+    let result = match view::embed::string_option(&options, "scenario") {
         Some(id) => library::load(&[&id]).await,
         None => Ok(()),
     };

@@ -23,7 +23,8 @@ thread_local! {
     static ALL: RefCell<Option<js_sys::Promise>> = const { RefCell::new(None) };
 }
 
-/// Fetches scenario files from `base` (ending in `/`) from now on.
+/// Fetches scenario files from `base` (ending in `/`) from now on: where the Lease Lab
+/// deployment is, for a run embedded in another page.
 pub fn set_base(base: &str) {
     BASE.with(|b| *b.borrow_mut() = base.to_string());
 }
@@ -33,31 +34,61 @@ pub fn file_url(id: &str) -> String {
     BASE.with(|b| format!("{}scenarios/{id}.json", b.borrow()))
 }
 
-/// Fetches and installs the files of those of `ids` that are library ids not yet installed.
-/// Says which file could not be had, and why.
+/// Fetches and installs the files of those of `ids` that are library ids not yet installed, all
+/// at once. Every file that arrives is installed; the first that could not be had is named,
+/// with why.
 pub async fn load(ids: &[&str]) -> Result<(), String> {
     let wanted: Vec<&str> = ids.iter().copied().filter(|id| sim::library::entry(id).is_some() && !sim::library::has(id)).collect();
     if wanted.is_empty() {
         return Ok(());
     }
-    let window = web_sys::window().ok_or("no window")?;
+    let window = web_sys::window().ok_or("the page has no window to fetch scenario files with")?;
     let requests: js_sys::Array = wanted.iter().map(|id| window.fetch_with_str(&file_url(id))).collect();
-    let cannot = |id: &str, why: String| format!("the scenario file {} could not be loaded ({why})", file_url(id));
-    let responses = JsFuture::from(js_sys::Promise::all(&requests)).await.map_err(|e| cannot(wanted[0], describe(&e)))?;
-    let mut texts = Vec::new();
-    for (id, r) in wanted.iter().zip(js_sys::Array::from(&responses).iter()) {
-        let r: web_sys::Response = r.dyn_into().map_err(|_| cannot(id, "no response".into()))?;
-        if !r.ok() {
-            return Err(cannot(id, format!("HTTP {}", r.status())));
+    let responses = settled(&requests).await;
+    let mut failed: Option<String> = None;
+    let mut fail = |id: &str, why: String| {
+        failed.get_or_insert_with(|| format!("the scenario file {} could not be loaded ({why})", file_url(id)));
+    };
+    let mut reading = Vec::new();
+    for (id, r) in wanted.iter().zip(responses) {
+        match r.map(JsCast::dyn_into::<web_sys::Response>) {
+            Ok(Ok(r)) if r.ok() => match r.text() {
+                Ok(text) => reading.push((*id, text)),
+                Err(e) => fail(id, describe(&e)),
+            },
+            Ok(Ok(r)) => fail(id, format!("HTTP {}", r.status())),
+            Ok(Err(_)) => fail(id, "no response".into()),
+            Err(e) => fail(id, describe(&e)),
         }
-        texts.push(r.text().map_err(|e| cannot(id, describe(&e)))?);
     }
-    let texts: js_sys::Array = texts.into_iter().collect();
-    let texts = JsFuture::from(js_sys::Promise::all(&texts)).await.map_err(|e| cannot(wanted[0], describe(&e)))?;
-    for (id, text) in wanted.iter().zip(js_sys::Array::from(&texts).iter()) {
-        sim::library::install(&text.as_string().unwrap_or_default()).map_err(|e| cannot(id, e))?;
+    let texts = settled(&reading.iter().map(|(_, t)| JsValue::from(t)).collect()).await;
+    for ((id, _), text) in reading.iter().zip(texts) {
+        match text.map(|t| t.as_string().unwrap_or_default()) {
+            Ok(text) => {
+                if let Err(e) = sim::library::install(id, &text) {
+                    fail(id, e);
+                }
+            }
+            Err(e) => fail(id, describe(&e)),
+        }
     }
-    Ok(())
+    failed.map_or(Ok(()), Err)
+}
+
+/// Each promise's value, or why it was rejected, in order.
+async fn settled(promises: &js_sys::Array) -> Vec<Result<JsValue, JsValue>> {
+    let all = JsFuture::from(js_sys::Promise::all_settled(promises)).await.unwrap_or_default();
+    let field = |o: &JsValue, k: &str| js_sys::Reflect::get(o, &JsValue::from_str(k)).unwrap_or_default();
+    js_sys::Array::from(&all)
+        .iter()
+        .map(|o| {
+            if field(&o, "status").as_string().as_deref() == Some("fulfilled") {
+                Ok(field(&o, "value"))
+            } else {
+                Err(field(&o, "reason"))
+            }
+        })
+        .collect()
 }
 
 /// Fetches and installs every library file not installed yet (one fetch of the course at a
@@ -66,51 +97,91 @@ pub async fn load_all() -> Result<(), String> {
     if sim::library::missing().is_empty() {
         return Ok(());
     }
-    let promise = ALL.with(|all| {
-        all.borrow_mut()
-            .get_or_insert_with(|| {
-                wasm_bindgen_futures::future_to_promise(async {
-                    let r = load(&sim::library::missing()).await;
-                    ALL.with(|all| all.borrow_mut().take());
-                    r.map(|()| JsValue::UNDEFINED).map_err(|e| JsValue::from_str(&e))
-                })
-            })
-            .clone()
+    let shared = ALL.with(|all| all.borrow().clone());
+    let promise = shared.unwrap_or_else(|| {
+        let p = wasm_bindgen_futures::future_to_promise(async {
+            let r = load(&sim::library::missing()).await;
+            ALL.with(|all| all.borrow_mut().take());
+            r.map(|()| JsValue::UNDEFINED).map_err(|e| JsValue::from_str(&e))
+        });
+        ALL.with(|all| *all.borrow_mut() = Some(p.clone()));
+        p
     });
     JsFuture::from(promise).await.map(drop).map_err(|e| e.as_string().unwrap_or_default())
 }
 
-/// Whether the whole course is in: `Ok(true)` once it is, `Ok(false)` while it is fetched (the
-/// component renders again when it is in), or why it could not be had.
+/// Where the whole course is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Course {
+    /// Its files are being fetched.
+    Loading,
+    /// Every file is in: `sim::library::catalog` has them all.
+    Ready,
+    /// Why they could not be had.
+    Failed(String),
+}
+
+/// Where the whole course is; fetches what is missing, and renders the component again once it
+/// is in (or with why it could not be had). Asks again whenever `wanted` changes, and not at all
+/// while it is `None`.
 #[hook]
-pub fn use_library() -> Result<bool, String> {
-    let state = use_state(|| Ok(sim::library::missing().is_empty()));
+pub fn use_course<D: PartialEq + Clone + 'static>(wanted: Option<D>) -> Course {
+    let state = use_state(|| Course::Loading);
     {
         let state = state.clone();
-        use_effect_with((), move |_| {
-            if *state == Ok(false) {
-                wasm_bindgen_futures::spawn_local(async move { state.set(load_all().await.map(|()| true)) });
+        use_effect_with(wanted, move |wanted| {
+            if wanted.is_none() {
+                return;
+            }
+            if sim::library::missing().is_empty() {
+                state.set(Course::Ready);
+            } else {
+                state.set(Course::Loading);
+                wasm_bindgen_futures::spawn_local(async move {
+                    state.set(match load_all().await {
+                        Ok(()) => Course::Ready,
+                        Err(e) => Course::Failed(e),
+                    })
+                });
             }
         });
     }
-    (*state).clone()
+    if sim::library::missing().is_empty() {
+        Course::Ready
+    } else {
+        (*state).clone()
+    }
 }
 
-/// Opens library scenario `id` in the lab (`fixed`, if it has a fix), at once if its file is in,
-/// else once it is fetched; says so over the current run if it cannot be.
-pub fn open(id: &str, fixed: bool, d: Callback<Action>) {
+thread_local! {
+    /// Counts the lessons asked for by id, so that only the last one asked for opens.
+    static OPENING: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Opens library scenario `id` in the lab (`fixed`, if it has a fix): at once if its file is
+/// in, else once it is fetched, unless another lesson was asked for meanwhile. If it cannot be
+/// had, says so over the current run and calls `failed`.
+pub fn open(id: &str, fixed: bool, d: Callback<Action>, failed: Callback<()>) {
+    let ticket = OPENING.with(|o| o.get() + 1);
+    OPENING.with(|o| o.set(ticket));
     let go = move |sc: &sim::Scenario, d: &Callback<Action>| d.emit(Action::Open(Rc::new(sc.clone()), fixed && sc.fix.is_some()));
     if let Some(sc) = sim::library::find(id) {
         return go(sc, &d);
     }
     let id = id.to_string();
     wasm_bindgen_futures::spawn_local(async move {
-        match load(&[&id])
+        let had = load(&[&id])
             .await
-            .and_then(|()| sim::library::find(&id).ok_or_else(|| format!("there is no scenario called “{id}” in the library")))
-        {
+            .and_then(|()| sim::library::find(&id).ok_or_else(|| format!("there is no scenario called “{id}” in the library")));
+        if OPENING.with(|o| o.get()) != ticket {
+            return;
+        }
+        match had {
             Ok(sc) => go(sc, &d),
-            Err(e) => d.emit(Action::Refuse(format!("This scenario could not be opened: {e}."))),
+            Err(e) => {
+                d.emit(Action::Refuse(format!("This lesson could not be opened: {e}.")));
+                failed.emit(());
+            }
         }
     });
 }
@@ -118,4 +189,13 @@ pub fn open(id: &str, fixed: bool, d: Callback<Action>) {
 /// A JavaScript error as words.
 fn describe(e: &wasm_bindgen::JsValue) -> String {
     e.dyn_ref::<js_sys::Error>().map_or_else(|| format!("{e:?}"), |e| String::from(e.message()))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_page_asks_early_for_the_file_every_first_view_needs() {
+        let preload = format!(r#"<link rel="preload" href="scenarios/{}.json" as="fetch""#, sim::library::INDEX[0].id);
+        assert!(include_str!("../index.html").contains(&preload), "index.html should preload the first lesson: {preload}");
+    }
 }

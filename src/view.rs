@@ -45,8 +45,7 @@ pub fn library_safe(id: &str, fixed: bool) -> bool {
     }
     // Not kept while the scenario's file is not in: the answer would be wrong once it is.
     let Some(sc) = sim::library::get(id) else { return false };
-    let safe = Some(sc)
-        .and_then(|sc| if fixed { sc.fixed().and_then(Result::ok) } else { Some(sc) })
+    let safe = (if fixed { sc.fixed().and_then(Result::ok) } else { Some(sc) })
         .and_then(|sc| sim::run(&sc).ok())
         .is_some_and(|r| r.verdict.is_safe());
     SAFE.with(|m| m.borrow_mut().insert((id.to_string(), fixed), safe));

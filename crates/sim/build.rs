@@ -16,10 +16,13 @@ fn main() {
             println!("cargo:rerun-if-changed={}", path.display());
             let text = std::fs::read_to_string(&path).expect("a readable scenario file");
             std::fs::write(out.join(path.file_name().expect("a file name")), compact(&text)).expect("OUT_DIR is writable");
-            let v: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
-            let field = |k: &str| v.get(k).and_then(|x| x.as_str()).unwrap_or_default().to_string();
+            let v: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()));
+            let field =
+                |k: &str| v.get(k).and_then(|x| x.as_str()).unwrap_or_else(|| panic!("{} has no string `{k}`", path.display())).to_string();
             let entry = format!("Entry {{ id: {:?}, chapter: {:?}, title: {:?} }}", field("id"), field("chapter"), field("title"));
             let stem = path.file_stem().expect("a file name").to_string_lossy().to_string();
+            // The app fetches a scenario as `scenarios/<id>.json`.
+            assert_eq!(field("id"), stem, "{}: a scenario file is named by its id", path.display());
             std::fs::write(out.join(format!("{stem}.entry.rs")), entry).expect("OUT_DIR is writable");
         }
     }

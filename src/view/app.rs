@@ -72,20 +72,20 @@ pub fn App() -> Html {
         });
         (both.0.clone(), both.1.clone())
     };
+    let here = *page;
+    // The rest of the course's files are fetched now that the first view is up (not for an
+    // embedded run); the pages beside the lab run several scenarios, and wait for them.
+    let course = crate::library::use_course(embed.is_none().then_some(here));
     if embed.is_some() {
         return html! { <Lab start={start} embed={embed} /> };
     }
-    let here = *page;
-    // The rest of the course's files are fetched now that the first view is up; the pages
-    // beside the lab run several scenarios, and wait for them.
-    let library = crate::library::use_library();
-    let waiting = here != Page::Lab && library != Ok(true);
+    let waiting = here != Page::Lab && course != crate::library::Course::Ready;
     html! {
         <>
             <div class="lab-holder" hidden={here != Page::Lab}>
                 <Lab start={start} active={here == Page::Lab} nav={nav.clone()} open={(*open_request).clone()} />
             </div>
-            if waiting { <main class="page">{ crate::view::pages::waiting(&library) }</main> }
+            if waiting { <main class="page">{ crate::view::pages::waiting(&course) }</main> }
             else if here == Page::Guide { <GuidePage nav={nav.clone()} open={open.clone()} /> }
             else if here == Page::Debate { <DebatePage nav={nav} open={open} /> }
         </>
@@ -106,7 +106,7 @@ pub fn mount() {
                 if let (Some(p), Some(body)) = (doc.as_ref().and_then(|d| d.create_element("p").ok()), doc.as_ref().and_then(|d| d.body()))
                 {
                     p.set_class_name("start-error");
-                    p.set_text_content(Some(&format!("Lease Lab could not start: {e}. Check the connection and reload the page.")));
+                    p.set_text_content(Some(&format!("Lease Lab could not start: {e}. Reload the page to try again.")));
                     let _ = body.append_child(&p);
                 }
             }
@@ -114,17 +114,17 @@ pub fn mount() {
     });
 }
 
-/// The library files the first view needs: the scenario the address names, and the course's
-/// first (what a link that cannot be opened falls back to), and the one the reader last had
-/// open; every file for a page beside the lab or a link that changes a library scenario (its
-/// scenario is known only once the link is read).
+/// The library files the first view needs: the scenario the address names (also when its link
+/// changes it, `&set=`), the course's first (what a link that cannot be opened falls back to),
+/// and the one the reader last had open; every file for a page beside the lab, and for a
+/// scenario in the fragment (whose library scenario is known only once it is read).
 fn first_needs() -> Vec<&'static str> {
     let loc = web_sys::window().map(|w| w.location());
     let search = loc.as_ref().and_then(|l| l.search().ok()).unwrap_or_default();
     let hash = loc.as_ref().and_then(|l| l.hash().ok()).unwrap_or_default();
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
     let get = |k: &str| params.as_ref().and_then(|p| p.get(k));
-    if Page::from_query(&search) != Page::Lab || hash.len() > 1 || get("s").is_some() || get("set").is_some() {
+    if Page::from_query(&search) != Page::Lab || hash.len() > 1 || get("s").is_some() {
         return sim::library::INDEX.iter().map(|e| e.id).collect();
     }
     let named = [get("scenario"), crate::view::address::last_scenario().map(|s| s.id)];

@@ -23,12 +23,12 @@ pub struct CourseProps {
 pub fn Course(p: &CourseProps) -> Html {
     crate::view::probe::rendered("Course");
     // Every lesson's verdict needs every lesson's file.
-    let library = crate::library::use_library();
-    let all = use_memo(library == Ok(true), |_| {
+    let course = crate::library::use_course(Some(()));
+    let all = use_memo(course == crate::library::Course::Ready, |_| {
         sim::library::catalog().iter().map(|s| (Rc::new(s.clone()), crate::view::library_safe(&s.id, false))).collect::<Vec<_>>()
     });
-    if library != Ok(true) {
-        return crate::view::pages::waiting(&library);
+    if course != crate::library::Course::Ready {
+        return crate::view::pages::waiting(&course);
     }
     let current = &p.current;
     let (visited, scores) = (&p.progress.visited, &p.progress.scores);
@@ -132,7 +132,7 @@ pub fn Story(p: &StoryProps) -> Html {
     let at = all.iter().position(|x| x.id == sc.id);
     let next = at.and_then(|i| all.get(i + 1)).map(|n| {
         let (d, id) = (p.dispatch.clone(), n.id);
-        Callback::from(move |_| crate::library::open(id, false, d.clone()))
+        Callback::from(move |_| crate::library::open(id, false, d.clone(), Callback::noop()))
     });
     html! {
         <div class={classes!("story", open.then_some("open"))}>

@@ -65,15 +65,11 @@ pub struct Embed {
     pub editable: bool,
 }
 
-/// The library id an embed's options name (`scenario: "gc-pause-fenced"`), whose file must be
-/// fetched before it is mounted; the files are fetched from beside the stylesheet, where the
-/// Lease Lab deployment is.
-pub fn library_id(options: &wasm_bindgen::JsValue) -> Option<String> {
-    let get = |k: &str| js_sys::Reflect::get(options, &wasm_bindgen::JsValue::from_str(k)).ok().and_then(|v| v.as_string());
-    if let Some(base) = get("stylesheet").as_ref().and_then(|css| css.rsplit_once('/')) {
-        crate::library::set_base(&format!("{}/", base.0));
-    }
-    get("scenario")
+/// An embed's option as a string: the library id in `scenario: "gc-pause-fenced"`, whose file
+/// must be fetched before the run is mounted, or the `stylesheet` beside which the Lease Lab
+/// deployment keeps its files.
+pub fn string_option(options: &wasm_bindgen::JsValue, key: &str) -> Option<String> {
+    js_sys::Reflect::get(options, &wasm_bindgen::JsValue::from_str(key)).ok().and_then(|v| v.as_string())
 }
 
 /// Mounts one run into an element of another page, in a shadow root of its own.

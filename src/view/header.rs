@@ -29,10 +29,12 @@ pub fn Header(p: &HeaderProps) -> Html {
     let safe = p.safe;
     let original = &p.original;
     let on_pick = {
-        let d = p.dispatch.clone();
+        let (d, current) = (p.dispatch.clone(), original.id.clone());
         Callback::from(move |e: Event| {
-            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
-            crate::library::open(&v, false, d.clone());
+            let select = e.target_unchecked_into::<web_sys::HtmlSelectElement>();
+            // If the lesson cannot be had, the picker goes back to the one shown.
+            let (v, shown) = (select.value(), current.clone());
+            crate::library::open(&v, false, d.clone(), Callback::from(move |()| select.set_value(&shown)));
         })
     };
     let all = sim::library::INDEX;

@@ -64,7 +64,7 @@ pub fn EndOfRun(p: &EndOfRunProps) -> Html {
                 if p.challenge_open { { " Now your turn: change the run (see “Your turn” just above)." } }
             </p>
             if let Some(n) = next {
-                <button class="btn primary next-lesson" onclick={let d = p.dispatch.clone(); Callback::from(move |_| crate::library::open(n.id, false, d.clone()))}>
+                <button class="btn primary next-lesson" onclick={let d = p.dispatch.clone(); Callback::from(move |_| crate::library::open(n.id, false, d.clone(), Callback::noop()))}>
                     { format!("Next lesson: {} →", n.title) }
                 </button>
             }

@@ -76,10 +76,10 @@ pub fn brand() -> Html {
 }
 
 /// What is shown while the course's files are fetched, or why they could not be.
-pub fn waiting(library: &Result<bool, String>) -> Html {
-    let text = match library {
-        Err(e) => format!("The course could not be loaded: {e}. Check the connection and reload the page."),
-        Ok(_) => "Loading the course…".to_string(),
+pub fn waiting(course: &crate::library::Course) -> Html {
+    let text = match course {
+        crate::library::Course::Failed(e) => format!("The course could not be loaded: {e}. Try again in a moment, or reload the page."),
+        _ => "Loading the course…".to_string(),
     };
     html! { <p class="loading" role="status">{ text }</p> }
 }

@@ -104,7 +104,8 @@ await test('a first visit: an introduction that goes for good, the lesson\'s pla
   expect(await page.locator('.dialog .glossary dt').count() >= 15, 'the glossary is in the help');
   await page.keyboard.press('Escape');
   await page.click('.story .next');
-  expect((await page.textContent('.lesson-pos')) === 'lesson 2 of 35', 'Next lesson moves on');
+  // At once if its file is in, else as soon as it is fetched.
+  await page.waitForFunction(() => document.querySelector('.lesson-pos').textContent === 'lesson 2 of 35');
 });
 
 await test('gc-pause-unfenced: step through by mouse and see the stale write accepted', async (page) => {
@@ -854,7 +855,7 @@ await test('the course: the end of a run invites a change, checks it, and leads 
   await page.click('#tab-Inspect');
   await page.keyboard.press('End');
   await page.click('.end-of-run .next-lesson');
-  expect((await page.inputValue('header select')) === 'gc-pause-fenced', 'next lesson');
+  await page.waitForFunction(() => document.querySelector('header select').value === 'gc-pause-fenced');
   // A break-it challenge, solved with "Show one way".
   await page.keyboard.press('End');
   expect((await page.textContent('.your-turn')).includes('Your turn, break it'), await page.textContent('.your-turn'));
@@ -888,6 +889,7 @@ await test('the whole course in predict mode: every lesson, every question, star
     const next = page.locator('.end-of-run .next-lesson');
     if (!(await next.count())) break;
     await next.click();
+    await page.waitForFunction((id) => document.querySelector('header select').value !== id, id);
   }
   expect(lessons.length === 35 && lessons[34] === 'work-claim-queue', `went through ${lessons.length} lessons: ${lessons.join(', ')}`);
   await page.waitForFunction(() => Object.keys(JSON.parse(localStorage.getItem('leaselab.predict') || '{}')).length >= 55);
@@ -917,6 +919,21 @@ await test('the first view fetches one scenario file, the course follows, and a 
   const said = await broken.textContent('.start-error');
   expect(said.includes('could not start') && said.includes('HTTP 404') && said.includes('scenarios/'), said);
   await broken.close();
+  // One file missing: the lab starts; that lesson, and the course, say which file and why.
+  const one = await browser.newPage();
+  await one.route('**/scenarios/zookeeper-fenced.json', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  await one.goto(`${base}/`);
+  await one.waitForSelector('#app[data-steps]');
+  await one.selectOption('select[aria-label="Scenario"]', 'zookeeper-fenced');
+  await one.waitForSelector('.banner');
+  const refused = await one.textContent('.banner');
+  expect(refused.includes('This lesson could not be opened') && refused.includes('zookeeper-fenced.json') && refused.includes('HTTP 404'), refused);
+  expect(await one.inputValue('select[aria-label="Scenario"]') === 'lease-basics', 'the picker goes back to the lesson shown');
+  await one.click('#tab-Course');
+  await one.waitForSelector('.loading');
+  await one.waitForFunction(() => document.querySelector('.loading').textContent.includes('could not be loaded'));
+  expect((await one.textContent('.loading')).includes('zookeeper-fenced.json'), await one.textContent('.loading'));
+  await one.close();
 });
 
 await test('the guide: answers lead to an approach, and its scenarios open in the lab', async (page) => {

@@ -79,18 +79,27 @@ scenarios!(
     "work-claim-queue",
 );
 
-/// Every library scenario, in course order, parsed once and kept; empty until every file is
-/// installed when the library is not compiled in.
+/// Every library scenario, in course order, parsed once and kept.
+#[cfg(feature = "embedded-library")]
 pub fn catalog() -> &'static [Scenario] {
-    CATALOG.get().map_or_else(|| if cfg!(feature = "embedded-library") { CATALOG.get_or_init(all) } else { &[] }, Vec::as_slice)
+    CATALOG.get_or_init(all)
+}
+
+/// Every library scenario, in course order, once every file is installed; empty until then
+/// (a caller that needs the whole course waits for it).
+#[cfg(not(feature = "embedded-library"))]
+pub fn catalog() -> &'static [Scenario] {
+    CATALOG.get().map_or(&[], Vec::as_slice)
 }
 
 static CATALOG: OnceLock<Vec<Scenario>> = OnceLock::new();
 /// The files installed so far (when the library is not compiled in), each parsed once and kept
-/// for the rest of the program, as the compiled-in catalog is.
+/// for the rest of the program, as the compiled-in catalog is. Only what the app has fetched:
+/// a run depends on its scenario alone, never on what is installed.
 static INSTALLED: Mutex<Vec<&'static Scenario>> = Mutex::new(Vec::new());
 
-/// Every library scenario, in course order (freshly parsed).
+/// Every library scenario, in course order: freshly parsed when compiled in, else copies of
+/// [`catalog`]'s.
 pub fn all() -> Vec<Scenario> {
     #[cfg(feature = "embedded-library")]
     return FILES
@@ -136,13 +145,13 @@ pub fn missing() -> Vec<&'static str> {
     INDEX.iter().map(|e| e.id).filter(|id| !has(id)).collect()
 }
 
-/// Adds a library scenario's file (its JSON text) to what [`get`] has; once every file is in,
-/// [`catalog`] has them all. Says what is wrong with a file that is not one of the library's
-/// scenarios. (With the library compiled in there is nothing to add: the file is only checked.)
-pub fn install(text: &str) -> Result<(), String> {
-    let s = Scenario::parse(text).map_err(|e| format!("a library file is not a valid scenario: {e}"))?;
-    if entry(&s.id).is_none() {
-        return Err(format!("“{}” is not one of the library's scenarios", s.id));
+/// Adds library scenario `id`'s file (its JSON text) to what [`get`] has; once every file is
+/// in, [`catalog`] has them all. Says what is wrong with a file that is not that scenario.
+/// (With the library compiled in there is nothing to add: the file is only checked.)
+pub fn install(id: &str, text: &str) -> Result<(), String> {
+    let s = Scenario::parse(text).map_err(|e| format!("it is not a valid scenario: {e}"))?;
+    if s.id != id || entry(id).is_none() {
+        return Err(format!("it holds “{}”, not the library's “{id}”", s.id));
     }
     if cfg!(feature = "embedded-library") || has(&s.id) {
         return Ok(());
@@ -170,10 +179,11 @@ pub fn chapter_title(id: &str) -> &'static str {
 mod tests {
     #[test]
     fn a_file_that_is_not_a_library_scenario_is_refused_by_name() {
-        assert!(super::install("{").unwrap_err().starts_with("a library file is not a valid scenario"));
-        let mut other = super::INDEX.iter().find_map(|e| super::get(e.id)).expect("a library scenario").to_value();
+        assert!(super::install("lease-basics", "{").unwrap_err().starts_with("it is not a valid scenario"));
+        let mut other = super::get("lease-basics").expect("a library scenario").to_value();
         other["id"] = "my-own".into();
-        assert_eq!(super::install(&other.to_string()).unwrap_err(), "“my-own” is not one of the library's scenarios");
+        assert_eq!(super::install("lease-basics", &other.to_string()).unwrap_err(), "it holds “my-own”, not the library's “lease-basics”");
+        assert_eq!(super::install("my-own", &other.to_string()).unwrap_err(), "it holds “my-own”, not the library's “my-own”");
     }
 
     #[test]

@@ -37,7 +37,7 @@ pub fn use_lab_effects(screen: &UseReducerHandle<Screen>, p: &LabProps, root_ref
         let d = screen.dispatcher();
         use_effect_with(p.open.clone(), move |req| {
             if let Some((_, id, fixed)) = req {
-                crate::library::open(id, *fixed, Callback::from(move |a| d.dispatch(a)));
+                crate::library::open(id, *fixed, Callback::from(move |a| d.dispatch(a)), Callback::noop());
             }
         });
     }
