@@ -22,7 +22,10 @@ function serve() {
     let file = path.join(dir, decodeURIComponent(rel));
     if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
     if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
-    fs.readFile(file, (err, data) => {
+    // The course's files come a moment late, as from a real host, so that every test copes
+    // with a lesson whose file is not in yet.
+    const late = url.pathname.includes('/scenarios/') ? 150 : 0;
+    setTimeout(() => fs.readFile(file, (err, data) => {
       if (err) { res.writeHead(404).end('not found'); return; }
       const headers = { 'content-type': types[path.extname(file)] || 'application/octet-stream' };
       // Compressed as a static host serves it (gzip -9, kept once made).
@@ -33,7 +36,7 @@ function serve() {
         headers['content-encoding'] = 'gzip';
       }
       res.writeHead(200, headers).end(data);
-    });
+    }), late);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
@@ -306,6 +309,8 @@ await test('an unknown scenario in the address gives a message, not a blank page
 await test('the course lists every chapter and opens a lesson', async (page) => {
   await open(page, '');
   await page.click('#tab-Course');
+  // The course's files follow the first view; the tab waits for them.
+  await page.waitForSelector('.lesson');
   const lessons = await page.locator('.lesson').count();
   expect(lessons === 35, `${lessons} lessons`);
   await page.click('.lesson:has-text("The token counter starts again")');
@@ -737,7 +742,7 @@ await test('accessibility: axe-core finds no violations on any screen', async ()
     ['main', '?scenario=gc-pause-unfenced', async () => {}],
     ['at a violation', '?scenario=gc-pause-unfenced', async (p) => p.keyboard.press('v')],
     ['change', '?scenario=redlock-clock-jump', async (p) => p.click('#tab-Change')],
-    ['course', '?scenario=consensus-fenced', async (p) => p.click('#tab-Course')],
+    ['course', '?scenario=consensus-fenced', async (p) => { await p.click('#tab-Course'); await p.waitForSelector('.lesson'); }],
     ['help', '?scenario=lease-basics', async (p) => p.keyboard.press('?')],
     ['lane menu', '?scenario=lease-basics', async (p) => { const b = await p.locator('.lane-bg').first().boundingBox(); await p.mouse.click(b.x + 200, b.y + 8); }],
     ['embed', '?scenario=gc-pause-fenced&embed=1', async () => {}],
@@ -1090,6 +1095,15 @@ await test('arrows: a request and its reply are two arrows, and a write says wha
   await page.keyboard.press('End');
   const labels = await page.locator('.msg-label').allTextContents();
   expect(labels.some((t) => t === 'write, token 33') && labels.some((t) => t === 'write, token 34'), labels.join(' | '));
+  // The tooltip of the arrow under the pointer (the group's one title) says what it carries.
+  const on = await page.evaluate(() => {
+    const path = [...document.querySelectorAll('g.msg path')].find((p) => p.getTotalLength() > 40);
+    const pt = path.getPointAtLength(path.getTotalLength() / 2).matrixTransform(path.getScreenCTM());
+    return { x: pt.x, y: pt.y };
+  });
+  await page.mouse.move(on.x, on.y);
+  const tip = await page.textContent('g.msgs > title');
+  expect(/→ .*: .*sent .*(arrived|lost)/.test(tip), `an arrow's tooltip: ${tip}`);
   const curved = await page.locator('g.msg path[d*="Q"]').count();
   expect(curved > 4, `near-vertical arrows bow apart (${curved} curves)`);
   await page.click('button[aria-label="Zoom in (Z)"]');

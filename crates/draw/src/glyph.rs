@@ -148,8 +148,9 @@ pub fn pause(p: &PauseBlock) -> Glyph {
 
 /// A message's arrow: a dot where it leaves, a line (a curve, when it would be almost vertical)
 /// to its head where it arrives, and what it carries where a label is kept (the app adds a dot
-/// travelling along it while the cursor is between its send and its arrival).
-pub fn arrow(a: &Arrow) -> Glyph {
+/// travelling along it while the cursor is between its send and its arrival). Its tooltip is
+/// `title` (`Arrow::title`), if given: the app gives the one under the pointer instead.
+pub fn arrow(a: &Arrow, title: Option<String>) -> Glyph {
     let (class, marker) = match a.kind {
         ArrowKind::Normal if a.count > 1 => ("msg burst", "url(#head-burst)"),
         ArrowKind::Normal => ("msg", "url(#head)"),
@@ -163,7 +164,7 @@ pub fn arrow(a: &Arrow) -> Glyph {
         let (cx, cy) = a.control();
         d(&[("M", &[a.x0, a.y0]), ("Q", &[cx, cy, a.x1, a.y1])])
     };
-    let mut shapes = vec![Shape::Path { d, class: None, marker_end: Some(marker), dot_start: true, title: Some(a.title.clone()) }];
+    let mut shapes = vec![Shape::Path { d, class: None, marker_end: Some(marker), dot_start: true, title }];
     if let Some(l) = &a.label {
         shapes.push(Shape::Text { x: l.x, y: l.y, class: "msg-label start", text: l.text.clone() });
     }

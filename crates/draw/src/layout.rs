@@ -94,7 +94,28 @@ pub struct Arrow {
     /// received within two pixels of each other are drawn as one (a burst at a low zoom; zoomed
     /// in, they draw apart).
     pub count: usize,
-    pub title: String,
+    /// When the last of them was sent.
+    pub last_sent_us: Micros,
+}
+
+impl Arrow {
+    /// Its tooltip: the message (or how many), between which lanes, sent and arrived when. Worded
+    /// when asked for (the SVG export asks for every one; the app for the one under the pointer).
+    pub fn title(&self, run: &Run) -> String {
+        let m = &run.intervals.messages[self.msg];
+        let (from, to) = (&run.actors[m.from].name, &run.actors[m.to].name);
+        if self.count > 1 {
+            return format!("{from} → {to}: {} messages, sent from {} to {}", self.count, fmt(self.sent_us), fmt(self.last_sent_us));
+        }
+        let fate = match self.kind {
+            ArrowKind::Lost => " (lost)",
+            ArrowKind::InFlight => " (still in flight at the end)",
+            ArrowKind::Delayed => " (held by the network)",
+            ArrowKind::Normal => "",
+        };
+        let how = if self.kind == ArrowKind::Lost { "lost" } else { "arrived" };
+        format!("{from} → {to}: {}{fate}, sent {}, {how} {}", m.what, fmt(m.sent_us), fmt(m.arrived_us))
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -248,7 +248,7 @@ fn body(s: &mut String, run: &Run, sc: &Scenario, l: &Layout, y: f64, at: Option
     }
     s.push_str(r#"<g class="msgs">"#);
     for a in &l.arrows {
-        group(s, &glyph::arrow(a));
+        group(s, &glyph::arrow(a, Some(a.title(run))));
     }
     s.push_str("</g>");
     for m in &l.marks {

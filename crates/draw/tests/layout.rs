@@ -109,11 +109,35 @@ fn narrow_screens_get_the_minimum_width() {
     assert_eq!(l.width, MIN_WIDTH);
 }
 
+/// An arrow's tooltip, worded when asked: who sent what to whom and when, or how many messages a
+/// burst stands for.
+#[test]
+fn an_arrow_says_what_it_carries_when_asked() {
+    let sc = sim::library::get("redlock-split-vote").unwrap();
+    let run = sim::run(&sc).unwrap();
+    let l = layout(&run, &sc, 1000.0);
+    for a in &l.arrows {
+        let m = &run.intervals.messages[a.msg];
+        let title = a.title(&run);
+        let from_to = format!("{} → {}: ", run.actors[m.from].name, run.actors[m.to].name);
+        assert!(title.starts_with(&from_to), "{title}");
+        if a.count > 1 {
+            assert!(title.contains(&format!("{} messages, sent from ", a.count)), "{title}");
+        } else {
+            assert!(
+                title.contains(&m.what) && title.contains(", sent ") && (title.contains(" arrived ") || title.contains(" lost ")),
+                "{title}"
+            );
+        }
+    }
+    assert!(l.arrows.iter().any(|a| a.count > 1), "the full run at 1000 px has bursts");
+}
+
 /// Every label a timeline draws (marks, arrows, bars, the axis), as (left, right, baseline,
 /// text).
 fn labels(l: &Layout) -> Vec<(f64, f64, f64, String)> {
     let mut glyphs: Vec<draw::glyph::Glyph> = l.marks.iter().map(|m| draw::glyph::mark(m, l.height)).collect();
-    glyphs.extend(l.arrows.iter().map(draw::glyph::arrow));
+    glyphs.extend(l.arrows.iter().map(|a| draw::glyph::arrow(a, None)));
     glyphs.extend(l.bars.iter().map(draw::glyph::bar));
     let mut out = Vec::new();
     for g in glyphs {

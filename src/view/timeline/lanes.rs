@@ -6,6 +6,7 @@ use draw::layout::Layout;
 use sim::scenario::{Fault, Scenario};
 use sim::time::{fmt, MS};
 use sim::Run;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::drag::{svg_x, timeline_svg, Drag, DragMode, Drags};
@@ -66,17 +67,31 @@ pub fn Backdrop(p: &BackdropProps) -> Html {
         let g = glyph::bar(b);
         html! { <g class={g.class.clone()}>{ inside(&g) }</g> }
     });
-    let arrows = lay.arrows.iter().filter(|a| seen(a.x0, a.x1)).map(|a| {
-        let g = glyph::arrow(a);
-        html! { <g class={g.class.clone()}>{ inside(&g) }</g> }
+    // An arrow's tooltip is worded when the pointer comes over it, into the one title of the
+    // group (the nearest title is the one shown): thousands of them would be worded and kept
+    // in the page for each change of a large run.
+    let arrows = lay.arrows.iter().enumerate().filter(|(_, a)| seen(a.x0, a.x1)).map(|(i, a)| {
+        let g = glyph::arrow(a, None);
+        html! { <g class={g.class.clone()} data-i={i.to_string()}>{ inside(&g) }</g> }
     });
+    let tip = use_node_ref();
+    let on_over = {
+        let (tip, lay, run) = (tip.clone(), p.layout.clone(), p.run.clone());
+        Callback::from(move |e: PointerEvent| {
+            let over = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|el| el.closest("[data-i]").ok().flatten());
+            let arrow = over.and_then(|g| g.get_attribute("data-i")).and_then(|i| lay.arrows.get(i.parse::<usize>().ok()?));
+            if let (Some(a), Some(t)) = (arrow, tip.cast::<web_sys::Element>()) {
+                t.set_text_content(Some(&a.title(&run)));
+            }
+        })
+    };
     html! {
         <>
             <g class="axis">{ for glyph::axis_between(lay, from, to).iter().map(shape) }</g>
             { for lanes }
             { for bars }
             { for lay.pauses.iter().filter(|pb| seen(pb.x0, pb.x1)).map(|pb| pause(p, pb)) }
-            <g class="msgs">{ for arrows }</g>
+            <g class="msgs" onpointerover={on_over}><title ref={tip}></title>{ for arrows }</g>
         </>
     }
 }

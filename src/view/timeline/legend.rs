@@ -52,9 +52,9 @@ fn arrow(kind: ArrowKind, count: usize) -> Glyph {
         bow: 0.0,
         label: None,
         count,
-        title: String::new(),
+        last_sent_us: 0,
     };
-    glyph::arrow(&a)
+    glyph::arrow(&a, None)
 }
 
 /// What this run draws, in words.

@@ -204,12 +204,6 @@ pub(super) fn arrows(l: &mut Layout, run: &Run) {
                 }
             }
         }
-        let fate = match kind {
-            ArrowKind::Lost => " (lost)",
-            ArrowKind::InFlight => " (still in flight at the end)",
-            ArrowKind::Delayed => " (held by the network)",
-            ArrowKind::Normal => "",
-        };
         last.insert((m.from, m.to), l.arrows.len());
         let bow = (STRAIGHT - (x1 - x0).abs()).max(0.0) * 0.75 * if to > from { -1.0 } else { 1.0 };
         let label = decided.get_mut(i).and_then(Option::take).map(|text| {
@@ -230,21 +224,11 @@ pub(super) fn arrows(l: &mut Layout, run: &Run) {
             bow,
             label,
             count: 1,
-            title: format!(
-                "{} → {}: {}{fate}, sent {}, {} {}",
-                run.actors[m.from].name,
-                run.actors[m.to].name,
-                m.what,
-                fmt(m.sent_us),
-                if kind == ArrowKind::Lost { "lost" } else { "arrived" },
-                fmt(m.arrived_us)
-            ),
+            last_sent_us: m.sent_us,
         });
     }
     for (j, until) in bursts {
-        let a = &mut l.arrows[j];
-        let (from, to) = (&run.actors[run.intervals.messages[a.msg].from].name, &run.actors[run.intervals.messages[a.msg].to].name);
-        a.title = format!("{from} → {to}: {} messages, sent from {} to {}", a.count, fmt(a.sent_us), fmt(until));
+        l.arrows[j].last_sent_us = until;
     }
 }
 
