@@ -10,6 +10,8 @@
 mod path;
 pub use path::{d, num, push_num};
 
+use std::borrow::Cow;
+
 use sim::scenario::LockKind;
 use sim::time::fmt;
 use sim::trace::Role;
@@ -63,7 +65,7 @@ pub enum Shape {
 /// A group (`<g>`): its class, its tooltip (a `<title>` first inside it) and its shapes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Glyph {
-    pub class: String,
+    pub class: Cow<'static, str>,
     pub title: Option<String>,
     pub shapes: Vec<Shape>,
 }
@@ -125,7 +127,7 @@ pub fn bar(b: &Bar) -> Glyph {
     if fits && b.h >= 10.0 && !matches!(b.kind, BarKind::Down | BarKind::Partition) {
         shapes.push(Shape::Text { x: b.x0 + dx, y: b.y + b.h / 2.0 + 4.0, class: "bar-label", text: b.label.clone() });
     }
-    Glyph { class: format!("{} {}", bar_class(b.kind), color_class(b.color)), title: None, shapes }
+    Glyph { class: format!("{} {}", bar_class(b.kind), color_class(b.color)).into(), title: None, shapes }
 }
 
 /// A pause block (the app adds a grip to resize it).
@@ -223,7 +225,7 @@ pub fn mark(m: &Mark, height: f64) -> Glyph {
         shapes.push(Shape::Text { x: l.x, y: l.y, class, text: l.text });
     }
     let harm = if m.harm && m.kind != MarkKind::Violation { " harm" } else { "" };
-    Glyph { class: format!("mark {}{harm}", mark_class(m.kind)), title: Some(m.title.clone()), shapes }
+    Glyph { class: format!("mark {}{harm}", mark_class(m.kind)).into(), title: Some(m.title.clone()), shapes }
 }
 
 /// The time axis: a grid line and a label per tick.

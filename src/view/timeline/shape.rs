@@ -1,44 +1,90 @@
 //! Shapes of the shared vocabulary ([`draw::glyph`]) as Yew `Html`: the same elements the SVG
 //! export writes as text.
+//!
+//! They are built directly ([`element`]) rather than by `html!`, which turns each `class` into a
+//! set of classes and back into text: a large run's drawing has thousands of them, and that was a
+//! tenth of the time an edit took to draw.
+
+use std::borrow::Cow;
+use std::rc::Rc;
 
 use draw::glyph::{num, Glyph, Shape};
 use yew::prelude::*;
+use yew::virtual_dom::{AttributeOrProperty, Attributes, Listeners, VList, VNode, VTag, VText};
 
-fn class(c: Option<&'static str>) -> Option<&'static str> {
-    c.filter(|c| !c.is_empty())
+/// An element with attributes `keys` (a value of `None` leaves its key out) and children, as
+/// `html!` builds it, without listeners.
+pub fn element(tag: &'static str, keys: &'static [&'static str], values: Vec<Option<AttrValue>>, children: Vec<Html>) -> Html {
+    let values = values.into_iter().map(|v| v.map(AttributeOrProperty::Attribute)).collect();
+    let children = if children.is_empty() { VNode::default() } else { VNode::VList(Rc::new(VList::with_children(children, None))) };
+    VTag::__new_other(AttrValue::Static(tag), NodeRef::default(), None, Attributes::Dynamic { keys, values }, Listeners::None, children)
+        .into()
+}
+
+/// A class (none if empty) as an attribute value, without copying a fixed one.
+pub fn class(c: Cow<'static, str>) -> Option<AttrValue> {
+    match c {
+        _ if c.is_empty() => None,
+        Cow::Borrowed(s) => Some(AttrValue::Static(s)),
+        Cow::Owned(s) => Some(AttrValue::from(s)),
+    }
+}
+
+fn fixed(c: Option<&'static str>) -> Option<AttrValue> {
+    c.filter(|c| !c.is_empty()).map(AttrValue::Static)
+}
+
+fn at(x: f64) -> Option<AttrValue> {
+    Some(AttrValue::from(num(x)))
+}
+
+/// A `<title>` (a tooltip), if there is one.
+fn title(t: &Option<String>) -> Vec<Html> {
+    t.iter().map(|t| element("title", &[], Vec::new(), vec![VNode::from(VText::new(t.clone()))])).collect()
 }
 
 /// One shape as an element.
 pub fn shape(s: &Shape) -> Html {
     match s {
-        Shape::Rect { x, y, w, h, rx, transform, class: c, title } => html! {
-            <rect class={class(*c)} x={num(*x)} y={num(*y)} width={num(*w)} height={num(*h)}
-                  rx={rx.map(num)} transform={transform.clone()}>
-                if let Some(t) = title { <title>{ t }</title> }
-            </rect>
-        },
-        Shape::Circle { cx, cy, r } => html! { <circle cx={num(*cx)} cy={num(*cy)} r={num(*r)} /> },
-        Shape::Path { d, class: c, marker_end, dot_start, title } => html! {
-            <path d={d.clone()} class={class(*c)} marker-end={*marker_end} marker-start={dot_start.then_some("url(#dot)")}>
-                if let Some(t) = title { <title>{ t }</title> }
-            </path>
-        },
-        Shape::Line { x1, y1, x2, y2, class: c, marker_end, title } => html! {
-            <line class={class(*c)} x1={num(*x1)} y1={num(*y1)} x2={num(*x2)} y2={num(*y2)} marker-end={*marker_end}>
-                if let Some(t) = title { <title>{ t }</title> }
-            </line>
-        },
-        Shape::Text { x, y, class: c, text } => html! { <text class={class(Some(c))} x={num(*x)} y={num(*y)}>{ text }</text> },
+        Shape::Rect { x, y, w, h, rx, transform, class: c, title: t } => element(
+            "rect",
+            &["class", "x", "y", "width", "height", "rx", "transform"],
+            vec![fixed(*c), at(*x), at(*y), at(*w), at(*h), rx.and_then(at), transform.clone().map(AttrValue::from)],
+            title(t),
+        ),
+        Shape::Circle { cx, cy, r } => element("circle", &["cx", "cy", "r"], vec![at(*cx), at(*cy), at(*r)], Vec::new()),
+        Shape::Path { d, class: c, marker_end, dot_start, title: t } => element(
+            "path",
+            &["d", "class", "marker-end", "marker-start"],
+            vec![
+                Some(AttrValue::from(d.clone())),
+                fixed(*c),
+                marker_end.map(AttrValue::Static),
+                dot_start.then_some(AttrValue::Static("url(#dot)")),
+            ],
+            title(t),
+        ),
+        Shape::Line { x1, y1, x2, y2, class: c, marker_end, title: t } => element(
+            "line",
+            &["class", "x1", "y1", "x2", "y2", "marker-end"],
+            vec![fixed(*c), at(*x1), at(*y1), at(*x2), at(*y2), marker_end.map(AttrValue::Static)],
+            title(t),
+        ),
+        Shape::Text { x, y, class: c, text } => {
+            element("text", &["class", "x", "y"], vec![fixed(Some(c)), at(*x), at(*y)], vec![VNode::from(VText::new(text.clone()))])
+        }
     }
 }
 
 /// A glyph's inside: its tooltip, then its shapes (the caller draws the `<g>` with its own
 /// handlers).
 pub fn inside(g: &Glyph) -> Html {
-    html! {
-        <>
-            if let Some(t) = &g.title { <title>{ t }</title> }
-            { for g.shapes.iter().map(shape) }
-        </>
-    }
+    let mut children = title(&g.title);
+    children.extend(g.shapes.iter().map(shape));
+    VNode::VList(Rc::new(VList::with_children(children, None)))
+}
+
+/// A glyph as a group (`<g class>`), with a `data-i` naming it if given.
+pub fn group(g: &Glyph, data_i: Option<usize>) -> Html {
+    element("g", &["class", "data-i"], vec![class(g.class.clone()), data_i.map(|i| AttrValue::from(i.to_string()))], vec![inside(g)])
 }
