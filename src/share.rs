@@ -100,7 +100,7 @@ fn decode_bytes(bytes: Vec<u8>) -> Result<Scenario, String> {
 
 /// Where a run lives in an address: the query, and for a scenario not from the library, the
 /// fragment (`#s=…`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Address {
     /// `?scenario=…&set=…&step=N`, or `?step=N` when the scenario is in the fragment.
     pub query: String,

@@ -71,7 +71,7 @@ pub fn Lab(p: &LabProps) -> Html {
     let root_ref = use_node_ref();
     let progress = hooks::use_lab_effects(&screen, p, root_ref.clone());
     let verdict = if s.run.verdict.is_safe() { "safe" } else { "unsafe" };
-    let embed_link = hooks::use_embed_link(&s);
+    let embed_link = hooks::use_embed_link(&s, p.embed.is_some());
     let time_us = s.time_us();
     let timeline = html! {
         <Timeline run={s.run.clone()} facts={s.facts.clone()} scenario={s.scenario.clone()} cursor={s.cursor} time_us={time_us}

@@ -173,11 +173,12 @@ fn use_progress(screen: &UseReducerHandle<Screen>, p: &LabProps) -> ProgressStat
 }
 
 /// "Open in Lease Lab" for an embedded run: the link is worked out once per scenario, not on
-/// every playback tick (only its step changes).
+/// every playback tick (only its step changes), and not at all for the lab on its own page
+/// (comparing an edited scenario with the library's is a tenth of a small run's edit).
 #[hook]
-pub fn use_embed_link(s: &Screen) -> Rc<Address> {
-    let key = (s.scenario.clone(), s.original.clone(), s.fixed());
-    use_memo(key, |(sc, original, fixed)| crate::share::link(sc, original, *fixed))
+pub fn use_embed_link(s: &Screen, embedded: bool) -> Rc<Address> {
+    let key = (s.scenario.clone(), s.original.clone(), s.fixed(), embedded);
+    use_memo(key, |(sc, original, fixed, embedded)| if *embedded { crate::share::link(sc, original, *fixed) } else { Address::default() })
 }
 
 /// Whether the challenge is met, and met its own way (`Screen::met_its_way`): worked out once
