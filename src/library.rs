@@ -110,9 +110,9 @@ pub async fn load_all() -> Result<(), String> {
     JsFuture::from(promise).await.map(drop).map_err(|e| e.as_string().unwrap_or_default())
 }
 
-/// Where the whole course is.
+/// Where the whole course's files are.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Course {
+pub enum CourseFiles {
     /// Its files are being fetched.
     Loading,
     /// Every file is in: `sim::library::catalog` has them all.
@@ -125,8 +125,8 @@ pub enum Course {
 /// is in (or with why it could not be had). Asks again whenever `wanted` changes, and not at all
 /// while it is `None`.
 #[hook]
-pub fn use_course<D: PartialEq + Clone + 'static>(wanted: Option<D>) -> Course {
-    let state = use_state(|| Course::Loading);
+pub fn use_course<D: PartialEq + Clone + 'static>(wanted: Option<D>) -> CourseFiles {
+    let state = use_state(|| CourseFiles::Loading);
     {
         let state = state.clone();
         use_effect_with(wanted, move |wanted| {
@@ -134,20 +134,20 @@ pub fn use_course<D: PartialEq + Clone + 'static>(wanted: Option<D>) -> Course {
                 return;
             }
             if sim::library::missing().is_empty() {
-                state.set(Course::Ready);
+                state.set(CourseFiles::Ready);
             } else {
-                state.set(Course::Loading);
+                state.set(CourseFiles::Loading);
                 wasm_bindgen_futures::spawn_local(async move {
                     state.set(match load_all().await {
-                        Ok(()) => Course::Ready,
-                        Err(e) => Course::Failed(e),
+                        Ok(()) => CourseFiles::Ready,
+                        Err(e) => CourseFiles::Failed(e),
                     })
                 });
             }
         });
     }
     if sim::library::missing().is_empty() {
-        Course::Ready
+        CourseFiles::Ready
     } else {
         (*state).clone()
     }

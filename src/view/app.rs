@@ -79,7 +79,7 @@ pub fn App() -> Html {
     if embed.is_some() {
         return html! { <Lab start={start} embed={embed} /> };
     }
-    let waiting = here != Page::Lab && course != crate::library::Course::Ready;
+    let waiting = here != Page::Lab && course != crate::library::CourseFiles::Ready;
     html! {
         <>
             <div class="lab-holder" hidden={here != Page::Lab}>

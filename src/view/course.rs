@@ -24,10 +24,10 @@ pub fn Course(p: &CourseProps) -> Html {
     crate::view::probe::rendered("Course");
     // Every lesson's verdict needs every lesson's file.
     let course = crate::library::use_course(Some(()));
-    let all = use_memo(course == crate::library::Course::Ready, |_| {
+    let all = use_memo(course == crate::library::CourseFiles::Ready, |_| {
         sim::library::catalog().iter().map(|s| (Rc::new(s.clone()), crate::view::library_safe(&s.id, false))).collect::<Vec<_>>()
     });
-    if course != crate::library::Course::Ready {
+    if course != crate::library::CourseFiles::Ready {
         return crate::view::pages::waiting(&course);
     }
     let current = &p.current;

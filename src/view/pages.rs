@@ -76,9 +76,11 @@ pub fn brand() -> Html {
 }
 
 /// What is shown while the course's files are fetched, or why they could not be.
-pub fn waiting(course: &crate::library::Course) -> Html {
+pub fn waiting(course: &crate::library::CourseFiles) -> Html {
     let text = match course {
-        crate::library::Course::Failed(e) => format!("The course could not be loaded: {e}. Try again in a moment, or reload the page."),
+        crate::library::CourseFiles::Failed(e) => {
+            format!("The course could not be loaded: {e}. Try again in a moment, or reload the page.")
+        }
         _ => "Loading the course…".to_string(),
     };
     html! { <p class="loading" role="status">{ text }</p> }
