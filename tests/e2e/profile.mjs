@@ -1,13 +1,14 @@
 // Where an edit's or a drag's time goes: a CPU profile of 40 edits of the TTL (or 60 moves of a
-// pause's drag) in headless Chromium, printed as time per edit by crate and by function, both
-// for the function itself and with what it calls. Run through scripts/profile, which builds the
-// app with its function names kept.
+// pause's drag), made as `run.mjs --measure` makes them (measure.mjs), in headless Chromium,
+// printed as time per edit by crate and by function, both for the function itself and with what
+// it calls. Run through scripts/profile, which builds the app with its function names kept.
 // Usage: node tests/e2e/profile.mjs DIST [edits|drag] [split|large]
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from './node_modules/playwright-core/index.mjs';
+import { dragFps, editTimes } from './measure.mjs';
 
 const [dir, mode = 'edits', which = 'large'] = process.argv.slice(2);
 if (!dir || !['edits', 'drag'].includes(mode) || !['split', 'large'].includes(which)) {
@@ -43,36 +44,14 @@ if (mode === 'edits') {
   count = 40;
   await page.click('#tab-Change');
   await cdp.send('Profiler.start');
-  result = await page.evaluate(async (n) => {
-    const input = document.querySelector('#f-ttl');
-    const work = [];
-    for (let i = 0; i < n; i++) {
-      const t0 = performance.now();
-      input.value = String(10000 + (i % 2 ? 1000 : 2000) + i);
-      input.dispatchEvent(new Event('change', { bubbles: true }));
-      await new Promise((r) => setTimeout(r, 0));
-      work.push(performance.now() - t0);
-      await new Promise((r) => requestAnimationFrame(() => r()));
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    work.sort((a, b) => a - b);
-    return `edit → end of the render work: median ${work[n >> 1].toFixed(1)} ms`;
-  }, count);
+  const { work } = await editTimes(page, count);
+  work.sort((a, b) => a - b);
+  result = `edit → end of the render work: median ${work[count >> 1].toFixed(1)} ms`;
 } else {
   count = 60;
   await page.click('#tab-Inspect');
-  const box = await page.locator('.pause rect').first().boundingBox();
-  const y = box.y + box.height / 2;
-  await page.mouse.move(box.x + box.width / 2, y);
-  await page.mouse.down();
-  await cdp.send('Profiler.start');
-  const t0 = Date.now();
-  for (let i = 1; i <= count; i++) {
-    await page.mouse.move(box.x + box.width / 2 + i * 2, y);
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
-  }
-  result = `dragging a pause: ${((count * 1000) / (Date.now() - t0)).toFixed(1)} frames per second`;
-  await page.mouse.up();
+  const d = await dragFps(page, count, () => cdp.send('Profiler.start'));
+  result = `dragging a pause: ${d.fps.toFixed(1)} frames per second`;
 }
 const { profile } = await cdp.send('Profiler.stop');
 await browser.close();

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import * as measure from './measure.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml' };
@@ -1118,37 +1119,9 @@ if (process.argv.includes('--measure')) {
   const stats = (xs) => { const s = [...xs].sort((a, b) => a - b); return `median ${s[s.length >> 1].toFixed(1)} ms, p90 ${s[Math.floor(s.length * 0.9)].toFixed(1)} ms`; };
   async function editTimes(page) {
     await page.click('#tab-Change');
-    return page.evaluate(async () => {
-      const input = document.querySelector('#f-ttl');
-      const work = [], frame = [];
-      for (let i = 0; i < 30; i++) {
-        const t0 = performance.now();
-        input.value = String(10000 + (i % 2 ? 1000 : 2000) + i);
-        input.dispatchEvent(new Event('change', { bubbles: true }));
-        await new Promise((r) => setTimeout(r, 0));
-        work.push(performance.now() - t0);
-        await new Promise((r) => requestAnimationFrame(() => r()));
-        frame.push(performance.now() - t0);
-        await new Promise((r) => setTimeout(r, 30));
-      }
-      return { work, frame };
-    });
+    return measure.editTimes(page, 30);
   }
-  async function dragFps(page) {
-    const box = await page.locator('.pause rect').first().boundingBox();
-    const y = box.y + box.height / 2;
-    await page.mouse.move(box.x + box.width / 2, y);
-    await page.mouse.down();
-    // Each move re-runs the scenario and repaints before the next frame is awaited.
-    const t0 = Date.now();
-    for (let i = 1; i <= 60; i++) {
-      await page.mouse.move(box.x + box.width / 2 + i * 2, y);
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
-    }
-    const ms = Date.now() - t0;
-    await page.mouse.up();
-    return { moves: 60, ms, fps: (60 * 1000) / ms };
-  }
+  const dragFps = (page) => measure.dragFps(page, 60);
   await test('measure: the first interactive lab on a slow network (1.6 Mbps down, 150 ms round trip, gzip)', async (page) => {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
