@@ -46,7 +46,25 @@ impl Field {
             Field::FaultDuration(i) => format!("f-fault-{i}-duration"),
             Field::FaultBy(i) => format!("f-fault-{i}-by"),
             Field::FaultExtra(i) => format!("f-fault-{i}-extra"),
-            other => format!("f-{}", format!("{other:?}").to_lowercase()),
+            Field::Ttl => "f-ttl".into(),
+            Field::Release => "f-release".into(),
+            Field::Renew => "f-renew".into(),
+            Field::Persistence => "f-persistence".into(),
+            Field::ReplicaLag => "f-replicalag".into(),
+            Field::TokenSource => "f-tokensource".into(),
+            Field::TokenStore => "f-tokenstore".into(),
+            Field::ResourceKind => "f-resourcekind".into(),
+            Field::Fencing => "f-fencing".into(),
+            Field::Idempotency => "f-idempotency".into(),
+            Field::Gap => "f-gap".into(),
+            Field::LatencyMin => "f-latencymin".into(),
+            Field::LatencyMax => "f-latencymax".into(),
+            Field::Seed => "f-seed".into(),
+            Field::Duration => "f-duration".into(),
+            Field::Nodes => "f-nodes".into(),
+            Field::NodeTimeout => "f-nodetimeout".into(),
+            Field::Parallel => "f-parallel".into(),
+            Field::DriftFactor => "f-driftfactor".into(),
         }
     }
 }
@@ -62,6 +80,15 @@ fn whole(raw: &str, what: &str) -> Result<i64, String> {
 fn non_negative(raw: &str, what: &str) -> Result<u64, String> {
     let v = whole(raw, what)?;
     u64::try_from(v).map_err(|_| format!("{v} is negative; enter {what}"))
+}
+
+/// A decimal number such as `0.01`, `.01` or `1e-3`, read as JSON reads numbers: the standard
+/// library's `str::parse::<f64>` would add its 20 KB of tables to the download for this one field.
+fn decimal(raw: &str) -> Option<f64> {
+    let t = raw.trim();
+    let (sign, digits) = t.strip_prefix('-').map_or(("", t), |d| ("-", d));
+    let text = if digits.starts_with('.') { format!("{sign}0{digits}") } else { t.to_string() };
+    serde_json::from_str::<Value>(&text).ok()?.as_f64()
 }
 
 fn choice<T: serde::de::DeserializeOwned>(raw: &str) -> Result<T, String> {
@@ -99,7 +126,7 @@ pub fn apply(sc: &Scenario, field: &Field, raw: &str) -> Result<Scenario, String
         Field::Parallel => s.lock.parallel = raw == "true",
         Field::DriftFactor => {
             s.lock.clock_drift_factor =
-                raw.trim().parse::<f64>().map_err(|_| format!("`{}` is not a number; enter a factor such as 0.01", raw.trim()))?
+                decimal(raw).ok_or_else(|| format!("`{}` is not a number; enter a factor such as 0.01", raw.trim()))?
         }
         Field::ClientStart(c) => s.clients.get_mut(*c).ok_or("no such client")?.start_ms = non_negative(raw, ms)?,
         Field::WorkMs(c, i) => match s.clients.get_mut(*c).and_then(|c| c.steps.get_mut(*i)) {
@@ -189,6 +216,23 @@ mod tests {
         assert!(apply(&gc(), &Field::FaultAt(0), "999999999").unwrap_err().contains("after the end of the run"));
         assert!(apply(&gc(), &Field::LatencyMin, "50").unwrap_err().contains("above the maximum"));
         assert_eq!(apply(&gc(), &Field::Ttl, "").unwrap_err(), "enter a number of milliseconds");
+    }
+
+    #[test]
+    fn a_drift_factor_is_read_as_a_decimal() {
+        for (typed, want) in [("0.01", 0.01), (" .02 ", 0.02), ("1e-3", 0.001), ("0", 0.0), ("-.5", -0.5)] {
+            assert_eq!(decimal(typed), Some(want), "{typed}");
+        }
+        for bad in ["", "abc", "0.01x", "1e999", "\"0.01\"", "NaN"] {
+            assert_eq!(decimal(bad), None, "{bad}");
+        }
+        assert_eq!(apply(&gc(), &Field::DriftFactor, "x").unwrap_err(), "`x` is not a number; enter a factor such as 0.01");
+    }
+
+    #[test]
+    fn field_ids_are_stable() {
+        assert_eq!(Field::NodeTimeout.id(), "f-nodetimeout");
+        assert_eq!(Field::WorkMs(1, 2).id(), "f-client-1-step-2");
     }
 
     #[test]

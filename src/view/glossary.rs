@@ -63,7 +63,7 @@ pub fn glossed(text: &str) -> Html {
 
 /// Where `term` first appears in `text` as a whole word.
 fn find_word(text: &str, term: &str) -> Option<usize> {
-    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '-');
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '-');
     let mut from = 0;
     while let Some(i) = text[from..].find(term) {
         let at = from + i;
