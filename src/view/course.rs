@@ -93,7 +93,7 @@ pub fn Course(p: &CourseProps) -> Html {
 }
 
 /// A lesson's predict result, once any of its questions is answered: "predict 2/3".
-fn lesson_score(s: &sim::Scenario, scores: &std::collections::BTreeMap<String, bool>) -> Html {
+fn lesson_score(s: &sim::Scenario, scores: &sim::flat::Map<String, bool>) -> Html {
     let got: Vec<bool> = (0..s.questions.len()).filter_map(|i| scores.get(&format!("{}#{i}", s.id)).copied()).collect();
     if got.is_empty() {
         return html! {};

@@ -2,7 +2,7 @@
 //! how many times each component rendered ([`rendered`], [`renders`]), and the mounted lab's
 //! dispatch ([`dispatch`]), so that a test can play the run without waiting for a timer.
 
-use std::collections::BTreeMap;
+use sim::flat::Map;
 
 use yew::Callback;
 
@@ -10,7 +10,7 @@ use crate::state::Action;
 
 #[cfg(debug_assertions)]
 thread_local! {
-    static RENDERS: std::cell::RefCell<BTreeMap<&'static str, u32>> = Default::default();
+    static RENDERS: std::cell::RefCell<Map<&'static str, u32>> = Default::default();
     static DISPATCH: std::cell::RefCell<Option<Callback<Action>>> = Default::default();
 }
 
@@ -23,11 +23,11 @@ pub fn rendered(name: &'static str) {
 }
 
 /// The renders counted since the last [`forget`], by component.
-pub fn renders() -> BTreeMap<&'static str, u32> {
+pub fn renders() -> Map<&'static str, u32> {
     #[cfg(debug_assertions)]
     return RENDERS.with(|r| r.borrow().clone());
     #[cfg(not(debug_assertions))]
-    BTreeMap::new()
+    Map::new()
 }
 
 /// Starts counting again.

@@ -2,7 +2,7 @@
 //! opened and the predict score). Storage is read when the lab starts and when progress
 //! changes, never on a render.
 
-use std::collections::BTreeMap;
+use sim::flat::Map;
 
 use crate::state::Screen;
 
@@ -30,7 +30,7 @@ pub struct Progress {
     pub visited: Vec<String>,
     /// Predict mode's score: for each question answered (`"<scenario>#<question>"`), whether
     /// the first answer was right.
-    pub scores: BTreeMap<String, bool>,
+    pub scores: Map<String, bool>,
 }
 
 impl Progress {

@@ -35,7 +35,7 @@ struct Cx<'a> {
 struct Findings {
     listed: Vec<Finding>,
     /// Per kind: how many were found.
-    found: std::collections::BTreeMap<&'static str, usize>,
+    found: crate::flat::Map<&'static str, usize>,
 }
 
 impl Findings {

@@ -17,7 +17,7 @@
 //! are on a majority, so every leader has them); the leader is the lowest-numbered live member
 //! that reaches a majority; clients always know the current leader.
 
-use std::collections::BTreeMap;
+use crate::flat::Map;
 
 use crate::actor::{Effect, Env, Gate, Out, Record, ServerFault};
 use crate::msg::Payload;
@@ -85,12 +85,12 @@ pub struct Cluster {
     revision: u64,
     next_lease: u64,
     /// The lock keys under the prefix, by lease: (create revision, client).
-    keys: BTreeMap<u64, (u64, ActorId)>,
-    leases: BTreeMap<u64, Lease>,
+    keys: Map<u64, (u64, ActorId)>,
+    leases: Map<u64, Lease>,
     waiters: Vec<Waiter>,
     /// Each lease's grant, to move its promised term.
-    grant_of: BTreeMap<u64, usize>,
-    lease_gen: BTreeMap<u64, u64>,
+    grant_of: Map<u64, usize>,
+    lease_gen: Map<u64, u64>,
 }
 
 type Fx = Out<Timer>;
@@ -102,11 +102,11 @@ impl Cluster {
             cfg,
             revision: 1,
             next_lease: 1,
-            keys: BTreeMap::new(),
-            leases: BTreeMap::new(),
+            keys: Map::new(),
+            leases: Map::new(),
             waiters: Vec::new(),
-            grant_of: BTreeMap::new(),
-            lease_gen: BTreeMap::new(),
+            grant_of: Map::new(),
+            lease_gen: Map::new(),
         }
     }
 

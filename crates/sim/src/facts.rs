@@ -8,7 +8,7 @@
 //! Times are true times ([`Micros`]); steps are indices into [`Run::events`]. Spans follow the
 //! run's convention: a span is live at `t` when `from_us <= t < to_us`.
 
-use std::collections::BTreeMap;
+use crate::flat::Map;
 
 use crate::time::Micros;
 use crate::trace::{ActorId, Belief, Event, EventId, EventKind, KeySpan, Role, Run, Span};
@@ -79,12 +79,12 @@ impl<T> Steps<T> {
 fn live_sets(spans: impl Iterator<Item = (usize, Micros, Micros)>) -> Steps<Vec<usize>> {
     // At one instant, spans that start there join and spans that end there leave (a span of
     // no length never shows).
-    let mut changes: BTreeMap<Micros, (Vec<usize>, Vec<usize>)> = BTreeMap::new();
+    let mut changes: Map<Micros, (Vec<usize>, Vec<usize>)> = Map::new();
     for (i, from, to) in spans {
         changes.entry(from).or_default().0.push(i);
         changes.entry(to.max(from)).or_default().1.push(i);
     }
-    let mut live: std::collections::BTreeSet<usize> = Default::default();
+    let mut live: crate::flat::Set<usize> = Default::default();
     let mut out = Steps::default();
     for (t, (join, leave)) in changes {
         live.extend(join);
@@ -166,7 +166,7 @@ impl Facts {
         };
         // The revision of a consensus key is that of the first write its member committed at
         // the moment the key appeared.
-        let mut committed: BTreeMap<(ActorId, Micros), u64> = BTreeMap::new();
+        let mut committed: Map<(ActorId, Micros), u64> = Map::new();
         for e in &run.events {
             if let EventKind::Committed { revision, .. } = e.kind {
                 committed.entry((e.actor, e.at_us)).or_insert(revision);

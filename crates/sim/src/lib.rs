@@ -16,6 +16,7 @@ pub mod clock;
 pub mod compare;
 pub mod consensus;
 pub mod facts;
+pub mod flat;
 pub mod from_value;
 pub mod library;
 pub mod lock;

@@ -2,7 +2,7 @@
 //! who can lead, as the models simplify it (SEMANTICS §4, §5): the lowest-numbered live member
 //! that reaches a majority, itself included.
 
-use std::collections::BTreeSet;
+use crate::flat::Set;
 
 use crate::actor::{Effect, Env, Gate, ServerFault};
 use crate::time::Micros;
@@ -157,7 +157,7 @@ impl<Op> Leadership<Op> {
 #[derive(Clone, Debug)]
 pub struct Log<Op> {
     next: u64,
-    pending: Vec<(u64, Op, BTreeSet<ActorId>)>,
+    pending: Vec<(u64, Op, Set<ActorId>)>,
 }
 
 impl<Op> Default for Log<Op> {
@@ -171,7 +171,7 @@ impl<Op> Log<Op> {
     pub fn propose(&mut self, op: Op) -> u64 {
         let id = self.next;
         self.next += 1;
-        self.pending.push((id, op, BTreeSet::new()));
+        self.pending.push((id, op, Set::new()));
         id
     }
 

@@ -4,7 +4,7 @@
 //! check-then-write checks in one step and writes in a later one; an external API ignores
 //! tokens; idempotency keys make a request take effect at most once.
 
-use std::collections::BTreeSet;
+use crate::flat::Set;
 
 use crate::scenario::{Fencing, Resource, ResourceKind, WriteOp};
 
@@ -33,12 +33,12 @@ pub struct Store {
     pub version: u64,
     /// The highest token accepted (0: none yet).
     pub highest: u64,
-    seen: BTreeSet<String>,
+    seen: Set<String>,
 }
 
 impl Store {
     pub fn new(cfg: Resource) -> Store {
-        Store { cfg, value: 0, version: 0, highest: 0, seen: BTreeSet::new() }
+        Store { cfg, value: 0, version: 0, highest: 0, seen: Set::new() }
     }
 
     /// Whether tokens are looked at at all.

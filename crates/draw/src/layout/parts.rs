@@ -1,7 +1,7 @@
 //! The parts of a [`Layout`]: bars for beliefs, keys and spans, pause blocks, arrows and marks,
 //! each added by one function from the run.
 
-use std::collections::BTreeMap;
+use sim::flat::Map;
 
 use sim::scenario::{Fault, Scenario};
 use sim::time::{fmt, Micros, MS};
@@ -57,12 +57,12 @@ pub(super) fn beliefs(l: &mut Layout, run: &Run) {
 
 /// For each key, its row on its node: keys on one node can coexist (a consensus lock queue),
 /// so each gets a row of its own. Also the number of rows on each node.
-fn key_rows(run: &Run) -> (Vec<usize>, BTreeMap<usize, usize>) {
+fn key_rows(run: &Run) -> (Vec<usize>, Map<usize, usize>) {
     let mut rows_of: Vec<usize> = vec![0; run.intervals.keys.len()];
-    let mut rows_on: BTreeMap<usize, usize> = Default::default();
+    let mut rows_on: Map<usize, usize> = Default::default();
     let mut order: Vec<usize> = (0..run.intervals.keys.len()).collect();
     sim::sort::by_key(&mut order, |&i| (run.intervals.keys[i].node, run.intervals.keys[i].from_us));
-    let mut ends: BTreeMap<usize, Vec<Micros>> = Default::default();
+    let mut ends: Map<usize, Vec<Micros>> = Default::default();
     for i in order {
         let k = &run.intervals.keys[i];
         let rows = ends.entry(k.node).or_default();
@@ -182,9 +182,9 @@ fn decided(run: &Run) -> Vec<Option<String>> {
 pub(super) fn arrows(l: &mut Layout, run: &Run) {
     let mut decided = decided(run);
     // The last arrow drawn from each lane to each other, by index into `l.arrows`.
-    let mut last: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+    let mut last: Map<(usize, usize), usize> = Map::new();
     // The bursts: (index into `l.arrows`, the last message's send time).
-    let mut bursts: BTreeMap<usize, Micros> = BTreeMap::new();
+    let mut bursts: Map<usize, Micros> = Map::new();
     for (i, m) in run.intervals.messages.iter().enumerate() {
         let (from, to) = (l.lane(m.from).mid, l.lane(m.to).mid);
         let kind = match (m.fate, m.delayed) {

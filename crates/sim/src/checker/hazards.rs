@@ -144,7 +144,7 @@ pub(super) fn foreign_ops(cx: &Cx, out: &mut Findings) {
 /// For each pair of clients, the first time both believed they held the lock.
 pub(super) fn belief_overlaps(cx: &Cx, out: &mut Findings) {
     let b = &cx.run.intervals.beliefs;
-    let mut of_client: std::collections::BTreeMap<usize, Vec<&crate::trace::Belief>> = std::collections::BTreeMap::new();
+    let mut of_client: crate::flat::Map<usize, Vec<&crate::trace::Belief>> = crate::flat::Map::new();
     for x in b {
         of_client.entry(x.client).or_default().push(x);
     }

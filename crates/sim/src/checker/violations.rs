@@ -119,7 +119,7 @@ fn out_of_order_write(cx: &Cx, w: &Applied, n: &Applied) -> Finding {
 pub(super) fn duplicates(cx: &Cx, out: &mut Findings) {
     let run = cx.run;
     // External effects sent from inside a transaction: a rollback does not take them back.
-    let mut sent: std::collections::BTreeMap<&str, &crate::trace::Event> = std::collections::BTreeMap::new();
+    let mut sent: crate::flat::Map<&str, &crate::trace::Event> = crate::flat::Map::new();
     for e in &run.events {
         let EventKind::EffectSent { key, deduplicated: false, .. } = &e.kind else { continue };
         match sent.get(key.as_str()) {
@@ -130,7 +130,7 @@ pub(super) fn duplicates(cx: &Cx, out: &mut Findings) {
         }
     }
     // The first write of each request that took effect as an addition.
-    let mut first_of: std::collections::BTreeMap<&str, &Applied> = std::collections::BTreeMap::new();
+    let mut first_of: crate::flat::Map<&str, &Applied> = crate::flat::Map::new();
     for w in &run.applied {
         if w.op != WriteOp::Add {
             continue;

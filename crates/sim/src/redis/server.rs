@@ -4,7 +4,7 @@
 //! clock, replication after the lag, crashes that lose keys without persistence (SEMANTICS §1,
 //! §3).
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::flat::{Map, Set};
 
 use super::{Change, Entry, Node, RedisCmd, FENCE_KEY, LOCK_KEY};
 use crate::actor::{Effect, Env, Gate, Out, Record, ServerFault};
@@ -25,7 +25,7 @@ pub enum Timer {
 /// The Redis nodes of a run and how they relate.
 #[derive(Clone, Debug)]
 pub struct Servers {
-    nodes: BTreeMap<ActorId, Node>,
+    nodes: Map<ActorId, Node>,
     /// The node clients send to (Redis) and, for Redlock, the nodes by index.
     primary: Option<ActorId>,
     replica: Option<ActorId>,
@@ -35,9 +35,9 @@ pub struct Servers {
     /// Whether a crashed node comes back with its keys (`appendfsync always`).
     keeps_data: bool,
     lag: Option<Micros>,
-    expiry_gen: BTreeMap<ActorId, u64>,
+    expiry_gen: Map<ActorId, u64>,
     /// Nodes whose lock key is drawn on the timeline now.
-    open_keys: BTreeSet<ActorId>,
+    open_keys: Set<ActorId>,
 }
 
 type Fx = Out<Timer>;
@@ -57,7 +57,7 @@ impl Servers {
             // The counter has been running before the scenario starts.
             node.keys.insert(FENCE_KEY.into(), Entry { value: (start - 1).to_string(), expires_local: None, owner: None, grant: None });
         }
-        let mut nodes = BTreeMap::new();
+        let mut nodes = Map::new();
         if let Some((r, _)) = replica {
             nodes.insert(r, node.clone());
         }
@@ -71,8 +71,8 @@ impl Servers {
             ttl: from_ms(ttl_ms as i64),
             keeps_data,
             lag: replica.map(|r| from_ms(r.1 as i64)),
-            expiry_gen: BTreeMap::new(),
-            open_keys: BTreeSet::new(),
+            expiry_gen: Map::new(),
+            open_keys: Set::new(),
         }
     }
 
@@ -87,8 +87,8 @@ impl Servers {
             ttl: from_ms(ttl_ms as i64),
             keeps_data,
             lag: None,
-            expiry_gen: BTreeMap::new(),
-            open_keys: BTreeSet::new(),
+            expiry_gen: Map::new(),
+            open_keys: Set::new(),
         }
     }
 

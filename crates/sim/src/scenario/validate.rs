@@ -1,7 +1,7 @@
 //! [`Scenario::validate`]: references, ranges and limits, each error naming its field, so
 //! that no scenario can make the engine hang.
 
-use std::collections::BTreeSet;
+use crate::flat::Set;
 
 use super::{
     limits, member_name, node_name, teach, zk_name, CounterStore, Fault, LockKind, RenewStyle, ResourceKind, Scenario, ScenarioError, Step,
@@ -161,7 +161,7 @@ impl Scenario {
         if self.clients.len() > CLIENTS {
             return err("clients".into(), format!("{} clients; at most {CLIENTS} are allowed", self.clients.len()));
         }
-        let mut seen = BTreeSet::new();
+        let mut seen = Set::new();
         for (i, c) in self.clients.iter().enumerate() {
             let ok =
                 !c.name.is_empty() && c.name.len() <= 16 && c.name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_');

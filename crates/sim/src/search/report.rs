@@ -1,7 +1,7 @@
 //! What a search reports: the smallest unsafe schedule it found ([`Found`], each fault with
 //! its [`Origin`]), or what it covered ([`Coverage`] and its one-sentence statement).
 
-use std::collections::BTreeMap;
+use crate::flat::Map;
 
 use serde::Serialize;
 
@@ -24,7 +24,7 @@ pub struct Coverage {
     /// Random schedules run.
     pub random: usize,
     /// Schedules run with each kind of fault among those added.
-    pub by_kind: BTreeMap<FaultKind, usize>,
+    pub by_kind: Map<FaultKind, usize>,
     /// Schedules not judged: their run needed more events than allowed.
     pub too_long: usize,
 }

@@ -1,7 +1,7 @@
 //! The network: per-link latency streams, delay and drop faults, FIFO links, partitions.
 //! A message is sent now and delivered (or lost) later by the driver's queue.
 
-use std::collections::BTreeMap;
+use crate::flat::Map;
 
 use super::{Action, World};
 use crate::client::Input;
@@ -30,12 +30,12 @@ pub(super) struct Net {
     seed: u64,
     default_latency: [u64; 2],
     /// Per link by name: its latency range in ms, when the scenario sets one.
-    link_latency: BTreeMap<(ActorId, ActorId), [u64; 2]>,
+    link_latency: Map<(ActorId, ActorId), [u64; 2]>,
     /// Per link: its latency range in ms and its random stream.
-    link_rng: BTreeMap<(ActorId, ActorId), ([u64; 2], Rng)>,
+    link_rng: Map<(ActorId, ActorId), ([u64; 2], Rng)>,
     link_faults: Vec<LinkFault>,
     /// Per link: when its last ordinary message arrives (links are FIFO, like TCP).
-    link_last: BTreeMap<(ActorId, ActorId), Micros>,
+    link_last: Map<(ActorId, ActorId), Micros>,
     pub partitions: Vec<Partition>,
     /// Each message's content, and whether the network will drop it.
     payloads: Vec<Payload>,
@@ -61,7 +61,7 @@ impl Net {
                 _ => None,
             })
             .collect();
-        let mut link_latency = BTreeMap::new();
+        let mut link_latency = Map::new();
         for l in sc.network.links.iter().rev() {
             // The first link entry that names a pair wins.
             link_latency.insert((id(&l.from), id(&l.to)), l.latency_ms);
@@ -70,9 +70,9 @@ impl Net {
             seed: sc.seed,
             default_latency: sc.network.latency_ms,
             link_latency,
-            link_rng: BTreeMap::new(),
+            link_rng: Map::new(),
             link_faults,
-            link_last: BTreeMap::new(),
+            link_last: Map::new(),
             partitions: Vec::new(),
             payloads: Vec::new(),
             dropped: Vec::new(),

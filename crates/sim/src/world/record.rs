@@ -1,7 +1,7 @@
 //! The record of a run: events, the intervals a timeline draws, grants, tokens, applied
 //! writes and the resource's states; and the end of the run, where the checker judges it.
 
-use std::collections::BTreeMap;
+use crate::flat::Map;
 
 use super::World;
 use crate::actor::Record;
@@ -20,8 +20,8 @@ pub(super) struct Trace {
     /// Per client, its open belief (an index into `iv.beliefs`).
     pub open_belief: Vec<Option<usize>>,
     /// Open key spans by the handle their service gave them.
-    open_key: BTreeMap<u64, usize>,
-    pub open_down: BTreeMap<ActorId, usize>,
+    open_key: Map<u64, usize>,
+    pub open_down: Map<ActorId, usize>,
 }
 
 impl Trace {
@@ -34,8 +34,8 @@ impl Trace {
             tokens: Vec::new(),
             resource_log: Vec::new(),
             open_belief: vec![None; clients],
-            open_key: BTreeMap::new(),
-            open_down: BTreeMap::new(),
+            open_key: Map::new(),
+            open_down: Map::new(),
         }
     }
 }

@@ -5,7 +5,7 @@
 //! ephemeral znodes in the same transaction; it answers reads and sets watches, and a delete
 //! fires the watches on that znode.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::flat::{Map, Set};
 
 use super::Msg;
 use crate::actor::{Effect, Env, Gate, Out, Record, ServerFault};
@@ -69,14 +69,14 @@ pub struct Ensemble {
     zxid: u64,
     next_session: u64,
     next_seq: u64,
-    sessions: BTreeMap<u64, Session>,
+    sessions: Map<u64, Session>,
     /// The children of `/lock`, by sequence number.
-    znodes: BTreeMap<u64, Znode>,
+    znodes: Map<u64, Znode>,
     /// Per znode, the clients watching it.
-    watches: BTreeMap<u64, BTreeSet<ActorId>>,
+    watches: Map<u64, Set<ActorId>>,
     /// Per znode, the grant made when its client learned it was the lowest.
-    grant_of: BTreeMap<u64, usize>,
-    session_gen: BTreeMap<u64, u64>,
+    grant_of: Map<u64, usize>,
+    session_gen: Map<u64, u64>,
 }
 
 type Fx = Out<Timer>;
@@ -89,11 +89,11 @@ impl Ensemble {
             zxid: 0,
             next_session: 1,
             next_seq: 0,
-            sessions: BTreeMap::new(),
-            znodes: BTreeMap::new(),
-            watches: BTreeMap::new(),
-            grant_of: BTreeMap::new(),
-            session_gen: BTreeMap::new(),
+            sessions: Map::new(),
+            znodes: Map::new(),
+            watches: Map::new(),
+            grant_of: Map::new(),
+            session_gen: Map::new(),
         }
     }
 
