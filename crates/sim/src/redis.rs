@@ -5,7 +5,7 @@
 //! absent to every command (Redis 2.6+ expires within 0–1 ms; the model uses 0). Scripts run
 //! at one instant, as Lua scripts do (time is frozen during a script).
 
-use std::collections::BTreeMap;
+use crate::flat::Map;
 
 use crate::time::{Micros, MS};
 use crate::trace::ActorId;
@@ -94,7 +94,7 @@ pub enum Change {
 /// A Redis node's data.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Node {
-    pub keys: BTreeMap<String, Entry>,
+    pub keys: Map<String, Entry>,
 }
 
 impl Node {

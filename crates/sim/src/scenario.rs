@@ -9,7 +9,7 @@
 //!
 //! All durations in a scenario are integer milliseconds and their names end in `_ms`.
 
-use std::collections::BTreeMap;
+use crate::flat::Map;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -98,8 +98,8 @@ pub struct Scenario {
     /// The clients and what each does.
     pub clients: Vec<Client>,
     /// Clock settings per actor name (clients, `redis`, `replica`, `resource`).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub clocks: BTreeMap<String, ClockSpec>,
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub clocks: Map<String, ClockSpec>,
     /// Faults at their true times.
     #[serde(default)]
     pub faults: Vec<Fault>,
