@@ -92,7 +92,8 @@ fn decimal(raw: &str) -> Option<f64> {
 }
 
 fn choice<T: serde::de::DeserializeOwned>(raw: &str) -> Result<T, String> {
-    serde_json::from_value(Value::String(raw.to_string())).map_err(|_| format!("`{raw}` is not one of the choices"))
+    // Through the scenario's own reader, whose code for each choice's type is compiled already.
+    sim::from_value::deserialize(&Value::String(raw.to_string())).map_err(|_| format!("`{raw}` is not one of the choices"))
 }
 
 /// The scenario with `field` set from the text the user typed or chose.

@@ -14,7 +14,9 @@ pub fn storage() -> Option<web_sys::Storage> {
 }
 
 fn read<T: serde::de::DeserializeOwned + Default>(key: &str) -> T {
-    storage().and_then(|st| st.get_item(key).ok().flatten()).and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default()
+    // Text to a JSON value, then through the scenario's reader: no third deserializer compiled.
+    let value = storage().and_then(|st| st.get_item(key).ok().flatten()).and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+    value.and_then(|v| sim::from_value::deserialize(&v).ok()).unwrap_or_default()
 }
 
 fn write<T: serde::Serialize>(key: &str, v: &T) {

@@ -5,6 +5,7 @@
 //! (serde would read it as the struct's fields in order).
 
 use serde_json::{json, Value};
+use sim::from_value::deserialize;
 use sim::Scenario;
 
 /// Every way of breaking `v` once, found by walking it.
@@ -89,4 +90,16 @@ fn at<'a>(v: &'a Value, path: &str) -> Option<&'a Value> {
         }
     }
     Some(cur)
+}
+
+/// The app reads its stored progress and the choices of its fields through the same reader.
+#[test]
+fn reads_what_the_app_stores_and_its_choices() {
+    let answers: Vec<Option<bool>> = deserialize(&json!([true, null, false])).unwrap();
+    assert_eq!(answers, [Some(true), None, Some(false)]);
+    let scores: sim::flat::Map<String, bool> = deserialize(&json!({"b": true, "a": false})).unwrap();
+    assert_eq!(scores.iter().collect::<Vec<_>>(), [(&"a".to_string(), &false), (&"b".to_string(), &true)]);
+    let fencing: sim::scenario::Fencing = deserialize(&json!("check-then-write")).unwrap();
+    assert_eq!(fencing, sim::scenario::Fencing::CheckThenWrite);
+    assert!(deserialize::<sim::scenario::Fencing>(&json!("sometimes")).is_err());
 }

@@ -92,7 +92,7 @@ pub(super) fn double_grants(cx: &Cx, out: &mut Findings) {
             .copied()
             .filter(|&i| run.grants[i].client != g2.client && run.grants[i].term_end_us > g2.at_us)
             .collect();
-        overlapping.sort_unstable();
+        crate::sort::by(&mut overlapping, Ord::cmp);
         for i in overlapping {
             let g1 = &run.grants[i];
             out.add(Kind::DoubleGrant, || {
