@@ -88,7 +88,7 @@ fn decimal(raw: &str) -> Option<f64> {
     let t = raw.trim();
     let (sign, digits) = t.strip_prefix('-').map_or(("", t), |d| ("-", d));
     let text = if digits.starts_with('.') { format!("{sign}0{digits}") } else { t.to_string() };
-    serde_json::from_str::<Value>(&text).ok()?.as_f64()
+    sim::strict_json::parse(&text).ok()?.as_f64()
 }
 
 fn choice<T: serde::de::DeserializeOwned>(raw: &str) -> Result<T, String> {

@@ -96,7 +96,7 @@ fn diff(path: &str, a: &Value, b: &Value, out: &mut Vec<Setting>) {
 /// (`fencing=atomic`), anything else as JSON; then percent-encoded where a query needs it.
 fn encode_value(v: &Value) -> String {
     let text = match v {
-        Value::String(s) if serde_json::from_str::<Value>(s).is_err() && !s.is_empty() => s.clone(),
+        Value::String(s) if sim::strict_json::parse(s).is_err() && !s.is_empty() => s.clone(),
         v => v.to_string(),
     };
     let mut out = String::with_capacity(text.len());
@@ -112,7 +112,7 @@ fn encode_value(v: &Value) -> String {
 
 /// A setting's value as a link carries it (already percent-decoded).
 fn decode_value(text: &str) -> Value {
-    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_string()))
+    sim::strict_json::parse(text).unwrap_or_else(|_| Value::String(text.to_string()))
 }
 
 /// A link made from an earlier version of a library scenario (its `&v=` differs): its changes

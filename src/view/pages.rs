@@ -123,7 +123,7 @@ fn load_answers() -> Answers {
     let stored = web_sys::window()
         .and_then(|w| w.local_storage().ok().flatten())
         .and_then(|st| st.get_item(GUIDE_KEY).ok().flatten())
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .and_then(|t| sim::strict_json::parse(&t).ok())
         .and_then(|v| sim::from_value::deserialize::<Vec<Option<bool>>>(&v).ok());
     let mut a = [None; 5];
     if let Some(v) = stored.filter(|v| v.len() == 5) {

@@ -15,7 +15,7 @@ pub fn storage() -> Option<web_sys::Storage> {
 
 fn read<T: serde::de::DeserializeOwned + Default>(key: &str) -> T {
     // Text to a JSON value, then through the scenario's reader: no third deserializer compiled.
-    let value = storage().and_then(|st| st.get_item(key).ok().flatten()).and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+    let value = storage().and_then(|st| st.get_item(key).ok().flatten()).and_then(|t| sim::strict_json::parse(&t).ok());
     value.and_then(|v| sim::from_value::deserialize(&v).ok()).unwrap_or_default()
 }
 
