@@ -669,7 +669,7 @@ await test('zoom: to a Redlock round and back, by keys and buttons, the cursor k
   expect(z.cursorX > 88 && z.cursorX < z.width, `zoomed to the step, the cursor is in view: ${JSON.stringify(z)}`);
   expect(Math.abs(z.cursorX - (z.width + 88) / 2) < 40, `and centred: ${z.cursorX} of ${z.width}`);
   // The round's five requests now stand apart: their arrows slant.
-  const slanted = await page.evaluate(() => [...document.querySelectorAll('g.msg path')].filter((p) => {
+  const slanted = await page.evaluate(() => [...document.querySelectorAll('g.msg path, path.msg')].filter((p) => {
     const n = p.getAttribute('d').match(/-?[\d.]+/g).map(Number);
     return Math.abs(n[0] - n[n.length - 2]) > 20;
   }).length);
@@ -1098,18 +1098,18 @@ await test('arrows: a request and its reply are two arrows, and a write says wha
   expect(labels.some((t) => t === 'write, token 33') && labels.some((t) => t === 'write, token 34'), labels.join(' | '));
   // The tooltip of the arrow under the pointer (the group's one title) says what it carries.
   const on = await page.evaluate(() => {
-    const path = [...document.querySelectorAll('g.msg path')].find((p) => p.getTotalLength() > 40);
+    const path = [...document.querySelectorAll('g.msg path, path.msg')].find((p) => p.getTotalLength() > 40);
     const pt = path.getPointAtLength(path.getTotalLength() / 2).matrixTransform(path.getScreenCTM());
     return { x: pt.x, y: pt.y };
   });
   await page.mouse.move(on.x, on.y);
   const tip = await page.textContent('g.msgs > title');
   expect(/→ .*: .*sent .*(arrived|lost)/.test(tip), `an arrow's tooltip: ${tip}`);
-  const curved = await page.locator('g.msg path[d*="Q"]').count();
+  const curved = await page.locator('g.msg path[d*="Q"], path.msg[d*="Q"]').count();
   expect(curved > 4, `near-vertical arrows bow apart (${curved} curves)`);
   await page.click('button[aria-label="Zoom in (Z)"]');
   await page.keyboard.press('m');
-  const straight = await page.locator('g.msg path:not([d*="Q"])').count();
+  const straight = await page.locator('g.msg path:not([d*="Q"]), path.msg:not([d*="Q"])').count();
   expect(straight > 0, 'zoomed in, slanted arrows are straight');
 });
 

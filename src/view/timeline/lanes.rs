@@ -11,7 +11,7 @@ use yew::prelude::*;
 
 use super::drag::{svg_x, timeline_svg, Drag, DragMode, Drags};
 use super::menu::Menu;
-use super::shape::{group, inside, shape};
+use super::shape::{inside, lone, shape};
 use crate::state::{Action, ByPtr};
 
 #[derive(Properties, PartialEq)]
@@ -63,11 +63,11 @@ pub fn Backdrop(p: &BackdropProps) -> Html {
     });
     let (from, to) = p.window;
     let seen = |x0: f64, x1: f64| x0.max(x1) >= from && x0.min(x1) <= to;
-    let bars = lay.bars.iter().filter(|b| seen(b.x0, b.x1)).map(|b| group(&glyph::bar(b), None));
+    let bars = lay.bars.iter().filter(|b| seen(b.x0, b.x1)).map(|b| lone(&glyph::bar(b), None));
     // An arrow's tooltip is worded when the pointer comes over it, into the one title of the
     // group (the nearest title is the one shown): thousands of them would be worded and kept
     // in the page for each change of a large run.
-    let arrows = lay.arrows.iter().enumerate().filter(|(_, a)| seen(a.x0, a.x1)).map(|(i, a)| group(&glyph::arrow(a, None), Some(i)));
+    let arrows = lay.arrows.iter().enumerate().filter(|(_, a)| seen(a.x0, a.x1)).map(|(i, a)| lone(&glyph::arrow(a, None), Some(i)));
     let tip = use_node_ref();
     let on_over = {
         let (tip, lay, run) = (tip.clone(), p.layout.clone(), p.run.clone());

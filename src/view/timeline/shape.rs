@@ -79,12 +79,46 @@ pub fn shape(s: &Shape) -> Html {
 /// A glyph's inside: its tooltip, then its shapes (the caller draws the `<g>` with its own
 /// handlers).
 pub fn inside(g: &Glyph) -> Html {
+    VNode::VList(Rc::new(VList::with_children(children(g), None)))
+}
+
+fn children(g: &Glyph) -> Vec<Html> {
     let mut children = title(&g.title);
     children.extend(g.shapes.iter().map(shape));
-    VNode::VList(Rc::new(VList::with_children(children, None)))
+    children
+}
+
+/// A glyph that is one path or one rectangle is drawn as that element alone, with the glyph's
+/// class (and `data-i`, naming it, if given), not as a group around it; any other glyph as
+/// [`group`]. A large run has more than a thousand arrows and hundreds of bars, and each group
+/// was one more element to diff, style and paint on every change. (The SVG export keeps the
+/// groups; the stylesheet matches both.)
+pub fn lone(g: &Glyph, data_i: Option<usize>) -> Html {
+    let named = || data_i.map(|i| AttrValue::from(i.to_string()));
+    match g.shapes.as_slice() {
+        [Shape::Path { d, class: None, marker_end, dot_start, title: t }] if g.title.is_none() => element(
+            "path",
+            &["class", "data-i", "d", "marker-end", "marker-start"],
+            vec![
+                class(g.class.clone()),
+                named(),
+                Some(AttrValue::from(d.clone())),
+                marker_end.map(AttrValue::Static),
+                dot_start.then_some(AttrValue::Static("url(#dot)")),
+            ],
+            title(t),
+        ),
+        [Shape::Rect { x, y, w, h, rx, transform, class: None, title: t }] if g.title.is_none() => element(
+            "rect",
+            &["class", "data-i", "x", "y", "width", "height", "rx", "transform"],
+            vec![class(g.class.clone()), named(), at(*x), at(*y), at(*w), at(*h), rx.and_then(at), transform.clone().map(AttrValue::from)],
+            title(t),
+        ),
+        _ => group(g, data_i),
+    }
 }
 
 /// A glyph as a group (`<g class>`), with a `data-i` naming it if given.
 pub fn group(g: &Glyph, data_i: Option<usize>) -> Html {
-    element("g", &["class", "data-i"], vec![class(g.class.clone()), data_i.map(|i| AttrValue::from(i.to_string()))], vec![inside(g)])
+    element("g", &["class", "data-i"], vec![class(g.class.clone()), data_i.map(|i| AttrValue::from(i.to_string()))], children(g))
 }
