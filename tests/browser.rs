@@ -226,11 +226,11 @@ async fn every_control_has_an_accessible_name() {
 }
 
 /// The components rendered since the counts were last cleared, with how often.
-fn rendered() -> std::collections::BTreeMap<&'static str, u32> {
+fn rendered() -> sim::flat::Map<&'static str, u32> {
     app::view::probe::renders()
 }
 
-async fn after(a: app::state::Action) -> std::collections::BTreeMap<&'static str, u32> {
+async fn after(a: app::state::Action) -> sim::flat::Map<&'static str, u32> {
     app::view::probe::forget();
     app::view::probe::dispatch(a);
     yew::scheduler::flush().await;
