@@ -82,13 +82,27 @@ fn non_negative(raw: &str, what: &str) -> Result<u64, String> {
     u64::try_from(v).map_err(|_| format!("{v} is negative; enter {what}"))
 }
 
-/// A decimal number such as `0.01`, `.01` or `1e-3`, read as JSON reads numbers: the standard
-/// library's `str::parse::<f64>` would add its 20 KB of tables to the download for this one field.
+/// A decimal number as people type one (`0.01`, `.01`, `+0.01`, `1.`, `007`, `1e-3`), read as
+/// JSON reads numbers once put in its form: the standard library's `str::parse::<f64>` would add
+/// its 20 KB of tables to the download for this one field.
 fn decimal(raw: &str) -> Option<f64> {
     let t = raw.trim();
-    let (sign, digits) = t.strip_prefix('-').map_or(("", t), |d| ("-", d));
-    let text = if digits.starts_with('.') { format!("{sign}0{digits}") } else { t.to_string() };
-    sim::strict_json::parse(&text).ok()?.as_f64()
+    let (sign, t) = match t.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", t.strip_prefix('+').unwrap_or(t)),
+    };
+    if t.starts_with(['+', '-']) {
+        return None;
+    }
+    let (number, exponent) = t.find(['e', 'E']).map_or((t, ""), |i| t.split_at(i));
+    let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
+    let whole = whole.trim_start_matches('0');
+    let whole = if whole.is_empty() { "0" } else { whole };
+    let fraction = if fraction.is_empty() { String::new() } else { format!(".{fraction}") };
+    if number.is_empty() || number == "." {
+        return None;
+    }
+    sim::strict_json::parse(&format!("{sign}{whole}{fraction}{exponent}")).ok()?.as_f64()
 }
 
 fn choice<T: serde::de::DeserializeOwned>(raw: &str) -> Result<T, String> {
@@ -221,17 +235,26 @@ mod tests {
 
     #[test]
     fn a_drift_factor_is_read_as_a_decimal() {
-        for (typed, want) in [("0.01", 0.01), (" .02 ", 0.02), ("1e-3", 0.001), ("0", 0.0), ("-.5", -0.5)] {
+        let typed =
+            [("0.01", 0.01), (" .02 ", 0.02), ("1e-3", 0.001), ("0", 0.0), ("-.5", -0.5), ("+0.01", 0.01), ("1.", 1.0), ("0.", 0.0)];
+        for (typed, want) in typed.into_iter().chain([("007", 7.0), ("00.5", 0.5), ("2.5E-2", 0.025), ("-0", 0.0)]) {
             assert_eq!(decimal(typed), Some(want), "{typed}");
         }
-        for bad in ["", "abc", "0.01x", "1e999", "\"0.01\"", "NaN"] {
+        for bad in ["", ".", "-", "+", "abc", "0.01x", "1e999", "\"0.01\"", "NaN", "inf", "0,01", "1..2", "--1", "+-1", "e5", ".e5"] {
             assert_eq!(decimal(bad), None, "{bad}");
         }
         assert_eq!(apply(&gc(), &Field::DriftFactor, "x").unwrap_err(), "`x` is not a number; enter a factor such as 0.01");
     }
 
+    /// The ids are those the fields always had (the variant's name in lower case), which links
+    /// into the page and the tests name.
     #[test]
     fn field_ids_are_stable() {
+        use Field::*;
+        let named = [Ttl, Release, Renew, Persistence, ReplicaLag, TokenSource, TokenStore, ResourceKind, Fencing, Idempotency];
+        for f in named.into_iter().chain([Gap, LatencyMin, LatencyMax, Seed, Duration, Nodes, NodeTimeout, Parallel, DriftFactor]) {
+            assert_eq!(f.id(), format!("f-{}", format!("{f:?}").to_lowercase()));
+        }
         assert_eq!(Field::NodeTimeout.id(), "f-nodetimeout");
         assert_eq!(Field::WorkMs(1, 2).id(), "f-client-1-step-2");
     }

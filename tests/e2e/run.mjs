@@ -1105,6 +1105,13 @@ await test('arrows: a request and its reply are two arrows, and a write says wha
   await page.mouse.move(on.x, on.y);
   const tip = await page.textContent('g.msgs > title');
   expect(/→ .*: .*sent .*(arrived|lost)/.test(tip), `an arrow's tooltip: ${tip}`);
+  // An arrow without a label is its path alone (a group only around a labelled one), and so is
+  // a bar without one: fewer elements for a large run.
+  const lone = await page.evaluate(() => ({
+    arrows: document.querySelectorAll('svg.timeline path.msg[data-i]').length, grouped: document.querySelectorAll('svg.timeline g.msg').length,
+    bars: document.querySelectorAll('svg.timeline rect.bar').length,
+  }));
+  expect(lone.arrows > 10 && lone.grouped >= 1 && lone.grouped <= labels.length && lone.bars > 0, `lone arrows and bars: ${JSON.stringify(lone)}`);
   const curved = await page.locator('g.msg path[d*="Q"], path.msg[d*="Q"]').count();
   expect(curved > 4, `near-vertical arrows bow apart (${curved} curves)`);
   await page.click('button[aria-label="Zoom in (Z)"]');

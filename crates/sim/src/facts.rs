@@ -166,16 +166,24 @@ impl Facts {
         };
         // The revision of a consensus key is that of the first write its member committed at
         // the moment the key appeared.
-        let mut committed: Map<(ActorId, Micros), u64> = Map::new();
-        for e in &run.events {
-            if let EventKind::Committed { revision, .. } = e.kind {
-                committed.entry((e.actor, e.at_us)).or_insert(revision);
-            }
-        }
+        // Sorted stably and then deduplicated, so that the first of a member's commits at one
+        // instant is the one kept (a sorted-vector map would shift its entries on every insert
+        // once the leadership moved to a lower-numbered member).
+        let mut committed: Vec<((ActorId, Micros), u64)> = run
+            .events
+            .iter()
+            .filter_map(|e| match e.kind {
+                EventKind::Committed { revision, .. } => Some(((e.actor, e.at_us), revision)),
+                _ => None,
+            })
+            .collect();
+        crate::sort::by_key(&mut committed, |(k, _)| *k);
+        committed.dedup_by_key(|(k, _)| *k);
+        let committed_at = |k: (ActorId, Micros)| committed.binary_search_by_key(&k, |(k, _)| *k).ok().map(|i| committed[i].1);
         let revisions = iv
             .keys
             .iter()
-            .map(|k| (run.actors[k.node].role == Role::Member).then(|| committed.get(&(k.node, k.from_us)).copied()).flatten())
+            .map(|k| (run.actors[k.node].role == Role::Member).then(|| committed_at((k.node, k.from_us))).flatten())
             .collect();
         Facts {
             leader,

@@ -263,7 +263,7 @@ impl Search {
 
     fn try_schedule(&mut self, added: Vec<Candidate>) {
         self.cov.schedules += 1;
-        for k in crate::sort::set(added.iter().map(|c| c.kind)) {
+        for k in added.iter().map(|c| c.kind).collect::<crate::flat::Set<_>>() {
             *self.cov.by_kind.entry(k).or_default() += 1;
         }
         self.cov.max_faults = self.cov.max_faults.max(added.len());

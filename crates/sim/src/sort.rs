@@ -6,7 +6,6 @@
 //! small step that puts its items in that order. The lists sorted this way are short (findings,
 //! a lane's keys, labels in view), so the indirection costs nothing that matters.
 
-use crate::flat::{Map, Set};
 use std::cmp::Ordering;
 
 /// Sorts `v` stably by `cmp`, like `slice::sort_by`.
@@ -22,26 +21,6 @@ pub fn by<T>(v: &mut Vec<T>, mut cmp: impl FnMut(&T, &T) -> Ordering) {
 /// Sorts `v` stably by a key, like `slice::sort_by_key`.
 pub fn by_key<T, K: Ord>(v: &mut Vec<T>, mut key: impl FnMut(&T) -> K) {
     by(v, |a, b| key(a).cmp(&key(b)));
-}
-
-/// A set of the items, built by inserting them one by one: `collect()` into a `Set` sorts
-/// them first, with a stable sort instantiated for that type.
-pub fn set<T: Ord>(items: impl IntoIterator<Item = T>) -> Set<T> {
-    let mut set = Set::new();
-    for x in items {
-        set.insert(x);
-    }
-    set
-}
-
-/// A map of the pairs, built by inserting them one by one (the last of equal keys wins, as with
-/// `collect()`), for the same reason as [`set`].
-pub fn map<K: Ord, V>(pairs: impl IntoIterator<Item = (K, V)>) -> Map<K, V> {
-    let mut map = Map::new();
-    for (k, v) in pairs {
-        map.insert(k, v);
-    }
-    map
 }
 
 /// The indices `0..n` in the stable order `cmp` gives them: the one instantiation of the

@@ -296,7 +296,7 @@ impl Run {
         let finding = when.finding.is_empty()
             || self.verdict.violations.iter().chain(&self.verdict.hazards).any(|f| when.finding.contains(&f.property));
         let holders = self.intervals.beliefs.iter().filter(|b| b.from_us <= e.at_us && e.at_us < b.to_us).map(|b| b.client);
-        let holders = crate::sort::set(holders);
+        let holders: crate::flat::Set<_> = holders.into_iter().collect();
         let overlap = when.overlap.is_none_or(|o| o == (holders.len() >= 2));
         let token = when.token.is_none_or(|t| e.kind.token() == Some(t));
         verdict && finding && overlap && token

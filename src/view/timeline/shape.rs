@@ -45,20 +45,27 @@ fn title(t: &Option<String>) -> Vec<Html> {
 
 /// One shape as an element.
 pub fn shape(s: &Shape) -> Html {
+    element_of(s, None, None)
+}
+
+/// `s` as an element; a path or a rectangle with no class of its own takes `class`, and
+/// `data_i` names it ([`lone`] gives them; the other shapes never get them).
+fn element_of(s: &Shape, class: Option<AttrValue>, data_i: Option<AttrValue>) -> Html {
     match s {
         Shape::Rect { x, y, w, h, rx, transform, class: c, title: t } => element(
             "rect",
-            &["class", "x", "y", "width", "height", "rx", "transform"],
-            vec![fixed(*c), at(*x), at(*y), at(*w), at(*h), rx.and_then(at), transform.clone().map(AttrValue::from)],
+            &["class", "data-i", "x", "y", "width", "height", "rx", "transform"],
+            vec![fixed(*c).or(class), data_i, at(*x), at(*y), at(*w), at(*h), rx.and_then(at), transform.clone().map(AttrValue::from)],
             title(t),
         ),
         Shape::Circle { cx, cy, r } => element("circle", &["cx", "cy", "r"], vec![at(*cx), at(*cy), at(*r)], Vec::new()),
         Shape::Path { d, class: c, marker_end, dot_start, title: t } => element(
             "path",
-            &["d", "class", "marker-end", "marker-start"],
+            &["class", "data-i", "d", "marker-end", "marker-start"],
             vec![
+                fixed(*c).or(class),
+                data_i,
                 Some(AttrValue::from(d.clone())),
-                fixed(*c),
                 marker_end.map(AttrValue::Static),
                 dot_start.then_some(AttrValue::Static("url(#dot)")),
             ],
@@ -94,31 +101,15 @@ fn children(g: &Glyph) -> Vec<Html> {
 /// was one more element to diff, style and paint on every change. (The SVG export keeps the
 /// groups; the stylesheet matches both.)
 pub fn lone(g: &Glyph, data_i: Option<usize>) -> Html {
-    let named = || data_i.map(|i| AttrValue::from(i.to_string()));
     match g.shapes.as_slice() {
-        [Shape::Path { d, class: None, marker_end, dot_start, title: t }] if g.title.is_none() => element(
-            "path",
-            &["class", "data-i", "d", "marker-end", "marker-start"],
-            vec![
-                class(g.class.clone()),
-                named(),
-                Some(AttrValue::from(d.clone())),
-                marker_end.map(AttrValue::Static),
-                dot_start.then_some(AttrValue::Static("url(#dot)")),
-            ],
-            title(t),
-        ),
-        [Shape::Rect { x, y, w, h, rx, transform, class: None, title: t }] if g.title.is_none() => element(
-            "rect",
-            &["class", "data-i", "x", "y", "width", "height", "rx", "transform"],
-            vec![class(g.class.clone()), named(), at(*x), at(*y), at(*w), at(*h), rx.and_then(at), transform.clone().map(AttrValue::from)],
-            title(t),
-        ),
+        [s @ (Shape::Path { class: None, .. } | Shape::Rect { class: None, .. })] if g.title.is_none() => {
+            element_of(s, class(g.class.clone()), data_i.map(|i| AttrValue::from(i.to_string())))
+        }
         _ => group(g, data_i),
     }
 }
 
 /// A glyph as a group (`<g class>`), with a `data-i` naming it if given.
-pub fn group(g: &Glyph, data_i: Option<usize>) -> Html {
+fn group(g: &Glyph, data_i: Option<usize>) -> Html {
     element("g", &["class", "data-i"], vec![class(g.class.clone()), data_i.map(|i| AttrValue::from(i.to_string()))], children(g))
 }

@@ -41,7 +41,7 @@ pub(super) fn stalls(cx: &Cx, notes: &mut Findings) {
         let (from, until) = (g[0].at_us, next_grant(g[0].at_us));
         let until_text = until.map_or("the end of the run".to_string(), fmt);
         let down = down_lock_nodes(cx, from);
-        let clients = crate::sort::set(g.iter().map(|f| f.client));
+        let clients: crate::flat::Set<ActorId> = g.iter().map(|f| f.client).collect();
         let names: Vec<String> = clients.iter().map(|&c| cx.name(c)).collect();
         if let Some((node, span_from, span_to)) = down {
             notes.add(Kind::Liveness, || Finding {

@@ -4,9 +4,15 @@ use std::borrow::Borrow;
 use std::fmt;
 
 /// A set ordered by value, like `BTreeSet`.
-#[derive(Clone, PartialEq, Eq, Default)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Set<T> {
     items: Vec<T>,
+}
+
+impl<T> Default for Set<T> {
+    fn default() -> Self {
+        Set { items: Vec::new() }
+    }
 }
 
 impl<T: fmt::Debug> fmt::Debug for Set<T> {
@@ -62,27 +68,6 @@ impl<T: Ord> Set<T> {
 
     pub fn iter(&self) -> std::slice::Iter<'_, T> {
         self.items.iter()
-    }
-
-    pub fn first(&self) -> Option<&T> {
-        self.items.first()
-    }
-
-    pub fn last(&self) -> Option<&T> {
-        self.items.last()
-    }
-
-    pub fn retain(&mut self, keep: impl FnMut(&T) -> bool) {
-        self.items.retain(keep);
-    }
-
-    /// The values from `from` on, in order.
-    pub fn range_from<Q: Ord + ?Sized>(&self, from: &Q) -> std::slice::Iter<'_, T>
-    where
-        T: Borrow<Q>,
-    {
-        let at = self.find(from).unwrap_or_else(|i| i);
-        self.items[at..].iter()
     }
 }
 

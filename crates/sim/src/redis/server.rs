@@ -79,7 +79,7 @@ impl Servers {
     /// Redlock's independent masters.
     pub fn independent(ids: Vec<ActorId>, ttl_ms: u64, keeps_data: bool) -> Servers {
         Servers {
-            nodes: crate::sort::map(ids.iter().map(|&i| (i, Node::default()))),
+            nodes: ids.iter().map(|&i| (i, Node::default())).collect(),
             primary: None,
             replica: None,
             redlock_nodes: ids,

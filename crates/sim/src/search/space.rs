@@ -79,11 +79,13 @@ fn spread<T: Copy>(xs: &[T], n: usize) -> Vec<T> {
 /// The instants that matter for an actor: just after each of its events, and halfway between
 /// consecutive ones, before the run's end.
 fn instants(times: impl Iterator<Item = Micros>, end_ms: u64) -> Vec<u64> {
-    let after = crate::sort::set(times.map(just_after).filter(|&t| t < end_ms));
+    let after: crate::flat::Set<u64> = times.map(just_after).filter(|&t| t < end_ms).collect();
     let after: Vec<u64> = after.into_iter().collect();
-    let mut all = crate::sort::set(after.iter().copied());
+    let mut all = after.clone();
     all.extend(after.windows(2).filter(|w| w[1] - w[0] >= 4).map(|w| (w[0] + w[1]) / 2));
-    spread(&all.into_iter().collect::<Vec<_>>(), INSTANTS)
+    crate::sort::by(&mut all, Ord::cmp);
+    all.dedup();
+    spread(&all, INSTANTS)
 }
 
 /// Every one-fault change the search tries on `sc`, whose run as written is `run`.
@@ -110,7 +112,7 @@ pub fn space(sc: &Scenario, run: &Run) -> Vec<Candidate> {
         let dests = servers.iter().copied().chain((0..run.actors.len()).filter(|&a| run.actors[a].role == Role::Resource));
         for to in dests {
             let sent = run.intervals.messages.iter().filter(|m| m.from == c && m.to == to).map(|m| (m.sent_us.max(0) / MS) as u64);
-            let sent: Vec<u64> = crate::sort::set(sent.filter(|&t| t < end)).into_iter().collect();
+            let sent: Vec<u64> = sent.filter(|&t| t < end).collect::<crate::flat::Set<_>>().into_iter().collect();
             for at_ms in spread(&sent, MESSAGES) {
                 for extra_ms in lengths {
                     let (from, to) = (name.clone(), run.name(to).to_string());
