@@ -124,15 +124,14 @@ pub struct Entry<'a, K, V> {
 
 impl<'a, K: Ord, V> Entry<'a, K, V> {
     pub fn or_insert_with(self, value: impl FnOnce() -> V) -> &'a mut V {
-        let items = &mut self.map.items;
-        let i = match items.binary_search_by(|(k, _)| k.cmp(&self.key)) {
+        let i = match self.map.find(&self.key) {
             Ok(i) => i,
             Err(i) => {
-                items.insert(i, (self.key, value()));
+                self.map.items.insert(i, (self.key, value()));
                 i
             }
         };
-        &mut items[i].1
+        &mut self.map.items[i].1
     }
 
     pub fn or_insert(self, value: V) -> &'a mut V {
