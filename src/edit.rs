@@ -105,7 +105,7 @@ fn decimal(raw: &str) -> Option<f64> {
     sim::strict_json::parse(&format!("{sign}{whole}{fraction}{exponent}")).ok()?.as_f64()
 }
 
-fn choice<T: serde::de::DeserializeOwned>(raw: &str) -> Result<T, String> {
+fn choice<T: sim::from_value::FromValue>(raw: &str) -> Result<T, String> {
     // Through the scenario's own reader, whose code for each choice's type is compiled already.
     sim::from_value::deserialize(&Value::String(raw.to_string())).map_err(|_| format!("`{raw}` is not one of the choices"))
 }

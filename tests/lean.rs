@@ -3,7 +3,8 @@
 //! WebAssembly module kilobytes for little: B-tree maps and sets (their node code is compiled
 //! for every key and value type: use `sim::flat`), Unicode case conversion and classes (tables:
 //! the ASCII forms do for this program's words), the decimal parser of `str::parse::<f64>`
-//! (tables: read numbers as JSON does) and a second sort (use `sim::sort`).
+//! (tables: read numbers as JSON does), a second sort (use `sim::sort`), and serde's
+//! deserializers (the derived ones cost 89 KB: read values with `sim::from_value`).
 
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -19,6 +20,8 @@ const BANNED: &[(&str, &str)] = &[
     ("parse::<f64>", "sim::strict_json::parse(..).as_f64()"),
     ("parse::<f32>", "sim::strict_json::parse(..).as_f64()"),
     ("sort_unstable", "sim::sort"),
+    ("DeserializeOwned", "sim::from_value::FromValue"),
+    ("serde_json::from_", "sim::strict_json::parse and sim::from_value::deserialize"),
 ];
 
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {

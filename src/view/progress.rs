@@ -13,7 +13,7 @@ pub fn storage() -> Option<web_sys::Storage> {
     web_sys::window().and_then(|w| w.local_storage().ok().flatten())
 }
 
-fn read<T: serde::de::DeserializeOwned + Default>(key: &str) -> T {
+fn read<T: sim::from_value::FromValue + Default>(key: &str) -> T {
     // Text to a JSON value, then through the scenario's reader: no third deserializer compiled.
     let value = storage().and_then(|st| st.get_item(key).ok().flatten()).and_then(|t| sim::strict_json::parse(&t).ok());
     value.and_then(|v| sim::from_value::deserialize(&v).ok()).unwrap_or_default()

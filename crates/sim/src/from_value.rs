@@ -1,27 +1,45 @@
 //! A typed value from a [`serde_json::Value`], with the path of the first thing wrong in it:
 //! [`deserialize`] gives `faults[1].pause.at_ms` and serde's message for it.
 //!
-//! This is what `serde_path_to_error` does for any deserializer, written for the one this
-//! program needs. That crate wraps every visitor, which cost 89 KB of the download; here the
-//! path is a chain of steps on the stack, noted once when an error passes back through it. The
-//! values visited and the messages given are those of serde_json's own `&Value` deserializer
-//! (`tests/from_value.rs` compares the two on many wrong scenarios).
+//! Written for the types a scenario holds ([`FromValue`]), not through serde's derived
+//! `Deserialize`: that code, generic over deserializers and visitors, was 89 KB of the
+//! download. Here each kind of value is read by one function, a struct is a loop over its
+//! object with one match arm per field (`fields!`), and an enum is a table of its names.
+//!
+//! The derived `Deserialize` stays on the types as the specification. `tests/from_value.rs`
+//! checks that both read the same values and refuse the same wrong ones, with serde's message
+//! at the path `serde_path_to_error` gives, on every library scenario broken in every way and
+//! on generated ones. The one deliberate difference: a list where a struct belongs is refused by
+//! name ([`LIST_FOR_OBJECT`]); serde would read it as the struct's fields in order.
 
-use std::cell::RefCell;
-
-use serde::de::{self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, Unexpected, VariantAccess, Visitor};
+use serde::de::{self, Unexpected};
 use serde_json::{Error, Value};
+
+mod scenario;
 
 /// Reads `T` from `value`; on failure, the path of the innermost value at fault ("" for the
 /// whole) and serde's error.
-pub fn deserialize<'de, T: de::Deserialize<'de>>(value: &'de Value) -> Result<T, (String, Error)> {
-    let failed = RefCell::new(None);
-    T::deserialize(At { v: value, path: Path::Root, failed: &failed }).map_err(|e| (failed.into_inner().unwrap_or_default(), e))
+pub fn deserialize<T: FromValue>(value: &Value) -> Result<T, (String, Error)> {
+    T::read(value, &Path::Root).map_err(|f| (f.path, f.error))
+}
+
+/// A type read from a JSON value, as its derived `Deserialize` reads it from serde_json's.
+pub trait FromValue: Sized {
+    fn read(v: &Value, at: &Path) -> Read<Self>;
+}
+
+/// A value read, or where and why it was refused.
+pub type Read<T> = Result<T, Failed>;
+
+/// The first thing wrong: its path, and serde's error for it.
+pub struct Failed {
+    path: String,
+    error: Error,
 }
 
 /// Where a value is: the steps from the root, each borrowing the one before it.
 #[derive(Clone, Copy)]
-enum Path<'a> {
+pub enum Path<'a> {
     Root,
     Key(&'a Path<'a>, &'a str),
     Index(&'a Path<'a>, usize),
@@ -46,22 +64,15 @@ impl Path<'_> {
     }
 }
 
-/// A value being read, where it is, and where the first error was noted.
-struct At<'de, 'p> {
-    v: &'de Value,
-    path: Path<'p>,
-    failed: &'p RefCell<Option<String>>,
+/// The error `error` at `at`.
+fn fail(at: &Path, error: Error) -> Failed {
+    let mut path = String::new();
+    at.write(&mut path);
+    Failed { path, error }
 }
 
-/// Notes `path` as the place of the error, unless a deeper one was noted already.
-fn note<T>(failed: &RefCell<Option<String>>, path: &Path, r: Result<T, Error>) -> Result<T, Error> {
-    if r.is_err() && failed.borrow().is_none() {
-        let mut s = String::new();
-        path.write(&mut s);
-        *failed.borrow_mut() = Some(s);
-    }
-    r
-}
+/// The message for a list where an object with named fields belongs.
+pub const LIST_FOR_OBJECT: &str = "expected an object with named fields, not a list";
 
 fn unexpected(v: &Value) -> Unexpected<'_> {
     match v {
@@ -78,274 +89,222 @@ fn unexpected(v: &Value) -> Unexpected<'_> {
     }
 }
 
-impl<'de> At<'de, '_> {
-    /// The value's kind is not what `visitor` reads: serde's own message for it.
-    fn refuse<T>(&self, visitor: &impl Visitor<'de>) -> Result<T, Error> {
-        Err(de::Error::invalid_type(unexpected(self.v), visitor))
-    }
-
-    /// Only the visitor's methods for this kind of value are called (and so compiled), as
-    /// serde_json does: each type's `deserialize_any` would pull in all of them.
-    fn any<V: Visitor<'de>>(&self, visitor: V) -> Result<V::Value, Error> {
-        match self.v {
-            Value::Null => visitor.visit_unit(),
-            Value::Bool(b) => visitor.visit_bool(*b),
-            Value::Number(_) => self.number(visitor),
-            Value::String(s) => visitor.visit_borrowed_str(s),
-            Value::Array(_) => self.seq(visitor),
-            Value::Object(_) => self.map(visitor),
-        }
-    }
-
-    fn number<V: Visitor<'de>>(&self, visitor: V) -> Result<V::Value, Error> {
-        let Value::Number(n) = self.v else { return self.refuse(&visitor) };
-        match (n.as_u64(), n.as_i64()) {
-            (Some(u), _) => visitor.visit_u64(u),
-            (None, Some(i)) => visitor.visit_i64(i),
-            _ => visitor.visit_f64(n.as_f64().unwrap_or(f64::NAN)),
-        }
-    }
-
-    fn bool<V: Visitor<'de>>(&self, visitor: V) -> Result<V::Value, Error> {
-        match self.v {
-            Value::Bool(b) => visitor.visit_bool(*b),
-            _ => self.refuse(&visitor),
-        }
-    }
-
-    fn unit<V: Visitor<'de>>(&self, visitor: V) -> Result<V::Value, Error> {
-        match self.v {
-            Value::Null => visitor.visit_unit(),
-            _ => self.refuse(&visitor),
-        }
-    }
-
-    fn str<V: Visitor<'de>>(&self, visitor: V) -> Result<V::Value, Error> {
-        match self.v {
-            Value::String(s) => visitor.visit_borrowed_str(s),
-            _ => self.refuse(&visitor),
-        }
-    }
-
-    fn seq<V: Visitor<'de>>(&self, visitor: V) -> Result<V::Value, Error> {
-        let Value::Array(items) = self.v else { return self.refuse(&visitor) };
-        let mut seq = Seq { items: items.iter(), index: 0, path: &self.path, failed: self.failed };
-        let v = visitor.visit_seq(&mut seq)?;
-        match seq.items.len() {
-            0 => Ok(v),
-            _ => Err(de::Error::invalid_length(items.len(), &"fewer elements in array")),
-        }
-    }
-
-    fn map<V: Visitor<'de>>(&self, visitor: V) -> Result<V::Value, Error> {
-        let Value::Object(map) = self.v else { return self.refuse(&visitor) };
-        let mut access = Map { entries: map.iter(), value: None, path: &self.path, failed: self.failed };
-        let v = visitor.visit_map(&mut access)?;
-        match access.entries.len() {
-            0 => Ok(v),
-            _ => Err(de::Error::invalid_length(map.len(), &"fewer elements in map")),
-        }
-    }
-
-    /// A struct is an object with named fields. (serde would also take a list of the fields in
-    /// order, which nobody writing a scenario means.)
-    fn object<V: Visitor<'de>>(&self, visitor: V) -> Result<V::Value, Error> {
-        match self.v {
-            Value::Array(_) => Err(de::Error::custom(LIST_FOR_OBJECT)),
-            _ => self.map(visitor),
-        }
-    }
+/// `v` is not the kind of value `expected` names: serde's message for it.
+fn refuse<T>(v: &Value, at: &Path, expected: &str) -> Read<T> {
+    Err(fail(at, de::Error::invalid_type(unexpected(v), &expected)))
 }
 
-/// The message for a list where an object with named fields belongs.
-pub const LIST_FOR_OBJECT: &str = "expected an object with named fields, not a list";
-
-/// Each `deserialize_*` method reads its kind of value and notes the path of an error.
-macro_rules! reads {
-    ($($method:ident => $how:ident),* $(,)?) => {
-        $(fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-            let r = self.$how(visitor);
-            note(self.failed, &self.path, r)
-        })*
+/// A whole number from 0 to `max`; `expected` is serde's name for the type ("u32").
+fn unsigned(v: &Value, at: &Path, max: u64, expected: &str) -> Read<u64> {
+    let Value::Number(n) = v else { return refuse(v, at, expected) };
+    let out_of_range = match (n.as_u64(), n.as_i64()) {
+        (Some(u), _) if u <= max => return Ok(u),
+        (Some(u), _) => Unexpected::Unsigned(u),
+        (None, Some(i)) => Unexpected::Signed(i),
+        _ => return refuse(v, at, expected),
     };
+    Err(fail(at, de::Error::invalid_value(out_of_range, &expected)))
 }
 
-impl<'de> Deserializer<'de> for At<'de, '_> {
-    type Error = Error;
-
-    reads! {
-        deserialize_any => any, deserialize_bool => bool, deserialize_unit => unit, deserialize_bytes => any,
-        deserialize_byte_buf => any, deserialize_i8 => number, deserialize_i16 => number,
-        deserialize_i32 => number, deserialize_i64 => number, deserialize_i128 => number,
-        deserialize_u8 => number, deserialize_u16 => number, deserialize_u32 => number,
-        deserialize_u64 => number, deserialize_u128 => number, deserialize_f32 => number,
-        deserialize_f64 => number, deserialize_char => str, deserialize_str => str,
-        deserialize_string => str, deserialize_identifier => str, deserialize_seq => seq,
-        deserialize_map => map,
+impl FromValue for u64 {
+    fn read(v: &Value, at: &Path) -> Read<Self> {
+        unsigned(v, at, u64::MAX, "u64")
     }
+}
 
-    fn deserialize_unit_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value, Error> {
-        self.deserialize_unit(visitor)
+impl FromValue for u32 {
+    fn read(v: &Value, at: &Path) -> Read<Self> {
+        unsigned(v, at, u32::MAX.into(), "u32").map(|n| n as u32)
     }
+}
 
-    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
-        self.deserialize_seq(visitor)
+impl FromValue for u8 {
+    fn read(v: &Value, at: &Path) -> Read<Self> {
+        unsigned(v, at, u8::MAX.into(), "u8").map(|n| n as u8)
     }
+}
 
-    fn deserialize_tuple_struct<V: Visitor<'de>>(self, _name: &'static str, _len: usize, visitor: V) -> Result<V::Value, Error> {
-        self.deserialize_seq(visitor)
+impl FromValue for usize {
+    fn read(v: &Value, at: &Path) -> Read<Self> {
+        unsigned(v, at, usize::MAX as u64, "usize").map(|n| n as usize)
     }
+}
 
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        let r = self.object(visitor);
-        note(self.failed, &self.path, r)
-    }
-
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_unit()
-    }
-
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match self.v {
-            Value::Null => visitor.visit_none(),
-            _ => visitor.visit_some(self),
+impl FromValue for i64 {
+    fn read(v: &Value, at: &Path) -> Read<Self> {
+        let Value::Number(n) = v else { return refuse(v, at, "i64") };
+        match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => Ok(i),
+            (None, Some(u)) => Err(fail(at, de::Error::invalid_value(Unexpected::Unsigned(u), &"i64"))),
+            _ => refuse(v, at, "i64"),
         }
     }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_newtype_struct(self)
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        let (failed, path) = (self.failed, &self.path);
-        let r = match self.v {
-            Value::String(variant) => visitor.visit_enum(Enum { variant, value: None, path, failed }),
-            Value::Object(map) => match map.iter().next() {
-                Some((variant, value)) if map.len() == 1 => visitor.visit_enum(Enum { variant, value: Some(value), path, failed }),
-                _ => Err(de::Error::invalid_value(Unexpected::Map, &"map with a single key")),
-            },
-            other => Err(de::Error::invalid_type(unexpected(other), &"string or map")),
-        };
-        note(failed, path, r)
-    }
 }
 
-struct Seq<'de, 'p> {
-    items: std::slice::Iter<'de, Value>,
-    index: usize,
-    path: &'p Path<'p>,
-    failed: &'p RefCell<Option<String>>,
-}
-
-impl<'de> SeqAccess<'de> for Seq<'de, '_> {
-    type Error = Error;
-
-    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>, Error> {
-        let Some(v) = self.items.next() else { return Ok(None) };
-        let path = Path::Index(self.path, self.index);
-        self.index += 1;
-        seed.deserialize(At { v, path, failed: self.failed }).map(Some)
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some(self.items.len())
-    }
-}
-
-struct Map<'de, 'p> {
-    entries: serde_json::map::Iter<'de>,
-    value: Option<(&'de str, &'de Value)>,
-    path: &'p Path<'p>,
-    failed: &'p RefCell<Option<String>>,
-}
-
-impl<'de> MapAccess<'de> for Map<'de, '_> {
-    type Error = Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
-        let Some((key, value)) = self.entries.next() else { return Ok(None) };
-        self.value = Some((key, value));
-        // A key refused (an unknown field) is placed at the key itself.
-        let r = seed.deserialize(de::value::BorrowedStrDeserializer::new(key)).map(Some);
-        note(self.failed, &Path::Key(self.path, key), r)
-    }
-
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
-        let (key, v) = self.value.take().ok_or_else(|| de::Error::custom("a value was read before its key"))?;
-        seed.deserialize(At { v, path: Path::Key(self.path, key), failed: self.failed })
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some(self.entries.len())
-    }
-}
-
-struct Enum<'de, 'p> {
-    variant: &'de str,
-    value: Option<&'de Value>,
-    path: &'p Path<'p>,
-    failed: &'p RefCell<Option<String>>,
-}
-
-impl<'de, 'p> EnumAccess<'de> for Enum<'de, 'p> {
-    type Error = Error;
-    type Variant = Variant<'de, 'p>;
-
-    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Variant<'de, 'p>), Error> {
-        let name = seed.deserialize(de::value::BorrowedStrDeserializer::<Error>::new(self.variant))?;
-        Ok((name, Variant { variant: self.variant, value: self.value, path: self.path, failed: self.failed }))
-    }
-}
-
-struct Variant<'de, 'p> {
-    variant: &'de str,
-    value: Option<&'de Value>,
-    path: &'p Path<'p>,
-    failed: &'p RefCell<Option<String>>,
-}
-
-impl<'de> Variant<'de, '_> {
-    /// The variant's content, read where it is (`faults[0].pause`), if it is a `kind` of value.
-    fn content<T>(self, kind: fn(&Value) -> bool, read: impl FnOnce(At<'de, '_>) -> Result<T, Error>, expected: &str) -> Result<T, Error> {
-        let path = Path::Key(self.path, self.variant);
-        let r = match self.value {
-            Some(v) if kind(v) => return read(At { v, path, failed: self.failed }),
-            Some(v) => Err(de::Error::invalid_type(unexpected(v), &expected)),
-            None => Err(de::Error::invalid_type(Unexpected::UnitVariant, &expected)),
-        };
-        note(self.failed, &path, r)
-    }
-}
-
-impl<'de> VariantAccess<'de> for Variant<'de, '_> {
-    type Error = Error;
-
-    fn unit_variant(self) -> Result<(), Error> {
-        match self.value {
-            None | Some(Value::Null) => Ok(()),
-            Some(v) => Err(de::Error::invalid_type(unexpected(v), &"unit")),
+impl FromValue for f64 {
+    fn read(v: &Value, at: &Path) -> Read<Self> {
+        match v.as_f64() {
+            Some(x) => Ok(x),
+            None => refuse(v, at, "f64"),
         }
     }
+}
 
-    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, Error> {
-        self.content(|_| true, |at| seed.deserialize(at), "newtype variant")
-    }
-
-    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
-        self.content(Value::is_array, |at| at.deserialize_seq(visitor), "tuple variant")
-    }
-
-    fn struct_variant<V: Visitor<'de>>(self, _fields: &'static [&'static str], visitor: V) -> Result<V::Value, Error> {
-        self.content(Value::is_object, |at| at.deserialize_map(visitor), "struct variant")
+impl FromValue for bool {
+    fn read(v: &Value, at: &Path) -> Read<Self> {
+        match v {
+            Value::Bool(b) => Ok(*b),
+            _ => refuse(v, at, "a boolean"),
+        }
     }
 }
+
+impl FromValue for String {
+    fn read(v: &Value, at: &Path) -> Read<Self> {
+        match v {
+            Value::String(s) => Ok(s.clone()),
+            _ => refuse(v, at, "a string"),
+        }
+    }
+}
+
+impl FromValue for Value {
+    fn read(v: &Value, _: &Path) -> Read<Self> {
+        Ok(v.clone())
+    }
+}
+
+impl<T: FromValue> FromValue for Option<T> {
+    fn read(v: &Value, at: &Path) -> Read<Self> {
+        match v {
+            Value::Null => Ok(None),
+            _ => T::read(v, at).map(Some),
+        }
+    }
+}
+
+impl<T: FromValue> FromValue for Vec<T> {
+    fn read(v: &Value, at: &Path) -> Read<Self> {
+        let Value::Array(items) = v else { return refuse(v, at, "a sequence") };
+        items.iter().enumerate().map(|(i, item)| T::read(item, &Path::Index(at, i))).collect()
+    }
+}
+
+/// A range `[low, high]`: serde's array of two.
+impl FromValue for [u64; 2] {
+    fn read(v: &Value, at: &Path) -> Read<Self> {
+        const EXPECTED: &str = "an array of length 2";
+        let Value::Array(items) = v else { return refuse(v, at, EXPECTED) };
+        let mut out = [0; 2];
+        for (i, slot) in out.iter_mut().enumerate() {
+            match items.get(i) {
+                Some(item) => *slot = u64::read(item, &Path::Index(at, i))?,
+                None => return Err(fail(at, de::Error::invalid_length(i, &EXPECTED))),
+            }
+        }
+        match items.len() {
+            2 => Ok(out),
+            n => Err(fail(at, de::Error::invalid_length(n, &"fewer elements in array"))),
+        }
+    }
+}
+
+impl<T: FromValue> FromValue for crate::flat::Map<String, T> {
+    fn read(v: &Value, at: &Path) -> Read<Self> {
+        let Value::Object(map) = v else { return refuse(v, at, "a map") };
+        map.iter().map(|(k, item)| Ok((k.clone(), T::read(item, &Path::Key(at, k))?))).collect()
+    }
+}
+
+/// The object a struct is read from (`expected` names the struct, as serde does).
+fn object<'v>(v: &'v Value, at: &Path, expected: &str) -> Read<&'v serde_json::Map<String, Value>> {
+    match v {
+        Value::Object(map) => Ok(map),
+        Value::Array(_) => Err(fail(at, de::Error::custom(LIST_FOR_OBJECT))),
+        _ => refuse(v, at, expected),
+    }
+}
+
+/// A field the object at `at` lacks.
+fn need<T>(field: Option<T>, name: &'static str, at: &Path) -> Read<T> {
+    field.ok_or_else(|| fail(at, de::Error::missing_field(name)))
+}
+
+/// An enum's variant, written as its name or as an object with the name as its one key: the
+/// index of the name in `names`, the name, and what the object holds under it.
+fn variant<'v>(v: &'v Value, at: &Path, names: &'static [&'static str]) -> Read<(usize, &'v str, Option<&'v Value>)> {
+    let (name, content) = match v {
+        Value::String(name) => (name, None),
+        Value::Object(map) => match map.iter().next() {
+            Some((name, content)) if map.len() == 1 => (name, Some(content)),
+            _ => return Err(fail(at, de::Error::invalid_value(Unexpected::Map, &"map with a single key"))),
+        },
+        _ => return refuse(v, at, "string or map"),
+    };
+    match names.iter().position(|n| n == name) {
+        Some(i) => Ok((i, name, content)),
+        None => Err(fail(at, de::Error::unknown_variant(name, names))),
+    }
+}
+
+/// The index in `names` of a variant without content.
+fn unit_variant(v: &Value, at: &Path, names: &'static [&'static str]) -> Read<usize> {
+    match variant(v, at, names)? {
+        (i, _, None | Some(Value::Null)) => Ok(i),
+        (_, name, Some(content)) => refuse(content, &Path::Key(at, name), "unit"),
+    }
+}
+
+/// An enum whose variants hold structs: the variant's index in `names`, its path (its name
+/// under the enum's: `faults[0].pause`) and its object.
+fn struct_variant<'a>(v: &'a Value, at: &'a Path<'a>, names: &'static [&'static str]) -> Read<(usize, Path<'a>, &'a Value)> {
+    let (i, name, content) = variant(v, at, names)?;
+    let at = Path::Key(at, name);
+    match content {
+        Some(v) if v.is_object() => Ok((i, at, v)),
+        Some(v) => refuse(v, &at, "struct variant"),
+        None => Err(fail(&at, de::Error::invalid_type(Unexpected::UnitVariant, &"struct variant"))),
+    }
+}
+
+/// Reads the struct (or struct variant) `$ty` from the value `$v` at `$at`, one match arm per
+/// field, in the order of the object's keys as serde does; then a missing field in the order
+/// declared. A field with `= default` may be left out. `$expected` is serde's name for it.
+macro_rules! fields {
+    ($v:expr, $at:ident, $expected:literal, $($ty:ident)::+ { $($field:ident $(= $default:expr)?),* $(,)? }) => {{
+        const FIELDS: &[&str] = &[$(stringify!($field)),*];
+        $(let mut $field = None;)*
+        #[allow(unused_variables)] // a struct variant without fields
+        for (key, item) in $crate::from_value::object($v, $at, $expected)? {
+            let here = &$crate::from_value::Path::Key($at, key);
+            match key.as_str() {
+                $(stringify!($field) => $field = Some($crate::from_value::FromValue::read(item, here)?),)*
+                _ => return Err($crate::from_value::unknown_field(key, FIELDS, here)),
+            }
+        }
+        Ok($($ty)::+ { $($field: fields!(@get $field, $at $(, $default)?),)* })
+    }};
+    (@get $field:ident, $at:ident) => { $crate::from_value::need($field, stringify!($field), $at)? };
+    (@get $field:ident, $at:ident, $default:expr) => { $field.unwrap_or_else(|| $default) };
+}
+use fields;
+
+fn unknown_field(key: &str, fields: &'static [&'static str], at: &Path) -> Failed {
+    fail(at, de::Error::unknown_field(key, fields))
+}
+
+/// Enums whose variants have no content, each a table of serde's names for its variants (the
+/// `match` checks at compile time that the table names every variant).
+macro_rules! unit_enums {
+    ($($ty:ty { $($name:literal => $variant:path),* $(,)? })*) => {$(
+        impl $crate::from_value::FromValue for $ty {
+            fn read(v: &serde_json::Value, at: &$crate::from_value::Path) -> $crate::from_value::Read<Self> {
+                const NAMES: &[&str] = &[$($name),*];
+                const VARIANTS: &[$ty] = &[$($variant),*];
+                const _: fn($ty) = |x| match x { $($variant => ()),* };
+                $crate::from_value::unit_variant(v, at, NAMES).map(|i| VARIANTS[i])
+            }
+        }
+    )*};
+}
+use unit_enums;

@@ -1,12 +1,16 @@
-//! `from_value` reads a scenario as serde_json's `&Value` deserializer does and places each error
-//! where `serde_path_to_error` places it: checked on every library scenario with each of its
-//! values replaced by a value of each other kind, each object given an unknown key, and each key
-//! removed. The one deliberate difference: a list where a struct belongs is refused by name
-//! (serde would read it as the struct's fields in order).
+//! `from_value`, written by hand, reads a scenario as the types' derived `Deserialize` does
+//! from serde_json's `&Value`, and places each error where `serde_path_to_error` places it:
+//! checked on every library scenario and on generated ones, each with every value replaced by
+//! a value of each other kind, each object given an unknown key, and each key removed; and on
+//! every name of every enum. The one deliberate difference: a list where a struct belongs is
+//! refused by name (serde would read it as the struct's fields in order).
 
 use serde_json::{json, Value};
-use sim::from_value::deserialize;
+use sim::from_value::{deserialize, FromValue};
 use sim::Scenario;
+
+#[path = "gen/mod.rs"]
+mod gen;
 
 /// Every way of breaking `v` once, found by walking it.
 fn mutations(v: &Value, out: &mut Vec<Value>, rebuild: &dyn Fn(Value) -> Value) {
@@ -46,35 +50,99 @@ fn mutations(v: &Value, out: &mut Vec<Value>, rebuild: &dyn Fn(Value) -> Value) 
     }
 }
 
+/// Compares the two readers on every way of breaking `v` once; counts the comparisons and the
+/// lists refused where a struct belongs.
+fn compare_broken(v: &Value, label: &str, counts: &mut (usize, usize)) {
+    let mut broken = Vec::new();
+    mutations(v, &mut broken, &|v| v);
+    for v in broken {
+        let ours = deserialize::<Scenario>(&v).map_err(|(path, e)| format!("{path}: {e}"));
+        if let Err(e) = &ours {
+            if e.ends_with(sim::from_value::LIST_FOR_OBJECT) {
+                let path = e.split(": ").next().unwrap_or_default();
+                assert!(at(&v, path).is_some_and(|x| x.is_array()), "{label}: {e} for {v}");
+                counts.1 += 1;
+                continue;
+            }
+        }
+        let theirs = serde_path_to_error::deserialize::<_, Scenario>(&v).map_err(|e| {
+            let path = e.path().to_string();
+            format!("{}: {}", if path == "." { "" } else { &path }, e.inner())
+        });
+        match (&ours, &theirs) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{label}: {v}"),
+            (Err(a), Err(b)) => assert_eq!(a, b, "{label}: {v}"),
+            _ => panic!("{label}: ours {:?}, serde_path_to_error {:?}, for {v}", ours.map(|_| ()), theirs.map(|_| ())),
+        }
+        counts.0 += 1;
+    }
+}
+
 #[test]
 fn places_errors_as_serde_path_to_error_does() {
-    let (mut checked, mut lists) = (0, 0);
+    let mut counts = (0, 0);
     for sc in sim::library::all() {
-        let mut broken = Vec::new();
-        mutations(&sc.to_value(), &mut broken, &|v| v);
-        for v in broken {
-            let ours = sim::from_value::deserialize::<Scenario>(&v).map_err(|(path, e)| format!("{path}: {e}"));
-            if let Err(e) = &ours {
-                if e.ends_with(sim::from_value::LIST_FOR_OBJECT) {
-                    let path = e.split(": ").next().unwrap_or_default();
-                    assert!(at(&v, path).is_some_and(|x| x.is_array()), "{}: {e} for {v}", sc.id);
-                    lists += 1;
-                    continue;
-                }
-            }
-            let theirs = serde_path_to_error::deserialize::<_, Scenario>(&v).map_err(|e| {
-                let path = e.path().to_string();
-                format!("{}: {}", if path == "." { "" } else { &path }, e.inner())
-            });
-            match (&ours, &theirs) {
-                (Ok(a), Ok(b)) => assert_eq!(a, b, "{}: {v}", sc.id),
-                (Err(a), Err(b)) => assert_eq!(a, b, "{}: {v}", sc.id),
-                _ => panic!("{}: ours {:?}, serde_path_to_error {:?}, for {v}", sc.id, ours.map(|_| ()), theirs.map(|_| ())),
-            }
-            checked += 1;
+        compare_broken(&sc.to_value(), &sc.id, &mut counts);
+    }
+    let (checked, lists) = counts;
+    assert!(checked > 10_000 && lists > 1_000, "{checked} compared, {lists} lists for structs");
+}
+
+/// Generated scenarios hold what the library does not (every step, fault and setting).
+#[test]
+fn reads_generated_scenarios_as_serde_does() {
+    let mut counts = (0, 0);
+    for seed in 0..400 {
+        let v = gen::scenario(seed).to_value();
+        let theirs: Scenario = serde_json::from_value(v.clone()).unwrap();
+        assert_eq!(deserialize::<Scenario>(&v).map_err(|(p, e)| format!("{p}: {e}")), Ok(theirs), "seed {seed}");
+        if seed < 12 {
+            compare_broken(&v, &format!("seed {seed}"), &mut counts);
         }
     }
-    assert!(checked > 10_000 && lists > 1_000, "{checked} compared, {lists} lists for structs");
+    assert!(counts.0 > 1_000, "{counts:?}");
+}
+
+/// Every name of every enum: the list in serde's message for a name it does not know (which
+/// checks our list, in order), and each name read to the same variant.
+#[test]
+fn names_every_variant_as_serde_does() {
+    fn check<T: FromValue + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug>() {
+        let unknown = json!("zzz");
+        let ours = deserialize::<T>(&unknown).err().map(|(_, e)| e.to_string()).unwrap();
+        let theirs = serde_json::from_value::<T>(unknown).err().map(|e| e.to_string()).unwrap();
+        assert_eq!(ours, theirs);
+        let names: Vec<&str> = theirs.split('`').skip(3).step_by(2).collect();
+        assert!(!names.is_empty(), "{theirs}");
+        for name in names {
+            for v in [json!(name), json!({ name: null }), json!({ name: {} })] {
+                let ours = deserialize::<T>(&v).map_err(|(p, e)| format!("{p}: {e}"));
+                let theirs = serde_path_to_error::deserialize::<_, T>(&v).map_err(|e| {
+                    let path = e.path().to_string();
+                    format!("{}: {}", if path == "." { "" } else { &path }, e.inner())
+                });
+                assert_eq!(ours, theirs, "{v}");
+            }
+        }
+    }
+    use sim::scenario::teach::Fact;
+    use sim::scenario::*;
+    use sim::verdict::{Kind, Safety};
+    check::<LockKind>();
+    check::<ReleaseStyle>();
+    check::<RenewStyle>();
+    check::<Persistence>();
+    check::<TokenKind>();
+    check::<CounterStore>();
+    check::<ResourceKind>();
+    check::<Fencing>();
+    check::<WriteOp>();
+    check::<OnTimeout>();
+    check::<Safety>();
+    check::<Kind>();
+    check::<Step>();
+    check::<Fault>();
+    check::<Fact>();
 }
 
 /// The value at a path written as `from_value` writes it (`clients[1].steps[0].acquire`).
