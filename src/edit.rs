@@ -173,14 +173,14 @@ fn set_fault_field(f: &mut Fault, field: &Field, raw: &str) -> Result<(), String
 
 /// The values the fix's settings have now, so that the fix can be undone.
 pub fn current_settings(sc: &Scenario, set: &[Setting]) -> Vec<(String, Option<Value>)> {
-    let v = serde_json::to_value(sc).expect("a scenario serializes");
+    let v = sc.to_value();
     set.iter().map(|s| (s.path.clone(), v.pointer(&format!("/{}", s.path.replace('.', "/"))).cloned())).collect()
 }
 
 /// The scenario with the given settings restored (`None`: the field is removed, so it takes
 /// its default again).
 pub fn restore(sc: &Scenario, saved: &[(String, Option<Value>)]) -> Result<Scenario, String> {
-    let mut v = serde_json::to_value(sc).expect("a scenario serializes");
+    let mut v = sc.to_value();
     for (path, value) in saved {
         let (parent, last) = match path.rsplit_once('.') {
             Some((p, l)) => (format!("/{}", p.replace('.', "/")), l),

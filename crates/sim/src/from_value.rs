@@ -1,7 +1,8 @@
 //! A typed value from a [`serde_json::Value`], with the path of the first thing wrong in it:
 //! [`deserialize`] gives `faults[1].pause.at_ms` and serde's message for it.
 //!
-//! Written for the types a scenario holds ([`FromValue`]), not through serde's derived
+//! Written for the types a scenario holds ([`FromValue`]; `scenario/read.rs` has their fields
+//! and names), not through serde's derived
 //! `Deserialize`: that code, generic over deserializers and visitors, was 89 KB of the
 //! download. Here each kind of value is read by one function, a struct is a loop over its
 //! object with one match arm per field (`fields!`), and an enum is a table of its names.
@@ -14,8 +15,6 @@
 
 use serde::de::{self, Unexpected};
 use serde_json::{Error, Value};
-
-mod scenario;
 
 /// Reads `T` from `value`; on failure, the path of the innermost value at fault ("" for the
 /// whole) and serde's error.
@@ -65,7 +64,7 @@ impl Path<'_> {
 }
 
 /// The error `error` at `at`.
-fn fail(at: &Path, error: Error) -> Failed {
+pub(crate) fn fail(at: &Path, error: Error) -> Failed {
     let mut path = String::new();
     at.write(&mut path);
     Failed { path, error }
@@ -217,7 +216,7 @@ impl<T: FromValue> FromValue for crate::flat::Map<String, T> {
 }
 
 /// The object a struct is read from (`expected` names the struct, as serde does).
-fn object<'v>(v: &'v Value, at: &Path, expected: &str) -> Read<&'v serde_json::Map<String, Value>> {
+pub(crate) fn object<'v>(v: &'v Value, at: &Path, expected: &str) -> Read<&'v serde_json::Map<String, Value>> {
     match v {
         Value::Object(map) => Ok(map),
         Value::Array(_) => Err(fail(at, de::Error::custom(LIST_FOR_OBJECT))),
@@ -226,13 +225,13 @@ fn object<'v>(v: &'v Value, at: &Path, expected: &str) -> Read<&'v serde_json::M
 }
 
 /// A field the object at `at` lacks.
-fn need<T>(field: Option<T>, name: &'static str, at: &Path) -> Read<T> {
+pub(crate) fn need<T>(field: Option<T>, name: &'static str, at: &Path) -> Read<T> {
     field.ok_or_else(|| fail(at, de::Error::missing_field(name)))
 }
 
 /// An enum's variant, written as its name or as an object with the name as its one key: the
 /// index of the name in `names`, the name, and what the object holds under it.
-fn variant<'v>(v: &'v Value, at: &Path, names: &'static [&'static str]) -> Read<(usize, &'v str, Option<&'v Value>)> {
+pub(crate) fn variant<'v>(v: &'v Value, at: &Path, names: &'static [&'static str]) -> Read<(usize, &'v str, Option<&'v Value>)> {
     let (name, content) = match v {
         Value::String(name) => (name, None),
         Value::Object(map) => match map.iter().next() {
@@ -248,7 +247,7 @@ fn variant<'v>(v: &'v Value, at: &Path, names: &'static [&'static str]) -> Read<
 }
 
 /// The index in `names` of a variant without content.
-fn unit_variant(v: &Value, at: &Path, names: &'static [&'static str]) -> Read<usize> {
+pub(crate) fn unit_variant(v: &Value, at: &Path, names: &'static [&'static str]) -> Read<usize> {
     match variant(v, at, names)? {
         (i, _, None | Some(Value::Null)) => Ok(i),
         (_, name, Some(content)) => refuse(content, &Path::Key(at, name), "unit"),
@@ -257,7 +256,7 @@ fn unit_variant(v: &Value, at: &Path, names: &'static [&'static str]) -> Read<us
 
 /// An enum whose variants hold structs: the variant's index in `names`, its path (its name
 /// under the enum's: `faults[0].pause`) and its object.
-fn struct_variant<'a>(v: &'a Value, at: &'a Path<'a>, names: &'static [&'static str]) -> Read<(usize, Path<'a>, &'a Value)> {
+pub(crate) fn struct_variant<'a>(v: &'a Value, at: &'a Path<'a>, names: &'static [&'static str]) -> Read<(usize, Path<'a>, &'a Value)> {
     let (i, name, content) = variant(v, at, names)?;
     let at = Path::Key(at, name);
     match content {
@@ -287,24 +286,29 @@ macro_rules! fields {
     (@get $field:ident, $at:ident) => { $crate::from_value::need($field, stringify!($field), $at)? };
     (@get $field:ident, $at:ident, $default:expr) => { $field.unwrap_or_else(|| $default) };
 }
-use fields;
+pub(crate) use fields;
 
-fn unknown_field(key: &str, fields: &'static [&'static str], at: &Path) -> Failed {
+pub(crate) fn unknown_field(key: &str, fields: &'static [&'static str], at: &Path) -> Failed {
     fail(at, de::Error::unknown_field(key, fields))
 }
 
-/// Enums whose variants have no content, each a table of serde's names for its variants (the
-/// `match` checks at compile time that the table names every variant).
+/// Enums whose variants have no content, each a table of serde's names for its variants: read
+/// here, and written by `to_value` (whose `match` checks that the table names every variant).
 macro_rules! unit_enums {
     ($($ty:ty { $($name:literal => $variant:path),* $(,)? })*) => {$(
         impl $crate::from_value::FromValue for $ty {
             fn read(v: &serde_json::Value, at: &$crate::from_value::Path) -> $crate::from_value::Read<Self> {
                 const NAMES: &[&str] = &[$($name),*];
                 const VARIANTS: &[$ty] = &[$($variant),*];
-                const _: fn($ty) = |x| match x { $($variant => ()),* };
                 $crate::from_value::unit_variant(v, at, NAMES).map(|i| VARIANTS[i])
+            }
+        }
+
+        impl $crate::to_value::ToValue for $ty {
+            fn to_value(&self) -> serde_json::Value {
+                serde_json::Value::String(match self { $($variant => $name),* }.into())
             }
         }
     )*};
 }
-use unit_enums;
+pub(crate) use unit_enums;

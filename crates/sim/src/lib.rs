@@ -35,6 +35,7 @@ pub mod search;
 pub mod sort;
 pub mod strict_json;
 pub mod time;
+pub mod to_value;
 pub mod trace;
 pub mod verdict;
 mod world;

@@ -16,8 +16,10 @@ use serde::{Deserialize, Serialize};
 
 mod lock;
 mod parts;
+mod read;
 pub mod teach;
 mod validate;
+mod write;
 
 pub use lock::*;
 pub use parts::*;
@@ -286,7 +288,7 @@ impl Scenario {
 
     /// The scenario as a JSON value.
     pub fn to_value(&self) -> serde_json::Value {
-        serde_json::to_value(self).expect("a scenario always serializes")
+        crate::to_value::ToValue::to_value(self)
     }
 
     /// The scenario with its fix applied (and the fix itself removed), or `None` if it has none.
@@ -300,7 +302,7 @@ impl Scenario {
 
     /// The scenario with the given settings changed, validated.
     pub fn with_settings(&self, set: &[Setting]) -> Result<Scenario, ScenarioError> {
-        let mut v = serde_json::to_value(self).expect("a scenario always serializes");
+        let mut v = self.to_value();
         for (i, s) in set.iter().enumerate() {
             let slot = pointer_mut(&mut v, &s.path)
                 .ok_or_else(|| ScenarioError::at(format!("fix.set[{i}].path"), format!("no setting at `{}`", s.path)))?;

@@ -3,10 +3,12 @@
 //! checked on every library scenario and on generated ones, each with every value replaced by
 //! a value of each other kind, each object given an unknown key, and each key removed; and on
 //! every name of every enum. The one deliberate difference: a list where a struct belongs is
-//! refused by name (serde would read it as the struct's fields in order).
+//! refused by name (serde would read it as the struct's fields in order). `to_value`, written
+//! by hand too, gives the value the derived `Serialize` gives, on the same scenarios.
 
 use serde_json::{json, Value};
 use sim::from_value::{deserialize, FromValue};
+use sim::to_value::ToValue;
 use sim::Scenario;
 
 #[path = "gen/mod.rs"]
@@ -82,6 +84,7 @@ fn compare_broken(v: &Value, label: &str, counts: &mut (usize, usize)) {
 fn places_errors_as_serde_path_to_error_does() {
     let mut counts = (0, 0);
     for sc in sim::library::all() {
+        assert_eq!(sc.to_value(), serde_json::to_value(&sc).unwrap(), "{}", sc.id);
         compare_broken(&sc.to_value(), &sc.id, &mut counts);
     }
     let (checked, lists) = counts;
@@ -93,7 +96,9 @@ fn places_errors_as_serde_path_to_error_does() {
 fn reads_generated_scenarios_as_serde_does() {
     let mut counts = (0, 0);
     for seed in 0..400 {
-        let v = gen::scenario(seed).to_value();
+        let sc = gen::scenario(seed);
+        let v = sc.to_value();
+        assert_eq!(v, serde_json::to_value(&sc).unwrap(), "seed {seed}");
         let theirs: Scenario = serde_json::from_value(v.clone()).unwrap();
         assert_eq!(deserialize::<Scenario>(&v).map_err(|(p, e)| format!("{p}: {e}")), Ok(theirs), "seed {seed}");
         if seed < 12 {
@@ -107,7 +112,7 @@ fn reads_generated_scenarios_as_serde_does() {
 /// checks our list, in order), and each name read to the same variant.
 #[test]
 fn names_every_variant_as_serde_does() {
-    fn check<T: FromValue + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug>() {
+    fn check<T: FromValue + ToValue + serde::de::DeserializeOwned + serde::Serialize + PartialEq + std::fmt::Debug>() {
         let unknown = json!("zzz");
         let ours = deserialize::<T>(&unknown).err().map(|(_, e)| e.to_string()).unwrap();
         let theirs = serde_json::from_value::<T>(unknown).err().map(|e| e.to_string()).unwrap();
@@ -122,6 +127,9 @@ fn names_every_variant_as_serde_does() {
                     format!("{}: {}", if path == "." { "" } else { &path }, e.inner())
                 });
                 assert_eq!(ours, theirs, "{v}");
+                if let Ok(x) = deserialize::<T>(&v) {
+                    assert_eq!(x.to_value(), serde_json::to_value(&x).unwrap(), "{v}");
+                }
             }
         }
     }

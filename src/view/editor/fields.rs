@@ -13,8 +13,8 @@ pub struct Form<'a> {
 }
 
 /// A setting's value as its JSON name (`compare-and-delete`), for a select.
-pub fn json_name<T: serde::Serialize>(v: &T) -> String {
-    serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+pub fn json_name<T: sim::to_value::ToValue>(v: &T) -> String {
+    v.to_value().as_str().map(str::to_string).unwrap_or_default()
 }
 
 impl Form<'_> {

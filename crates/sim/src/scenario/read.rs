@@ -3,9 +3,9 @@
 
 use serde_json::Value;
 
-use super::{fields, struct_variant, unit_enums, FromValue, Path, Read};
-use crate::scenario::teach::{Challenge, Choice, Fact, Question};
-use crate::scenario::*;
+use super::teach::{Challenge, Choice, Fact, Question};
+use super::*;
+use crate::from_value::{fields, struct_variant, unit_enums, FromValue, Path, Read};
 use crate::verdict::{Kind, Safety};
 
 impl FromValue for Scenario {
