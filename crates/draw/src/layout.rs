@@ -114,7 +114,7 @@ impl Arrow {
             ArrowKind::Normal => "",
         };
         let how = if self.kind == ArrowKind::Lost { "lost" } else { "arrived" };
-        format!("{from} → {to}: {}{fate}, sent {}, {how} {}", m.what, fmt(m.sent_us), fmt(m.arrived_us))
+        format!("{from} → {to}: {}{fate}, sent {}, {how} {}", run.what(self.msg), fmt(m.sent_us), fmt(m.arrived_us))
     }
 }
 

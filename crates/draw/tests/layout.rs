@@ -125,7 +125,7 @@ fn an_arrow_says_what_it_carries_when_asked() {
             assert!(title.contains(&format!("{} messages, sent from ", a.count)), "{title}");
         } else {
             assert!(
-                title.contains(&m.what) && title.contains(", sent ") && (title.contains(" arrived ") || title.contains(" lost ")),
+                title.contains(&run.what(a.msg)) && title.contains(", sent ") && (title.contains(" arrived ") || title.contains(" lost ")),
                 "{title}"
             );
         }

@@ -50,11 +50,9 @@ pub fn first_difference((a, sa): (&Run, &Scenario), (b, sb): (&Run, &Scenario)) 
 }
 
 /// The words on the message an event sends, receives or loses (`SET lock 3f2a… NX PX 10000`).
-fn message<'r>(run: &'r Run, e: &Event) -> Option<&'r str> {
+fn message(run: &Run, e: &Event) -> Option<String> {
     match e.kind {
-        EventKind::Send { msg, .. } | EventKind::Receive { msg, .. } | EventKind::Lost { msg, .. } => {
-            run.intervals.messages.get(msg).map(|m| m.what.as_str())
-        }
+        EventKind::Send { msg, .. } | EventKind::Receive { msg, .. } | EventKind::Lost { msg, .. } => Some(run.what(msg)),
         _ => None,
     }
 }

@@ -126,6 +126,20 @@ pub fn short(owner: &str) -> &str {
     &owner[..owner.len().min(8)]
 }
 
+/// The payloads of a run's messages, by message: what the trace's messages say, worded when
+/// shown ([`crate::trace::Run::what`]).
+pub struct Payloads(pub Vec<Payload>);
+
+impl crate::trace::Says for Payloads {
+    fn say(&self, msg: usize) -> String {
+        self.0.get(msg).map(Payload::describe).unwrap_or_default()
+    }
+
+    fn count(&self) -> usize {
+        self.0.len()
+    }
+}
+
 impl Payload {
     /// The message as a short command line, for arrows and narration.
     pub fn describe(&self) -> String {

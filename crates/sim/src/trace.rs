@@ -134,8 +134,35 @@ pub struct Message {
     pub fate: MsgFate,
     /// A delay fault held it.
     pub delayed: bool,
-    pub what: String,
     pub send_event: EventId,
+}
+
+/// What the messages of a run say (`SET lock 3f2a… NX PX 10000`): the models' payloads, worded
+/// only when shown ([`Run::what`]), not for every message of every run. A trait, so that the
+/// trace knows none of the models' types.
+pub trait Says {
+    /// The words of message `msg` (empty for no such message).
+    fn say(&self, msg: MsgId) -> String;
+    /// How many messages there are.
+    fn count(&self) -> usize;
+}
+
+/// The [`Says`] of a run, shared by its copies.
+#[derive(Clone)]
+pub struct Said(pub std::rc::Rc<dyn Says>);
+
+impl std::fmt::Debug for Said {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Said({} messages)", self.0.count())
+    }
+}
+
+/// Two runs' messages say the same when each says the same words.
+impl PartialEq for Said {
+    fn eq(&self, other: &Said) -> bool {
+        std::rc::Rc::ptr_eq(&self.0, &other.0)
+            || (self.0.count() == other.0.count() && (0..self.0.count()).all(|m| self.0.say(m) == other.0.say(m)))
+    }
 }
 
 /// A clock jump, for the timeline.
@@ -229,9 +256,17 @@ pub struct Run {
     /// The end of the run (the scenario's duration).
     pub end_us: Micros,
     pub verdict: Verdict,
+    /// What each message says ([`Run::what`]).
+    #[serde(skip)]
+    pub said: Said,
 }
 
 impl Run {
+    /// The words of message `msg`, e.g. `SET lock 3f2a… NX PX 10000`.
+    pub fn what(&self, msg: MsgId) -> String {
+        self.said.0.say(msg)
+    }
+
     /// An actor's name.
     pub fn name(&self, a: ActorId) -> &str {
         &self.actors[a].name

@@ -169,9 +169,12 @@ fn decided(run: &Run) -> Vec<Option<String>> {
         if next.actor != w[0].actor || next.at_us != w[0].at_us {
             continue;
         }
-        let Some(m) = run.intervals.messages.get(*msg) else { continue };
+        if *msg >= out.len() {
+            continue;
+        }
         // The verb of what it carries ("write 1, token 33" is a write).
-        let verb = m.what.split_whitespace().next().unwrap_or("write");
+        let what = run.what(*msg);
+        let verb = what.split_whitespace().next().unwrap_or("write");
         out[*msg] = Some(token.map_or_else(|| verb.to_string(), |t| format!("{verb}, token {t}")));
     }
     out

@@ -38,7 +38,7 @@ pub(super) struct Net {
     link_last: Map<(ActorId, ActorId), Micros>,
     pub partitions: Vec<Partition>,
     /// Each message's content, and whether the network will drop it.
-    payloads: Vec<Payload>,
+    pub(super) payloads: Vec<Payload>,
     dropped: Vec<bool>,
 }
 
@@ -95,7 +95,6 @@ impl Net {
 
 impl World<'_> {
     pub(super) fn send(&mut self, from: ActorId, to: ActorId, payload: Payload) {
-        let what = payload.describe();
         let msg = self.rec.iv.messages.len();
         let names = (self.actors[from].name.as_str(), self.actors[to].name.as_str());
         let mut lat = self.net.latency(from, to, names);
@@ -126,7 +125,6 @@ impl World<'_> {
             due_us: now + lat,
             fate: MsgFate::InFlight,
             delayed,
-            what,
             send_event: ev,
         });
         self.emit(from, EventKind::Send { msg, to }, None);
