@@ -8,7 +8,7 @@
 //! its own (the app's handlers and the moving message dots).
 
 mod path;
-pub use path::{d, num, push_num};
+pub use path::{d, num, num_in, push_num, NUM_BYTES};
 
 use std::borrow::Cow;
 

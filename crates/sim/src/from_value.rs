@@ -2,10 +2,10 @@
 //! [`deserialize`] gives `faults[1].pause.at_ms` and serde's message for it.
 //!
 //! Written for the types a scenario holds ([`FromValue`]; `scenario/read.rs` has their fields
-//! and names), not through serde's derived
-//! `Deserialize`: that code, generic over deserializers and visitors, was 89 KB of the
-//! download. Here each kind of value is read by one function, a struct is a loop over its
-//! object with one match arm per field (`fields!`), and an enum is a table of its names.
+//! and names), not through serde's derived `Deserialize`: that code, generic over
+//! deserializers and visitors, was 89 KB of the download. Here each kind of value is read by
+//! one function, a struct is a loop over its object with one match arm per field (`fields!`),
+//! and an enum is a table of its names.
 //!
 //! The derived `Deserialize` stays on the types as the specification. `tests/from_value.rs`
 //! checks that both read the same values and refuse the same wrong ones, with serde's message

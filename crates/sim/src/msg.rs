@@ -126,12 +126,12 @@ pub fn short(owner: &str) -> &str {
     &owner[..owner.len().min(8)]
 }
 
-/// The payloads of a run's messages, by message: what the trace's messages say, worded when
+/// The payloads of a run's messages, by message: how the trace's messages are worded, when
 /// shown ([`crate::trace::Run::what`]).
 pub struct Payloads(pub Vec<Payload>);
 
-impl crate::trace::Says for Payloads {
-    fn say(&self, msg: usize) -> String {
+impl crate::trace::Wording for Payloads {
+    fn word(&self, msg: usize) -> String {
         self.0.get(msg).map(Payload::describe).unwrap_or_default()
     }
 

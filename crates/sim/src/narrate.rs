@@ -5,15 +5,15 @@
 
 use crate::scenario::{Fencing, ResourceKind, Scenario};
 use crate::time::{fmt, from_ms, Micros, MS};
-use crate::trace::{Actor, ActorId, Event, EventKind, Message, Role, Run, Said, WriteOutcome};
+use crate::trace::{Actor, ActorId, Event, EventKind, Message, Role, Run, Words, WriteOutcome};
 
 /// What narration reads: the scenario and the run's actors and messages.
 pub struct Cx<'a> {
     pub sc: &'a Scenario,
     pub actors: &'a [Actor],
     pub messages: &'a [Message],
-    /// What the messages say.
-    pub said: &'a Said,
+    /// How the messages are worded.
+    pub words: &'a Words,
     /// Whether the resource looks at tokens at all.
     pub fences: bool,
 }
@@ -22,7 +22,7 @@ impl<'a> Cx<'a> {
     /// Narration of `run`, a run of `sc`.
     pub fn new(sc: &'a Scenario, run: &'a Run) -> Cx<'a> {
         let fences = sc.resource.kind != ResourceKind::External && sc.resource.fencing != Fencing::None;
-        Cx { sc, actors: &run.actors, messages: &run.intervals.messages, said: &run.said, fences }
+        Cx { sc, actors: &run.actors, messages: &run.intervals.messages, words: &run.words, fences }
     }
 
     fn name(&self, a: ActorId) -> &str {
@@ -70,9 +70,9 @@ fn client(cx: &Cx, me: &str, kind: &EventKind) -> Option<String> {
     let n = |x: ActorId| cx.name(x).to_string();
     Some(match kind {
         Start => format!("{me} starts."),
-        Send { msg, to } => format!("{me} sends `{}` to {}.", cx.said.0.say(*msg), n(*to)),
-        Receive { msg, from } => format!("{me} receives `{}` from {}.", cx.said.0.say(*msg), n(*from)),
-        Lost { msg, from, why } => format!("`{}` from {} to {me} is lost: {why}.", cx.said.0.say(*msg), n(*from)),
+        Send { msg, to } => format!("{me} sends `{}` to {}.", cx.words.of(*msg), n(*to)),
+        Receive { msg, from } => format!("{me} receives `{}` from {}.", cx.words.of(*msg), n(*from)),
+        Lost { msg, from, why } => format!("`{}` from {} to {me} is lost: {why}.", cx.words.of(*msg), n(*from)),
         Acquired { token, until_local_us, .. } => {
             let t = token.map(|t| format!(" with token {t}")).unwrap_or_default();
             format!("{me} holds the lock{t}; by its own clock the lease runs until {}.", fmt(*until_local_us))

@@ -1,10 +1,11 @@
 //! A scenario as a [`serde_json::Value`], written for its types ([`ToValue`]; `scenario/write.rs`
-//! has their fields) rather than
-//! through serde's derived `Serialize`, for the download's size (see `from_value`). A field
-//! is left out where its serde attribute skips it (`skip_serializing_if`); objects are
-//! serde_json's maps, whose keys are kept sorted, so the order fields are put in does not
-//! matter. The derived `Serialize` stays as the specification: `tests/from_value.rs` checks
-//! that both give the same value for every library scenario and many generated ones.
+//! has their fields) rather than through serde's derived `Serialize`, for the download's size
+//! (see `from_value`). A field is left out where its serde attribute skips it
+//! (`skip_serializing_if`), and the fields are put in the order they are declared, which is
+//! the order of the keys where serde_json keeps insertion order (the command line turns on its
+//! `preserve_order`; the app's maps sort their keys). The derived `Serialize` stays as the
+//! specification: `tests/from_value.rs` checks that both give the same JSON text for every
+//! library scenario and many generated ones.
 
 use serde_json::{Map, Value};
 

@@ -137,31 +137,43 @@ pub struct Message {
     pub send_event: EventId,
 }
 
-/// What the messages of a run say (`SET lock 3f2a… NX PX 10000`): the models' payloads, worded
-/// only when shown ([`Run::what`]), not for every message of every run. A trait, so that the
-/// trace knows none of the models' types.
-pub trait Says {
+/// How the messages of a run are worded (`SET lock 3f2a… NX PX 10000`): from the models'
+/// payloads, only when shown ([`Run::what`]), not for every message of every run. A trait, so
+/// that the trace knows none of the models' types.
+pub trait Wording {
     /// The words of message `msg` (empty for no such message).
-    fn say(&self, msg: MsgId) -> String;
+    fn word(&self, msg: MsgId) -> String;
     /// How many messages there are.
     fn count(&self) -> usize;
 }
 
-/// The [`Says`] of a run, shared by its copies.
+/// The [`Wording`] of a run's messages, shared by the run's copies.
 #[derive(Clone)]
-pub struct Said(pub std::rc::Rc<dyn Says>);
+pub struct Words(pub std::rc::Rc<dyn Wording>);
 
-impl std::fmt::Debug for Said {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Said({} messages)", self.0.count())
+impl Words {
+    /// The words of message `msg`.
+    pub fn of(&self, msg: MsgId) -> String {
+        self.0.word(msg)
+    }
+
+    fn all(&self) -> impl Iterator<Item = String> + '_ {
+        (0..self.0.count()).map(|m| self.0.word(m))
     }
 }
 
-/// Two runs' messages say the same when each says the same words.
-impl PartialEq for Said {
-    fn eq(&self, other: &Said) -> bool {
-        std::rc::Rc::ptr_eq(&self.0, &other.0)
-            || (self.0.count() == other.0.count() && (0..self.0.count()).all(|m| self.0.say(m) == other.0.say(m)))
+/// Every message's words, so that two runs that differ only in them do not print alike.
+impl std::fmt::Debug for Words {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.all()).finish()
+    }
+}
+
+/// Two runs' messages are the same when each has the same words (the app compares runs by
+/// pointer, never this way).
+impl PartialEq for Words {
+    fn eq(&self, other: &Words) -> bool {
+        std::rc::Rc::ptr_eq(&self.0, &other.0) || (self.0.count() == other.0.count() && self.all().eq(other.all()))
     }
 }
 
@@ -256,15 +268,15 @@ pub struct Run {
     /// The end of the run (the scenario's duration).
     pub end_us: Micros,
     pub verdict: Verdict,
-    /// What each message says ([`Run::what`]).
+    /// How each message is worded ([`Run::what`]).
     #[serde(skip)]
-    pub said: Said,
+    pub words: Words,
 }
 
 impl Run {
     /// The words of message `msg`, e.g. `SET lock 3f2a… NX PX 10000`.
     pub fn what(&self, msg: MsgId) -> String {
-        self.said.0.say(msg)
+        self.words.of(msg)
     }
 
     /// An actor's name.

@@ -318,7 +318,7 @@ fn every_kind() -> Vec<EventKind> {
 fn every_event_kind_has_narration() {
     let sc = sim::library::get("lease-basics").expect("a library scenario");
     let run = sim::run(&sc).unwrap();
-    let cx = sim::narrate::Cx { sc: &sc, actors: &run.actors, messages: &run.intervals.messages, said: &run.said, fences: true };
+    let cx = sim::narrate::Cx { sc: &sc, actors: &run.actors, messages: &run.intervals.messages, words: &run.words, fences: true };
     for kind in every_kind() {
         let s = sim::narrate::narrated(&cx, 0, &kind);
         assert!(s.as_ref().is_some_and(|s| s.ends_with('.') && s.len() > 8), "no sentence for {kind:?}: {s:?}");

@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 use std::rc::Rc;
 
-use draw::glyph::{num, Glyph, Shape};
+use draw::glyph::{num_in, Glyph, Shape, NUM_BYTES};
 use yew::prelude::*;
 use yew::virtual_dom::{AttributeOrProperty, Attributes, Listeners, VList, VNode, VTag, VText};
 
@@ -34,8 +34,20 @@ fn fixed(c: Option<&'static str>) -> Option<AttrValue> {
     c.filter(|c| !c.is_empty()).map(AttrValue::Static)
 }
 
+/// A coordinate as an attribute value: written on the stack and copied once into the value
+/// (thousands are written for each drawing of a large run).
 fn at(x: f64) -> Option<AttrValue> {
-    Some(AttrValue::from(num(x)))
+    Some(text(num_in(x, &mut [0; NUM_BYTES])))
+}
+
+/// An index (`data-i`) as an attribute value, written as a coordinate is (a whole number).
+fn index(i: usize) -> AttrValue {
+    text(num_in(i as f64, &mut [0; NUM_BYTES]))
+}
+
+/// Text as an attribute value, copied once (`AttrValue::from(String)` copies it a second time).
+fn text(s: &str) -> AttrValue {
+    AttrValue::from(Rc::<str>::from(s))
 }
 
 /// A `<title>` (a tooltip), if there is one.
@@ -55,7 +67,7 @@ fn element_of(s: &Shape, class: Option<AttrValue>, data_i: Option<AttrValue>) ->
         Shape::Rect { x, y, w, h, rx, transform, class: c, title: t } => element(
             "rect",
             &["class", "data-i", "x", "y", "width", "height", "rx", "transform"],
-            vec![fixed(*c).or(class), data_i, at(*x), at(*y), at(*w), at(*h), rx.and_then(at), transform.clone().map(AttrValue::from)],
+            vec![fixed(*c).or(class), data_i, at(*x), at(*y), at(*w), at(*h), rx.and_then(at), transform.as_deref().map(text)],
             title(t),
         ),
         Shape::Circle { cx, cy, r } => element("circle", &["cx", "cy", "r"], vec![at(*cx), at(*cy), at(*r)], Vec::new()),
@@ -65,7 +77,7 @@ fn element_of(s: &Shape, class: Option<AttrValue>, data_i: Option<AttrValue>) ->
             vec![
                 fixed(*c).or(class),
                 data_i,
-                Some(AttrValue::from(d.clone())),
+                Some(text(d)),
                 marker_end.map(AttrValue::Static),
                 dot_start.then_some(AttrValue::Static("url(#dot)")),
             ],
@@ -103,7 +115,7 @@ fn children(g: &Glyph) -> Vec<Html> {
 pub fn lone(g: &Glyph, data_i: Option<usize>) -> Html {
     match g.shapes.as_slice() {
         [s @ (Shape::Path { class: None, .. } | Shape::Rect { class: None, .. })] if g.title.is_none() => {
-            element_of(s, class(g.class.clone()), data_i.map(|i| AttrValue::from(i.to_string())))
+            element_of(s, class(g.class.clone()), data_i.map(index))
         }
         _ => group(g, data_i),
     }
@@ -111,5 +123,5 @@ pub fn lone(g: &Glyph, data_i: Option<usize>) -> Html {
 
 /// A glyph as a group (`<g class>`), with a `data-i` naming it if given.
 fn group(g: &Glyph, data_i: Option<usize>) -> Html {
-    element("g", &["class", "data-i"], vec![class(g.class.clone()), data_i.map(|i| AttrValue::from(i.to_string()))], children(g))
+    element("g", &["class", "data-i"], vec![class(g.class.clone()), data_i.map(index)], children(g))
 }

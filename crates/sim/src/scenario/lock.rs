@@ -93,16 +93,16 @@ pub struct LockService {
     pub recheck_after_wait: bool,
 }
 
-fn default_election() -> u64 {
+pub(super) fn default_election() -> u64 {
     1000
 }
-fn is_default_election(n: &u64) -> bool {
+pub(super) fn is_default_election(n: &u64) -> bool {
     *n == 1000
 }
-fn yes() -> bool {
+pub(super) fn yes() -> bool {
     true
 }
-fn is_yes(b: &bool) -> bool {
+pub(super) fn is_yes(b: &bool) -> bool {
     *b
 }
 
@@ -127,22 +127,22 @@ pub fn member_name(i: usize) -> String {
     format!("m{}", i + 1)
 }
 
-fn default_nodes() -> u8 {
+pub(super) fn default_nodes() -> u8 {
     5
 }
-fn is_default_nodes(n: &u8) -> bool {
+pub(super) fn is_default_nodes(n: &u8) -> bool {
     *n == 5
 }
-fn default_node_timeout() -> u64 {
+pub(super) fn default_node_timeout() -> u64 {
     50
 }
-fn is_default_node_timeout(n: &u64) -> bool {
+pub(super) fn is_default_node_timeout(n: &u64) -> bool {
     *n == 50
 }
-fn default_drift_factor() -> f64 {
+pub(super) fn default_drift_factor() -> f64 {
     0.01
 }
-fn is_default_drift_factor(f: &f64) -> bool {
+pub(super) fn is_default_drift_factor(f: &f64) -> bool {
     *f == 0.01
 }
 
@@ -151,16 +151,16 @@ pub fn node_name(i: usize) -> String {
     char::from(b'A' + i as u8).to_string()
 }
 
-fn default_ttl() -> u64 {
+pub(super) fn default_ttl() -> u64 {
     10_000
 }
-fn default_release() -> ReleaseStyle {
+pub(super) fn default_release() -> ReleaseStyle {
     ReleaseStyle::CompareAndDelete
 }
-fn default_renew() -> RenewStyle {
+pub(super) fn default_renew() -> RenewStyle {
     RenewStyle::CompareAndExtend
 }
-fn default_persistence() -> Persistence {
+pub(super) fn default_persistence() -> Persistence {
     Persistence::None
 }
 
@@ -215,10 +215,10 @@ impl TokenSource {
     }
 }
 
-fn default_token_start() -> u64 {
+pub(super) fn default_token_start() -> u64 {
     1
 }
-fn default_store() -> CounterStore {
+pub(super) fn default_store() -> CounterStore {
     CounterStore::Durable
 }
 

@@ -41,7 +41,7 @@ pub struct Resource {
     pub check_write_gap_ms: u64,
 }
 
-fn default_gap() -> u64 {
+pub(super) fn default_gap() -> u64 {
     200
 }
 
@@ -190,13 +190,13 @@ pub enum Step {
     },
 }
 
-fn default_retry() -> u64 {
+pub(super) fn default_retry() -> u64 {
     500
 }
-fn default_attempts() -> u32 {
+pub(super) fn default_attempts() -> u32 {
     100
 }
-fn default_timeout() -> u64 {
+pub(super) fn default_timeout() -> u64 {
     1_000
 }
 
@@ -240,7 +240,7 @@ pub enum Fault {
     Failover { at_ms: u64 },
 }
 
-fn one() -> u32 {
+pub(super) fn one() -> u32 {
     1
 }
 

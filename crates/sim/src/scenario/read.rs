@@ -49,9 +49,10 @@ impl FromValue for Setting {
 impl FromValue for LockService {
     fn read(v: &Value, at: &Path) -> Read<Self> {
         fields!(v, at, "struct LockService", LockService {
-            kind, ttl_ms = 10_000, release = ReleaseStyle::CompareAndDelete, renew = RenewStyle::CompareAndExtend,
-            persistence = Persistence::None, replica = None, nodes = 5, node_timeout_ms = 50, parallel = false,
-            clock_drift_factor = 0.01, election_timeout_ms = 1000, recheck_after_wait = true,
+            kind, ttl_ms = default_ttl(), release = default_release(), renew = default_renew(),
+            persistence = default_persistence(), replica = None, nodes = default_nodes(),
+            node_timeout_ms = default_node_timeout(), parallel = false, clock_drift_factor = default_drift_factor(),
+            election_timeout_ms = default_election(), recheck_after_wait = yes(),
         })
     }
 }
@@ -64,13 +65,13 @@ impl FromValue for Replica {
 
 impl FromValue for TokenSource {
     fn read(v: &Value, at: &Path) -> Read<Self> {
-        fields!(v, at, "struct TokenSource", TokenSource { source, start = 1, store = CounterStore::Durable })
+        fields!(v, at, "struct TokenSource", TokenSource { source, start = default_token_start(), store = default_store() })
     }
 }
 
 impl FromValue for Resource {
     fn read(v: &Value, at: &Path) -> Read<Self> {
-        fields!(v, at, "struct Resource", Resource { kind, fencing, idempotency = false, check_write_gap_ms = 200 })
+        fields!(v, at, "struct Resource", Resource { kind, fencing, idempotency = false, check_write_gap_ms = default_gap() })
     }
 }
 
@@ -105,7 +106,7 @@ impl FromValue for Step {
         let at = &at;
         match i {
             0 => fields!(v, at, "struct variant Step::Acquire", Step::Acquire {
-                retry_ms = 500, attempts = 100, timeout_ms = 1_000,
+                retry_ms = default_retry(), attempts = default_attempts(), timeout_ms = default_timeout(),
             }),
             1 => fields!(v, at, "struct variant Step::Read", Step::Read { activate = false }),
             2 => fields!(v, at, "struct variant Step::Work", Step::Work { ms }),
@@ -131,8 +132,8 @@ impl FromValue for Fault {
             3 => fields!(v, at, "struct variant Fault::ClockJump", Fault::ClockJump { actor, at_ms, by_ms }),
             4 => fields!(v, at, "struct variant Fault::Drift", Fault::Drift { actor, at_ms, ppm }),
             5 => fields!(v, at, "struct variant Fault::Partition", Fault::Partition { isolate, at_ms, duration_ms }),
-            6 => fields!(v, at, "struct variant Fault::Delay", Fault::Delay { from, to, at_ms, extra_ms, count = 1 }),
-            7 => fields!(v, at, "struct variant Fault::Drop", Fault::Drop { from, to, at_ms, count = 1 }),
+            6 => fields!(v, at, "struct variant Fault::Delay", Fault::Delay { from, to, at_ms, extra_ms, count = one() }),
+            7 => fields!(v, at, "struct variant Fault::Drop", Fault::Drop { from, to, at_ms, count = one() }),
             _ => fields!(v, at, "struct variant Fault::Failover", Fault::Failover { at_ms }),
         }
     }

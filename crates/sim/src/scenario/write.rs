@@ -117,12 +117,12 @@ impl ToValue for LockService {
             .put("renew", renew)
             .put("persistence", persistence)
             .put_unless(replica.is_none(), "replica", replica)
-            .put_unless(*nodes == 5, "nodes", nodes)
-            .put_unless(*node_timeout_ms == 50, "node_timeout_ms", node_timeout_ms)
+            .put_unless(is_default_nodes(nodes), "nodes", nodes)
+            .put_unless(is_default_node_timeout(node_timeout_ms), "node_timeout_ms", node_timeout_ms)
             .put_unless(!parallel, "parallel", parallel)
-            .put_unless(*clock_drift_factor == 0.01, "clock_drift_factor", clock_drift_factor)
-            .put_unless(*election_timeout_ms == 1000, "election_timeout_ms", election_timeout_ms)
-            .put_unless(*recheck_after_wait, "recheck_after_wait", recheck_after_wait)
+            .put_unless(is_default_drift_factor(clock_drift_factor), "clock_drift_factor", clock_drift_factor)
+            .put_unless(is_default_election(election_timeout_ms), "election_timeout_ms", election_timeout_ms)
+            .put_unless(is_yes(recheck_after_wait), "recheck_after_wait", recheck_after_wait)
             .done()
     }
 }

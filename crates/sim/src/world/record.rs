@@ -133,7 +133,7 @@ impl World<'_> {
             clocks: self.procs.into_iter().map(|p| p.clock).collect(),
             end_us: self.end,
             verdict: Default::default(),
-            said: crate::trace::Said(std::rc::Rc::new(crate::msg::Payloads(self.net.payloads))),
+            words: crate::trace::Words(std::rc::Rc::new(crate::msg::Payloads(self.net.payloads))),
         };
         run.verdict = crate::checker::check(&run, self.sc);
         if !self.quiet {
