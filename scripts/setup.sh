@@ -68,11 +68,12 @@ ensure_servers() {
 
 # The release build compiles the standard library with the app, for a smaller download
 # (scripts/size): a panic aborts at once, with no message formatted and no hook run (in the
-# browser a panic was an abort already, "RuntimeError: unreachable"), and the library picks its
-# smaller implementations (optimize_for_size). These are unstable options of the stable
-# toolchain (Rust 1.92 or later), allowed by RUSTC_BOOTSTRAP=1; they need the rust-src component
-# (ensure_rust). Where they are missing, the same app is built without them, 30 KB larger, and
-# scripts/size says it is over its budget.
+# browser a panic was an abort already, "RuntimeError: unreachable"). These are unstable
+# options of the stable toolchain (Rust 1.92 or later), allowed by RUSTC_BOOTSTRAP=1; they need
+# the rust-src component (ensure_rust). Where they are missing, the same app is built without
+# them, 27 KB larger, and scripts/size says it is over its budget. (The library's
+# optimize_for_size feature would save 3.9 KB more, but made edits a few per cent slower in six
+# alternating runs of tests/e2e/run.mjs --measure: its smaller sort and string code.)
 lean_std() {
   local src
   src="$(rustc --print sysroot)/lib/rustlib/src/rust/library/Cargo.lock"
@@ -85,7 +86,7 @@ lean_std() {
     return 0
   fi
   export RUSTC_BOOTSTRAP=1
-  export CARGO_UNSTABLE_BUILD_STD=std,panic_abort CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size
+  export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
   export RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort"
   # The standard library's own dependencies, for the offline build: those of every platform
   # (its resolution needs them) and those of wasm32 (dlmalloc), which that fetch leaves out.
