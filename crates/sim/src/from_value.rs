@@ -64,7 +64,7 @@ impl Path<'_> {
 }
 
 /// The error `error` at `at`.
-pub(crate) fn fail(at: &Path, error: Error) -> Failed {
+fn fail(at: &Path, error: Error) -> Failed {
     let mut path = String::new();
     at.write(&mut path);
     Failed { path, error }
@@ -231,7 +231,7 @@ pub(crate) fn need<T>(field: Option<T>, name: &'static str, at: &Path) -> Read<T
 
 /// An enum's variant, written as its name or as an object with the name as its one key: the
 /// index of the name in `names`, the name, and what the object holds under it.
-pub(crate) fn variant<'v>(v: &'v Value, at: &Path, names: &'static [&'static str]) -> Read<(usize, &'v str, Option<&'v Value>)> {
+fn variant<'v>(v: &'v Value, at: &Path, names: &'static [&'static str]) -> Read<(usize, &'v str, Option<&'v Value>)> {
     let (name, content) = match v {
         Value::String(name) => (name, None),
         Value::Object(map) => match map.iter().next() {
