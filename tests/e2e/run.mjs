@@ -1165,7 +1165,7 @@ if (process.argv.includes('--measure')) {
     console.log(`     large-redlock (${steps} events): to the end of the render work ${stats(t.work)}; to the next frame ${stats(t.frame)}`);
     await page.click('#tab-Inspect');
     const d = await dragFps(page);
-    console.log(`     dragging its pause: ${d.moves} moves in ${d.ms} ms: ${d.fps.toFixed(1)} frames per second, each a new run`);
+    console.log(`     dragging its pause, a move a frame: ${d.moves} moves in ${d.ms} ms: ${d.fps.toFixed(1)} frames per second (longest frame ${d.worst.toFixed(1)} ms), each a new run`);
   });
 }
 
