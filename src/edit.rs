@@ -2,7 +2,7 @@
 //! [`Field`] names what is edited, [`apply`] turns a typed value into a new, validated scenario
 //! or a message for the field.
 
-use serde_json::Value;
+use sim::json::Value;
 use sim::scenario::{Fault, Scenario, Setting, Step};
 
 /// An editable setting.
@@ -102,7 +102,7 @@ fn decimal(raw: &str) -> Option<f64> {
     if number.is_empty() || number == "." {
         return None;
     }
-    sim::strict_json::parse(&format!("{sign}{whole}{fraction}{exponent}")).ok()?.as_f64()
+    sim::json::parse(&format!("{sign}{whole}{fraction}{exponent}")).ok()?.as_f64()
 }
 
 fn choice<T: sim::from_value::FromValue>(raw: &str) -> Result<T, String> {

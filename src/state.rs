@@ -6,8 +6,8 @@
 //! whenever they change), the rest are small values, so no field can be left out of the
 //! comparison by mistake.
 
-use serde_json::Value;
 use sim::facts::Facts;
+use sim::json::Value;
 use sim::scenario::{Fault, Scenario};
 use sim::time::{Micros, MS};
 use sim::Run;

@@ -3,7 +3,7 @@
 //! (dot-separated, list items by number); `v` fingerprints the library scenario the changes
 //! start from, so that a link made before the library changed says so ([`stale_note`]).
 
-use serde_json::Value;
+use sim::json::Value;
 use sim::scenario::{Scenario, Setting};
 
 /// The most changes a `set` link carries, and its longest readable form; beyond either, the
@@ -46,11 +46,29 @@ pub(super) fn library_base(lib: &Scenario, fixed: bool) -> Option<Scenario> {
     Some(base)
 }
 
-/// A short fingerprint of the library scenario a `set` link starts from (FNV-1a of its JSON),
-/// so that a link made before the library changed can say so.
+/// A short fingerprint of the library scenario a `set` link starts from (FNV-1a of its JSON,
+/// every object's keys in byte order), so that a link made before the library changed can say
+/// so.
 pub(super) fn version_of(base: &Scenario) -> String {
-    let h = base.to_value().to_string().bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    let h = sorted(&base.to_value())
+        .to_string()
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
     format!("{:08x}", h >> 32)
+}
+
+/// `v` with every object's keys in byte order: the fingerprints were first taken over
+/// serde_json's objects, which sort their keys, and the links made then still match.
+fn sorted(v: &Value) -> Value {
+    match v {
+        Value::Object(map) => {
+            let mut pairs: Vec<(&String, &Value)> = map.iter().collect();
+            sim::sort::by(&mut pairs, |a, b| a.0.cmp(b.0));
+            Value::Object(pairs.into_iter().map(|(k, x)| (k.clone(), sorted(x))).collect())
+        }
+        Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+        other => other.clone(),
+    }
 }
 
 /// The settings (dot paths, as a fix's) that turn `a` into `b`.
@@ -70,7 +88,7 @@ fn diff(path: &str, a: &Value, b: &Value, out: &mut Vec<Setting>) {
             }
             // A field gone back to its default is absent: clear it (an option), or set the
             // whole object below the top level. The caller checks the result.
-            for k in x.keys().filter(|k| !y.contains_key(*k)) {
+            for k in x.keys().filter(|k| !y.contains_key(k)) {
                 if path.is_empty() {
                     set(out, at(k), &Value::Null);
                 } else {
@@ -96,7 +114,7 @@ fn diff(path: &str, a: &Value, b: &Value, out: &mut Vec<Setting>) {
 /// (`fencing=atomic`), anything else as JSON; then percent-encoded where a query needs it.
 fn encode_value(v: &Value) -> String {
     let text = match v {
-        Value::String(s) if sim::strict_json::parse(s).is_err() && !s.is_empty() => s.clone(),
+        Value::String(s) if sim::json::parse(s).is_err() && !s.is_empty() => s.clone(),
         v => v.to_string(),
     };
     let mut out = String::with_capacity(text.len());
@@ -112,7 +130,7 @@ fn encode_value(v: &Value) -> String {
 
 /// A setting's value as a link carries it (already percent-decoded).
 fn decode_value(text: &str) -> Value {
-    sim::strict_json::parse(text).unwrap_or_else(|_| Value::String(text.to_string()))
+    sim::json::parse(text).unwrap_or_else(|_| Value::String(text.to_string()))
 }
 
 /// A link made from an earlier version of a library scenario (its `&v=` differs): its changes
@@ -163,6 +181,29 @@ pub fn decode_settings(id: &str, fixed: bool, sets: &[String]) -> Result<Scenari
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fingerprint links have carried since they began: FNV-1a of the scenario's JSON as
+    /// serde_json wrote it, its objects' keys sorted (built here through serde_json itself).
+    #[test]
+    fn the_fingerprint_is_the_one_earlier_links_carry() {
+        fn sorted(v: serde_json::Value) -> serde_json::Value {
+            match v {
+                serde_json::Value::Object(m) => {
+                    let mut pairs: Vec<_> = m.into_iter().collect();
+                    pairs.sort_by(|a, b| a.0.cmp(&b.0));
+                    serde_json::Value::Object(pairs.into_iter().map(|(k, x)| (k, sorted(x))).collect())
+                }
+                serde_json::Value::Array(items) => serde_json::Value::Array(items.into_iter().map(sorted).collect()),
+                other => other,
+            }
+        }
+        for lib in sim::library::all() {
+            let base = library_base(&lib, false).unwrap();
+            let text = sorted(serde_json::from_str(&base.to_value().to_string()).unwrap()).to_string();
+            let h = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+            assert_eq!(version_of(&base), format!("{:08x}", h >> 32), "{}", lib.id);
+        }
+    }
 
     #[test]
     fn a_link_from_an_earlier_library_version_says_so() {

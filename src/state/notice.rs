@@ -2,7 +2,7 @@
 //! 10 s → 30 s: unsafe → safe"), or that the run is the same. Shown in the bar above the
 //! timeline (always in place, so nothing moves).
 
-use serde_json::Value;
+use sim::json::Value;
 use sim::scenario::Scenario;
 use sim::time::{fmt, from_ms};
 
@@ -89,7 +89,7 @@ fn diff(path: &str, a: &Value, b: &Value, out: &mut Vec<String>) {
                 let at = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
                 diff(&at, va, y.get(k).unwrap_or(&Value::Null), out);
             }
-            for (k, vb) in y.iter().filter(|(k, _)| !x.contains_key(*k)) {
+            for (k, vb) in y.iter().filter(|(k, _)| !x.contains_key(k)) {
                 let at = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
                 diff(&at, &Value::Null, vb, out);
             }

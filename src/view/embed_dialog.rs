@@ -34,7 +34,7 @@ struct Source {
     base: String,
     address: Address,
     /// The run for `data-leaselab`: a library id (with its fix or not), or the whole scenario.
-    scenario: serde_json::Value,
+    scenario: sim::json::Value,
     fixed: bool,
     step: usize,
     has_fix: bool,
@@ -46,7 +46,7 @@ fn source(s: &Screen, base: String, address: Address) -> Source {
     let library = sim::library::get(&s.original.id).is_some_and(|l| l == *s.original);
     let fixed_as_is = s.original.fixed().and_then(Result::ok).is_some_and(|f| f == *s.scenario);
     let scenario = if library && (s.as_written || fixed_as_is) {
-        serde_json::Value::String(s.original.id.clone())
+        sim::json::Value::String(s.original.id.clone())
     } else {
         crate::share::loadable(&s.scenario).to_value()
     };
@@ -104,25 +104,29 @@ impl Source {
     }
 
     fn script(&self, o: Opts) -> String {
-        let mut opts = serde_json::json!({ "scenario": self.scenario, "step": self.step });
+        let mut opts = sim::json::Map::new();
+        let mut put = |key: &str, v: sim::json::Value| opts.insert(key.to_string(), v);
+        put("scenario", self.scenario.clone());
+        put("step", self.step.into());
         if self.fixed {
-            opts["fix"] = true.into();
+            put("fix", true.into());
         }
         if o.controls != "full" {
-            opts["controls"] = o.controls.into();
+            put("controls", o.controls.into());
         }
         if o.autoplay {
-            opts["autoplay"] = true.into();
+            put("autoplay", true.into());
         }
         if o.compare {
-            opts["compare"] = "fix".into();
+            put("compare", "fix".into());
         }
         if o.theme != "auto" {
-            opts["theme"] = o.theme.into();
+            put("theme", o.theme.into());
         }
         if o.edit {
-            opts["edit"] = true.into();
+            put("edit", true.into());
         }
+        let opts = sim::json::Value::Object(opts);
         let app = self.base.rsplit_once('/').map_or(String::new(), |(dir, _)| format!("{dir}/"));
         format!(
             "<script type=\"module\" src=\"{app}embed.js\"></script>\n<div data-leaselab='{}'></div>",

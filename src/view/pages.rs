@@ -123,7 +123,7 @@ fn load_answers() -> Answers {
     let stored = web_sys::window()
         .and_then(|w| w.local_storage().ok().flatten())
         .and_then(|st| st.get_item(GUIDE_KEY).ok().flatten())
-        .and_then(|t| sim::strict_json::parse(&t).ok())
+        .and_then(|t| sim::json::parse(&t).ok())
         .and_then(|v| sim::from_value::deserialize::<Vec<Option<bool>>>(&v).ok());
     let mut a = [None; 5];
     if let Some(v) = stored.filter(|v| v.len() == 5) {
@@ -134,7 +134,7 @@ fn load_answers() -> Answers {
 
 fn save_answers(a: &Answers) {
     if let Some(st) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
-        let _ = st.set_item(GUIDE_KEY, &serde_json::to_string(&a.to_vec()).unwrap_or_default());
+        let _ = st.set_item(GUIDE_KEY, &sim::to_value::ToValue::to_value(&a.to_vec()).to_string());
     }
 }
 

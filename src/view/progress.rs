@@ -15,13 +15,13 @@ pub fn storage() -> Option<web_sys::Storage> {
 
 fn read<T: sim::from_value::FromValue + Default>(key: &str) -> T {
     // Text to a JSON value, then through the scenario's reader: no third deserializer compiled.
-    let value = storage().and_then(|st| st.get_item(key).ok().flatten()).and_then(|t| sim::strict_json::parse(&t).ok());
+    let value = storage().and_then(|st| st.get_item(key).ok().flatten()).and_then(|t| sim::json::parse(&t).ok());
     value.and_then(|v| sim::from_value::deserialize(&v).ok()).unwrap_or_default()
 }
 
-fn write<T: serde::Serialize>(key: &str, v: &T) {
+fn write<T: sim::to_value::ToValue>(key: &str, v: &T) {
     if let Some(st) = storage() {
-        let _ = st.set_item(key, &serde_json::to_string(v).unwrap_or_default());
+        let _ = st.set_item(key, &v.to_value().to_string());
     }
 }
 

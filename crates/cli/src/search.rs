@@ -69,7 +69,7 @@ pub fn json(outcome: &Outcome, secs: f64) -> Value {
         "seconds": secs,
     });
     if let Outcome::Found(f, _) = outcome {
-        v["found"] = f.standalone().to_value();
+        v["found"] = json!(f.standalone().to_value());
         v["after"] = json!(f.after);
         v["shrink_runs"] = json!(f.shrink_runs);
         v["headline"] = json!(f.headline);

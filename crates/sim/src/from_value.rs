@@ -1,4 +1,4 @@
-//! A typed value from a [`serde_json::Value`], with the path of the first thing wrong in it:
+//! A typed value from a [`json::Value`](crate::json::Value), with the path of the first thing wrong in it:
 //! [`deserialize`] gives `faults[1].pause.at_ms` and serde's message for it.
 //!
 //! Written for the types a scenario holds ([`FromValue`]; `scenario/read.rs` has their fields
@@ -13,8 +13,8 @@
 //! on generated ones. The one deliberate difference: a list where a struct belongs is refused by
 //! name ([`LIST_FOR_OBJECT`]); serde would read it as the struct's fields in order.
 
+use crate::json::{Message as Error, Value};
 use serde::de::{self, Unexpected};
-use serde_json::{Error, Value};
 
 /// Reads `T` from `value`; on failure, the path of the innermost value at fault ("" for the
 /// whole) and serde's error.
@@ -36,32 +36,7 @@ pub struct Failed {
     error: Error,
 }
 
-/// Where a value is: the steps from the root, each borrowing the one before it.
-#[derive(Clone, Copy)]
-pub enum Path<'a> {
-    Root,
-    Key(&'a Path<'a>, &'a str),
-    Index(&'a Path<'a>, usize),
-}
-
-impl Path<'_> {
-    fn write(&self, out: &mut String) {
-        match self {
-            Path::Root => {}
-            Path::Key(up, key) => {
-                up.write(out);
-                if !out.is_empty() {
-                    out.push('.');
-                }
-                out.push_str(key);
-            }
-            Path::Index(up, i) => {
-                up.write(out);
-                out.push_str(&format!("[{i}]"));
-            }
-        }
-    }
-}
+pub use crate::json::Path;
 
 /// The error `error` at `at`.
 fn fail(at: &Path, error: Error) -> Failed {
@@ -216,7 +191,7 @@ impl<T: FromValue> FromValue for crate::flat::Map<String, T> {
 }
 
 /// The object a struct is read from (`expected` names the struct, as serde does).
-pub(crate) fn object<'v>(v: &'v Value, at: &Path, expected: &str) -> Read<&'v serde_json::Map<String, Value>> {
+pub(crate) fn object<'v>(v: &'v Value, at: &Path, expected: &str) -> Read<&'v crate::json::Map> {
     match v {
         Value::Object(map) => Ok(map),
         Value::Array(_) => Err(fail(at, de::Error::custom(LIST_FOR_OBJECT))),
@@ -297,7 +272,7 @@ pub(crate) fn unknown_field(key: &str, fields: &'static [&'static str], at: &Pat
 macro_rules! unit_enums {
     ($($ty:ty { $($name:literal => $variant:path),* $(,)? })*) => {$(
         impl $crate::from_value::FromValue for $ty {
-            fn read(v: &serde_json::Value, at: &$crate::from_value::Path) -> $crate::from_value::Read<Self> {
+            fn read(v: &$crate::json::Value, at: &$crate::from_value::Path) -> $crate::from_value::Read<Self> {
                 const NAMES: &[&str] = &[$($name),*];
                 const VARIANTS: &[$ty] = &[$($variant),*];
                 $crate::from_value::unit_variant(v, at, NAMES).map(|i| VARIANTS[i])
@@ -305,8 +280,8 @@ macro_rules! unit_enums {
         }
 
         impl $crate::to_value::ToValue for $ty {
-            fn to_value(&self) -> serde_json::Value {
-                serde_json::Value::String(match self { $($variant => $name),* }.into())
+            fn to_value(&self) -> $crate::json::Value {
+                $crate::json::Value::String(match self { $($variant => $name),* }.into())
             }
         }
     )*};

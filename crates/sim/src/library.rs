@@ -181,7 +181,7 @@ mod tests {
     fn a_file_that_is_not_a_library_scenario_is_refused_by_name() {
         assert!(super::install("lease-basics", "{").unwrap_err().starts_with("it is not a valid scenario"));
         let mut other = super::get("lease-basics").expect("a library scenario").to_value();
-        other["id"] = "my-own".into();
+        *other.pointer_mut("/id").expect("an id") = "my-own".into();
         assert_eq!(super::install("lease-basics", &other.to_string()).unwrap_err(), "it holds “my-own”, not the library's “lease-basics”");
         assert_eq!(super::install("my-own", &other.to_string()).unwrap_err(), "it holds “my-own”, not the library's “my-own”");
     }

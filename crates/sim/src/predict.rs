@@ -12,7 +12,8 @@
 //! goal; its `solution` (settings, like a fix) is tested to reach the goal from a run that has
 //! not.
 
-use serde_json::{json, Value};
+use crate::json::Value;
+use crate::to_value::ToValue;
 
 pub use crate::scenario::teach::{solved, validate, Challenge, Choice, Fact, Question};
 use crate::trace::{Event, EventId, EventKind, Run, WriteOutcome};
@@ -53,19 +54,18 @@ pub fn answer(run: &Run, q: &Question) -> Result<Answer, String> {
                 EventKind::Conflict { client, .. } if Some(client) == who => WriteOutcome::Conflict,
                 _ => return None,
             };
-            Some(json!(outcome))
+            Some(Value::from(outcome.as_str()))
         })
-        .unwrap_or((json!("none"), last)),
-        Fact::NextHolder {} => {
-            next(&|e| matches!(e.kind, EventKind::Acquired { .. }).then(|| json!(run.name(e.actor)))).unwrap_or((json!("nobody"), last))
-        }
+        .unwrap_or((Value::from("none"), last)),
+        Fact::NextHolder {} => next(&|e| matches!(e.kind, EventKind::Acquired { .. }).then(|| Value::from(run.name(e.actor))))
+            .unwrap_or((Value::from("nobody"), last)),
         Fact::Token { .. } => next(&|e| match e.kind {
-            EventKind::Acquired { token, .. } if Some(e.actor) == who => Some(json!(token.unwrap_or(0))),
+            EventKind::Acquired { token, .. } if Some(e.actor) == who => Some(Value::from(token.unwrap_or(0))),
             _ => None,
         })
-        .unwrap_or((json!(0), last)),
+        .unwrap_or((Value::from(0u64), last)),
         Fact::Votes { .. } => next(&|e| match &e.kind {
-            EventKind::Tally { votes, .. } if Some(e.actor) == who => Some(json!(votes.len())),
+            EventKind::Tally { votes, .. } if Some(e.actor) == who => Some(Value::from(votes.len())),
             _ => None,
         })
         .ok_or_else(|| format!("{} has no Redlock round after “{}”", who_name, q.at))?,
@@ -74,28 +74,28 @@ pub fn answer(run: &Run, q: &Question) -> Result<Answer, String> {
             let t = run.events[asked].at_us;
             let believes = run.intervals.beliefs.iter().any(|b| Some(b.client) == who && b.from_us <= t && t < b.to_us);
             let valid = believes && who.is_some_and(|w| run.lease_deadline(w, asked).is_some_and(|d| run.local_at(w, t) < d));
-            (json!(valid), asked)
+            (Value::from(valid), asked)
         }
         Fact::KeyTouched { .. } => next(&|e| match e.kind {
             EventKind::KeyDeleted { owner, by, .. } | EventKind::KeyExtended { owner, by, .. } if Some(by) == who => {
-                Some(json!(owner.map_or("nobody", |o| run.name(o))))
+                Some(Value::from(owner.map_or("nobody", |o| run.name(o))))
             }
-            EventKind::KeyUnchanged { by, .. } if Some(by) == who => Some(json!("nobody")),
+            EventKind::KeyUnchanged { by, .. } if Some(by) == who => Some(Value::from("nobody")),
             _ => None,
         })
         .ok_or_else(|| format!("{} deletes or extends no key after “{}”", who_name, q.at))?,
         Fact::Read { .. } => next(&|e| match e.kind {
-            EventKind::ReadDone { value, .. } if Some(e.actor) == who => Some(json!(value)),
+            EventKind::ReadDone { value, .. } if Some(e.actor) == who => Some(Value::from(value)),
             _ => None,
         })
         .ok_or_else(|| format!("{} reads nothing after “{}”", who_name, q.at))?,
         Fact::FinalValue {} => {
             let proof = run.resource_log.last().map_or(last, |s| s.event);
-            (json!(run.final_value), proof)
+            (Value::from(run.final_value), proof)
         }
         Fact::Verdict {} => {
             let proof = run.verdict.violations.iter().filter_map(|v| v.event).min().unwrap_or(last);
-            (json!(run.verdict.verdict), proof)
+            (run.verdict.verdict.to_value(), proof)
         }
     };
     let right = q.choices.iter().position(|c| c.value == value);

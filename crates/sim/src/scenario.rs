@@ -175,7 +175,7 @@ pub struct Fix {
 #[serde(deny_unknown_fields)]
 pub struct Setting {
     pub path: String,
-    pub value: serde_json::Value,
+    pub value: crate::json::Value,
 }
 
 /// Why a scenario was refused: where (a field path, or a line and column) and what is wrong.
@@ -209,15 +209,6 @@ impl fmt::Display for ScenarioError {
 
 impl std::error::Error for ScenarioError {}
 
-/// Turns a serde_json error message into one for people: drop the trailing position, which
-/// is reported separately.
-fn clean_serde_message(msg: &str) -> String {
-    match msg.rfind(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg.to_string(),
-    }
-}
-
 impl Scenario {
     /// Parses and validates a scenario from JSON text.
     pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
@@ -227,13 +218,13 @@ impl Scenario {
         // Editors on Windows may start a UTF-8 file with a byte-order mark; it is not JSON.
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         // First the text itself, so that syntax errors get a line and column.
-        let value = crate::strict_json::parse(text).map_err(|e| match e {
-            crate::strict_json::Error::Syntax(e) => ScenarioError {
+        let value = crate::json::parse(text).map_err(|e| match e {
+            crate::json::Error::Syntax(e) => ScenarioError {
                 path: String::new(),
                 line_col: Some((e.line(), e.column())),
-                message: format!("invalid JSON: {}", clean_serde_message(&e.to_string())),
+                message: format!("invalid JSON: {}", e.message()),
             },
-            crate::strict_json::Error::Duplicate(d) => ScenarioError {
+            crate::json::Error::Duplicate(d) => ScenarioError {
                 path: d.path,
                 line_col: Some((d.line, d.column)),
                 message: "this key appears twice in its object; keep one".into(),
@@ -268,26 +259,24 @@ impl Scenario {
     }
 
     /// Builds and validates a scenario from a JSON value.
-    pub fn from_value(value: serde_json::Value) -> Result<Scenario, ScenarioError> {
+    pub fn from_value(value: crate::json::Value) -> Result<Scenario, ScenarioError> {
         if let Some(v) = value.get("version") {
-            if v != &serde_json::json!(1) {
+            if v != &crate::json::Value::from(1u64) {
                 return Err(ScenarioError::at("version", format!("only version 1 exists, not {v}")));
             }
         }
-        let sc: Scenario =
-            crate::from_value::deserialize(&value).map_err(|(path, e)| ScenarioError::at(path, clean_serde_message(&e.to_string())))?;
+        let sc: Scenario = crate::from_value::deserialize(&value).map_err(|(path, e)| ScenarioError::at(path, e.0))?;
         sc.validate()?;
         Ok(sc)
     }
 
     /// The scenario as pretty JSON.
     pub fn to_json(&self) -> String {
-        // Through a Value: one serializer for scenarios in the whole program keeps wasm small.
-        serde_json::to_string_pretty(&self.to_value()).expect("a value always prints")
+        crate::json::to_string_pretty(&self.to_value())
     }
 
     /// The scenario as a JSON value.
-    pub fn to_value(&self) -> serde_json::Value {
+    pub fn to_value(&self) -> crate::json::Value {
         crate::to_value::ToValue::to_value(self)
     }
 
@@ -334,29 +323,29 @@ impl Scenario {
 
 /// Whether every setting has the given value in `v`, a serialized scenario (a missing path
 /// has none).
-pub fn settings_hold(v: &mut serde_json::Value, set: &[Setting]) -> bool {
+pub fn settings_hold(v: &mut crate::json::Value, set: &[Setting]) -> bool {
     set.iter().all(|s| pointer_mut(v, &s.path).is_some_and(|x| *x == s.value))
 }
 
 /// The slot at a dot-separated path (`clients.1.steps.0.read.activate`), creating a missing
 /// last key in an object (a field left at its default is absent from the JSON) or the item
 /// just past the end of a list (`faults.2` of two faults appends one).
-fn pointer_mut<'a>(v: &'a mut serde_json::Value, path: &str) -> Option<&'a mut serde_json::Value> {
+fn pointer_mut<'a>(v: &'a mut crate::json::Value, path: &str) -> Option<&'a mut crate::json::Value> {
     let parts: Vec<&str> = path.split('.').collect();
     let mut cur = v;
     for (i, part) in parts.iter().enumerate() {
         let last = i + 1 == parts.len();
         cur = match cur {
-            serde_json::Value::Object(map) => {
-                if last && !map.contains_key(*part) {
-                    map.insert((*part).to_string(), serde_json::Value::Null);
+            crate::json::Value::Object(map) => {
+                if last && !map.contains_key(part) {
+                    map.insert((*part).to_string(), crate::json::Value::Null);
                 }
-                map.get_mut(*part)?
+                map.get_mut(part)?
             }
-            serde_json::Value::Array(items) => {
+            crate::json::Value::Array(items) => {
                 let i = part.parse::<usize>().ok()?;
                 if last && i == items.len() {
-                    items.push(serde_json::Value::Null);
+                    items.push(crate::json::Value::Null);
                 }
                 items.get_mut(i)?
             }

@@ -1,13 +1,12 @@
-//! A scenario as a [`serde_json::Value`], written for its types ([`ToValue`]; `scenario/write.rs`
+//! A scenario as a [`json::Value`](crate::json::Value), written for its types ([`ToValue`]; `scenario/write.rs`
 //! has their fields) rather than through serde's derived `Serialize`, for the download's size
 //! (see `from_value`). A field is left out where its serde attribute skips it
 //! (`skip_serializing_if`), and the fields are put in the order they are declared, which is
-//! the order of the keys where serde_json keeps insertion order (the command line turns on its
-//! `preserve_order`; the app's maps sort their keys). The derived `Serialize` stays as the
+//! the order their keys are written in (a [`Map`] keeps it). The derived `Serialize` stays as the
 //! specification: `tests/from_value.rs` checks that both give the same JSON text for every
 //! library scenario and many generated ones.
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 /// A value as its derived `Serialize` gives it to serde_json.
 pub trait ToValue {
@@ -62,7 +61,7 @@ impl<T: ToValue> ToValue for crate::flat::Map<String, T> {
 }
 
 /// An object being written.
-pub(crate) struct Object(Map<String, Value>);
+pub(crate) struct Object(Map);
 
 impl Object {
     pub(crate) fn new() -> Object {

@@ -100,7 +100,7 @@ fn engine(ttl_ms: u64, clients: Value, faults: Value) -> sim::Run {
         "resource": { "kind": "store", "fencing": "none" }, "network": { "latency_ms": [1, 2] },
         "clients": clients, "faults": faults,
     });
-    sim::run(&sim::Scenario::from_value(v).unwrap()).unwrap()
+    sim::run(&sim::Scenario::from_value(serde_json::from_value(v).unwrap()).unwrap()).unwrap()
 }
 
 fn committed(run: &sim::Run) -> Vec<(String, u64)> {

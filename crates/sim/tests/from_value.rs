@@ -14,6 +14,17 @@ use sim::Scenario;
 #[path = "gen/mod.rs"]
 mod gen;
 
+/// A serde_json value as the engine's JSON value (the keys in the same order: this crate's
+/// tests turn on serde_json's `preserve_order`).
+fn ours(v: &Value) -> sim::json::Value {
+    serde_json::from_value(v.clone()).expect("any JSON value")
+}
+
+/// The engine's JSON value as serde_json's.
+fn theirs(v: &sim::json::Value) -> Value {
+    serde_json::to_value(v).expect("any JSON value")
+}
+
 /// Every way of breaking `v` once, found by walking it.
 fn mutations(v: &Value, out: &mut Vec<Value>, rebuild: &dyn Fn(Value) -> Value) {
     for other in [json!("nope"), json!(-1), json!(1.5), json!(null), json!([]), json!({}), json!(true), json!([1])] {
@@ -58,7 +69,7 @@ fn compare_broken(v: &Value, label: &str, counts: &mut (usize, usize)) {
     let mut broken = Vec::new();
     mutations(v, &mut broken, &|v| v);
     for v in broken {
-        let ours = deserialize::<Scenario>(&v).map_err(|(path, e)| format!("{path}: {e}"));
+        let ours = deserialize::<Scenario>(&ours(&v)).map_err(|(path, e)| format!("{path}: {e}"));
         if let Err(e) = &ours {
             if e.ends_with(sim::from_value::LIST_FOR_OBJECT) {
                 let path = e.split(": ").next().unwrap_or_default();
@@ -85,7 +96,7 @@ fn places_errors_as_serde_path_to_error_does() {
     let mut counts = (0, 0);
     for sc in sim::library::all() {
         assert_eq!(sc.to_value().to_string(), serde_json::to_value(&sc).unwrap().to_string(), "{}", sc.id);
-        compare_broken(&sc.to_value(), &sc.id, &mut counts);
+        compare_broken(&theirs(&sc.to_value()), &sc.id, &mut counts);
     }
     let (checked, lists) = counts;
     assert!(checked > 10_000 && lists > 1_000, "{checked} compared, {lists} lists for structs");
@@ -99,10 +110,10 @@ fn reads_generated_scenarios_as_serde_does() {
         let sc = gen::scenario(seed);
         let v = sc.to_value();
         assert_eq!(v.to_string(), serde_json::to_value(&sc).unwrap().to_string(), "seed {seed}");
-        let theirs: Scenario = serde_json::from_value(v.clone()).unwrap();
-        assert_eq!(deserialize::<Scenario>(&v).map_err(|(p, e)| format!("{p}: {e}")), Ok(theirs), "seed {seed}");
+        let serde_read: Scenario = serde_json::from_value(theirs(&v)).unwrap();
+        assert_eq!(deserialize::<Scenario>(&v).map_err(|(p, e)| format!("{p}: {e}")), Ok(serde_read), "seed {seed}");
         if seed < 12 {
-            compare_broken(&v, &format!("seed {seed}"), &mut counts);
+            compare_broken(&theirs(&v), &format!("seed {seed}"), &mut counts);
         }
     }
     assert!(counts.0 > 1_000, "{counts:?}");
@@ -114,7 +125,7 @@ fn reads_generated_scenarios_as_serde_does() {
 fn names_every_variant_as_serde_does() {
     fn check<T: FromValue + ToValue + serde::de::DeserializeOwned + serde::Serialize + PartialEq + std::fmt::Debug>() {
         let unknown = json!("zzz");
-        let ours = deserialize::<T>(&unknown).err().map(|(_, e)| e.to_string()).unwrap();
+        let ours = deserialize::<T>(&ours(&unknown)).err().map(|(_, e)| e.to_string()).unwrap();
         let theirs = serde_json::from_value::<T>(unknown).err().map(|e| e.to_string()).unwrap();
         assert_eq!(ours, theirs);
         let names: Vec<&str> = theirs.split('`').skip(3).step_by(2).collect();
@@ -147,7 +158,7 @@ fn names_every_variant_as_serde_does() {
 
 /// Reads `v` as `T` through both readers: the same value or the same error, at the same path.
 fn same<T: FromValue + ToValue + serde::de::DeserializeOwned + serde::Serialize + PartialEq + std::fmt::Debug>(v: Value) {
-    let ours = deserialize::<T>(&v).map_err(|(p, e)| format!("{p}: {e}"));
+    let ours = deserialize::<T>(&ours(&v)).map_err(|(p, e)| format!("{p}: {e}"));
     let theirs = serde_path_to_error::deserialize::<_, T>(&v).map_err(|e| {
         let path = e.path().to_string();
         format!("{}: {}", if path == "." { "" } else { &path }, e.inner())
@@ -191,7 +202,7 @@ fn fills_in_every_default_as_serde_does() {
 #[test]
 fn refuses_the_content_of_a_unit_variant_at_its_name() {
     let v = json!({ "kind": { "redis": {} } });
-    let e = deserialize::<sim::scenario::LockService>(&v).err().map(|(p, e)| format!("{p}: {e}"));
+    let e = deserialize::<sim::scenario::LockService>(&ours(&v)).err().map(|(p, e)| format!("{p}: {e}"));
     assert_eq!(e.as_deref(), Some("kind.redis: invalid type: map, expected unit"));
     same::<sim::scenario::LockService>(v);
 }
@@ -214,11 +225,11 @@ fn at<'a>(v: &'a Value, path: &str) -> Option<&'a Value> {
 /// The app reads its stored progress and the choices of its fields through the same reader.
 #[test]
 fn reads_what_the_app_stores_and_its_choices() {
-    let answers: Vec<Option<bool>> = deserialize(&json!([true, null, false])).unwrap();
+    let answers: Vec<Option<bool>> = deserialize(&ours(&json!([true, null, false]))).unwrap();
     assert_eq!(answers, [Some(true), None, Some(false)]);
-    let scores: sim::flat::Map<String, bool> = deserialize(&json!({"b": true, "a": false})).unwrap();
+    let scores: sim::flat::Map<String, bool> = deserialize(&ours(&json!({"b": true, "a": false}))).unwrap();
     assert_eq!(scores.iter().collect::<Vec<_>>(), [(&"a".to_string(), &false), (&"b".to_string(), &true)]);
-    let fencing: sim::scenario::Fencing = deserialize(&json!("check-then-write")).unwrap();
+    let fencing: sim::scenario::Fencing = deserialize(&ours(&json!("check-then-write"))).unwrap();
     assert_eq!(fencing, sim::scenario::Fencing::CheckThenWrite);
-    assert!(deserialize::<sim::scenario::Fencing>(&json!("sometimes")).is_err());
+    assert!(deserialize::<sim::scenario::Fencing>(&ours(&json!("sometimes"))).is_err());
 }

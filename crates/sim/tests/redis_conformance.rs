@@ -379,7 +379,7 @@ fn engine_loses_key_on_restart(persistence: &str) -> bool {
     v["clients"] = serde_json::json!([{ "name": "A", "steps": [{ "acquire": {} }, { "work": { "ms": 5000 } }] }]);
     v["faults"] = serde_json::json!([{ "crash": { "actor": "redis", "at_ms": 1000 } }, { "restart": { "actor": "redis", "at_ms": 1500 } }]);
     v["moments"] = serde_json::json!([]);
-    let s = sim::Scenario::from_value(v).unwrap();
+    let s = sim::Scenario::from_value(serde_json::from_value(v).unwrap()).unwrap();
     let run = sim::run(&s).unwrap();
     let key = run.intervals.keys.iter().find(|k| k.owner == Some(0)).expect("A's key");
     key.end == sim::trace::KeyEnd::Lost

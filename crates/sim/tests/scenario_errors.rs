@@ -7,7 +7,7 @@ fn base() -> serde_json::Value {
 }
 
 fn err_of(v: serde_json::Value) -> String {
-    Scenario::from_value(v).expect_err("must be refused").to_string()
+    Scenario::from_value(serde_json::from_value(v).unwrap()).expect_err("must be refused").to_string()
 }
 
 #[test]
@@ -87,7 +87,7 @@ fn limits_give_a_clear_error_instead_of_a_hang() {
     assert_eq!(err_of(v), "clients: 50 clients; at most 12 are allowed");
 
     // Within the limits but needing too many events: refused, not hung.
-    let mut s = Scenario::from_value(base()).unwrap();
+    let mut s = Scenario::parse(sim::library::FILES[0].1).unwrap();
     s.duration_ms = 3_600_000;
     s.network.latency_ms = [0, 0];
     for c in &mut s.clients {

@@ -1,7 +1,7 @@
 //! How each type of a scenario is read: its fields, their defaults (those of its serde
 //! attributes), and serde's names for its variants.
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::teach::{Challenge, Choice, Fact, Question};
 use super::*;

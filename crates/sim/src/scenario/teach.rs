@@ -2,8 +2,8 @@
 //! [`Challenge`]. They are part of the scenario format; [`crate::predict`] answers them from a
 //! run.
 
+use crate::json::Value;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use super::{Scenario, ScenarioError, Setting};
 use crate::verdict::Safety;

@@ -1,7 +1,7 @@
 //! How each type of a scenario is written as a JSON value: its fields, and those its serde
 //! attributes leave out (`skip_serializing_if`).
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::teach::{Challenge, Choice, Fact, Question};
 use super::*;

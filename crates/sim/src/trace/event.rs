@@ -15,6 +15,18 @@ pub enum WriteOutcome {
     Conflict,
 }
 
+impl WriteOutcome {
+    /// Its name, as serde writes it: `accepted`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WriteOutcome::Accepted => "accepted",
+            WriteOutcome::Rejected => "rejected",
+            WriteOutcome::Duplicate => "duplicate",
+            WriteOutcome::Conflict => "conflict",
+        }
+    }
+}
+
 /// The kinds of events. Fields name actors by [`ActorId`] and times in microseconds.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
