@@ -43,6 +43,12 @@ impl<K: Ord, V> Map<K, V> {
         self.items.binary_search_by(|(k, _)| k.borrow().cmp(key))
     }
 
+    /// The map of `items`, sorted by key with no key twice.
+    pub(crate) fn from_sorted(items: Vec<(K, V)>) -> Self {
+        debug_assert!(items.windows(2).all(|w| w[0].0 < w[1].0), "sorted, each key once");
+        Map { items }
+    }
+
     pub fn len(&self) -> usize {
         self.items.len()
     }

@@ -186,7 +186,11 @@ impl FromValue for [u64; 2] {
 impl<T: FromValue> FromValue for crate::flat::Map<String, T> {
     fn read(v: &Value, at: &Path) -> Read<Self> {
         let Value::Object(map) = v else { return refuse(v, at, "a map") };
-        map.iter().map(|(k, item)| Ok((k.clone(), T::read(item, &Path::Key(at, k))?))).collect()
+        let mut items = map.iter().map(|(k, item)| Ok((k.clone(), T::read(item, &Path::Key(at, k))?))).collect::<Read<Vec<_>>>()?;
+        // Sorted once (an object's keys differ), not inserted one by one: a hostile object of
+        // many keys in reverse order would move the map's items for each.
+        crate::sort::by(&mut items, |a, b| a.0.cmp(&b.0));
+        Ok(crate::flat::Map::from_sorted(items))
     }
 }
 

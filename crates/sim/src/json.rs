@@ -7,13 +7,11 @@
 //! are B-tree maps whose node code is compiled for its keys (36 KB of the WebAssembly module).
 //! The text is the same: the parser follows serde_json's grammar, numbers, messages and
 //! positions, and the writer its layout, which `tests/json.rs` checks against serde_json on the
-//! library, on text broken at every byte and on floats from the whole range. Three differences,
-//! all deliberate:
+//! library, on text broken at every byte and on floats from the whole range. Two differences,
+//! both deliberate:
 //! - an object keeps its keys in the order written (serde_json sorts them unless its
 //!   `preserve_order` is on, as it is for the command line: the app and the command line now
 //!   write the same text);
-//! - a number with an exponent beyond 10^±22 is read to within a few roundings of what
-//!   serde_json's table of every power of ten gives (no scenario has one);
 //! - a float whose 17th digit is a tie is written rounded up (the standard library's shortest
 //!   digits) where serde_json rounds it to even: both read back to the same number.
 //!
@@ -22,6 +20,7 @@
 
 mod parse;
 mod serde_impls;
+mod value;
 mod write;
 
 use std::fmt;
@@ -118,10 +117,6 @@ impl Number {
             N::Float(x) => x,
         })
     }
-
-    pub fn is_f64(&self) -> bool {
-        matches!(self.0, N::Float(_))
-    }
 }
 
 impl From<u64> for Number {
@@ -136,7 +131,9 @@ impl From<i64> for Number {
     }
 }
 
-/// A JSON object: its keys in the order they were written (or inserted).
+/// A JSON object: its keys in the order they were written (or inserted). A lookup scans the
+/// keys (objects here are small; the parser checks a large one for a key given twice by
+/// sorting its keys once).
 #[derive(Clone, Debug, Default)]
 pub struct Map(Vec<(String, Value)>);
 
@@ -216,117 +213,6 @@ impl<'a> IntoIterator for &'a Map {
     fn into_iter(self) -> Self::IntoIter {
         self.0.iter().map(|(k, v)| (k, v))
     }
-}
-
-impl Value {
-    /// The value under `key`, if this is an object that has it.
-    pub fn get(&self, key: &str) -> Option<&Value> {
-        self.as_object()?.get(key)
-    }
-
-    pub fn as_object(&self) -> Option<&Map> {
-        match self {
-            Value::Object(m) => Some(m),
-            _ => None,
-        }
-    }
-
-    pub fn as_array(&self) -> Option<&Vec<Value>> {
-        match self {
-            Value::Array(a) => Some(a),
-            _ => None,
-        }
-    }
-
-    pub fn as_str(&self) -> Option<&str> {
-        match self {
-            Value::String(s) => Some(s),
-            _ => None,
-        }
-    }
-
-    pub fn as_bool(&self) -> Option<bool> {
-        match self {
-            Value::Bool(b) => Some(*b),
-            _ => None,
-        }
-    }
-
-    pub fn as_u64(&self) -> Option<u64> {
-        match self {
-            Value::Number(n) => n.as_u64(),
-            _ => None,
-        }
-    }
-
-    pub fn as_i64(&self) -> Option<i64> {
-        match self {
-            Value::Number(n) => n.as_i64(),
-            _ => None,
-        }
-    }
-
-    pub fn as_f64(&self) -> Option<f64> {
-        match self {
-            Value::Number(n) => n.as_f64(),
-            _ => None,
-        }
-    }
-
-    pub fn is_object(&self) -> bool {
-        matches!(self, Value::Object(_))
-    }
-
-    pub fn is_string(&self) -> bool {
-        matches!(self, Value::String(_))
-    }
-
-    pub fn is_null(&self) -> bool {
-        matches!(self, Value::Null)
-    }
-
-    /// The value at a JSON Pointer (`/clients/0/name`; `~1` is `/` and `~0` is `~` in a key).
-    pub fn pointer(&self, pointer: &str) -> Option<&Value> {
-        let mut cur = self;
-        for token in tokens(pointer)? {
-            cur = match cur {
-                Value::Object(m) => m.get(&token)?,
-                Value::Array(a) => a.get(index(&token)?)?,
-                _ => return None,
-            };
-        }
-        Some(cur)
-    }
-
-    /// The value at a JSON Pointer, to change.
-    pub fn pointer_mut(&mut self, pointer: &str) -> Option<&mut Value> {
-        let mut cur = self;
-        for token in tokens(pointer)? {
-            cur = match cur {
-                Value::Object(m) => m.get_mut(&token)?,
-                Value::Array(a) => a.get_mut(index(&token)?)?,
-                _ => return None,
-            };
-        }
-        Some(cur)
-    }
-}
-
-/// A pointer's keys, unescaped; `None` for a pointer that does not start with `/` (or is not
-/// empty).
-fn tokens(pointer: &str) -> Option<impl Iterator<Item = String> + '_> {
-    if !pointer.is_empty() && !pointer.starts_with('/') {
-        return None;
-    }
-    Some(pointer.split('/').skip(1).map(|t| t.replace("~1", "/").replace("~0", "~")))
-}
-
-/// An array index as a pointer writes it: digits, without a leading zero.
-fn index(token: &str) -> Option<usize> {
-    if token.is_empty() || !token.bytes().all(|b| b.is_ascii_digit()) || (token.len() > 1 && token.starts_with('0')) {
-        return None;
-    }
-    token.bytes().try_fold(0usize, |n, b| n.checked_mul(10)?.checked_add(usize::from(b - b'0')))
 }
 
 macro_rules! from_numbers {

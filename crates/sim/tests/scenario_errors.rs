@@ -240,3 +240,19 @@ fn an_edit_that_leaves_the_fix_behind_is_not_refused() {
     let e = edited.fixed().unwrap().unwrap_err();
     assert!(e.to_string().starts_with("fix.set[0].path: no setting at `faults."), "{e}");
 }
+
+/// A scenario of a megabyte's many keys is read in a sort's time, not a scan or a move for
+/// each key (it would hang the page that opens such a link), and refused by name.
+#[test]
+fn objects_of_many_keys_are_refused_without_reading_them_quadratically() {
+    let mut v = base();
+    let clocks: serde_json::Map<String, serde_json::Value> =
+        (0..60_000).rev().map(|i| (format!("c{i:05}"), serde_json::json!({}))).collect();
+    v["clocks"] = serde_json::Value::Object(clocks);
+    let mut text = v.to_string();
+    let e = Scenario::parse(&text).unwrap_err();
+    assert!(e.to_string().starts_with("clocks.c"), "{e}");
+    text.insert_str(text.len() - 1, ", \"clocks\": {}");
+    let e = Scenario::parse(&text).unwrap_err();
+    assert!(e.to_string().contains("appears twice"), "{e}");
+}

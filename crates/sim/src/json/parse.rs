@@ -81,6 +81,19 @@ impl From<Syntax> for Error {
     }
 }
 
+/// Objects up to this many keys are checked for a key given twice as each key is read; past
+/// it, the keys are sorted once (so that a hostile object of 100,000 keys costs a sort rather
+/// than billions of comparisons).
+const SCAN: usize = 16;
+
+/// The index of the earliest key that repeats one before it (the second of its name).
+fn first_repeat(map: &Map) -> Option<usize> {
+    let mut order: Vec<usize> = (0..map.len()).collect();
+    // Stable: keys of one name stay in the order they were written.
+    crate::sort::by(&mut order, |&a, &b| map.0[a].0.cmp(&map.0[b].0));
+    order.windows(2).filter(|w| map.0[w[0]].0 == map.0[w[1]].0).map(|w| w[1]).min()
+}
+
 struct Parser<'a> {
     b: &'a [u8],
     /// The next byte to read.
@@ -196,11 +209,26 @@ impl Parser<'_> {
 
     fn object(&mut self, at: &Path) -> Result<Value, Error> {
         let mut map = Map::new();
+        // Where each key's text ends (past its closing quote), to place a key given twice.
+        let mut ends = Vec::new();
+        let read = self.members(at, &mut map, &mut ends);
+        // A key given twice among those not checked as they were read is found now, and
+        // reported rather than an error after it (serde_json stops at the key).
+        if map.len() > SCAN {
+            if let Some(k) = first_repeat(&map) {
+                return Err(self.duplicate(at, &map.0[k].0, ends[k]));
+            }
+        }
+        read.map(|()| Value::Object(map))
+    }
+
+    /// An object's members, its `{` read: each key is in `map` (with its value once read).
+    fn members(&mut self, at: &Path, map: &mut Map, ends: &mut Vec<usize>) -> Result<(), Error> {
         loop {
             let Some(c) = self.whitespace() else { return Err(self.peek_error(EOF_OBJECT).into()) };
             if c == b'}' {
                 self.i += 1;
-                return Ok(Value::Object(map));
+                return Ok(());
             }
             if map.is_empty() {
                 if c != b'"' {
@@ -219,28 +247,35 @@ impl Parser<'_> {
             }
             self.i += 1;
             let key = self.string()?;
-            if map.contains_key(&key) {
-                return Err(self.duplicate(at, &key));
+            ends.push(self.i);
+            if map.len() < SCAN && map.contains_key(&key) {
+                return Err(self.duplicate(at, &key, self.i));
             }
+            map.0.push((key, Value::Null));
             match self.whitespace() {
                 Some(b':') => self.i += 1,
                 Some(_) => return Err(self.peek_error("expected `:`").into()),
                 None => return Err(self.peek_error(EOF_OBJECT).into()),
             }
-            let v = self.value(&Path::Key(at, &key))?;
-            map.insert(key, v);
+            let last = map.0.len() - 1;
+            let v = self.value(&Path::Key(at, &map.0[last].0))?;
+            map.0[last].1 = v;
         }
     }
 
-    /// A key seen twice, placed where serde_json places an error raised there: past the
-    /// whitespace after the key, and past a `}` that ends the object.
-    fn duplicate(&mut self, at: &Path, key: &str) -> Error {
-        if self.whitespace() == Some(b'}') {
-            self.i += 1;
+    /// A key given twice, its text ending at `end`: placed where serde_json places an error
+    /// raised there, past the whitespace after the key and past a `}` that ends the object.
+    fn duplicate(&self, at: &Path, key: &str, end: usize) -> Error {
+        let mut i = end;
+        while let Some(b' ' | b'\n' | b'\t' | b'\r') = self.b.get(i) {
+            i += 1;
+        }
+        if self.b.get(i) == Some(&b'}') {
+            i += 1;
         }
         let mut path = String::new();
         Path::Key(at, key).write(&mut path);
-        let Syntax { line, column, .. } = self.at(self.i);
+        let Syntax { line, column, .. } = self.at(i);
         Error::Duplicate(Duplicate { path, line, column })
     }
 
@@ -262,8 +297,7 @@ impl Parser<'_> {
             }
             start = self.i;
         }
-        // Whole characters of valid text, and escapes that are whole characters.
-        Ok(String::from_utf8(out).unwrap_or_default())
+        Ok(String::from_utf8(out).expect("text cut at ASCII bytes, and escapes that are whole characters"))
     }
 
     fn escape(&mut self, out: &mut Vec<u8>) -> Result<(), Syntax> {
@@ -324,7 +358,7 @@ impl Parser<'_> {
         } else {
             n
         };
-        let ch = char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER);
+        let ch = char::from_u32(code).expect("a code point outside the surrogates");
         out.extend_from_slice(ch.encode_utf8(&mut [0; 4]).as_bytes());
         Ok(())
     }

@@ -144,7 +144,7 @@ pub(super) fn float(x: f64, out: &mut String) {
     }
     // The shortest digits, from the standard library: `1.2345e3`.
     let sci = format!("{:e}", x.abs());
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let (mantissa, exp) = sci.split_once('e').expect("`{:e}` writes an exponent");
     let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
     let exp: isize = exp.strip_prefix('-').map_or_else(|| parse_digits(exp), |e| -parse_digits(e));
     let length = digits.len() as isize;
