@@ -42,7 +42,7 @@ ensure_trunk() {
 ensure_npm_tools() {
   command -v npm >/dev/null || { step "installing Node.js and npm"; as_root apt-get update -qq; as_root apt-get install -y -qq nodejs npm; }
   local dir=tests/e2e
-  if [ ! -x "$dir/node_modules/.bin/wasm-opt" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+  if [ ! -x "$dir/node_modules/.bin/wasm-opt" ] || [ ! -x "$dir/node_modules/.bin/terser" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
     step "installing npm packages in $dir"
     (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
   fi
@@ -94,7 +94,19 @@ lean_std() {
   cargo fetch --locked --target wasm32-unknown-unknown >/dev/null
 }
 
-# Builds the app into dist/ (release: optimised with wasm-opt).
+# Builds the app into dist/ (release: optimised with wasm-opt, wasm-bindgen's JavaScript
+# minified).
 build_app() {
   (lean_std && trunk build --offline --release)
+  minify_glue dist
+}
+
+# Minifies wasm-bindgen's JavaScript in $1 with terser (from npm; Trunk's own minifier cannot
+# read it): 56 KB to 25 KB, 2.4 KB less gzipped. The page's integrity hash for it is updated to
+# match.
+minify_glue() {
+  local js="$1/leaselab-app.js"
+  terser "$js" --module --compress --mangle -o "$js.min"
+  mv "$js.min" "$js"
+  node scripts/integrity.mjs "$1/index.html" leaselab-app.js
 }
