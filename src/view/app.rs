@@ -97,7 +97,12 @@ pub fn App() -> Html {
 /// cannot be had, the page says so.
 pub fn mount() {
     wasm_bindgen_futures::spawn_local(async {
-        match crate::library::load(&first_needs()).await {
+        let loaded = crate::library::load(&first_needs()).await;
+        // The page's "Loading Lease Lab…" line (index.html) has done its work.
+        if let Some(boot) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("boot")) {
+            boot.remove();
+        }
+        match loaded {
             Ok(()) => {
                 yew::Renderer::<App>::new().render();
             }

@@ -924,7 +924,26 @@ await test('the first view fetches one scenario file, the course follows, and a 
   await broken.waitForSelector('.start-error');
   const said = await broken.textContent('.start-error');
   expect(said.includes('could not start') && said.includes('HTTP 404') && said.includes('scenarios/'), said);
+  expect(await broken.locator('#boot').count() === 0, 'the loading line gives way to the reason');
   await broken.close();
+  // While the app downloads the page says so; if the app itself cannot be had, it says why.
+  const slow = await browser.newPage();
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await slow.route('**/leaselab-app_bg.wasm', async (route) => { await held; await route.continue(); });
+  await slow.goto(`${base}/`);
+  expect((await slow.textContent('#boot')).includes('Loading Lease Lab'), 'a loading line while the app downloads');
+  release();
+  await slow.waitForSelector('#app[data-steps]');
+  expect(await slow.locator('#boot').count() === 0, 'the loading line is gone once the lab is up');
+  await slow.close();
+  const noApp = await browser.newPage();
+  await noApp.route('**/leaselab-app_bg.wasm', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  await noApp.goto(`${base}/`);
+  await noApp.waitForSelector('#boot.start-error');
+  const why = await noApp.textContent('#boot');
+  expect(why.includes('could not start') && why.includes('WebAssembly'), why);
+  await noApp.close();
   // One file missing: the lab starts; that lesson, and the course, say which file and why.
   const one = await browser.newPage();
   await one.route('**/scenarios/zookeeper-fenced.json', (route) => route.fulfill({ status: 404, body: 'not found' }));
