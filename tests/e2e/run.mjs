@@ -942,7 +942,7 @@ await test('the first view fetches one scenario file, the course follows, and a 
   await noApp.goto(`${base}/`);
   await noApp.waitForSelector('#boot.start-error');
   const why = await noApp.textContent('#boot');
-  expect(why.includes('could not start') && why.includes('WebAssembly'), why);
+  expect(why.includes('could not start') && why.includes('404') && why.includes('Reload the page'), why);
   await noApp.close();
   // One file missing: the lab starts; that lesson, and the course, say which file and why.
   const one = await browser.newPage();
