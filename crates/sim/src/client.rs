@@ -9,7 +9,7 @@
 //! owns its client-side state and tells the program how each ended ([`Outcome`]).
 
 use crate::lock::Protocol;
-use crate::msg::{Dest, Payload};
+use crate::msg::{Dest, Payload, Write};
 pub use crate::proto::{Core, Cx, Effect, GrantFx, Input, Lease, Outcome, TimerKind, Wait};
 use crate::rng::Rng;
 use crate::scenario::{OnTimeout, Step};
@@ -49,18 +49,23 @@ impl Client {
     /// Handles one input and returns what the driver must do.
     pub fn handle(&mut self, input: Input, cx: &Cx) -> Vec<Effect> {
         let mut out = Vec::new();
+        self.handle_into(input, cx, &mut out);
+        out
+    }
+
+    /// [`Client::handle`], its effects appended to `out` (the driver reuses one buffer).
+    pub fn handle_into(&mut self, input: Input, cx: &Cx, out: &mut Vec<Effect>) {
         if self.done {
-            return out;
+            return;
         }
         match input {
             Input::Start => {
                 out.push(Effect::Event(EventKind::Start));
-                self.advance(cx, &mut out);
+                self.advance(cx, out);
             }
-            Input::Timer(kind) => self.on_timer(kind, cx, &mut out),
-            Input::Message(p) => self.on_message(p, cx, &mut out),
+            Input::Timer(kind) => self.on_timer(kind, cx, out),
+            Input::Message(p) => self.on_message(p, cx, out),
         }
-        out
     }
 
     fn finish(&mut self, completed: bool, out: &mut Vec<Effect>) {
@@ -165,7 +170,8 @@ impl Client {
             Some((_, v, at)) => (Some(v), Some(at)),
             None => (None, None),
         };
-        let write = |req| Payload::Write { req, token, grant, op, value, request, read_version, read_at_us, conditional, effect };
+        let write =
+            |req| Payload::Write(Box::new(Write { req, token, grant, op, value, request, read_version, read_at_us, conditional, effect }));
         self.core.send(Dest::Resource, write, timeout_ms, cx, out);
     }
 
@@ -219,12 +225,8 @@ impl Client {
                 self.resends += 1;
                 out.push(timeout("its write; it sends it again"));
                 // The same request again, under a new request number.
-                if let Some(Payload::Write { token, grant, op, value, request, read_version, read_at_us, conditional, effect, .. }) =
-                    self.core.last_payload.clone()
-                {
-                    let copy =
-                        |req| Payload::Write { req, token, grant, op, value, request, read_version, read_at_us, conditional, effect };
-                    self.core.send(Dest::Resource, copy, timeout_ms, cx, out);
+                if let Some(Payload::Write(w)) = self.core.last_payload.clone() {
+                    self.core.send(Dest::Resource, |req| Payload::Write(Box::new(Write { req, ..*w })), timeout_ms, cx, out);
                 }
             }
             Some(Step::Write { .. }) => {

@@ -18,6 +18,23 @@ pub enum Dest {
     Resource,
 }
 
+/// A write to the resource.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Write {
+    pub req: u64,
+    pub token: Option<u64>,
+    /// Ground truth for the checker: the grant the client believed it held.
+    pub grant: Option<usize>,
+    pub op: WriteOp,
+    pub value: i64,
+    pub request: String,
+    pub read_version: Option<u64>,
+    pub read_at_us: Option<Micros>,
+    pub conditional: bool,
+    /// The external effect the transaction sends, by its key.
+    pub effect: Option<String>,
+}
+
 /// A message's content.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Payload {
@@ -44,20 +61,9 @@ pub enum Payload {
         /// when.
         served_us: Micros,
     },
-    Write {
-        req: u64,
-        token: Option<u64>,
-        /// Ground truth for the checker: the grant the client believed it held.
-        grant: Option<usize>,
-        op: WriteOp,
-        value: i64,
-        request: String,
-        read_version: Option<u64>,
-        read_at_us: Option<Micros>,
-        conditional: bool,
-        /// The external effect the transaction sends, by its key.
-        effect: Option<String>,
-    },
+    /// Boxed: a write is the largest message, and every message is stored as large as the
+    /// largest (the run keeps each one's payload for its wording).
+    Write(Box<Write>),
     WriteReply {
         req: u64,
         outcome: WriteOutcome,
@@ -173,7 +179,8 @@ impl Payload {
             Payload::ReadReply { value, version, .. } => {
                 format!("value {value} (version {version})")
             }
-            Payload::Write { token, op, value, request, conditional, read_version, .. } => {
+            Payload::Write(w) => {
+                let Write { token, op, value, request, conditional, read_version, .. } = &**w;
                 let what = match op {
                     WriteOp::Set => format!("write {value}"),
                     WriteOp::Add => format!("add 1 ({request})"),

@@ -127,7 +127,7 @@ pub struct Core {
     pub lease: Option<Lease>,
     /// Which attempt at the lock this is.
     pub attempt: u32,
-    /// The last message sent for the current step, kept for resends.
+    /// The last write sent for the current step, kept for resends.
     pub last_payload: Option<Payload>,
 }
 
@@ -149,7 +149,9 @@ impl Core {
     pub fn send(&mut self, dest: Dest, make: impl FnOnce(u64) -> Payload, timeout_ms: Option<u64>, cx: &Cx, out: &mut Vec<Effect>) {
         let req = self.request();
         let p = make(req);
-        self.last_payload = Some(p.clone());
+        // Kept for a write only: a write is sent again after a timeout (`retries`); a lock
+        // request is built anew, and keeping a copy of every message would cost each one.
+        self.last_payload = matches!(p, Payload::Write { .. }).then(|| p.clone());
         out.push(Effect::Send(dest, p));
         if let Some(t) = timeout_ms {
             out.push(Effect::Timer(t as Micros * MS, TimerKind::Timeout(req)));

@@ -144,6 +144,17 @@ struct World<'s> {
     max_events: usize,
     /// No key moments attached (a search needs only the verdict).
     quiet: bool,
+    /// The actors' effect buffers, emptied and reused by each handler call rather than
+    /// allocated for each message (see [`World::apply`]).
+    fx: Fx,
+}
+
+/// What the actors ask of the driver, one buffer per kind of actor.
+#[derive(Default)]
+struct Fx {
+    lock: Out<lock::Timer>,
+    resource: Out<Commit>,
+    client: Vec<crate::client::Effect>,
 }
 
 /// Runs a validated scenario.
@@ -286,26 +297,30 @@ impl World<'_> {
     }
 
     fn timer(&mut self, actor: ActorId, timer: Timer) {
-        let mut out = Vec::new();
         match timer {
             Timer::Client(kind) => self.client_input(actor, crate::client::Input::Timer(kind)),
             Timer::Lock(t) => {
+                let mut out = std::mem::take(&mut self.fx.lock);
                 self.lock.on_timer(actor, t, &view!(self), &mut out);
-                self.apply(out, Timer::Lock);
+                self.apply(&mut out, Timer::Lock);
+                self.fx.lock = out;
             }
             Timer::Resource(c) => {
-                let mut o = Vec::new();
-                self.resource.on_timer(*c, &view!(self), &mut o);
-                self.apply(o, |c| Timer::Resource(Box::new(c)));
+                let mut out = std::mem::take(&mut self.fx.resource);
+                self.resource.on_timer(*c, &view!(self), &mut out);
+                self.apply(&mut out, |c| Timer::Resource(Box::new(c)));
+                self.fx.resource = out;
             }
         }
     }
 
-    /// Does what an actor asked, in the order it asked.
-    fn apply<T>(&mut self, out: Out<T>, lift: fn(T) -> Timer) {
+    /// Does what an actor asked, in the order it asked, and leaves `out` empty for the next
+    /// handler. A handler's buffer is taken from [`Fx`] and put back after (a handler that
+    /// runs while it is out, were there one, would start from a new buffer).
+    fn apply<T>(&mut self, out: &mut Out<T>, lift: fn(T) -> Timer) {
         // The last event the actor asked for: a record that follows it belongs to it.
         let mut announced = None;
-        for e in out {
+        for e in out.drain(..) {
             match e {
                 Effect::Send { from, to, payload } => self.send(from, to, payload),
                 Effect::Event { actor, kind } => announced = Some(self.emit(actor, kind, None)),

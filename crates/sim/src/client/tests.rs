@@ -71,8 +71,8 @@ fn work_is_a_timer_and_the_write_carries_the_read_value_and_token() {
         ]
     );
     let out = c.handle(Input::Timer(TimerKind::WorkDone), &cx(100_002));
-    let Some(Payload::Write { token, value, op, read_version, .. }) = sent(&out).pop() else { panic!("{out:?}") };
-    assert_eq!((token, value, op, read_version), (Some(34), 42, WriteOp::Set, Some(7)));
+    let Some(Payload::Write(w)) = sent(&out).pop() else { panic!("{out:?}") };
+    assert_eq!((w.token, w.value, w.op, w.read_version), (Some(34), 42, WriteOp::Set, Some(7)));
 }
 
 #[test]
@@ -85,7 +85,8 @@ fn a_rejected_write_ends_the_program() {
     let Some(Payload::Read { req, .. }) = sent(&out).pop() else { panic!() };
     c.handle(Input::Message(Payload::ReadReply { req, value: 0, version: 0, refused_by: None, served_us: 0 }), &cx(2));
     let out = c.handle(Input::Timer(TimerKind::WorkDone), &cx(3));
-    let Some(Payload::Write { req, .. }) = sent(&out).pop() else { panic!() };
+    let Some(Payload::Write(w)) = sent(&out).pop() else { panic!() };
+    let req = w.req;
     let reply = Payload::WriteReply { req, outcome: WriteOutcome::Rejected, highest: 34 };
     let out = c.handle(Input::Message(reply), &cx(4));
     assert!(out.contains(&Effect::Event(EventKind::LostLock { why: "the resource has already seen token 34".into() })));

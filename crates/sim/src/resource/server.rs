@@ -4,7 +4,7 @@
 
 use super::{Decision, Store};
 use crate::actor::{Effect, Env, Gate, Out, Record};
-use crate::msg::Payload;
+use crate::msg::{Payload, Write};
 use crate::scenario::WriteOp;
 use crate::time::Micros;
 use crate::trace::{ActorId, Applied, EventKind, MsgId, WriteOutcome};
@@ -46,7 +46,8 @@ impl Server {
                     out.push(reply(Payload::ReadReply { req, value: 0, version: 0, refused_by: Some(highest), served_us: env.now() }));
                 }
             },
-            Payload::Write { req, token, ref request, conditional, read_version, ref effect, .. } => {
+            Payload::Write(ref w) => {
+                let Write { req, token, ref request, conditional, read_version, ref effect, .. } = **w;
                 let answer = |outcome, highest| reply(Payload::WriteReply { req, outcome, highest });
                 if let Some(key) = effect {
                     // Sent from inside the transaction: it goes out whatever the outcome.
@@ -86,8 +87,9 @@ impl Server {
     }
 
     fn apply(&mut self, client: ActorId, write: &Payload, msg: MsgId, env: &dyn Env, out: &mut Fx) {
-        let Payload::Write { req, token, grant, op, value, request, read_version, read_at_us, .. } = write.clone() else { return };
-        let (version_before, value_after) = self.store.apply(token, op, value, &request);
+        let Payload::Write(w) = write else { return };
+        let Write { req, token, grant, op, value, ref request, read_version, read_at_us, .. } = **w;
+        let (version_before, value_after) = self.store.apply(token, op, value, request);
         out.push(Effect::Event { actor: self.id, kind: EventKind::Accepted { client, token, value: value_after } });
         self.record_state(out);
         out.push(Effect::Record(Record::Applied(Applied {
@@ -96,7 +98,7 @@ impl Server {
             grant,
             token,
             op,
-            request,
+            request: request.clone(),
             read_version: if op == WriteOp::Set { read_version } else { None },
             read_at_us,
             version_before,
@@ -135,7 +137,7 @@ mod tests {
 
     fn write(token: u64) -> Payload {
         let request = format!("w{token}");
-        Payload::Write {
+        Payload::Write(Box::new(Write {
             req: 1,
             token: Some(token),
             grant: Some(0),
@@ -146,7 +148,7 @@ mod tests {
             read_at_us: Some(0),
             conditional: false,
             effect: None,
-        }
+        }))
     }
 
     #[test]

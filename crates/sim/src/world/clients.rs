@@ -19,10 +19,11 @@ impl World<'_> {
             return;
         };
         let cx = Cx { local, name: &self.actors[a].name, ttl_ms: sc.lock.ttl_ms, token: sc.token.source, next_grant, next_token };
-        let effects = c.handle(input, &cx);
+        let mut effects = std::mem::take(&mut self.fx.client);
+        c.handle_into(input, &cx, &mut effects);
         // The last event the client asked for: a grant it decides follows the event that says so.
         let mut announced = None;
-        for e in effects {
+        for e in effects.drain(..) {
             match e {
                 Effect::Send(dest, p) => {
                     let to = match dest {
@@ -46,6 +47,7 @@ impl World<'_> {
                 Effect::Grant(g) => self.client_grant(a, g, announced),
             }
         }
+        self.fx.client = effects;
     }
 
     /// A grant the client decided itself (Redlock), numbered as the driver told it.

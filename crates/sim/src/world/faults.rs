@@ -48,9 +48,10 @@ impl World<'_> {
 
     /// Tells the lock service what happened, and does what it asks.
     fn server_fault(&mut self, fault: ServerFault) {
-        let mut out = Vec::new();
+        let mut out = std::mem::take(&mut self.fx.lock);
         self.lock.on_fault(fault, &super::view!(self), &mut out);
-        self.apply(out, super::Timer::Lock);
+        self.apply(&mut out, super::Timer::Lock);
+        self.fx.lock = out;
     }
 
     fn pause(&mut self, a: ActorId, duration: crate::time::Micros) {

@@ -156,17 +156,19 @@ impl World<'_> {
         let cause = self.rec.iv.messages[m].send_event;
         self.emit(to, EventKind::Receive { msg: m, from }, Some(cause));
         let payload = self.net.payloads[m].clone();
-        let mut out = Vec::new();
         match self.actors[to].role {
             Role::Client => self.client_input(to, Input::Message(payload)),
             Role::Redis | Role::Replica | Role::Member => {
+                let mut out = std::mem::take(&mut self.fx.lock);
                 self.lock.on_message(to, from, payload, &super::view!(self), &mut out);
-                self.apply(out, super::Timer::Lock);
+                self.apply(&mut out, super::Timer::Lock);
+                self.fx.lock = out;
             }
             Role::Resource => {
-                let mut o = Vec::new();
-                self.resource.on_message(from, payload, m, &super::view!(self), &mut o);
-                self.apply(o, |c| super::Timer::Resource(Box::new(c)));
+                let mut out = std::mem::take(&mut self.fx.resource);
+                self.resource.on_message(from, payload, m, &super::view!(self), &mut out);
+                self.apply(&mut out, |c| super::Timer::Resource(Box::new(c)));
+                self.fx.resource = out;
             }
         }
     }

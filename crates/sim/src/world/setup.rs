@@ -59,10 +59,11 @@ impl<'s> World<'s> {
             overflow: false,
             max_events,
             quiet: false,
+            fx: Default::default(),
         };
         let mut out = Vec::new();
         w.lock.start(&mut out);
-        w.apply(out, super::Timer::Lock);
+        w.apply(&mut out, super::Timer::Lock);
         for (i, c) in sc.clients.iter().enumerate() {
             w.push(from_ms(c.start_ms as i64), Action::Start(i as ActorId));
         }
