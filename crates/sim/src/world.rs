@@ -320,7 +320,9 @@ impl World<'_> {
     fn apply<T>(&mut self, out: &mut Out<T>, lift: fn(T) -> Timer) {
         // The last event the actor asked for: a record that follows it belongs to it.
         let mut announced = None;
-        for e in out.drain(..) {
+        // Taken from the back, in the order asked (a drain costs more code in the browser build).
+        out.reverse();
+        while let Some(e) = out.pop() {
             match e {
                 Effect::Send { from, to, payload } => self.send(from, to, payload),
                 Effect::Event { actor, kind } => announced = Some(self.emit(actor, kind, None)),

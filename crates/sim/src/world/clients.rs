@@ -23,7 +23,8 @@ impl World<'_> {
         c.handle_into(input, &cx, &mut effects);
         // The last event the client asked for: a grant it decides follows the event that says so.
         let mut announced = None;
-        for e in effects.drain(..) {
+        effects.reverse();
+        while let Some(e) = effects.pop() {
             match e {
                 Effect::Send(dest, p) => {
                     let to = match dest {

@@ -1,0 +1,1221 @@
+// End-to-end tests of the built app (dist/) in headless Chromium, driven by playwright-core.
+// Usage: node tests/e2e/run.mjs [--measure]   (scripts/test builds dist/ first)
+// Prints one line per test and a closing "N passed, M failed" line; exits 1 on any failure.
+import { chromium } from 'playwright-core';
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import * as measure from './measure.mjs';
+
+const root = process.env.DIST || path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml' };
+
+const gzipped = new Map();
+function serve() {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    // /__test/… serves the test pages; /sub/… serves the site under a sub-path.
+    const pages = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'pages');
+    let [dir, rel] = url.pathname.startsWith('/__test/') ? [pages, url.pathname.slice(7)]
+      : url.pathname.startsWith('/sub/') ? [root, url.pathname.slice(4)] : [root, url.pathname];
+    let file = path.join(dir, decodeURIComponent(rel));
+    if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
+    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
+    // The course's files come a moment late, as from a real host, so that every test copes
+    // with a lesson whose file is not in yet.
+    const late = url.pathname.includes('/scenarios/') ? 150 : 0;
+    setTimeout(() => fs.readFile(file, (err, data) => {
+      if (err) { res.writeHead(404).end('not found'); return; }
+      const headers = { 'content-type': types[path.extname(file)] || 'application/octet-stream' };
+      // Compressed as a static host serves it (gzip -9, kept once made).
+      if (/\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
+        const key = `${file}:${data.length}`;
+        if (!gzipped.has(key)) gzipped.set(key, zlib.gzipSync(data, { level: 9 }));
+        data = gzipped.get(key);
+        headers['content-encoding'] = 'gzip';
+      }
+      res.writeHead(200, headers).end(data);
+    }), late);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+const server = await serve();
+const base = `http://127.0.0.1:${server.address().port}`;
+const profile = fs.mkdtempSync(path.join(process.env.TMPDIR || '/tmp', 'leaselab-e2e-'));
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+});
+
+let passed = 0, failed = 0;
+const errors = [];
+async function test(name, fn, options = { width: 1280, height: 800 }) {
+  if (process.env.ONLY && !name.includes(process.env.ONLY)) return;
+  const { hasTouch, isMobile, ...viewport } = options;
+  const page = await browser.newPage({ viewport, hasTouch: !!hasTouch, isMobile: !!isMobile });
+  page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`${name}: console: ${m.text()}`); });
+  try {
+    await fn(page);
+    passed++;
+    console.log(`ok   ${name}`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${name}\n     ${String(e.stack || e).split('\n').slice(0, 4).join('\n     ')}`);
+  } finally {
+    await page.close();
+  }
+}
+function expect(cond, msg) { if (!cond) throw new Error(msg); }
+
+async function open(page, query) {
+  await page.goto(`${base}/${query}`);
+  await page.waitForSelector('#app[data-steps]');
+}
+const attr = (page, name) => page.getAttribute('#app', name);
+const step = async (page) => Number(await attr(page, 'data-step'));
+const narration = (page) => page.textContent('.narration');
+async function untilNarration(page, key, text, max = 400) {
+  for (let i = 0; i < max; i++) {
+    if ((await narration(page)).includes(text)) return;
+    await page.keyboard.press(key);
+  }
+  throw new Error(`never narrated: ${text}`);
+}
+
+await test('opens on the first scenario of the course', async (page) => {
+  await open(page, '');
+  expect((await page.inputValue('header select')) === 'lease-basics', 'first scenario');
+  expect(await attr(page, 'data-verdict') === 'safe', 'lease-basics is safe');
+});
+
+await test('a first visit: an introduction that goes for good, the lesson\'s place, and the jargon explained on a tap', async (page) => {
+  await open(page, '');
+  expect(await page.isVisible('.intro'), 'the introduction on a first visit');
+  expect((await page.textContent('.intro')).includes('Each row of the timeline is one process'), 'it says what the lanes are');
+  expect((await page.textContent('.lesson-pos')) === 'lesson 1 of 35', await page.textContent('.lesson-pos'));
+  const term = page.locator('.story-text .term', { hasText: 'SET NX PX' });
+  await term.click();
+  expect(await term.locator('.def').isVisible(), 'a tap shows what SET NX PX means');
+  await page.click('.intro button:has-text("Got it")');
+  await page.reload();
+  await page.waitForSelector('#app[data-steps]');
+  expect(!(await page.isVisible('.intro')), 'dismissed for good');
+  await page.keyboard.press('?');
+  expect(await page.locator('.dialog .glossary dt').count() >= 15, 'the glossary is in the help');
+  await page.keyboard.press('Escape');
+  await page.click('.story .next');
+  // At once if its file is in, else as soon as it is fetched.
+  await page.waitForFunction(() => document.querySelector('.lesson-pos').textContent === 'lesson 2 of 35');
+});
+
+await test('gc-pause-unfenced: step through by mouse and see the stale write accepted', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  expect(await attr(page, 'data-verdict') === 'unsafe', 'unsafe');
+  await page.click('button[aria-label="Step forward (Right)"]');
+  await page.click('button[aria-label="Step forward (Right)"]');
+  expect(await step(page) === 3, 'two steps forward');
+  await page.click('button[aria-label="Step back (Left)"]');
+  expect(await step(page) === 2, 'one step back');
+  // Follow the key moments to the stale write.
+  for (let i = 0; i < 20 && !(await narration(page)).includes("accepts A's write with token 33"); i++) {
+    await page.click('button[aria-label="Next key moment (Shift+Right)"]');
+  }
+  const text = await narration(page);
+  expect(text.includes("accepts A's write with token 33"), `narration: ${text}`);
+  expect(text.includes("B's update is lost"), 'the moment explains why');
+  const verdict = await page.textContent('.verdict');
+  expect(verdict.includes('out-of-order-write') && verdict.includes('A was paused from 1.5 s to 26.5 s'), verdict);
+});
+
+await test('the fix: fencing on, the same write is rejected', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.click('button.fix');
+  expect(await attr(page, 'data-verdict') === 'safe', 'safe with fencing');
+  expect(await attr(page, 'data-fixed') === 'true', 'fixed');
+  await page.click('button[aria-label="Go to the start (Home)"]');
+  for (let i = 0; i < 20 && !(await narration(page)).includes("rejects A's token 33"); i++) {
+    await page.click('button[aria-label="Next key moment (Shift+Right)"]');
+  }
+  expect((await narration(page)).includes("rejects A's token 33: it has already accepted 34"), await narration(page));
+  await page.waitForURL(/fix=1/);
+});
+
+await test('the lane menu is never clipped: every item of the lowest lock lane is in view and clickable', async (page) => {
+  await open(page, '?scenario=lease-basics');
+  const lanes = page.locator('.lane-bg');
+  const redis = lanes.nth(2); // A, B, redis, resource
+  const b = await redis.boundingBox();
+  await page.mouse.click(b.x + b.width - 40, b.y + b.height / 2);
+  await page.waitForSelector('.lane-menu');
+  const items = page.locator('.lane-menu .menu-item');
+  const n = await items.count();
+  expect(n >= 4, `${n} items`);
+  for (let i = 0; i < n; i++) {
+    await items.nth(i).scrollIntoViewIfNeeded();
+    const box = await items.nth(i).boundingBox();
+    const hit = await page.evaluate(([x, y]) => { const e = document.elementFromPoint(x, y); return e && e.closest('.menu-item') ? e.closest('.menu-item').textContent : null; }, [box.x + box.width / 2, box.y + box.height / 2]);
+    expect(hit === await items.nth(i).textContent(), `item ${i} is covered or clipped: ${hit}`);
+  }
+  await items.last().click();
+  expect(await page.locator('.lane-menu').count() === 0, 'Cancel closes it');
+});
+
+await test('?scenario=…&fix=1 opens the fixed variant', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced&fix=1');
+  expect(await attr(page, 'data-verdict') === 'safe' && await attr(page, 'data-fixed') === 'true', 'fixed on load');
+});
+
+await test('keyboard alone: follow the story, apply the fix, see the rejection', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  expect(await step(page) === 3, 'arrows step');
+  await page.keyboard.press('ArrowLeft');
+  expect(await step(page) === 2, 'left steps back');
+  await page.keyboard.press('End');
+  expect(await step(page) === Number(await attr(page, 'data-steps')), 'End');
+  await page.keyboard.press('Home');
+  expect(await step(page) === 1, 'Home');
+  await untilNarration(page, 'Shift+ArrowRight', "accepts A's write with token 33", 20);
+  await page.keyboard.press('Home');
+  await page.keyboard.press('v');
+  expect((await narration(page)).includes("accepts A's write with token 33"), 'V jumps to the violation');
+  await page.keyboard.press('f');
+  expect(await attr(page, 'data-verdict') === 'safe', 'F applies the fix');
+  await page.keyboard.press('Home');
+  await untilNarration(page, 'Shift+ArrowRight', "rejects A's token 33", 20);
+  await page.keyboard.press('?');
+  expect(await page.isVisible('[role=dialog]'), 'help opens');
+  await page.keyboard.press('Escape');
+  expect(!(await page.isVisible('[role=dialog]')), 'Escape closes help');
+  // Enter presses a focused button (and only once).
+  await page.keyboard.press('Home');
+  await page.focus('button[aria-label="Step forward (Right)"]');
+  await page.keyboard.press('Enter');
+  expect(await step(page) === 2, 'Enter on the focused step button');
+});
+
+await test('play, speed and pause', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.keyboard.press('+');
+  await page.keyboard.press('+');
+  await page.keyboard.press('+');
+  expect(await page.inputValue('select[aria-label^="Playback speed"]') === '5', '8×');
+  await page.keyboard.press(' ');
+  expect(await attr(page, 'data-playing') === 'true', 'playing');
+  await page.waitForFunction(() => Number(document.querySelector('#app').dataset.step) > 20, null, { timeout: 10000 });
+  await page.keyboard.press(' ');
+  expect(await attr(page, 'data-playing') === 'false', 'paused');
+  const s = await step(page);
+  await page.waitForTimeout(300);
+  expect(await step(page) === s, 'stays paused');
+  // A message in flight is drawn as a moving dot while playing.
+  await page.keyboard.press('Home');
+  await page.keyboard.press('-');
+  await page.keyboard.press('-');
+  await page.keyboard.press('-');
+  await page.keyboard.press('-');
+  await page.keyboard.press(' ');
+  await page.waitForSelector('.msg-dot', { timeout: 5000 });
+  await page.keyboard.press(' ');
+});
+
+await test('scrub with the slider', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.fill('input[type=range]', '40');
+  expect(await step(page) === 40, 'scrubbed to 40');
+});
+
+await test('drag the pause shorter than the lease: the verdict flips to safe', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  expect(await attr(page, 'data-verdict') === 'unsafe', 'unsafe before');
+  const box = await page.locator('.pause rect').first().boundingBox();
+  // Grab the right edge and pull it left, to about 5 s of pause.
+  const startX = box.x + box.width - 2, y = box.y + box.height / 2;
+  const targetW = box.width * (5 / 25);
+  await page.mouse.move(startX, y);
+  await page.mouse.down();
+  await page.mouse.move(startX - (box.width - targetW) / 2, y, { steps: 5 });
+  await page.mouse.move(box.x + targetW, y, { steps: 5 });
+  await page.mouse.up();
+  expect(await attr(page, 'data-verdict') === 'safe', 'safe after shortening the pause');
+  // Drag the whole block later: still a 5 s pause, still shorter than the lease... and the run changes.
+  const b2 = await page.locator('.pause rect').first().boundingBox();
+  expect(b2.width < box.width / 2, 'the block got shorter');
+});
+
+await test('click a lane to add a fault there', async (page) => {
+  await open(page, '?scenario=lease-basics');
+  const lane = page.locator('.lane-bg').nth(0);
+  const box = await lane.boundingBox();
+  await page.mouse.click(box.x + box.width * 0.3, box.y + 8);
+  await page.click('text=/^Pause A here for 5 s$/');
+  expect(await page.locator('svg.timeline .pause').count() === 1, 'a pause block appeared');
+  const v = await attr(page, 'data-verdict');
+  expect(v === 'safe' || v === 'unsafe', 'a verdict');
+});
+
+await test('a bad value is refused next to its field and the run stays', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.click('#tab-Change');
+  await page.fill('#f-ttl', '-3');
+  await page.press('#f-ttl', 'Enter');
+  const err = await page.textContent('#f-ttl-error');
+  expect(err.includes('negative'), err);
+  expect(await page.inputValue('#f-ttl') === '-3', `the refused value stays in its field, beside its message: ${await page.inputValue('#f-ttl')}`);
+  expect(await attr(page, 'data-verdict') === 'unsafe', 'last good run stays');
+  await page.fill('#f-ttl', '60000');
+  await page.press('#f-ttl', 'Enter');
+  expect(await attr(page, 'data-verdict') === 'safe', 'a 60 s lease outlasts the pause');
+  await page.selectOption('#f-fencing', 'atomic');
+  expect(await attr(page, 'data-verdict') === 'safe', 'fencing');
+});
+
+await test('editing keeps the reader\'s place and says what the change did', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.keyboard.press('v');
+  const where = () => page.textContent('.controls .where');
+  const before = await where();
+  const top = (await page.locator('svg.timeline').boundingBox()).y;
+  await page.click('#tab-Change');
+  await page.fill('#f-ttl', '30000');
+  await page.press('#f-ttl', 'Enter');
+  await page.waitForFunction(() => document.querySelector('.run-bar .notice').textContent.length > 0);
+  const notice = await page.textContent('.run-bar .notice');
+  expect(notice === 'TTL 10 s → 30 s: unsafe → safe.', `the notice: ${notice}`);
+  expect((await where()).split('·')[1] === before.split('·')[1], `the cursor stays at the same moment: ${before} → ${await where()}`);
+  expect((await page.locator('svg.timeline').boundingBox()).y === top, 'the timeline does not move');
+  // A pause after everyone has finished changes nothing, and says so.
+  await page.click('#tab-Inspect');
+  await page.keyboard.press('End');
+  const lane = await page.locator('.lane-bg').nth(1).boundingBox();
+  await page.mouse.click(lane.x + lane.width * 0.97, lane.y + 8);
+  await page.click('text=/^Pause B here for 5 s$/');
+  const same = await page.textContent('.run-bar .notice');
+  expect(same.includes('the run is the same'), `a change that changes nothing says so: ${same}`);
+  expect(await page.locator('.legend li').count() >= 5, 'the legend lists what the run draws');
+});
+
+await test('an unknown scenario in the address gives a message, not a blank page', async (page) => {
+  await open(page, '?scenario=<script>alert(1)</script>');
+  const banner = await page.textContent('.banner');
+  expect(banner.includes('There is no scenario called') && banner.includes('<script>'), banner);
+  expect(await page.locator('script:text("alert")').count() === 0, 'shown as text only');
+});
+
+await test('the course lists every chapter and opens a lesson', async (page) => {
+  await open(page, '');
+  await page.click('#tab-Course');
+  // The course's files follow the first view; the tab waits for them.
+  await page.waitForSelector('.lesson');
+  const lessons = await page.locator('.lesson').count();
+  expect(lessons === 35, `${lessons} lessons`);
+  await page.click('.lesson:has-text("The token counter starts again")');
+  await page.waitForURL(/scenario=token-reset/);
+  expect(await attr(page, 'data-verdict') === 'unsafe', 'token-reset is unsafe');
+});
+
+await test('Redlock and consensus runs: lanes per node, verdicts and fixes', async (page) => {
+  await open(page, '?scenario=redlock-clock-jump');
+  expect(await attr(page, 'data-verdict') === 'unsafe', 'redlock-clock-jump is unsafe');
+  expect(await page.locator('.lane-label').count() === 8, 'two clients, five nodes, the resource');
+  await page.keyboard.press('v');
+  const why = await page.textContent('.verdict');
+  expect(why.includes("C's clock jumped forward by 15 s") && why.includes('C voted for both'), why);
+  await page.click('#tab-Inspect');
+  expect((await page.textContent('.inspector')).includes('of 5 nodes'), 'vote count at the cursor');
+  await page.keyboard.press('f');
+  expect(await attr(page, 'data-verdict') === 'safe', 'fencing with tokens from a consensus service');
+  await open(page, '?scenario=consensus-wait-expired');
+  expect(await attr(page, 'data-verdict') === 'unsafe', 'consensus-wait-expired is unsafe');
+  await untilNarration(page, 'Shift+ArrowRight', 'without checking its session', 20);
+  expect((await page.textContent('.inspector')).includes('leader'), 'the leader is marked');
+  await page.keyboard.press('f');
+  expect(await attr(page, 'data-verdict') === 'safe', 're-checking the session fixes it');
+});
+
+await test('share: the address reopens the exact edited run at the same step', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.click('#tab-Change');
+  await page.fill('#f-ttl', '12345');
+  await page.press('#f-ttl', 'Enter');
+  await page.fill('input[type=range]', '40');
+  await page.click('button.share-toggle');
+  await page.click('button.copy');
+  const shown = await page.inputValue('.copied input');
+  expect(shown.includes('?scenario=gc-pause-unfenced&set=lock.ttl_ms=12345') && shown.includes('step=40'), shown);
+  expect(shown.length < 200, `a short link: ${shown}`);
+  const verdict = await attr(page, 'data-verdict');
+  const other = await browser.newPage();
+  await other.goto(shown);
+  await other.waitForSelector('#app[data-steps]');
+  expect(await other.getAttribute('#app', 'data-step') === '40', 'same step');
+  expect(await other.getAttribute('#app', 'data-verdict') === verdict, 'same verdict');
+  await other.click('#tab-Change');
+  expect(await other.inputValue('#f-ttl') === '12345', 'same edit');
+  await other.close();
+  // A link made from an earlier version of the library scenario opens, and says so.
+  await page.goto(shown.replace(/&v=[0-9a-f]+/, '&v=00000000'));
+  await page.waitForSelector('.banner');
+  expect((await page.textContent('.banner')).includes('earlier version of “gc-pause-unfenced”'), 'a note on a stale link');
+  await page.click('#tab-Change');
+  expect(await page.inputValue('#f-ttl') === '12345', 'its changes applied');
+});
+
+const b64url = (text) => Buffer.from(text).toString('base64url');
+const repro = (name) => JSON.stringify(JSON.parse(fs.readFileSync(new URL(`../../crates/sim/tests/repro/${name}.json`, import.meta.url), 'utf8')));
+
+await test('share: a bad link says what is wrong and keeps the last scenario', async (page) => {
+  await open(page, '?scenario=token-reset');
+  await page.click('#tab-Change');
+  await page.fill('#f-ttl', '23456');
+  await page.press('#f-ttl', 'Enter');
+  await page.waitForFunction(() => (localStorage.getItem('leaselab.last-scenario') || '').includes('23456'));
+  // The last one decodes but cannot run: far more events than the timeline can show.
+  const tooBig = b64url(repro('consensus-many-double-grants'));
+  for (const bad of ['?s=%%%', '?s=AAAA', '?s=' + 'A'.repeat(6000) + '!', '?s=eyJ2ZXJzaW9uIjogMX0', '?scenario=nope',
+    '?scenario=gc-pause-unfenced&set=lock.tll_ms=5', '?scenario=gc-pause-unfenced&set=lock.ttl_ms=0', '#z=AAAA', '#s=%%%',
+    `?s=${tooBig}`, `#s=${tooBig}`]) {
+    await page.goto(`${base}/${bad}`);
+    await page.waitForSelector('#app[data-steps]');
+    await page.waitForSelector('.banner');
+    const banner = await page.textContent('.banner');
+    expect(/could not be (opened|run)|no scenario called/.test(banner), `${bad.slice(0, 30)}: ${banner}`);
+    await page.click('#tab-Change');
+    expect(await page.inputValue('#f-ttl') === '23456', `${bad.slice(0, 30)}: the last scenario is kept`);
+  }
+  // Nothing overwrote it: the bare address reopens it too.
+  await page.waitForTimeout(400);
+  await page.goto(`${base}/`);
+  await page.waitForSelector('#app[data-steps]');
+  await page.click('#tab-Change');
+  expect(await page.inputValue('#f-ttl') === '23456', 'the reader\'s scenario survived every bad link');
+});
+
+await test('share: a scenario not from the library travels deflated in the fragment', async (page) => {
+  await open(page, '?scenario=lease-basics');
+  await page.click('#tab-Change');
+  const sc = JSON.parse(repro('redlock-tokenless-stale-write'));
+  sc.id = 'my-own-run';
+  await page.fill('#f-paste', JSON.stringify(sc, null, 2));
+  await page.click('text=Open pasted scenario');
+  await page.waitForFunction(() => location.hash.startsWith('#z='));
+  const address = await page.evaluate(() => location.search + location.hash);
+  expect(address.startsWith('?step=1#z='), address);
+  expect(address.length < b64url(JSON.stringify(sc)).length, `deflated: ${address.length} characters`);
+  await page.fill('input[type=range]', '30');
+  await page.click('button.share-toggle');
+  await page.click('button.copy');
+  const shown = await page.inputValue('.copied input');
+  expect(shown.includes('?step=30#z='), shown);
+  const verdict = await attr(page, 'data-verdict');
+  const other = await browser.newPage();
+  await other.goto(shown);
+  await other.waitForSelector('#app[data-steps]');
+  await other.waitForFunction(() => document.querySelector('header select') && document.querySelector('#app').getAttribute('data-step') === '30');
+  expect(await other.getAttribute('#app', 'data-verdict') === verdict, 'same verdict');
+  expect((await other.textContent('body')).includes(sc.title), 'same scenario');
+  // Its address stays the deflated link, and the embed snippet carries it after &embed=1.
+  expect((await other.evaluate(() => location.hash)).startsWith('#z='), 'the fragment stays');
+  await other.click('button.share-toggle');
+  await other.click('text=Embed');
+  const snippet = await other.inputValue('.embed-dialog textarea.snippet-iframe');
+  expect(/src="[^"]*\?step=30&embed=1#z=/.test(snippet), snippet);
+  await other.close();
+});
+
+await test('import: a pasted scenario is validated like a link', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.click('#tab-Change');
+  await page.fill('#f-paste', '{ "version": 1, "id": "x", "title": 5 }');
+  await page.click('text=Open pasted scenario');
+  const err = await page.textContent('#f-import-error');
+  expect(err.includes('title: invalid type'), err);
+  expect(await attr(page, 'data-verdict') === 'unsafe', 'the current run stays');
+  await page.fill('#f-paste', await page.evaluate(() => JSON.stringify({ version: 1 })));
+  await page.click('text=Open pasted scenario');
+  expect((await page.textContent('#f-import-error')).includes('missing field'), 'a missing field is named');
+});
+
+await test('embed: a plain page shows gc-pause-fenced at the rejection step in an iframe', async (page) => {
+  // Find the rejection step in the full app, and take the snippet from the Embed dialog.
+  await open(page, '?scenario=gc-pause-fenced');
+  await untilNarration(page, 'Shift+ArrowRight', "rejects A's token 33", 20);
+  const step = await attr(page, 'data-step');
+  await page.waitForURL(new RegExp(`step=${step}`));
+  await page.click('button.share-toggle');
+  await page.click('text=Embed');
+  const snippet = await page.inputValue('.embed-dialog textarea.snippet-iframe');
+  expect(snippet.startsWith('<iframe src="') && snippet.includes('embed=1') && snippet.includes(`step=${step}`), snippet);
+  const script = await page.inputValue('.embed-dialog textarea.snippet-script');
+  expect(script.includes('embed.js') && script.includes(`"scenario":"gc-pause-fenced"`) && script.includes(`"step":${step}`), script);
+  await page.selectOption('.embed-options select[aria-label=Controls]', 'play');
+  const play = await page.inputValue('.embed-dialog textarea.snippet-iframe');
+  const height = (t) => Number(t.match(/height="(\d+)"/)[1]);
+  expect(play.includes('&controls=play') && height(play) < height(snippet), `the options change the snippet: ${play}`);
+  expect((await page.getAttribute('.embed-preview', 'src')).includes('&controls=play'), 'the preview follows the options');
+  const src = snippet.match(/src="([^"]+)"/)[1];
+  await page.setContent(`<!doctype html><title>Docs</title><h1>Fencing</h1>${snippet}
+    <iframe id="second" src="${src.replace('&embed=1', '&embed=1&controls=none')}" width="100%" height="400" style="border:0"></iframe>`);
+  const frame = page.frameLocator('iframe').first();
+  await frame.locator('#app[data-steps]').waitFor();
+  expect((await frame.locator('.narration').textContent()).includes("rejects A's token 33"), 'the embedded run opens at the rejection');
+  expect(await frame.locator('header.top').count() === 0 && await frame.locator('.side').count() === 0, 'no app chrome');
+  expect(await frame.locator('.controls').count() === 1, 'controls shown');
+  const fits = await frame.locator('body').evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+  expect(fits <= 2, `the run fits the height the dialog gave its frame (${fits} pixels over)`);
+  const second = page.frameLocator('#second');
+  await second.locator('#app[data-steps]').waitFor();
+  expect(await second.locator('.controls').count() === 0, 'controls=none hides the controls');
+  expect(await second.locator('svg.timeline').count() === 1, 'the timeline is there');
+});
+
+await test('export: the SVG from the app and from the command line render with the same lanes and marks', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.fill('input[type=range]', '60');
+  const appLanes = await page.locator('svg.timeline .lane-bg').count();
+  const appMarks = await page.locator('svg.timeline g.mark').count();
+  await page.click('#tab-Change');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('text=Download SVG')]);
+  expect(download.suggestedFilename() === 'gc-pause-unfenced-step-60.svg', download.suggestedFilename());
+  const fromApp = fs.readFileSync(await download.path(), 'utf8');
+  const cli = path.resolve(root, '../target/debug/leaselab');
+  const fromCli = (await import('node:child_process')).execFileSync(cli, ['svg', 'gc-pause-unfenced', '--step', '60']).toString();
+  for (const [name, svg] of [['app', fromApp], ['cli', fromCli]]) {
+    const view = await browser.newPage();
+    await view.setContent(`<!doctype html><body style="margin:0">${svg}</body>`);
+    const lanes = await view.locator('svg .lane-bg').count();
+    const marks = await view.locator('svg g.mark').count();
+    const box = await view.locator('svg').boundingBox();
+    await view.close();
+    expect(lanes === appLanes && marks === appMarks, `${name}: ${lanes} lanes and ${marks} marks, the app has ${appLanes} and ${appMarks}`);
+    expect(box.width > 600 && box.height > 200, `${name}: rendered ${box.width}×${box.height}`);
+  }
+});
+
+await test('embed: a documentation page with runs by iframe, by attribute and by LeaseLab.mount', async (page) => {
+  await page.goto(`${base}/__test/host.html`);
+  await page.waitForFunction(() => document.body.dataset.mounted === 'yes');
+  const frame = page.frameLocator('#frame');
+  await frame.locator('#app[data-steps]').waitFor();
+  expect((await frame.locator('.narration').textContent()).includes("rejects A's token 33"), 'the iframe opens at the rejection');
+  // Mounted runs live in shadow roots (playwright's locators pierce open ones).
+  const byAttr = page.locator('#by-attribute #app');
+  await byAttr.waitFor();
+  expect(await byAttr.getAttribute('data-step') === '83' && await byAttr.getAttribute('data-verdict') === 'unsafe', 'mounted by attribute at step 83');
+  const byScript = page.locator('#by-script #app');
+  expect(await byScript.getAttribute('data-verdict') === 'safe', 'consensus-fenced mounted by script');
+  expect(await page.locator('#by-script .controls button').count() === 1, 'controls: play shows only play');
+  expect((await page.evaluate(() => document.body.dataset.bad)).includes('no scenario called'), 'a bad mount says why');
+  expect((await page.textContent('#bad')).includes('Lease Lab: there is no scenario called'), 'and shows it in place');
+  // The host page's styles are untouched, and each run keeps its keys to itself.
+  expect(await page.evaluate(() => getComputedStyle(document.querySelector('h1')).color) === 'rgb(102, 51, 153)', 'host styles kept');
+  await page.locator('#by-attribute button[aria-label="Step forward (Right)"]').click();
+  await page.keyboard.press('ArrowRight');
+  expect(await byAttr.getAttribute('data-step') === '85', 'keys act on the focused run');
+  expect(await page.locator('#by-script #app').getAttribute('data-step') === '1', 'and not on the others');
+  // A theme chosen by the page, whatever the reader's system; a wrong one says what to use.
+  const dark = await page.locator('#dark-run [data-theme=dark]').evaluate((e) => getComputedStyle(e).backgroundColor);
+  expect(dark === 'rgb(15, 20, 27)', `theme: 'dark' on a light system: ${dark}`);
+  const bad = await page.evaluate(() => document.body.dataset.badTheme);
+  expect(bad.includes('options.theme is “blue”: use light, dark or auto'), bad);
+});
+
+await test('embed: &theme=light|dark sets its colours whatever the reader\'s system; the dialog offers it', async (page) => {
+  const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await open(page, '?scenario=gc-pause-fenced&embed=1&theme=dark');
+  expect(await bg() === 'rgb(15, 20, 27)', `dark on a light system: ${await bg()}`);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await open(page, '?scenario=gc-pause-fenced&embed=1&theme=light');
+  expect(await bg() === 'rgb(246, 247, 249)', `light on a dark system: ${await bg()}`);
+  await open(page, '?scenario=gc-pause-fenced&embed=1');
+  expect(await bg() === 'rgb(15, 20, 27)', `auto follows the system: ${await bg()}`);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await open(page, '?scenario=gc-pause-fenced');
+  await page.click('button.share-toggle');
+  await page.click('text=Embed');
+  await page.selectOption('.embed-options select[aria-label=Colours]', 'dark');
+  const iframe = await page.inputValue('.embed-dialog textarea.snippet-iframe');
+  const script = await page.inputValue('.embed-dialog textarea.snippet-script');
+  expect(iframe.includes('&theme=dark') && script.includes('"theme":"dark"'), `${iframe}\n${script}`);
+});
+
+await test('hygiene: no inline script, a strict CSP, relative paths (works under a sub-path)', async (page) => {
+  const html = fs.readFileSync(path.join(root, 'index.html'), 'utf8');
+  expect(!/<script(?![^>]*\bsrc=)[^>]*>/.test(html), 'no inline script in index.html');
+  expect(html.includes("script-src 'self' 'wasm-unsafe-eval'"), 'a strict Content-Security-Policy');
+  expect(!/(src|href)="\/(?!\/)/.test(html), 'no absolute paths');
+  expect(!/https?:\/\//.test(html.replace(/<meta[^>]*>/g, '')), 'nothing from other hosts');
+  await page.goto(`${base}/sub/?scenario=lease-basics`);
+  await page.waitForSelector('#app[data-steps]');
+  expect(await attr(page, 'data-verdict') === 'safe', 'the app runs under /sub/');
+});
+
+await test('can this break?: the search finds a schedule, shrinks it, shows it at the harm, and Undo takes it back', async (page) => {
+  await open(page, '?scenario=gc-pause-fenced');
+  expect(await attr(page, 'data-verdict') === 'safe', 'safe as written');
+  // By keyboard: the budget field, then Enter.
+  await page.focus('.search-head input');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('.search-result.found', { timeout: 60000 });
+  expect(await attr(page, 'data-verdict') === 'unsafe', 'the schedule found is on screen, unsafe');
+  const text = await page.textContent('.search-result');
+  expect(/Found: the protected data was corrupted/.test(text) && /has one fault/.test(text) && text.includes('Pause A at'), `the result says what it found: ${text}`);
+  expect((await page.textContent('.verdict')).includes('lost-update'), 'the verdict explains the harm');
+  expect((await narration(page)).includes('accepts B'), 'the cursor is at the harm');
+  await page.click('.search-result button:has-text("Compare with the run before")');
+  await page.waitForSelector('.compare');
+  expect(await page.locator('svg.timeline').count() === 2, 'two timelines');
+  expect((await page.textContent('.compare')).includes('safe'), 'the run before is safe');
+  await page.click('.run-bar button:has-text("Undo")');
+  expect(await attr(page, 'data-verdict') === 'safe', 'Undo brings back the run as written');
+});
+
+await test('can this break?: a sound design states what the search covered', async (page) => {
+  await open(page, '?scenario=db-transaction');
+  await page.click('.search button[type=submit]');
+  await page.waitForSelector('.search-result.none', { timeout: 60000 });
+  const text = await page.textContent('.search-result');
+  expect(text.includes('Nothing found. 2,000 schedules of up to two added faults (pauses, delays'), text);
+  expect(await attr(page, 'data-verdict') === 'safe', 'the run is unchanged');
+  await page.fill('.search-head input', '-5');
+  expect((await page.textContent('.search')).includes('“-5” is not a budget'), 'a bad budget is refused in words');
+  expect(await page.inputValue('.search-head input') === '-5', 'and stays visible in its field');
+  expect(await page.isDisabled('.search button[type=submit]'), 'Search waits for a good budget');
+});
+
+await test('can this break?: Cancel stops a long search and the page stays responsive', async (page) => {
+  await open(page, '?scenario=redlock-slow-acquire');
+  await page.fill('.search-head input', '200000');
+  await page.click('.search button[type=submit]');
+  await page.waitForSelector('.search-progress');
+  const first = await page.textContent('.search-progress span');
+  // The page answers while the search runs: a step forward is taken at once.
+  const before = await step(page);
+  await page.keyboard.press('ArrowRight');
+  expect(await step(page) === before + 1, 'a key works during the search');
+  await page.waitForFunction((t) => document.querySelector('.search-progress span')?.textContent !== t, first);
+  await page.click('.search-progress button:has-text("Cancel")');
+  await page.waitForSelector('.search .hint:has-text("Cancelled after")');
+  expect(!(await page.$('.search-progress')), 'no progress bar after Cancel');
+});
+
+await test('compare: the run as written above its fix, one cursor, the first difference marked', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.selectOption('.run-bar select', { label: 'the run with the fix' });
+  await page.waitForSelector('.compare');
+  expect(await page.locator('.first-diff').count() === 2, 'the first difference is marked in both');
+  const captions = await page.locator('.compare-caption').allTextContents();
+  expect(captions.length === 2 && captions[0].includes('unsafe') && captions[1].includes('With the fix') && captions[1].includes('safe'), captions.join(' | '));
+  await page.keyboard.press('v');
+  const cursors = await page.locator('.cursor text').allTextContents();
+  expect(cursors.length === 2 && cursors[0] === cursors[1], `one cursor, at one time in both: ${cursors}`);
+  await page.click('.compare-head button[aria-label="Stop comparing"]');
+  expect(await page.locator('svg.timeline').count() === 1, 'back to one timeline');
+});
+
+await test('embed: &compare=fix shows Kleppmann\'s pair of figures', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced&embed=1&compare=fix');
+  expect(await page.locator('svg.timeline').count() === 2, 'two timelines in the embed');
+  expect(await page.locator('.first-diff').count() === 2, 'with their first difference');
+  const b = await page.locator('.lane-bg').first().boundingBox();
+  await page.mouse.click(b.x + 200, b.y + 8);
+  expect(!(await page.$('.lane-menu')), 'an embed is read-only: no fault menu');
+  expect(await page.locator('[data-fault]').count() === 0, 'an embed is read-only: no pause block to drag or move by keys');
+});
+
+await test('embed: &edit=1 lets readers change the run, and says what each change did', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced&embed=1&edit=1');
+  expect(await attr(page, 'data-verdict') === 'unsafe', 'unsafe as written');
+  const block = page.locator('[data-fault]').first();
+  await block.focus();
+  // Shift + ← shortens the pause until A wakes before its lease runs out.
+  for (let i = 0; i < 40 && (await attr(page, 'data-verdict')) === 'unsafe'; i++) await page.keyboard.press('Shift+ArrowLeft');
+  expect(await attr(page, 'data-verdict') === 'safe', 'a shorter pause makes it safe');
+  const notice = await page.textContent('.embed-notice');
+  expect(notice.includes('unsafe → safe'), `the change is described: ${notice}`);
+});
+
+/** The zoom level shown, the part of the run in view (true times, in µs) and the cursor's x in the scroll box. */
+async function zoomState(page) {
+  return page.evaluate(() => {
+    const ov = document.querySelector('.overview');
+    const s = document.querySelector('.timeline-scroll');
+    const line = document.querySelector('.cursor line').getBoundingClientRect();
+    return {
+      zoom: parseFloat(document.querySelector('.zoom-level').textContent),
+      view: ov.getAttribute('aria-valuetext'),
+      from: Number(ov.getAttribute('aria-valuenow')),
+      end: Number(ov.getAttribute('aria-valuemax')),
+      left: s.scrollLeft,
+      cursorX: line.left - s.getBoundingClientRect().left,
+      width: s.clientWidth,
+    };
+  });
+}
+
+await test('zoom: to a Redlock round and back, by keys and buttons, the cursor kept in view', async (page) => {
+  await open(page, '?scenario=redlock-happy');
+  await untilNarration(page, 'ArrowRight', 'votes');
+  const before = await zoomState(page);
+  expect(before.zoom === 1, `opens fitting the whole run: ${before.zoom}`);
+  await page.keyboard.press('m');
+  await page.waitForFunction(() => parseFloat(document.querySelector('.zoom-level').textContent) > 50);
+  const z = await zoomState(page);
+  expect(z.cursorX > 88 && z.cursorX < z.width, `zoomed to the step, the cursor is in view: ${JSON.stringify(z)}`);
+  expect(Math.abs(z.cursorX - (z.width + 88) / 2) < 40, `and centred: ${z.cursorX} of ${z.width}`);
+  // The round's five requests now stand apart: their arrows slant.
+  const slanted = await page.evaluate(() => [...document.querySelectorAll('g.msg path, path.msg')].filter((p) => {
+    const n = p.getAttribute('d').match(/-?[\d.]+/g).map(Number);
+    return Math.abs(n[0] - n[n.length - 2]) > 20;
+  }).length);
+  expect(slanted >= 5, `the round's messages are drawn apart: ${slanted} slanted arrows`);
+  await page.keyboard.press('x');
+  const out = await zoomState(page);
+  expect(Math.abs(out.zoom - z.zoom / 2) < 1 && out.cursorX > 88 && out.cursorX < out.width, `X zooms out around the cursor: ${JSON.stringify(out)}`);
+  await page.click('button[aria-label="Zoom in (Z)"]');
+  expect(Math.abs((await zoomState(page)).zoom - z.zoom) < 1, 'the + button zooms back in');
+  // Stepping follows the cursor.
+  for (let i = 0; i < 30; i++) await page.keyboard.press('ArrowRight');
+  const moved = await zoomState(page);
+  expect(moved.cursorX > 88 && moved.cursorX < moved.width, `the view follows the cursor: ${JSON.stringify(moved)}`);
+  await page.keyboard.press('0');
+  const fit = await zoomState(page);
+  expect(fit.zoom === 1 && fit.left === 0, `0 shows the whole run: ${JSON.stringify(fit)}`);
+  expect(await page.isDisabled('button[aria-label="Show the whole run (0)"]'), 'Fit is off when the whole run shows');
+});
+
+await test('zoom: Ctrl + wheel keeps the time under the pointer; the overview strip pans by pointer and keys', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  const box = await page.locator('.timeline-scroll').boundingBox();
+  const timeAt = (st, off) => (st.left + off - 88) / (st.zoom * (st.width) - 88 - 20) * st.end;
+  await page.mouse.move(box.x + 600, box.y + 150);
+  const a = await zoomState(page);
+  const tA = timeAt(a, 600);
+  await page.keyboard.down('Control');
+  await page.mouse.wheel(0, -400);
+  await page.keyboard.up('Control');
+  await page.waitForFunction(() => parseFloat(document.querySelector('.zoom-level').textContent) > 3);
+  const b = await zoomState(page);
+  const tB = timeAt(b, 600);
+  expect(Math.abs(tA - tB) < a.end / 200, `the time under the pointer stays put: ${tA} → ${tB} at ${b.zoom}×`);
+  // Click the strip at three quarters: that part of the run comes into view.
+  const ov = await page.locator('.overview').boundingBox();
+  await page.mouse.click(ov.x + ov.width * 0.75, ov.y + ov.height / 2);
+  await page.waitForFunction((from) => Number(document.querySelector('.overview').getAttribute('aria-valuenow')) !== from, b.from);
+  const c = await zoomState(page);
+  const mid = c.from + (timeAt(c, c.width) - c.from) / 2;
+  expect(Math.abs(mid / c.end - 0.75) < 0.05, `the strip centres the view where it was clicked: ${c.view}`);
+  const stepBefore = await step(page);
+  await page.focus('.overview');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction((from) => Number(document.querySelector('.overview').getAttribute('aria-valuenow')) !== from, c.from);
+  const d = await zoomState(page);
+  expect(d.from < c.from, `← on the strip pans left: ${c.view} → ${d.view}`);
+  expect(await step(page) === stepBefore, 'keys on the strip do not move the cursor');
+  // A plain wheel still scrolls the page, not the zoom.
+  await page.mouse.move(box.x + 600, box.y + 150);
+  await page.mouse.wheel(0, 200);
+  await page.waitForTimeout(100);
+  expect((await zoomState(page)).zoom === d.zoom, 'a plain wheel does not zoom');
+});
+
+await test('zoom: two fingers pinch the timeline', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  const box = await page.locator('.timeline-scroll').boundingBox();
+  const cdp = await page.context().newCDPSession(page);
+  const y = box.y + 120;
+  const touch = (type, xs) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: xs.map((x, id) => ({ x, y, id })) });
+  await touch('touchStart', [box.x + 400, box.x + 500]);
+  for (let i = 1; i <= 10; i++) await touch('touchMove', [box.x + 400 - 15 * i, box.x + 500 + 15 * i]);
+  await touch('touchEnd', []);
+  const z = await zoomState(page);
+  expect(z.zoom > 1.5, `spreading two fingers zooms in: ${z.zoom}×`);
+}, { width: 1280, height: 800, hasTouch: true });
+
+await test('accessibility: axe-core finds no violations on any screen', async () => {
+  const axe = fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'node_modules/axe-core/axe.min.js'), 'utf8');
+  const screens = [
+    ['main', '?scenario=gc-pause-unfenced', async () => {}],
+    ['at a violation', '?scenario=gc-pause-unfenced', async (p) => p.keyboard.press('v')],
+    ['change', '?scenario=redlock-clock-jump', async (p) => p.click('#tab-Change')],
+    ['course', '?scenario=consensus-fenced', async (p) => { await p.click('#tab-Course'); await p.waitForSelector('.lesson'); }],
+    ['help', '?scenario=lease-basics', async (p) => p.keyboard.press('?')],
+    ['lane menu', '?scenario=lease-basics', async (p) => { const b = await p.locator('.lane-bg').first().boundingBox(); await p.mouse.click(b.x + 200, b.y + 8); }],
+    ['embed', '?scenario=gc-pause-fenced&embed=1', async () => {}],
+    ['predict question', '?scenario=gc-pause-unfenced&predict=1', async (p) => { await p.keyboard.press('End'); await p.waitForSelector('.predict.ask'); }],
+    ['predict answer', '?scenario=gc-pause-unfenced&predict=1', async (p) => { await p.keyboard.press('End'); await p.keyboard.press('a'); await p.waitForSelector('.predict.reveal'); }],
+    ['your turn', '?scenario=gc-pause-unfenced&step=95', async (p) => { await p.click('.your-turn button:has-text("Hint")'); }],
+    ['guide', '?page=guide', async (p) => { await p.click('.guide-q input >> nth=0'); await p.click('.guide-q >> nth=1 >> input >> nth=1'); }, '.guide-q'],
+    ['guide recommendation', '?page=guide', async (p) => { await p.click('.guide-q input >> nth=1'); await p.waitForSelector('.tradeoffs tr.chosen'); }, '.guide-q'],
+    ['debate', '?page=debate', async () => {}, '.side-card img'],
+    ['search found, compared', '?scenario=gc-pause-fenced', async (p) => { await p.click('.search button[type=submit]'); await p.waitForSelector('.search-result.found'); await p.click('.search-result button:has-text("Compare")'); await p.waitForSelector('.compare'); }],
+    ['search found nothing', '?scenario=db-transaction', async (p) => { await p.click('.search button[type=submit]'); await p.waitForSelector('.search-result.none'); }],
+    ['embed compared', '?scenario=gc-pause-unfenced&embed=1&compare=fix', async () => {}],
+    ['zoomed to a step', '?scenario=redlock-happy', async (p) => { await p.keyboard.press('ArrowRight'); await p.keyboard.press('m'); await p.focus('.overview'); }],
+  ];
+  const problems = [];
+  for (const dark of [false, true]) {
+    for (const [name, query, act, ready] of screens) {
+      // axe is injected from outside the page, so the page's own CSP is bypassed for it alone.
+      const ctx = await browser.newContext({ bypassCSP: true, colorScheme: dark ? 'dark' : 'light', viewport: { width: 1280, height: 800 } });
+      const p = await ctx.newPage();
+      await p.goto(`${base}/${query}`);
+      await p.waitForSelector(ready || '#app[data-steps]');
+      await act(p);
+      await p.evaluate(axe);
+      const result = await p.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.length}× e.g. ${v.nodes[0].target.join(' ')}`));
+      for (const v of result) problems.push(`${name}${dark ? ' (dark)' : ''}: ${v}`);
+      await ctx.close();
+    }
+  }
+  expect(problems.length === 0, `axe found:\n       ${problems.join('\n       ')}`);
+});
+
+await test('comfort: reduced motion stops the moving dots; the course keeps progress', async () => {
+  const ctx = await browser.newContext({ reducedMotion: 'reduce', viewport: { width: 1280, height: 800 } });
+  const p = await ctx.newPage();
+  await p.goto(`${base}/?scenario=gc-pause-unfenced`);
+  await p.waitForSelector('#app[data-steps]');
+  await p.keyboard.press(' ');
+  await p.waitForFunction(() => Number(document.querySelector('#app').dataset.step) > 6);
+  expect(await p.locator('.msg-dot').count() === 0, 'no moving dots with reduced motion');
+  await p.keyboard.press(' ');
+  await p.waitForFunction(() => (localStorage.getItem('leaselab.visited') || '').includes('gc-pause-unfenced'));
+  await p.goto(`${base}/?scenario=token-reset`);
+  await p.waitForSelector('#app[data-steps]');
+  await p.waitForFunction(() => (localStorage.getItem('leaselab.visited') || '').includes('token-reset'));
+  await p.click('#tab-Course');
+  expect((await p.textContent('.course .progress')).includes('opened 2 of 35'), await p.textContent('.course .progress'));
+  expect(await p.locator('.lesson .seen').count() === 2, 'two lessons marked seen');
+  await ctx.close();
+});
+
+await test('predict mode: the run stops at each question, reveals the answer and jumps to its proof', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.click('button.predict-toggle');
+  await page.click('.story-text'); // leave the button, so Space plays instead of pressing it
+  expect(await step(page) === 1, 'predict mode starts from the first step');
+  expect((await page.textContent('.top')).includes('verdict hidden'), 'the verdict is hidden');
+  expect((await page.textContent('.verdict')).includes('hidden until the end'), 'the verdict panel is hidden');
+  await page.keyboard.press('End');
+  await page.waitForSelector('.predict.ask');
+  const asked = await step(page);
+  expect(asked > 1 && asked < Number(await attr(page, 'data-steps')), `stopped at the first question, step ${asked}`);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press(' ');
+  await page.waitForTimeout(300);
+  expect(await step(page) === asked, 'no stepping or playing past an unanswered question');
+  const question = await page.textContent('.predict.ask h3');
+  expect(question.includes('Which token'), question);
+  expect(await page.isVisible('.inspector-hidden'), 'the inspector keeps what would answer the question');
+  // Answer wrong on purpose: the reveal says so and gives the right answer and why.
+  await page.click('.predict.ask .choice >> nth=0');
+  const reveal = await page.textContent('.predict.reveal');
+  expect(reveal.includes('Not quite') && reveal.includes('34') && reveal.includes('you said: 33'), reveal);
+  expect(!(await page.isVisible('.inspector-hidden')), 'answered, the inspector shows again');
+  await page.click('.predict.reveal button:has-text("Show me")');
+  const proof = await step(page);
+  expect(proof > asked, `jumped to the proof, step ${proof}`);
+  expect((await narration(page)).includes('token 34'), await narration(page));
+  // The next two questions, by keyboard: the right answers.
+  await page.keyboard.press('End');
+  await page.waitForSelector('.predict.ask');
+  expect((await page.textContent('.predict.ask h3')).includes('still valid'), 'second question');
+  await page.keyboard.press('b');
+  expect((await page.textContent('.predict.reveal[data-question="1"]')).includes('Right'), await page.textContent('.predict.reveal'));
+  // The third question is asked at the same step: its card follows the second's answer.
+  expect((await page.textContent('.predict.ask[data-question="2"] h3')).includes('token 33'), 'third question');
+  await page.keyboard.press('a');
+  expect((await page.textContent('.predict.reveal[data-question="2"]')).includes('Right'), 'third answer right');
+  await page.keyboard.press('End');
+  expect(await step(page) === Number(await attr(page, 'data-steps')), 'all answered: the run goes to the end');
+  expect((await page.textContent('.verdict')).includes('Unsafe'), 'the verdict shows at the end');
+  await page.waitForFunction(() => Object.keys(JSON.parse(localStorage.getItem('leaselab.predict') || '{}')).length === 3);
+  const score = JSON.parse(await page.evaluate(() => localStorage.getItem('leaselab.predict')));
+  expect(score['gc-pause-unfenced#0'] === false && score['gc-pause-unfenced#1'] === true, JSON.stringify(score));
+  await page.click('#tab-Course');
+  const course = await page.textContent('.course');
+  expect(course.includes('answered 3 of') && course.includes('2 right on the first try') && /predict: 2 right, 3 of \d+ answered/.test(course), course);
+  await page.waitForURL(/predict=1/);
+});
+
+await test('the course: the end of a run invites a change, checks it, and leads to the next lesson', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  expect(await page.locator('.your-turn').count() === 0, 'the invitation waits for the end of the run');
+  await page.keyboard.press('End');
+  const turn = await page.textContent('.your-turn');
+  expect(turn.includes('Your turn, fix it') && turn.includes('shorten the pause'), turn);
+  expect((await page.textContent('.end-of-run')).includes('Next lesson: The same pause, with fencing'), await page.textContent('.end-of-run'));
+  // Do it by hand: drag-free, through the Change panel.
+  await page.click('#tab-Change');
+  await page.fill('#f-fault-0-duration', '5000');
+  await page.press('#f-fault-0-duration', 'Enter');
+  await page.waitForSelector('.your-turn.met');
+  expect(await attr(page, 'data-verdict') === 'safe', 'safe with a short pause');
+  expect((await page.textContent('.your-turn')).includes('only because this pause was short'), await page.textContent('.your-turn'));
+  await page.click('#tab-Inspect');
+  await page.keyboard.press('End');
+  await page.click('.end-of-run .next-lesson');
+  await page.waitForFunction(() => document.querySelector('header select').value === 'gc-pause-fenced');
+  // A break-it challenge, solved with "Show one way".
+  await page.keyboard.press('End');
+  expect((await page.textContent('.your-turn')).includes('Your turn, break it'), await page.textContent('.your-turn'));
+  await page.click('.your-turn button:has-text("Show one way")');
+  await page.waitForSelector('.your-turn.met');
+  expect(await attr(page, 'data-verdict') === 'unsafe', 'the solution breaks it');
+});
+
+await test('the whole course in predict mode: every lesson, every question, start to finish', async (page) => {
+  await open(page, '?scenario=lease-basics&predict=1');
+  const lessons = [];
+  for (let lesson = 0; lesson < 40; lesson++) {
+    const id = await page.inputValue('header select');
+    lessons.push(id);
+    expect(await step(page) === 1, `${id} starts from the first step`);
+    let asked = 0;
+    for (let i = 0; i < 50; i++) {
+      await page.keyboard.press('End');
+      if (await page.locator('.predict.ask').count()) {
+        expect(await page.locator('.verdict.hidden-verdict').count() === 1, `${id}: the verdict is hidden while asking`);
+        await page.keyboard.press('a');
+        await page.waitForSelector(`.predict.reveal[data-question="${asked}"]`);
+        asked++;
+      } else if (await step(page) === Number(await attr(page, 'data-steps'))) {
+        break;
+      }
+    }
+    expect(asked >= 1, `${id}: at least one question was asked`);
+    expect(await page.locator('.verdict.hidden-verdict').count() === 0, `${id}: the verdict shows at the end`);
+    expect(await page.locator('.your-turn').count() === 1, `${id}: the end invites a change`);
+    const next = page.locator('.end-of-run .next-lesson');
+    if (!(await next.count())) break;
+    await next.click();
+    await page.waitForFunction((id) => document.querySelector('header select').value !== id, id);
+  }
+  expect(lessons.length === 35 && lessons[34] === 'work-claim-queue', `went through ${lessons.length} lessons: ${lessons.join(', ')}`);
+  await page.waitForFunction(() => Object.keys(JSON.parse(localStorage.getItem('leaselab.predict') || '{}')).length >= 55);
+  await page.click('#tab-Course');
+  const progress = await page.textContent('.course .progress');
+  expect(/opened 35 of 35/.test(progress) && /answered (\d+) of \1 predict questions/.test(progress), progress);
+});
+
+await test('the first view fetches one scenario file, the course follows, and a file that cannot be had is said', async (page) => {
+  const files = [], events = [];
+  const id = (r) => (r.url().match(/scenarios\/([a-z0-9-]+)\.json$/) || [])[1];
+  page.on('request', (r) => { if (id(r)) { files.push(id(r)); events.push(`asked ${id(r)}`); } });
+  page.on('requestfinished', (r) => { if (id(r)) events.push(`had ${id(r)}`); });
+  await open(page, '');
+  // The lab starts from one file; the others are asked for once it is up.
+  expect(events[0] === 'asked lease-basics' && events[1] === 'had lease-basics', events.slice(0, 4).join(', '));
+  await page.click('#tab-Course');
+  await page.waitForSelector('.course li');
+  expect(new Set(files).size === 35, `then the rest of the course: ${new Set(files).size} files`);
+  // The picker opens a lesson; a page's lesson opens in the lab.
+  await page.selectOption('select[aria-label="Scenario"]', 'redlock-drift');
+  await page.waitForFunction(() => document.querySelector('.story').textContent.includes("one node's clock runs fast"));
+  const broken = await browser.newPage();
+  await broken.route('**/scenarios/**', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  await broken.goto(`${base}/?scenario=gc-pause-fenced`);
+  await broken.waitForSelector('.start-error');
+  const said = await broken.textContent('.start-error');
+  expect(said.includes('could not start') && said.includes('HTTP 404') && said.includes('scenarios/'), said);
+  expect(await broken.locator('#boot').count() === 0, 'the loading line gives way to the reason');
+  await broken.close();
+  // While the app downloads the page says so; if the app itself cannot be had, it says why.
+  const slow = await browser.newPage();
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await slow.route('**/leaselab-app_bg.wasm', async (route) => { await held; await route.continue(); });
+  await slow.goto(`${base}/`);
+  expect((await slow.textContent('#boot')).includes('Loading Lease Lab'), 'a loading line while the app downloads');
+  release();
+  await slow.waitForSelector('#app[data-steps]');
+  expect(await slow.locator('#boot').count() === 0, 'the loading line is gone once the lab is up');
+  await slow.close();
+  const noApp = await browser.newPage();
+  await noApp.route('**/leaselab-app_bg.wasm', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  await noApp.goto(`${base}/`);
+  await noApp.waitForSelector('#boot.start-error');
+  const why = await noApp.textContent('#boot');
+  expect(why.includes('could not start') && why.includes('404') && why.includes('Reload the page'), why);
+  await noApp.close();
+  // One file missing: the lab starts; that lesson, and the course, say which file and why.
+  const one = await browser.newPage();
+  await one.route('**/scenarios/zookeeper-fenced.json', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  await one.goto(`${base}/`);
+  await one.waitForSelector('#app[data-steps]');
+  await one.selectOption('select[aria-label="Scenario"]', 'zookeeper-fenced');
+  await one.waitForSelector('.banner');
+  const refused = await one.textContent('.banner');
+  expect(refused.includes('This lesson could not be opened') && refused.includes('zookeeper-fenced.json') && refused.includes('HTTP 404'), refused);
+  expect(await one.inputValue('select[aria-label="Scenario"]') === 'lease-basics', 'the picker goes back to the lesson shown');
+  await one.click('#tab-Course');
+  await one.waitForSelector('.loading');
+  await one.waitForFunction(() => document.querySelector('.loading').textContent.includes('could not be loaded'));
+  expect((await one.textContent('.loading')).includes('zookeeper-fenced.json'), await one.textContent('.loading'));
+  await one.close();
+});
+
+await test('the guide: answers lead to an approach, and its scenarios open in the lab', async (page) => {
+  await open(page, '?scenario=lease-basics');
+  await page.click('.site-nav a:has-text("Guide")');
+  await page.waitForSelector('.guide-q');
+  expect(page.url().includes('page=guide'), page.url());
+  await page.keyboard.press('End');
+  const q = (n) => page.locator('.guide-q').nth(n);
+  await q(0).locator('input').nth(0).click();          // stale work can cause damage: yes
+  await q(1).locator('input').nth(1).click();          // shared transaction: no
+  await q(2).locator('input').nth(1).click();          // token: no
+  await q(3).locator('input').nth(1).click();          // duplicates harmless: no
+  expect((await page.textContent('.recommendation h2')).includes('No lock makes this safe'), await page.textContent('.recommendation'));
+  await q(2).locator('input').nth(0).click();          // token: yes, now
+  expect((await q(3).textContent()).includes('quorum'), 'the path changes with the answers');
+  await q(3).locator('input').nth(0).click();          // must continue without a quorum: yes
+  const rec = await page.textContent('.recommendation');
+  expect(rec.includes('consensus-backed lock with fencing') && rec.includes('no lock service can be both always available and safe'), rec);
+  expect((await page.textContent('.tradeoffs tr.chosen')).includes('Consensus-backed'), 'the table marks the recommended row');
+  const link = page.locator('.recommendation a.demo', { hasText: 'The same pause, with fencing' });
+  expect((await link.locator('xpath=..').textContent()).includes('safe'), 'the linked verdict is shown');
+  await link.click();
+  await page.waitForSelector('#app[data-steps]');
+  expect((await page.inputValue('header select')) === 'gc-pause-fenced' && await attr(page, 'data-verdict') === 'safe', 'opened in the lab');
+  expect(await step(page) === 1, 'keys pressed on the guide did not move the lab');
+
+  await page.goBack();
+  await page.waitForSelector('.guide-q');
+  expect(await page.locator('.guide-q input:checked').count() === 4, 'the answers are kept');
+});
+
+await test('the debate page pairs the two Redlock runs, with verdicts from the engine', async (page) => {
+  await page.goto(`${base}/?page=debate`);
+  await page.waitForSelector('.side-card img');
+  const cards = page.locator('.side-card');
+  expect(await cards.count() === 2, 'two sides');
+  expect((await cards.nth(0).getAttribute('data-scenario')) === 'redlock-slow-acquire' && (await cards.nth(0).textContent()).includes('safe'), 'the check catches delays');
+  expect((await cards.nth(1).getAttribute('data-scenario')) === 'redlock-pause-after-acquire' && (await cards.nth(1).textContent()).includes('unsafe'), 'not a pause after');
+  const w = await cards.nth(1).locator('img').evaluate((img) => img.naturalWidth);
+  expect(w > 300, `the timeline picture renders (${w}px)`);
+  const text = await page.textContent('.page-main');
+  expect(text.includes('Kleppmann') && text.includes('antirez') && text.includes('antirez.com/news/101'), 'both positions and sources');
+  await cards.nth(1).locator('a.demo').click();
+  await page.waitForSelector('#app[data-steps]');
+  expect((await page.inputValue('header select')) === 'redlock-pause-after-acquire', 'opened in the lab');
+  // The lab was hidden from the start: its timeline takes the width it is shown at.
+  await page.waitForFunction(() => Number(document.querySelector('svg.timeline').getAttribute('width')) > 700);
+});
+
+await test('phone width: the guide and a predict question fit', async (page) => {
+  await page.goto(`${base}/?page=guide`);
+  await page.waitForSelector('.guide-q');
+  let overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow <= 0, `the guide scrolls sideways by ${overflow}px`);
+  await open(page, '?scenario=holder-crash&predict=1');
+  await page.keyboard.press('End');
+  await page.waitForSelector('.predict.ask');
+  overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow <= 0, `the lab scrolls sideways by ${overflow}px`);
+  const r = await page.locator('.predict.ask').boundingBox();
+  expect(r.y < 844 && r.y + 40 > 0, `the question scrolled into view (top ${r.y})`);
+}, { width: 390, height: 844 });
+
+await test('phone width: nothing overlaps, the whole run fits, zoomed in the timeline scrolls', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow <= 0, `the page scrolls sideways by ${overflow}px`);
+  const scrolls = () => page.evaluate(() => { const s = document.querySelector('.timeline-scroll'); return s.scrollWidth > s.clientWidth; });
+  expect(!(await scrolls()), 'at 1× the whole run fits the screen');
+  await page.click('button[aria-label="Zoom in (Z)"]');
+  expect(await scrolls(), 'zoomed in, the timeline scrolls inside its box');
+  await page.click('button[aria-label="Show the whole run (0)"]');
+  // Scrolled to the end, the controls (which stay at the bottom of a phone's screen while the
+  // timeline is in view) are in their place in the page.
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  const boxes = await page.evaluate(() => ['.top', '.story', '.timeline-wrap', '.controls', '.narration', '.verdict', '.side']
+    .map((s) => { const r = document.querySelector(s).getBoundingClientRect(); return { s, top: r.top, bottom: r.bottom }; }));
+  for (let i = 1; i < boxes.length; i++) {
+    expect(boxes[i].top >= boxes[i - 1].bottom - 1, `${boxes[i].s} overlaps ${boxes[i - 1].s}`);
+  }
+  // On a phone the violations are the red marks on the axis.
+  await page.locator('g.marker.bad').last().click();
+  expect((await narration(page)).includes("token 33"), 'usable at phone width');
+  await page.click('.search button[type=submit]');
+  await page.waitForSelector('.search-result.found');
+  await page.selectOption('.run-bar select', { index: 1 });
+  await page.waitForSelector('.compare');
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(wide <= 0, `with a search's result and a comparison the page scrolls sideways by ${wide}px`);
+  await page.click('button[aria-label="Zoom in (Z)"]');
+  await page.evaluate(() => { document.querySelector('.timeline-scroll').scrollLeft = 150; });
+  await page.waitForFunction(() => [...document.querySelectorAll('.timeline-scroll')].every((e) => e.scrollLeft === document.querySelector('.timeline-scroll').scrollLeft));
+  const lefts = await page.evaluate(() => [...document.querySelectorAll('.timeline-scroll')].map((e) => e.scrollLeft));
+  expect(lefts.length === 2 && lefts[0] > 0 && lefts[0] === lefts[1], `the two timelines scroll together: ${lefts}`);
+}, { width: 390, height: 844 });
+
+await test('phone: touch wording, a swipe on the narration steps, the controls stay on screen', async (page) => {
+  await page.goto(`${base}/?scenario=gc-pause-unfenced`);
+  await page.evaluate(() => localStorage.removeItem('leaselab.intro'));
+  await open(page, '?scenario=gc-pause-unfenced');
+  const intro = await page.textContent('.intro');
+  expect(intro.includes('swipe the narration') && !(await page.$('.intro kbd')), `the introduction speaks of touch: ${intro}`);
+  expect((await page.textContent('.start-hint')).includes('swipe'), 'so does the hint');
+  const c = await page.locator('.controls').boundingBox();
+  expect(c.y + c.height <= 844 + 1 && c.y + c.height > 800, `the controls are at the bottom of the screen (${c.y}+${c.height})`);
+  expect(await page.locator('.legend[open]').count() === 0, 'the legend starts folded');
+  const swipe = async (from, to) => {
+    const n = await page.locator('.narration').boundingBox();
+    const y = n.y + n.height / 2;
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from, y }] });
+    for (let i = 1; i <= 6; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: from + ((to - from) * i) / 6, y: y + 2 }] });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  };
+  await page.locator('.narration').scrollIntoViewIfNeeded();
+  await swipe(300, 120);
+  await page.waitForFunction(() => document.querySelector('#app').dataset.step === '2');
+  await swipe(300, 120);
+  await page.waitForFunction(() => document.querySelector('#app').dataset.step === '3');
+  await swipe(100, 300);
+  await page.waitForFunction(() => document.querySelector('#app').dataset.step === '2');
+  expect(await step(page) === 2, 'left steps on, right steps back');
+}, { width: 390, height: 844, hasTouch: true, isMobile: true });
+
+await test('play in time: true time passes at its rate, a quiet stretch says it is compressed, the leases drain', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced&step=14');
+  const ring = () => page.evaluate(() => {
+    const r = document.querySelector('.lane-label.c0 .ring');
+    return r && { left: parseFloat(r.querySelector('.left').getAttribute('stroke-dasharray')), out: r.classList.contains('out'), said: r.getAttribute('aria-label') };
+  });
+  const full = await ring();
+  expect(full && full.left > 0 && full.said.includes("A's lease") && full.said.includes('left by its own clock'), JSON.stringify(full));
+  await page.selectOption('select[aria-label^="Play step by step or in time"]', 'time');
+  await page.keyboard.press('Space');
+  // From 1.5 s nothing happens until B starts at 5 s: compressed, and the controls say so.
+  await page.waitForSelector('.where .fast');
+  expect(/quiet, ×\d+/.test(await page.textContent('.where .fast')), await page.textContent('.where .fast'));
+  await page.waitForFunction(() => Number(document.querySelector('#app').dataset.step) >= 16);
+  const later = await ring();
+  expect(later.left < full.left, `A's lease drains while it plays: ${full.left} then ${later.left}`);
+  // Faster, through to A's lease running out while A is frozen.
+  await page.selectOption('select[aria-label^="Playback speed"]', { label: '8×' });
+  await page.waitForFunction(() => document.querySelector('.lane-label.c0 .ring.out'), null, { timeout: 15000 });
+  const out = await ring();
+  expect(out.said.includes('ran out') && out.said.includes('still believes'), out.said);
+  await page.keyboard.press('Space');
+  await page.keyboard.press('t');
+  expect(await page.inputValue('select[aria-label^="Play step by step or in time"]') === 'steps', 'T goes back to playing by step');
+});
+
+await test('arrows: a request and its reply are two arrows, and a write says what it carries where it lands', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.keyboard.press('End');
+  const labels = await page.locator('.msg-label').allTextContents();
+  expect(labels.some((t) => t === 'write, token 33') && labels.some((t) => t === 'write, token 34'), labels.join(' | '));
+  // The tooltip of the arrow under the pointer (the group's one title) says what it carries.
+  const on = await page.evaluate(() => {
+    const path = [...document.querySelectorAll('g.msg path, path.msg')].find((p) => p.getTotalLength() > 40);
+    const pt = path.getPointAtLength(path.getTotalLength() / 2).matrixTransform(path.getScreenCTM());
+    return { x: pt.x, y: pt.y };
+  });
+  await page.mouse.move(on.x, on.y);
+  const tip = await page.textContent('g.msgs > title');
+  expect(/→ .*: .*sent .*(arrived|lost)/.test(tip), `an arrow's tooltip: ${tip}`);
+  // An arrow without a label is its path alone (a group only around a labelled one), and so is
+  // a bar without one: fewer elements for a large run.
+  const lone = await page.evaluate(() => ({
+    arrows: document.querySelectorAll('svg.timeline path.msg[data-i]').length, grouped: document.querySelectorAll('svg.timeline g.msg').length,
+    bars: document.querySelectorAll('svg.timeline rect.bar').length,
+  }));
+  expect(lone.arrows > 10 && lone.grouped >= 1 && lone.grouped <= labels.length && lone.bars > 0, `lone arrows and bars: ${JSON.stringify(lone)}`);
+  const curved = await page.locator('g.msg path[d*="Q"], path.msg[d*="Q"]').count();
+  expect(curved > 4, `near-vertical arrows bow apart (${curved} curves)`);
+  await page.click('button[aria-label="Zoom in (Z)"]');
+  await page.keyboard.press('m');
+  const straight = await page.locator('g.msg path:not([d*="Q"]), path.msg:not([d*="Q"])').count();
+  expect(straight > 0, 'zoomed in, slanted arrows are straight');
+});
+
+if (process.argv.includes('--measure')) {
+  // Edit → render: from the change event to the end of the render work (the next macrotask) and
+  // to the next frame, over 30 edits of the TTL; then frames per second while dragging a pause.
+  const stats = (xs) => { const s = [...xs].sort((a, b) => a - b); return `median ${s[s.length >> 1].toFixed(1)} ms, p90 ${s[Math.floor(s.length * 0.9)].toFixed(1)} ms`; };
+  async function editTimes(page) {
+    await page.click('#tab-Change');
+    return measure.editTimes(page, 30);
+  }
+  const dragFps = (page) => measure.dragFps(page, 60);
+  await test('measure: the first interactive lab on a slow network (1.6 Mbps down, 150 ms round trip, gzip)', async (page) => {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 });
+    // The time is the page's own, from the start of navigation to the lab's first run drawn (the
+    // root gets its data-steps): the wall clock around waitForSelector would add the harness's
+    // polling, slowed by the responses it watches.
+    await page.addInitScript(() => {
+      new MutationObserver((_, o) => {
+        if (document.querySelector('#app[data-steps]')) {
+          window.leaselabInteractiveAt = performance.now();
+          o.disconnect();
+        }
+      }).observe(document, { subtree: true, childList: true, attributes: true });
+    });
+    const bytes = [];
+    cdp.on('Network.loadingFinished', (e) => bytes.push(e.encodedDataLength));
+    await page.goto(`${base}/`);
+    await page.waitForSelector('#app[data-steps]', { timeout: 60000 });
+    const ms = await page.evaluate(() => window.leaselabInteractiveAt);
+    const wasm = await page.evaluate(() => performance.getEntriesByType('resource').find((e) => e.name.endsWith('.wasm')).responseEnd);
+    console.log(`     first interactive lab in ${(ms / 1000).toFixed(2)} s (the app's file arrived at ${(wasm / 1000).toFixed(2)} s), ${bytes.reduce((a, b) => a + b, 0)} bytes over the wire in ${bytes.length} responses when the harness saw it`);
+  });
+  await test('measure: edit → render on the largest library scenario and on a 9,818-event run', async (page) => {
+    // The largest library scenario by events (921): check with `leaselab run <id> --json`.
+    await open(page, '?scenario=redlock-split-vote');
+    let t = await editTimes(page);
+    console.log(`     redlock-split-vote (921 events): to the end of the render work ${stats(t.work)}; to the next frame ${stats(t.frame)}`);
+    const large = fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/large-redlock.json'), 'utf8');
+    await open(page, `#s=${Buffer.from(JSON.stringify(JSON.parse(large))).toString('base64url')}`);
+    const steps = await attr(page, 'data-steps');
+    t = await editTimes(page);
+    console.log(`     large-redlock (${steps} events): to the end of the render work ${stats(t.work)}; to the next frame ${stats(t.frame)}`);
+    await page.click('#tab-Inspect');
+    const d = await dragFps(page);
+    console.log(`     dragging its pause, a move a frame: ${d.moves} moves in ${d.ms} ms: ${d.fps.toFixed(1)} frames per second (longest frame ${d.worst.toFixed(1)} ms), each a new run`);
+  });
+}
+
+if (process.argv.includes('--measure')) {
+  await test('measure: a one-fault search of each library scenario in the browser', async (page) => {
+    // How many one-fault schedules each scenario has, from the command line (built by scripts/test).
+    const { execFileSync } = await import('node:child_process');
+    const bin = ['debug', 'release'].map((p) => path.resolve(root, `../target/${p}/leaselab`)).find((p) => fs.existsSync(p));
+    const ids = fs.readdirSync(path.resolve(root, '../crates/sim/scenarios')).map((f) => f.replace(/\.json$/, '')).sort();
+    let total = 0;
+    for (const id of ids) {
+      const cov = JSON.parse(execFileSync(bin, ['search', id, '--json', '--faults', '1', '--budget', '1'])).coverage;
+      await open(page, `?scenario=${id}`);
+      await page.selectOption('.search-head select', '1');
+      await page.fill('.search-head input', String(Math.max(1, cov.singles_total)));
+      const t0 = Date.now();
+      await page.click('.search button[type=submit]');
+      await page.waitForSelector('.search-result', { timeout: 120000 });
+      const ms = Date.now() - t0;
+      total += ms;
+      const found = await page.$('.search-result.found');
+      console.log(`     ${id}: ${cov.singles_total} one-fault schedules; ${found ? 'found (and shrunk)' : 'nothing found'} in ${ms} ms`);
+    }
+    console.log(`     all ${ids.length}: ${total} ms`);
+  });
+}
+
+await browser.close();
+server.close();
+fs.rmSync(profile, { recursive: true, force: true });
+for (const e of errors) console.log(`page error: ${e}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed || errors.length ? 1 : 0);
