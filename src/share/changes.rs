@@ -236,7 +236,12 @@ mod tests {
                 vec!["seed=1", "faults.7.pause.at_ms=5"],
                 "change 2 of the link: there is no setting `faults.7.pause.at_ms`",
             ),
-            ("gc-pause-unfenced", false, vec!["lock.ttl_ms=ten"], "lock.ttl_ms: invalid type: string \"ten\""),
+            (
+                "gc-pause-unfenced",
+                false,
+                vec!["lock.ttl_ms=ten"],
+                "lock.ttl_ms: expected a whole number (0 or more), found the text \"ten\"",
+            ),
             ("gc-pause-unfenced", false, vec!["lock.ttl_ms=0"], "lock.ttl_ms: must be between 1"),
             ("gc-pause-unfenced", false, vec!["lock.ttl_ms"], "change 1 of the link (`lock.ttl_ms`) is not of the form path=value"),
             ("gc-pause-unfenced", false, vec!["=5"], "not of the form path=value"),

@@ -434,7 +434,7 @@ await test('import: a pasted scenario is validated like a link', async (page) =>
   await page.fill('#f-paste', '{ "version": 1, "id": "x", "title": 5 }');
   await page.click('text=Open pasted scenario');
   const err = await page.textContent('#f-import-error');
-  expect(err.includes('title: invalid type'), err);
+  expect(err.includes('title: expected a string, found 5'), err);
   expect(await attr(page, 'data-verdict') === 'unsafe', 'the current run stays');
   await page.fill('#f-paste', await page.evaluate(() => JSON.stringify({ version: 1 })));
   await page.click('text=Open pasted scenario');

@@ -106,7 +106,7 @@ fn bad_input_gets_exit_2_and_a_message_that_says_where() {
         ),
         (
             vec!["run".into(), temp("field.json", &leaselab_show_with(|v| v["lock"]["ttl_ms"] = "ten".into())).display().to_string()],
-            "lock.ttl_ms: invalid type: string \"ten\", expected u64",
+            "lock.ttl_ms: expected a whole number (0 or more), found the text \"ten\"",
         ),
         (
             vec![

@@ -291,3 +291,47 @@ macro_rules! unit_enums {
     )*};
 }
 pub(crate) use unit_enums;
+
+/// serde's message for a value of the wrong kind, in a reader's words: `invalid type: string
+/// "ten", expected u64` becomes `expected a whole number (0 or more), found the text "ten"`.
+/// The readers keep serde's wording, which the tests compare with serde's own; a scenario's
+/// error is shown in these words. Other messages (an unknown field or name, a missing field)
+/// are plain already and are returned as they are.
+pub fn plain(message: &str) -> String {
+    let Some(rest) = message.strip_prefix("invalid type: ").or_else(|| message.strip_prefix("invalid value: ")) else {
+        return message.to_string();
+    };
+    let Some((found, expected)) = rest.rsplit_once(", expected ") else { return message.to_string() };
+    let expected = match expected {
+        "u64" | "usize" => "a whole number (0 or more)".to_string(),
+        "u32" => "a whole number from 0 to 4294967295".to_string(),
+        "u8" => "a whole number from 0 to 255".to_string(),
+        "i64" => "a whole number".to_string(),
+        "f64" => "a number".to_string(),
+        "a boolean" => "true or false".to_string(),
+        "struct variant" => "an object with named fields".to_string(),
+        "map with a single key" => "an object with just one key (its kind)".to_string(),
+        "string or map" => "a kind: its name, or an object with just one key (the kind)".to_string(),
+        "a sequence" => "a list".to_string(),
+        e if e.starts_with("struct ") => "an object with named fields".to_string(),
+        e => e.to_string(),
+    };
+    // serde's `Unexpected`, as it writes it: integer `5`, floating point `1.5`, string "x",
+    // boolean `true`; or a kind: null, sequence, map, unit variant.
+    let quoted = |kind: &str| found.strip_prefix(kind).map(|v| v.trim_matches('`').to_string());
+    let found = quoted("integer ")
+        .or_else(|| quoted("floating point "))
+        .or_else(|| quoted("boolean "))
+        .or_else(|| found.strip_prefix("string ").map(|s| format!("the text {s}")))
+        .unwrap_or_else(|| {
+            match found {
+                "sequence" => "a list",
+                "map" => "an object",
+                "unit value" | "null" => "null",
+                "unit variant" => "a name",
+                other => other,
+            }
+            .to_string()
+        });
+    format!("expected {expected}, found {found}")
+}

@@ -265,7 +265,8 @@ impl Scenario {
                 return Err(ScenarioError::at("version", format!("only version 1 exists, not {v}")));
             }
         }
-        let sc: Scenario = crate::from_value::deserialize(&value).map_err(|(path, e)| ScenarioError::at(path, e.0))?;
+        let sc: Scenario =
+            crate::from_value::deserialize(&value).map_err(|(path, e)| ScenarioError::at(path, crate::from_value::plain(&e.0)))?;
         sc.validate()?;
         Ok(sc)
     }

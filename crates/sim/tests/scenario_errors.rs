@@ -256,3 +256,33 @@ fn objects_of_many_keys_are_refused_without_reading_them_quadratically() {
     let e = Scenario::parse(&text).unwrap_err();
     assert!(e.to_string().contains("appears twice"), "{e}");
 }
+
+/// A value of the wrong kind is refused in a reader's words, not serde's ("expected u64").
+#[test]
+fn wrong_kinds_are_said_in_plain_words() {
+    let cases: [(&str, serde_json::Value, &str); 7] = [
+        ("/lock/ttl_ms", "ten".into(), "lock.ttl_ms: expected a whole number (0 or more), found the text \"ten\""),
+        ("/lock/ttl_ms", 1.5e29.into(), "lock.ttl_ms: expected a whole number (0 or more), found 1.5e+29"),
+        (
+            "/clients/0/steps/0",
+            5.into(),
+            "clients[0].steps[0]: expected a kind: its name, or an object with just one key (the kind), found 5",
+        ),
+        ("/lock", serde_json::Value::Null, "lock: expected an object with named fields, found null"),
+        ("/clients", serde_json::json!({}), "clients: expected a list, found an object"),
+        ("/resource/idempotency", "yes".into(), "resource.idempotency: expected true or false, found the text \"yes\""),
+        ("/seed", (-3).into(), "seed: expected a whole number (0 or more), found -3"),
+    ];
+    for (at, value, said) in cases {
+        let mut v = base();
+        // The parent must exist; the field itself may be left out of the file.
+        let (parent, key) = at.rsplit_once('/').unwrap();
+        match v.pointer_mut(parent).unwrap() {
+            serde_json::Value::Array(items) => items[key.parse::<usize>().unwrap()] = value,
+            parent => parent[key] = value,
+        }
+        assert_eq!(err_of(v), said);
+    }
+    // Messages that are plain already stay as they are.
+    assert_eq!(sim::from_value::plain("missing field `ttl_ms`"), "missing field `ttl_ms`");
+}
