@@ -23,6 +23,45 @@ pub mod search;
 pub mod timeline;
 pub mod verdict;
 
+/// Text whose `quoted` parts are code: the narration quotes each message it tells of
+/// (`SET lock … NX PX 10000`), and a scenario's prose may quote a setting. Each is shown as code,
+/// without its backticks ([`code_spans`]).
+pub fn prose(text: &str) -> yew::Html {
+    use yew::html;
+    html! {
+        <>{ for code_spans(text).into_iter().map(|(code, part)| if code { html! { <code>{ part }</code> } } else { html! { { part } } }) }</>
+    }
+}
+
+/// `text` cut into its plain parts and its `quoted` parts (`true`), without the backticks; a
+/// backtick with no partner stays in the text.
+pub fn code_spans(text: &str) -> Vec<(bool, &str)> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('`') {
+        let Some(len) = rest[open + 1..].find('`') else { break };
+        if open > 0 {
+            out.push((false, &rest[..open]));
+        }
+        out.push((true, &rest[open + 1..open + 1 + len]));
+        rest = &rest[open + len + 2..];
+    }
+    if !rest.is_empty() {
+        out.push((false, rest));
+    }
+    out
+}
+
+#[cfg(test)]
+#[test]
+fn quoted_parts_are_code_and_a_lone_backtick_stays() {
+    assert_eq!(code_spans("A sends `SET lock a1` to redis."), [(false, "A sends "), (true, "SET lock a1"), (false, " to redis.")]);
+    assert_eq!(code_spans("`x` and `y`"), [(true, "x"), (false, " and "), (true, "y")]);
+    assert_eq!(code_spans("no quotes"), [(false, "no quotes")]);
+    assert_eq!(code_spans("`a` then a lone ` here"), [(true, "a"), (false, " then a lone ` here")]);
+    assert_eq!(code_spans(""), []);
+}
+
 /// Whether the reader's only pointer is a finger (a phone or a tablet): hints then speak of
 /// tapping and swiping, not of keys.
 pub fn touch_only() -> bool {

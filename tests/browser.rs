@@ -169,7 +169,10 @@ async fn stepping_moves_the_cursor_and_the_narration_follows() {
     yew::scheduler::flush().await;
     assert_eq!(attr(&root, "data-step"), "2");
     let live = root.query_selector(".narration[aria-live=polite]").unwrap().unwrap().text_content().unwrap();
-    assert!(live.contains("A sends `SET lock"), "{live}");
+    // The message is quoted as code, not between literal backticks.
+    assert!(live.contains("A sends SET lock") && !live.contains('`'), "{live}");
+    let code = root.query_selector(".narration .text code").unwrap().expect("the command shown as code").text_content().unwrap();
+    assert!(code.starts_with("SET lock ") && code.ends_with("NX PX 10000"), "{code}");
     click(&root, "button[aria-label='Next violation (V)']");
     yew::scheduler::flush().await;
     let live = root.query_selector(".narration[aria-live=polite]").unwrap().unwrap().text_content().unwrap();

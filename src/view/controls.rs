@@ -204,9 +204,9 @@ pub fn Narration(p: &NarrationProps) -> Html {
                     <span class="own">{ format!("{actor}'s clock: {}", fmt(e.local_us)) }</span>
                 }
             </div>
-            <p class="text">{ sim::narrate::text(&p.scenario, &p.run, e) }</p>
+            <p class="text">{ crate::view::prose(&sim::narrate::text(&p.scenario, &p.run, e)) }</p>
             if let Some(m) = &e.moment {
-                <p class="moment">{ m }</p>
+                <p class="moment">{ crate::view::prose(m) }</p>
             }
         </div>
     }

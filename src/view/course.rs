@@ -169,7 +169,7 @@ pub fn Story(p: &StoryProps) -> Html {
                     <h3 class="notice-head">{ "What to notice" }</h3>
                     <ul class="notice">{ for sc.notice.iter().map(|n| html! { <li>{ n }</li> }) }</ul>
                     if !sc.simplifications.is_empty() {
-                        <p class="simpl"><strong>{ "Simplified: " }</strong>{ sc.simplifications.join(" ") }</p>
+                        <p class="simpl"><strong>{ "Simplified: " }</strong>{ crate::view::prose(&sc.simplifications.join(" ")) }</p>
                     }
                     <p class="sources"><strong>{ "Sources: " }</strong>{ sc.sources.join("; ") }</p>
                 </div>
