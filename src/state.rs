@@ -49,6 +49,13 @@ fn simulate(sc: &Scenario) -> Result<Run, String> {
     })
 }
 
+/// What reached a challenge's goal when the reader did not ([`Screen::goal_given`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Given {
+    Fix,
+    Search,
+}
+
 /// Which side panel is open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Panel {
@@ -273,6 +280,22 @@ impl Screen {
     /// Predict mode hides what has not happened yet (the verdict, markers, the future).
     pub fn hides_future(&self) -> bool {
         self.asking() && self.cursor < self.last()
+    }
+
+    /// The challenge's goal reached for the reader rather than by their own change: the
+    /// one-click fix is on, or a schedule the search found is on screen.
+    pub fn goal_given(&self) -> Option<Given> {
+        let c = self.original.challenge.as_ref()?;
+        if self.as_written || self.run.verdict.verdict != c.goal {
+            return None;
+        }
+        if self.fixed() {
+            Some(Given::Fix)
+        } else if self.searched.as_ref() == Some(&self.scenario) {
+            Some(Given::Search)
+        } else {
+            None
+        }
     }
 
     /// The challenge's goal is reached by the reader's own change (not the one-click fix).

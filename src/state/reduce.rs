@@ -167,8 +167,11 @@ fn moved(this: &Screen, action: Action) -> Option<Screen> {
             let at_us = this.compare.as_ref().map(|o| t.clamp(0, this.run.end_us.max(o.run.end_us)));
             Screen { playing: false, at_us, ..this.at(c) }
         }
+        // After the last key moment, the end of the run (where the reader's turn comes), as
+        // before the first one the previous key moment is the start.
         Action::NextMoment => match this.moments().iter().copied().find(|&m| m > this.cursor) {
             Some(m) => Screen { playing: false, ..this.at(m) },
+            None if this.cursor < this.last() => Screen { playing: false, ..this.at(this.last()) },
             None => return None,
         },
         Action::PrevMoment => match this.moments().iter().copied().rev().find(|&m| m < this.cursor) {

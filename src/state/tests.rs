@@ -37,6 +37,12 @@ fn key_moments_and_violations_are_reachable() {
     assert!(matches!(s.run.events[v.cursor].kind, sim::EventKind::Accepted { token: Some(33), .. }));
     let back = go(&v, Action::PrevMoment);
     assert!(back.cursor < v.cursor);
+    // Past the last key moment, the next one is the end of the run (where the reader's turn is).
+    let last = *s.moments().last().unwrap();
+    assert!(last < s.last(), "gc-pause-unfenced goes on after its last key moment");
+    let end = go(&go(&s, Action::Seek(last)), Action::NextMoment);
+    assert_eq!(end.cursor, s.last());
+    assert!(Rc::ptr_eq(&end, &go(&end, Action::NextMoment)), "at the end, nothing moves");
 }
 
 #[test]
@@ -114,7 +120,7 @@ fn importing_json_opens_it_or_says_why_not() {
     let bad = go(&s, Action::Import("{\"version\": 1, \"id\": 5}".into()));
     let e = bad.error.as_ref().unwrap();
     assert_eq!(e.field, "import");
-    assert!(e.message.contains("id: invalid type"), "{}", e.message);
+    assert!(e.message.contains("id: expected a string, found 5"), "{}", e.message);
     assert!(bad.run == s.run, "the current run stays");
 }
 
@@ -183,9 +189,13 @@ fn questions_apply_only_to_the_scenario_as_written() {
 fn the_challenge_is_met_by_its_solution_and_not_by_the_fix() {
     let s = gc();
     assert!(!s.challenge_met());
-    assert!(!go(&s, Action::ToggleFix).challenge_met(), "the one-click fix does not count");
+    let fixed = go(&s, Action::ToggleFix);
+    assert!(!fixed.challenge_met(), "the one-click fix does not count");
+    // ... and the challenge says the goal was reached for the reader, rather than ask for it.
+    assert_eq!((s.goal_given(), fixed.goal_given()), (None, Some(crate::state::Given::Fix)));
     let solved = go(&s, Action::ShowSolution);
     assert!(solved.error.is_none() && solved.challenge_met(), "{:?}", solved.error);
+    assert_eq!(solved.goal_given(), None);
 }
 
 #[test]
@@ -277,6 +287,7 @@ fn two_drags_are_two_changes_and_a_search_s_change_meets_no_challenge() {
     };
     let found = go(&fenced, Action::SearchFound(Rc::new(f.scenario.clone())));
     assert!(!found.run.verdict.is_safe() && !found.challenge_met());
+    assert_eq!(found.goal_given(), Some(crate::state::Given::Search));
     // The same schedule made by hand would meet it.
     let by_hand = go(&fenced, Action::RemoveFault(0));
     let by_hand = go(&by_hand, Action::AddFault(f.scenario.faults[0].clone()));

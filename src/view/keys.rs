@@ -7,7 +7,7 @@ use crate::state::{Action, ZoomTo};
 /// The keyboard map (also shown in the help overlay).
 pub const KEYS: &[(&str, &str)] = &[
     ("← / →", "step back / forward"),
-    ("Shift + ← / →", "previous / next key moment"),
+    ("Shift + ← / →", "previous / next key moment (past the last: the end)"),
     ("Space", "play / pause"),
     ("Home / End", "start / end"),
     ("+ / −", "faster / slower"),

@@ -171,7 +171,7 @@ pub fn Lab(p: &LabProps) -> Html {
 fn lesson(s: &Screen, at_end: bool, (met, its_way): (bool, bool), dispatch: &Callback<Action>) -> Html {
     html! {
         <>
-            <YourTurn original={s.original.clone()} shown={!(s.as_written && !s.fixed() && !at_end)} {met} {its_way}
+            <YourTurn original={s.original.clone()} shown={!(s.as_written && !s.fixed() && !at_end)} {met} {its_way} given={s.goal_given()}
                       notice={s.notice.as_ref().map(|n| n.what.clone())} dispatch={dispatch.clone()} />
             <StartHint shown={s.cursor == 0 && !s.playing} offer_predict={!s.quiz.is_empty() && !s.predict} />
             <EndOfRun at_end={at_end} original={s.original.clone()} safe={s.run.verdict.is_safe()}

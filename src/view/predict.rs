@@ -4,7 +4,7 @@
 use sim::scenario::Scenario;
 use yew::prelude::*;
 
-use crate::state::{Action, ByPtr, Quiz};
+use crate::state::{Action, ByPtr, Given, Quiz};
 
 #[derive(Properties, PartialEq)]
 pub struct PredictProps {
@@ -116,6 +116,8 @@ pub struct YourTurnProps {
     pub met: bool,
     /// ... by changing what the challenge's solution changes (so that its explanation applies).
     pub its_way: bool,
+    /// The goal is reached, but not by the reader: the one-click fix, or the search's schedule.
+    pub given: Option<crate::state::Given>,
     /// What the reader's last change did, in words.
     pub notice: Option<String>,
     pub dispatch: Callback<Action>,
@@ -154,6 +156,18 @@ pub fn YourTurn(p: &YourTurnProps) -> Html {
                         <button class="btn small ghost" onclick={solve.clone()}>{ "Show one way" }</button>
                     </p>
                 }
+            } else if let Some(given) = p.given {
+                // Done for the reader: say so, rather than ask for what the verdict already says.
+                <p class="done given" role="status">
+                    <strong>{ match given {
+                        Given::Fix => format!("The one-click fix is on, and the verdict is {goal}. "),
+                        Given::Search => format!("The search's schedule is on screen, and the verdict is {goal}. "),
+                    } }</strong>
+                    { match given {
+                        Given::Fix => format!("Your turn is still to come: take the fix off (the “Fixed … undo” button in the lesson's card), then change the run yourself until the verdict says {goal}."),
+                        Given::Search => format!("Your turn is still to come: Undo goes back, then change the run yourself until the verdict says {goal}."),
+                    } }
+                </p>
             } else {
                 <p class="goal">
                     { format!("Change the run in the Change panel (or drag a pause) until the verdict says {goal}. ") }
