@@ -28,9 +28,16 @@ pub mod verdict;
 /// without its backticks ([`code_spans`]).
 pub fn prose(text: &str) -> yew::Html {
     use yew::html;
-    html! {
-        <>{ for code_spans(text).into_iter().map(|(code, part)| if code { html! { <code>{ part }</code> } } else { html! { { part } } }) }</>
-    }
+    code_spans(text)
+        .into_iter()
+        .map(|(code, part)| {
+            if code {
+                html! { <code>{ part }</code> }
+            } else {
+                yew::Html::from(part)
+            }
+        })
+        .collect()
 }
 
 /// `text` cut into its plain parts and its `quoted` parts (`true`), without the backticks; a

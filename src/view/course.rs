@@ -142,8 +142,7 @@ pub fn Story(p: &StoryProps) -> Html {
                     <span class="lesson-pos">{ format!("lesson {} of {}", i + 1, all.len()) }</span>
                 }
                 <h2>{ &sc.title }</h2>
-                <crate::view::header::LessonActions original={p.original.clone()} fixed={p.fixed} predict={p.predict} has_quiz={p.has_quiz}
-                                                    dispatch={p.dispatch.clone()} />
+                { crate::view::header::lesson_actions(&crate::view::header::LessonActionsProps { original: p.original.clone(), fixed: p.fixed, predict: p.predict, has_quiz: p.has_quiz, dispatch: p.dispatch.clone() }) }
                 if !p.predicting {
                     <button class="btn small more" aria-expanded={open.to_string()} aria-controls="story-more" onclick={toggle}>
                         { if *open { "Less" } else { "The whole story" } }

@@ -1,6 +1,6 @@
 //! The words a first-time reader meets: [`TERMS`] (each with a one-sentence meaning), shown in a
 //! text where they first appear ([`glossed`]: focus or hover a term, or tap it on a phone, to
-//! read its meaning) and as a list ([`Glossary`], in the help).
+//! read its meaning) and as a list ([`glossary`], in the help).
 
 use yew::prelude::*;
 
@@ -76,8 +76,7 @@ fn find_word(text: &str, term: &str) -> Option<usize> {
 }
 
 /// Every term and its meaning, as a list.
-#[component]
-pub fn Glossary() -> Html {
+pub fn glossary() -> Html {
     // One entry per meaning: "lost-update" is the verdict's spelling of "lost update".
     let mut seen = Vec::new();
     let terms = TERMS.iter().filter(|(_, m)| {

@@ -1,6 +1,6 @@
 //! The header, of one shape on every scenario: [`Header`] (the site's pages, the scenario picker,
 //! the verdict, Share (copy a link, embed), help); the lesson's own actions (the fix, predict
-//! mode) are in the story card ([`LessonActions`]). And the keyboard help, [`HelpDialog`].
+//! mode) are in the story card ([`lesson_actions`]). And the keyboard help, [`help_dialog`].
 
 use sim::scenario::Scenario;
 use yew::prelude::*;
@@ -8,7 +8,7 @@ use yew::prelude::*;
 use crate::state::{Action, ByPtr, Latest, Screen};
 use crate::view::address::link_to;
 use crate::view::keys::KEYS;
-use crate::view::pages::{Page, SiteNav};
+use crate::view::pages::{site_nav, Page};
 
 #[derive(Properties, PartialEq)]
 pub struct HeaderProps {
@@ -46,7 +46,7 @@ pub fn Header(p: &HeaderProps) -> Html {
         <header class="top">
             { crate::view::pages::brand() }
             if let Some(nav) = &p.nav {
-                <SiteNav here={Page::Lab} nav={nav.clone()} />
+                { site_nav(Page::Lab, nav) }
             }
             <label class="pick">
                 <span class="sr-only">{ "Scenario" }</span>
@@ -94,7 +94,7 @@ fn Share(p: &CopyLinkProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
+/// What the lesson's actions draw (a plain function's arguments: they render with the story).
 pub struct LessonActionsProps {
     pub original: ByPtr<Scenario>,
     pub fixed: bool,
@@ -104,8 +104,7 @@ pub struct LessonActionsProps {
 }
 
 /// The lesson's actions, in its card: the one-click fix and predict mode.
-#[component]
-pub fn LessonActions(p: &LessonActionsProps) -> Html {
+pub fn lesson_actions(p: &LessonActionsProps) -> Html {
     let original = &p.original;
     let fix = original.fix.as_ref().map(|f| {
         let d = p.dispatch.clone();
@@ -175,14 +174,8 @@ fn CopyLink(p: &CopyLinkProps) -> Html {
 }
 
 /// The keyboard help, over everything.
-#[derive(Properties, PartialEq)]
-pub struct HelpProps {
-    pub dispatch: Callback<Action>,
-}
-
-#[component]
-pub fn HelpDialog(p: &HelpProps) -> Html {
-    let d = p.dispatch.clone();
+pub fn help_dialog(dispatch: &Callback<Action>) -> Html {
+    let d = dispatch.clone();
     html! {
         <div class="overlay" onclick={let d = d.clone(); Callback::from(move |_| d.emit(Action::ToggleHelp))}>
             <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="help-title" onclick={Callback::from(|e: MouseEvent| e.stop_propagation())}>
@@ -191,7 +184,7 @@ pub fn HelpDialog(p: &HelpProps) -> Html {
                     { for KEYS.iter().map(|(k, what)| html! { <><dt><kbd>{ *k }</kbd></dt><dd>{ *what }</dd></> }) }
                 </dl>
                 <h2>{ "Glossary" }</h2>
-                <crate::view::glossary::Glossary />
+                { crate::view::glossary::glossary() }
                 <p class="hint">{ "On the timeline: drag a pause block to move it, drag its right edge to resize it, click a lane to add a fault there. A focused pause block moves with ← → and resizes with Shift + ← →." }</p>
                 <button class="btn primary" autofocus=true onclick={Callback::from(move |_| d.emit(Action::ToggleHelp))}>{ "Close" }</button>
             </div>

@@ -17,9 +17,9 @@ use crate::view::controls::{Controls, Narration};
 use crate::view::course::{Course, Story};
 use crate::view::editor::{CursorAt, Editor};
 use crate::view::embed::{ControlsShown, Embed};
-use crate::view::header::{Header, HelpDialog};
+use crate::view::header::{help_dialog, Header};
 use crate::view::inspector::Inspector;
-use crate::view::lesson::{EndOfRun, StartHint};
+use crate::view::lesson::{end_of_run, start_hint};
 use crate::view::pages::Page;
 use crate::view::predict::{Predict, YourTurn};
 use crate::view::search::SearchPanel;
@@ -161,7 +161,7 @@ pub fn Lab(p: &LabProps) -> Html {
                     </div>
                 </aside>
             </main>
-            if s.help { <HelpDialog dispatch={dispatch.clone()} /> }
+            if s.help { { help_dialog(&dispatch) } }
         </div>
     }
 }
@@ -173,9 +173,8 @@ fn lesson(s: &Screen, at_end: bool, (met, its_way): (bool, bool), dispatch: &Cal
         <>
             <YourTurn original={s.original.clone()} shown={!(s.as_written && !s.fixed() && !at_end)} {met} {its_way} given={s.goal_given()}
                       notice={s.notice.as_ref().map(|n| n.what.clone())} dispatch={dispatch.clone()} />
-            <StartHint shown={s.cursor == 0 && !s.playing} offer_predict={!s.quiz.is_empty() && !s.predict} />
-            <EndOfRun at_end={at_end} original={s.original.clone()} safe={s.run.verdict.is_safe()}
-                      challenge_open={s.original.challenge.is_some() && !s.challenge_met()} dispatch={dispatch.clone()} />
+            { start_hint(s.cursor == 0 && !s.playing, !s.quiz.is_empty() && !s.predict) }
+            { end_of_run(at_end, &s.original, s.run.verdict.is_safe(), s.original.challenge.is_some() && !s.challenge_met(), dispatch) }
         </>
     }
 }

@@ -1,30 +1,23 @@
-//! A lesson's first and last steps: [`StartHint`] (how to go through it) and [`EndOfRun`] (the
-//! verdict in a sentence, the invitation to change it, and the next lesson).
+//! A lesson's first and last steps: [`start_hint`] (how to go through it) and [`end_of_run`] (the
+//! verdict in a sentence, the invitation to change it, and the next lesson). Plain functions, not
+//! components: each is small, and a component costs the download about 1 KB of its own.
 
 use sim::scenario::Scenario;
 use yew::prelude::*;
 
-use crate::state::{Action, ByPtr};
+use crate::state::Action;
 
-/// At the first step: how to go through a lesson (gone as soon as the reader moves).
-#[derive(Properties, PartialEq)]
-pub struct StartHintProps {
-    /// At the first step, not playing.
-    pub shown: bool,
-    /// The scenario has questions and predict mode is off.
-    pub offer_predict: bool,
-}
-
-#[component]
-pub fn StartHint(p: &StartHintProps) -> Html {
-    if !p.shown {
+/// At the first step: how to go through a lesson (gone as soon as the reader moves). `shown`: at
+/// the first step, not playing; `offer_predict`: the scenario has questions and predict mode is off.
+pub fn start_hint(shown: bool, offer_predict: bool) -> Html {
+    if !shown {
         return html! {};
     }
     if crate::view::touch_only() {
         return html! {
             <p class="start-hint">
                 { "Step through with the ▶ buttons below, or swipe the narration to the left; ▶▶ jumps to the next key moment." }
-                if p.offer_predict { { " Preparing for an interview? Turn on Predict and answer what happens next." } }
+                if offer_predict { { " Preparing for an interview? Turn on Predict and answer what happens next." } }
             </p>
         };
     }
@@ -32,39 +25,28 @@ pub fn StartHint(p: &StartHintProps) -> Html {
         <p class="start-hint">
             { "Step through with " }<kbd>{ "→" }</kbd>{ ", jump between key moments with " }<kbd>{ "Shift" }</kbd>{ " + " }<kbd>{ "→" }</kbd>
             { ", or play with " }<kbd>{ "Space" }</kbd>{ "." }
-            if p.offer_predict { { " Preparing for an interview? Turn on Predict (" }<kbd>{ "P" }</kbd>{ ") and answer what happens next." } }
+            if offer_predict { { " Preparing for an interview? Turn on Predict (" }<kbd>{ "P" }</kbd>{ ") and answer what happens next." } }
         </p>
     }
 }
 
-/// The end of a run: the verdict in a sentence, the invitation to change it, and the next lesson.
-#[derive(Properties, PartialEq)]
-pub struct EndOfRunProps {
-    pub at_end: bool,
-    pub original: ByPtr<Scenario>,
-    pub safe: bool,
-    /// The scenario has a challenge, not met yet.
-    pub challenge_open: bool,
-    pub dispatch: Callback<Action>,
-}
-
-#[component]
-pub fn EndOfRun(p: &EndOfRunProps) -> Html {
-    if !p.at_end {
+/// The end of a run (shown `at_end` only): the verdict in a sentence, the invitation to change it
+/// (`challenge_open`: the scenario has a challenge, not met yet), and the next lesson.
+pub fn end_of_run(at_end: bool, original: &Scenario, safe: bool, challenge_open: bool, dispatch: &Callback<Action>) -> Html {
+    if !at_end {
         return html! {};
     }
     let all = sim::library::INDEX;
-    let next = all.iter().position(|x| x.id == p.original.id).and_then(|i| all.get(i + 1));
-    let safe = p.safe;
+    let next = all.iter().position(|x| x.id == original.id).and_then(|i| all.get(i + 1));
     html! {
         <section class="end-of-run" aria-label="End of the run">
             <p>
                 <strong>{ "End of the run. " }</strong>
                 { if safe { "The checker found the data safe." } else { "The checker found harm to the data or its effects: see the verdict below." } }
-                if p.challenge_open { { " Now your turn: change the run (see “Your turn” just above)." } }
+                if challenge_open { { " Now your turn: change the run (see “Your turn” just above)." } }
             </p>
             if let Some(n) = next {
-                <button class="btn primary next-lesson" onclick={let d = p.dispatch.clone(); Callback::from(move |_| crate::library::open(n.id, false, d.clone(), Callback::noop()))}>
+                <button class="btn primary next-lesson" onclick={let d = dispatch.clone(); Callback::from(move |_| crate::library::open(n.id, false, d.clone(), Callback::noop()))}>
                     { format!("Next lesson: {} →", n.title) }
                 </button>
             }

@@ -36,17 +36,11 @@ impl Page {
 /// Opens a library scenario in the lab: (id, with its fix).
 pub type Open = Callback<(String, bool)>;
 
-#[derive(Properties, PartialEq)]
-pub struct NavProps {
-    pub here: Page,
-    pub nav: Callback<Page>,
-}
-
-/// The links between the lab and the pages (plain links that also work in a new tab).
-#[component]
-pub fn SiteNav(p: &NavProps) -> Html {
+/// The links between the lab and the pages (plain links that also work in a new tab), `here` the
+/// current one.
+pub fn site_nav(here: Page, nav: &Callback<Page>) -> Html {
     let link = |page: Page, label: &str| {
-        let nav = p.nav.clone();
+        let nav = nav.clone();
         let href = if page == Page::Lab { "?".to_string() } else { page.query().to_string() };
         let onclick = Callback::from(move |e: MouseEvent| {
             if !(e.ctrl_key() || e.meta_key() || e.shift_key()) {
@@ -54,7 +48,7 @@ pub fn SiteNav(p: &NavProps) -> Html {
                 nav.emit(page);
             }
         });
-        html! { <a class={classes!("site-link", (p.here == page).then_some("here"))} aria-current={(p.here == page).then_some("page")} {href} {onclick}>{ label.to_string() }</a> }
+        html! { <a class={classes!("site-link", (here == page).then_some("here"))} aria-current={(here == page).then_some("page")} {href} {onclick}>{ label.to_string() }</a> }
     };
     html! {
         <nav class="site-nav" aria-label="Lease Lab">
@@ -191,7 +185,7 @@ pub fn GuidePage(p: &PageProps) -> Html {
     let start_over = change([None; 5]);
     html! {
         <div class="app page guide" id="page">
-            <header class="top">{ brand() }<SiteNav here={Page::Guide} nav={p.nav.clone()} /></header>
+            <header class="top">{ brand() }{ site_nav(Page::Guide, &p.nav) }</header>
             <main class="page-main">
                 <h1 class="page-title">{ "Which approach fits your system?" }</h1>
                 <p class="lede">{ "A distributed lock coordinates clients; it does not stop an expired or paused client from writing. If correctness depends on exclusive access, the resource must reject stale owners (a fencing token it checks), or the operation must be serialized by a transaction that covers the shared state. Answer these questions to find what your system needs, and see each answer played out in the lab." }</p>
@@ -269,7 +263,7 @@ pub fn DebatePage(p: &PageProps) -> Html {
     };
     html! {
         <div class="app page debate" id="page">
-            <header class="top">{ brand() }<SiteNav here={Page::Debate} nav={p.nav.clone()} /></header>
+            <header class="top">{ brand() }{ site_nav(Page::Debate, &p.nav) }</header>
             <main class="page-main">
                 <h1 class="page-title">{ "Is Redlock safe? Kleppmann and antirez, February 2016" }</h1>
                 <p class="lede">{ "Martin Kleppmann argued that Redlock is unsafe for locks that protect correctness; Salvatore Sanfilippo (antirez), who designed it, replied the next day. They agree on more than it seems: a delay during acquisition is caught by Redlock's time check, and a pause after acquisition is not. Both runs below are simulated by the same engine as the lab; the verdicts come from its checker." }</p>

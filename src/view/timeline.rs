@@ -31,8 +31,8 @@ use labels::LaneLabels;
 use lanes::Backdrop;
 use legend::Legend;
 use marks::Marks;
-use menu::{LaneMenu, Menu};
-use zoom::{pinch_handlers, use_anchor, use_wheel, Pinch, ZoomBar};
+use menu::{lane_menu, Menu, MenuProps};
+use zoom::{pinch_handlers, use_anchor, use_wheel, zoom_bar, Pinch, ZoomBarProps};
 
 #[derive(Properties, PartialEq)]
 pub struct TimelineProps {
@@ -176,8 +176,8 @@ pub fn Timeline(p: &TimelineProps) -> Html {
         <div class={classes!("timeline-wrap", hide.then_some("hide-future"))} ref={wrap}>
             // Not on a compared run (it has a label, and shares the zoom of the run above it).
             if p.label.is_none() {
-                <ZoomBar layout={lay.clone()} run={p.run.clone()} facts={p.facts.clone()} view={p.view} scroll={(*scrolled, width)} scroller={scroller.clone()}
-                         t_us={t_now} {hide} cursor={p.cursor} dispatch={p.dispatch.clone()} />
+                { zoom_bar(&ZoomBarProps { layout: lay.clone(), run: p.run.clone(), facts: p.facts.clone(), view: p.view, scroll: (*scrolled, width),
+                                           scroller: scroller.clone(), t_us: t_now, hide, cursor: p.cursor, dispatch: p.dispatch.clone() }) }
             }
             <div class="timeline-scroll" ref={scroller} onscroll={on_scroll} tabindex="0" role="region"
                  aria-label={format!("{}Timeline (scrolls sideways when zoomed in)", p.label.as_ref().map(|l| format!("{l}: ")).unwrap_or_default())}
@@ -219,8 +219,8 @@ pub fn Timeline(p: &TimelineProps) -> Html {
             // One legend for the lab (a compared run, which has a label, shares it).
             if p.label.is_none() { <Legend layout={lay.clone()} leases={!leases.is_empty()} /> }
             if let Some(m) = (*menu).clone().filter(|_| !p.readonly) {
-                <LaneMenu menu={m} layout={lay.clone()} run={p.run.clone()} scenario={p.scenario.clone()} {close} dispatch={p.dispatch.clone()}
-                          scroll_left={scroll.0} visible_width={scroll.1} />
+                { lane_menu(&MenuProps { menu: m, run: p.run.clone(), scenario: p.scenario.clone(), close, dispatch: p.dispatch.clone(),
+                                         scroll_left: scroll.0, visible_width: scroll.1 }) }
             }
             if let Some(msg) = p.error.clone() {
                 <p class="field-error" role="alert">{ msg }</p>

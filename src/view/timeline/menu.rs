@@ -1,6 +1,5 @@
 //! The menu that opens where a lane is clicked: faults to add to that actor at that time.
 
-use draw::layout::Layout;
 use sim::scenario::{Fault, Scenario};
 use sim::time::{fmt, Micros};
 use sim::trace::Role;
@@ -18,10 +17,9 @@ pub struct Menu {
     pub y: f64,
 }
 
-#[derive(Properties, PartialEq)]
+/// What the lane menu draws (a plain function's arguments, as for the zoom bar).
 pub struct MenuProps {
     pub menu: Menu,
-    pub layout: ByPtr<Layout>,
     pub run: ByPtr<Run>,
     pub scenario: ByPtr<Scenario>,
     pub close: Callback<()>,
@@ -32,8 +30,8 @@ pub struct MenuProps {
     pub visible_width: f64,
 }
 
-#[component]
-pub fn LaneMenu(p: &MenuProps) -> Html {
+/// The menu a click on a lane opens: the faults that can be added there, at that time.
+pub fn lane_menu(p: &MenuProps) -> Html {
     let m = &p.menu;
     let actor = &p.run.actors[m.actor];
     let at_ms = ms_at(m.t);

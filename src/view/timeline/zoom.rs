@@ -1,5 +1,5 @@
 //! Zoom and pan. The timeline is laid out at its width times the zoom (`state::View`) in a box
-//! that scrolls: panning is scrolling. [`ZoomBar`] holds the buttons and the [`Overview`] strip
+//! that scrolls: panning is scrolling. [`zoom_bar`] holds the buttons and the [`Overview`] strip
 //! (the whole run, with the part in view framed: drag it, click it, or move it with the arrow
 //! keys); [`use_anchor`] keeps a time in place when the zoom changes (the pointer's for a wheel
 //! or a pinch, else the cursor's, or the cursor centred when zooming to a moment);
@@ -167,7 +167,8 @@ pub fn pinch_handlers(
     (down, moved, up)
 }
 
-#[derive(Properties, PartialEq)]
+/// What the zoom bar draws (a plain function's arguments: it renders with the timeline anyway,
+/// whose cursor it follows, so a component of its own would only add to the download).
 pub struct ZoomBarProps {
     pub layout: ByPtr<Layout>,
     pub run: ByPtr<Run>,
@@ -184,8 +185,7 @@ pub struct ZoomBarProps {
 }
 
 /// The zoom buttons and the overview strip.
-#[component]
-pub fn ZoomBar(p: &ZoomBarProps) -> Html {
+pub fn zoom_bar(p: &ZoomBarProps) -> Html {
     let zoom = |to: ZoomTo| {
         let d = p.dispatch.clone();
         Callback::from(move |_: MouseEvent| d.emit(Action::Zoom(to)))
