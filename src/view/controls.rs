@@ -23,7 +23,8 @@ pub fn icon(name: &str) -> Html {
     html! { <svg class="ico" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false"><path d={d} /></svg> }
 }
 
-#[derive(Properties, PartialEq)]
+/// What the playback controls draw (a plain function's arguments: they follow the cursor, and
+/// are drawn again at every step with the lab).
 pub struct ControlsProps {
     pub run: ByPtr<Run>,
     pub scenario: ByPtr<Scenario>,
@@ -43,12 +44,11 @@ pub struct ControlsProps {
     pub asking: bool,
     pub dispatch: Callback<Action>,
     /// Only play/pause and the scrubber (an embedded run's `controls=play`).
-    #[prop_or_default]
     pub only_play: bool,
 }
 
-#[component]
-pub fn Controls(p: &ControlsProps) -> Html {
+/// The playback buttons, the speed and pace, the scrubber with its marks, and the step counter.
+pub fn controls(p: &ControlsProps) -> Html {
     crate::view::probe::rendered("Controls");
     let steps = p.run.events.len();
     let act = |a: Action| {

@@ -11,7 +11,8 @@ use yew::prelude::*;
 
 use crate::state::ByPtr;
 
-#[derive(Properties, PartialEq)]
+/// What the inspector draws (a plain function's arguments: it follows the cursor, and is drawn
+/// again at every step with the lab).
 pub struct InspectorProps {
     pub run: ByPtr<Run>,
     pub facts: ByPtr<Facts>,
@@ -20,7 +21,6 @@ pub struct InspectorProps {
     /// The true time shown (between steps while playing).
     pub time_us: Micros,
     /// A predict question waits at the cursor: what each process knows would answer it.
-    #[prop_or_default]
     pub question: bool,
 }
 
@@ -134,8 +134,8 @@ fn row(p: &InspectorProps, a: ActorId, role: Role, color: Option<usize>) -> Row 
     }
 }
 
-#[component]
-pub fn Inspector(p: &InspectorProps) -> Html {
+/// Each actor at the cursor: what it knows and holds, its clock and token.
+pub fn inspector(p: &InspectorProps) -> Html {
     crate::view::probe::rendered("Inspector");
     if p.question {
         return html! {

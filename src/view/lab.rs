@@ -13,12 +13,12 @@ use yew::prelude::*;
 
 use crate::state::{Action, Latest, Panel, Screen};
 use crate::view::compare::{caption, CompareView, RunBar};
-use crate::view::controls::{Controls, Narration};
+use crate::view::controls::{ControlsProps, Narration};
 use crate::view::course::{Course, Story};
 use crate::view::editor::{CursorAt, Editor};
 use crate::view::embed::{ControlsShown, Embed};
 use crate::view::header::{help_dialog, Header};
-use crate::view::inspector::Inspector;
+use crate::view::inspector::{inspector, InspectorProps};
 use crate::view::lesson::{end_of_run, start_hint};
 use crate::view::pages::Page;
 use crate::view::predict::{Predict, YourTurn};
@@ -85,8 +85,9 @@ pub fn Lab(p: &LabProps) -> Html {
         .map(|other| html! { <CompareView {other} time_us={time_us} end_us={s.run.end_us} view={s.view} dispatch={dispatch.clone()} /> });
     let controls = |only_play: bool| {
         html! {
-            <Controls run={s.run.clone()} scenario={s.scenario.clone()} facts={s.facts.clone()} quiz={s.quiz.clone()} cursor={s.cursor} time_us={time_us}
-                      playing={s.playing} speed={s.speed} pace={s.pace} fast={s.fast} hide={s.hides_future()} asking={s.asking()} {only_play} dispatch={dispatch.clone()} />
+            { crate::view::controls::controls(&ControlsProps { run: s.run.clone(), scenario: s.scenario.clone(), facts: s.facts.clone(), quiz: s.quiz.clone(),
+                cursor: s.cursor, time_us, playing: s.playing, speed: s.speed, pace: s.pace, fast: s.fast, hide: s.hides_future(), asking: s.asking(), only_play,
+                dispatch: dispatch.clone() }) }
         }
     };
     let narration = html! { <Narration run={s.run.clone()} scenario={s.scenario.clone()} cursor={s.cursor} dispatch={dispatch.clone()} /> };
@@ -203,8 +204,8 @@ fn side_tabs(panel: Panel, dispatch: &Callback<Action>) -> Html {
 fn side_panel(s: &Screen, latest: &Latest<Screen>, progress: hooks::ProgressState, dispatch: &Callback<Action>) -> Html {
     match s.panel {
         Panel::Inspect => html! {
-            <Inspector run={s.run.clone()} facts={s.facts.clone()} scenario={s.scenario.clone()} cursor={s.cursor} time_us={s.time_us()}
-                       question={s.pending().is_some()} />
+            { inspector(&InspectorProps { run: s.run.clone(), facts: s.facts.clone(), scenario: s.scenario.clone(),
+                cursor: s.cursor, time_us: s.time_us(), question: s.pending().is_some() }) }
         },
         Panel::Change => html! {
             <Editor scenario={s.scenario.clone()} original={s.original.clone()} fixed={s.fixed()} error={s.error.clone()}

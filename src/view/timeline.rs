@@ -25,9 +25,9 @@ mod menu;
 mod shape;
 mod zoom;
 
-use cursor::{Cursor, Dots, Markers, Veil};
+use cursor::{cursor_line, dots, veil, Markers};
 use drag::Drags;
-use labels::LaneLabels;
+use labels::{lane_labels, LabelsProps};
 use lanes::Backdrop;
 use legend::Legend;
 use marks::Marks;
@@ -182,7 +182,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
             <div class="timeline-scroll" ref={scroller} onscroll={on_scroll} tabindex="0" role="region"
                  aria-label={format!("{}Timeline (scrolls sideways when zoomed in)", p.label.as_ref().map(|l| format!("{l}: ")).unwrap_or_default())}
                  onpointerdown={pinch_down} onpointermove={pinch_move} onpointerup={pinch_up.clone()} onpointercancel={pinch_up}>
-                <LaneLabels layout={lay.clone()} run={p.run.clone()} facts={p.facts.clone()} lock={p.scenario.lock.kind} leases={leases.clone()} t_us={t_now} />
+                { lane_labels(&LabelsProps { layout: lay.clone(), run: p.run.clone(), facts: p.facts.clone(), lock: p.scenario.lock.kind, leases: leases.clone(), t_us: t_now }) }
                 <svg class="timeline" width={lay.width.to_string()} height={lay.height.to_string()} role="group"
                      aria-label={format!("{}Timeline from 0 to {}: {} lanes. The cursor is at {}.", p.label.as_ref().map(|l| format!("{l}: ")).unwrap_or_default(), fmt(lay.end_us), lay.lanes.len(), fmt(t_now))}
                      onpointermove={on_move} onpointerup={on_up}>
@@ -205,15 +205,15 @@ pub fn Timeline(p: &TimelineProps) -> Html {
                     <Backdrop layout={lay.clone()} run={p.run.clone()} scenario={p.scenario.clone()} drag={drag.clone()} menu={menu.setter()} dispatch={p.dispatch.clone()} readonly={p.readonly} {window} />
                     // The cursor behind the marks, so that the event at it is seen whole; in predict
                     // mode the veil covers from just before it, so the cursor goes on top.
-                    if !hide { <Cursor layout={lay.clone()} t_us={t_now} /> }
-                    if !reduced { <Dots layout={lay.clone()} t_us={t_now} /> }
+                    if !hide { { cursor_line(&lay, t_now) } }
+                    if !reduced { { dots(&lay, t_now) } }
                     <Marks layout={lay.clone()} dispatch={p.dispatch.clone()} {window} />
-                    <Veil layout={lay.clone()} t_us={t_now} cursor={p.cursor} {hide} />
+                    { veil(&lay, t_now, p.cursor, hide) }
                     <Markers layout={lay.clone()} run={p.run.clone()} facts={p.facts.clone()} upto={hide.then_some(p.cursor)} dispatch={p.dispatch.clone()} />
                     if let Some((t, e)) = p.diff.and_then(|(t, i)| Some((t, p.run.events.get(i)?))) {
                         <g class="first-diff">{ shape::inside(&draw::glyph::first_difference(&lay, t, e, &sim::narrate::text(&p.scenario, &p.run, e), lay.height - 4.0)) }</g>
                     }
-                    if hide { <Cursor layout={lay.clone()} t_us={t_now} /> }
+                    if hide { { cursor_line(&lay, t_now) } }
                 </svg>
             </div>
             // One legend for the lab (a compared run, which has a label, shares it).

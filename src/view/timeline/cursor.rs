@@ -1,6 +1,7 @@
-//! What moves with the cursor: the dots of messages in flight ([`Dots`]), the veil over the
-//! future and the cursor line ([`Cursor`]), and the markers of key moments and violations
-//! ([`Markers`], which predict mode hides ahead of the cursor).
+//! What moves with the cursor: the dots of messages in flight ([`dots`]), the veil over the
+//! future ([`veil`]) and the cursor line ([`cursor_line`]), and the markers of key moments and
+//! violations ([`Markers`], which predict mode hides ahead of the cursor). The first three are
+//! plain functions: they are drawn again at every step anyway, with the timeline.
 
 use draw::glyph;
 use draw::layout::{Layout, AXIS};
@@ -12,18 +13,10 @@ use yew::prelude::*;
 use super::shape::{inside, shape};
 use crate::state::{Action, ByPtr};
 
-#[derive(Properties, PartialEq)]
-pub struct DotsProps {
-    pub layout: ByPtr<Layout>,
-    pub t_us: Micros,
-}
-
-/// While the cursor is between a message's send and its arrival, a dot travels along it.
-#[component]
-pub fn Dots(p: &DotsProps) -> Html {
+/// While the cursor (at `t`) is between a message's send and its arrival, a dot travels along it.
+pub fn dots(layout: &Layout, t: Micros) -> Html {
     crate::view::probe::rendered("Dots");
-    let t = p.t_us;
-    let dots = p.layout.arrows.iter().filter(|a| a.sent_us <= t && t < a.arrived_us).map(|a| {
+    let dots = layout.arrows.iter().filter(|a| a.sent_us <= t && t < a.arrived_us).map(|a| {
         let f = (t - a.sent_us) as f64 / (a.arrived_us - a.sent_us).max(1) as f64;
         let (x, y) = a.point(f);
         html! { <circle class="msg-dot" cx={x.to_string()} cy={y.to_string()} r="4" /> }
@@ -31,35 +24,18 @@ pub fn Dots(p: &DotsProps) -> Html {
     html! { <g class="msg-dots">{ for dots }</g> }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct CursorProps {
-    pub layout: ByPtr<Layout>,
-    pub t_us: Micros,
-}
-
-#[derive(Properties, PartialEq)]
-pub struct VeilProps {
-    pub layout: ByPtr<Layout>,
-    pub t_us: Micros,
-    /// The current step: the events up to it have happened.
-    pub cursor: usize,
-    /// Predict mode: the mark at the cursor is what a question asks about, so it is hidden too.
-    pub hide: bool,
-}
-
-/// The veil over what has not happened yet, from the cursor on; the event at the cursor is cut
-/// out of it and drawn whole, or in predict mode covered (`glyph::veil`).
-#[component]
-pub fn Veil(p: &VeilProps) -> Html {
-    let veil = glyph::veil(&p.layout, p.t_us, p.cursor, p.hide);
+/// The veil over what has not happened yet, from the cursor on (at `t`, step `cursor`: the
+/// events up to it have happened); the event at the cursor is cut out of it and drawn whole, or
+/// in predict mode (`hide`: it is what a question asks about) covered (`glyph::veil`).
+pub fn veil(layout: &Layout, t: Micros, cursor: usize, hide: bool) -> Html {
+    let veil = glyph::veil(layout, t, cursor, hide);
     html! { <g class="veil-layer" pointer-events="none">{ shape(&veil) }</g> }
 }
 
-/// The cursor line, labelled with its true time.
-#[component]
-pub fn Cursor(p: &CursorProps) -> Html {
+/// The cursor line at `t`, labelled with its true time.
+pub fn cursor_line(layout: &Layout, t: Micros) -> Html {
     crate::view::probe::rendered("Cursor");
-    let g = glyph::cursor(&p.layout, p.layout.x(p.t_us), p.t_us);
+    let g = glyph::cursor(layout, layout.x(t), t);
     html! { <g class={g.class.clone()} pointer-events="none">{ inside(&g) }</g> }
 }
 

@@ -14,7 +14,8 @@ use yew::prelude::*;
 
 use crate::state::ByPtr;
 
-#[derive(Properties, PartialEq)]
+/// What the lane labels draw (a plain function's arguments: they follow the cursor, and are
+/// drawn again at every step with the timeline).
 pub struct LabelsProps {
     pub layout: ByPtr<Layout>,
     pub run: ByPtr<Run>,
@@ -40,8 +41,8 @@ pub(super) fn ring(c: &Countdown, name: &str) -> Html {
     }
 }
 
-#[component]
-pub fn LaneLabels(p: &LabelsProps) -> Html {
+/// The lanes' labels at the cursor's time.
+pub fn lane_labels(p: &LabelsProps) -> Html {
     crate::view::probe::rendered("LaneLabels");
     let t = p.t_us;
     let leader = p.facts.leader_at(t);
