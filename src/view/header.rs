@@ -38,6 +38,7 @@ pub fn Header(p: &HeaderProps) -> Html {
         })
     };
     let all = sim::library::INDEX;
+    let own = !all.iter().any(|x| x.id == original.id);
     let help = {
         let d = p.dispatch.clone();
         Callback::from(move |_| d.emit(Action::ToggleHelp))
@@ -51,6 +52,11 @@ pub fn Header(p: &HeaderProps) -> Html {
             <label class="pick">
                 <span class="sr-only">{ "Scenario" }</span>
                 <select onchange={on_pick} aria-label="Scenario">
+                    // One's own scenario (opened from a file, a pasted text or a link) is not a
+                    // lesson: the picker names it, rather than show a lesson that is not on screen.
+                    if own {
+                        <option value="" selected=true disabled=true>{ format!("Your scenario: {}", original.title) }</option>
+                    }
                     { for sim::library::CHAPTERS.iter().filter(|(c, _)| all.iter().any(|x| x.chapter == *c)).map(|(c, title)| html! {
                         <optgroup label={*title}>
                             { for all.iter().filter(|x| x.chapter == *c).map(|x| html! {

@@ -439,6 +439,14 @@ await test('import: a pasted scenario is validated like a link', async (page) =>
   await page.fill('#f-paste', await page.evaluate(() => JSON.stringify({ version: 1 })));
   await page.click('text=Open pasted scenario');
   expect((await page.textContent('#f-import-error')).includes('missing field'), 'a missing field is named');
+  // A valid one opens, and the picker names it rather than show a lesson that is not on screen.
+  const own = await page.evaluate(async () => {
+    const s = await (await fetch('scenarios/gc-pause-fenced.json')).json();
+    return JSON.stringify({ ...s, id: 'my-own', title: 'My own run' });
+  });
+  await page.fill('#f-paste', own);
+  await page.click('text=Open pasted scenario');
+  await page.waitForFunction(() => document.querySelector('select[aria-label="Scenario"]').selectedOptions[0]?.textContent === 'Your scenario: My own run');
 });
 
 await test('embed: a plain page shows gc-pause-fenced at the rejection step in an iframe', async (page) => {
