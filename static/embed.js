@@ -26,7 +26,8 @@ window.LeaseLab = {
 };
 for (const el of document.querySelectorAll('[data-leaselab]')) {
   let options = {};
-  try { options = JSON.parse(el.dataset.leaselab || '{}'); } catch (e) { options = { error: 'data-leaselab is not valid JSON' }; }
+  // The browser's message says where the text went wrong (a position, or a line and column).
+  try { options = JSON.parse(el.dataset.leaselab || '{}'); } catch (e) { options = { error: `data-leaselab is not valid JSON: ${e.message}` }; }
   window.LeaseLab.mount(el, options).catch((e) => { el.textContent = `Lease Lab: ${e}`; });
 }
 window.dispatchEvent(new CustomEvent('LeaseLabReady'));

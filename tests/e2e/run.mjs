@@ -520,6 +520,8 @@ await test('embed: a documentation page with runs by iframe, by attribute and by
   expect(await page.locator('#by-script .controls button').count() === 1, 'controls: play shows only play');
   expect((await page.evaluate(() => document.body.dataset.bad)).includes('no scenario called'), 'a bad mount says why');
   expect((await page.textContent('#bad')).includes('Lease Lab: there is no scenario called'), 'and shows it in place');
+  const badJson = await page.textContent('#bad-json');
+  expect(badJson.includes('Lease Lab: data-leaselab is not valid JSON: ') && /position \d+|line \d+/.test(badJson), `an attribute that is not JSON says where: ${badJson}`);
   // The host page's styles are untouched, and each run keeps its keys to itself.
   expect(await page.evaluate(() => getComputedStyle(document.querySelector('h1')).color) === 'rgb(102, 51, 153)', 'host styles kept');
   await page.locator('#by-attribute button[aria-label="Step forward (Right)"]').click();
