@@ -95,7 +95,14 @@ pub async fn decode_deflated(z: &str) -> Result<Scenario, String> {
 /// A scenario from a link's bytes (base64url-decoded, and inflated for `#z=`).
 fn decode_bytes(bytes: Vec<u8>) -> Result<Scenario, String> {
     let text = String::from_utf8(bytes).map_err(|_| "the link is cut short or corrupted: its scenario is not readable text".to_string())?;
-    Scenario::parse(&text).map_err(|e| format!("the link's scenario is not valid: {e}"))
+    Scenario::parse(&text).map_err(|e| match e.line_col {
+        // The reader never saw the link's JSON: a place in it means nothing to them; that the
+        // text is not JSON means the link was cut short or changed on the way.
+        Some((line, column)) if e.path.is_empty() => {
+            format!("the link is cut short or corrupted: its scenario is not readable (its JSON breaks at line {line}, column {column})")
+        }
+        _ => format!("the link's scenario is not valid: {e}"),
+    })
 }
 
 /// Where a run lives in an address: the query, and for a scenario not from the library, the
@@ -334,20 +341,20 @@ mod tests {
         let corpus: Vec<(String, &str)> = vec![
             (String::new(), "empty scenario"),
             // Cut at a whole base64 quantum, so that what is left decodes but is not a scenario.
-            (good[..good.len() / 8 * 4].to_string(), "not valid"),
+            (good[..good.len() / 8 * 4].to_string(), "cut short or corrupted"),
             (good[..good.len() - 1].to_string(), ""),
             (format!("{good}!"), "contains `!`"),
             (good.replace('A', "%"), "contains `%`"),
             ("<script>alert(1)</script>".into(), "contains `<`"),
             ("javascript:alert(1)".into(), "contains `:`"),
             ("A".repeat(MAX_LINK + 1), "too long"),
-            ("AAAA".into(), "not valid"),
+            ("AAAA".into(), "cut short or corrupted"),
             (base64url(&[0xff, 0xfe, 0xfd]), "not readable text"),
             (base64url(b"null"), "not valid"),
             (base64url(b"[]"), "not valid"),
             (base64url(b"{}"), "not valid"),
             (base64url(b"\"just a string\""), "not valid"),
-            (base64url(b"{\"version\": 1"), "line 1"),
+            (base64url(b"{\"version\": 1"), "cut short or corrupted: its scenario is not readable (its JSON breaks at line 1"),
             (base64url(b"{\"version\": 2}"), "only version 1"),
             (with("/lock/ttl_ms", serde_json::json!("ten")), "lock.ttl_ms"),
             (with("/lock/ttl_ms", serde_json::json!(-5)), "lock.ttl_ms"),

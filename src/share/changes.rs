@@ -128,9 +128,15 @@ fn encode_value(v: &Value) -> String {
     out
 }
 
-/// A setting's value as a link carries it (already percent-decoded).
-fn decode_value(text: &str) -> Value {
-    sim::json::parse(text).unwrap_or_else(|_| Value::String(text.to_string()))
+/// A setting's value as a link carries it (already percent-decoded): JSON, or else a string. A
+/// number too large for JSON to hold (`1e400`) is refused as the number it was meant to be,
+/// rather than read as a string.
+fn decode_value(text: &str) -> Result<Value, String> {
+    match sim::json::parse(text) {
+        Ok(v) => Ok(v),
+        Err(sim::json::Error::Syntax(e)) if e.message() == "number out of range" => Err(format!("`{text}` is too large a number")),
+        Err(_) => Ok(Value::String(text.to_string())),
+    }
 }
 
 /// A link made from an earlier version of a library scenario (its `&v=` differs): its changes
@@ -156,7 +162,8 @@ pub fn decode_settings(id: &str, fixed: bool, sets: &[String]) -> Result<Scenari
             .split_once('=')
             .filter(|(p, _)| !p.is_empty())
             .ok_or_else(|| format!("change {} of the link (`{text}`) is not of the form path=value", i + 1))?;
-        settings.push(Setting { path: path.to_string(), value: decode_value(value) });
+        let value = decode_value(value).map_err(|why| format!("change {} of the link: {why}", i + 1))?;
+        settings.push(Setting { path: path.to_string(), value });
     }
     let sc = base.with_settings(&settings).map_err(|e| {
         // `with_settings` names a setting it cannot place as `fix.set[N].path`.
@@ -243,6 +250,7 @@ mod tests {
                 "lock.ttl_ms: expected a whole number (0 or more), found the text \"ten\"",
             ),
             ("gc-pause-unfenced", false, vec!["lock.ttl_ms=0"], "lock.ttl_ms: must be between 1"),
+            ("gc-pause-unfenced", false, vec!["seed=1", "lock.ttl_ms=1e400"], "change 2 of the link: `1e400` is too large a number"),
             ("gc-pause-unfenced", false, vec!["lock.ttl_ms"], "change 1 of the link (`lock.ttl_ms`) is not of the form path=value"),
             ("gc-pause-unfenced", false, vec!["=5"], "not of the form path=value"),
             ("gc-pause-unfenced", false, vec!["faults.0.pause.actor=<b>Z</b>"], "no actor is called `<b>Z</b>`"),
