@@ -98,9 +98,10 @@ fn decode_bytes(bytes: Vec<u8>) -> Result<Scenario, String> {
     Scenario::parse(&text).map_err(|e| match e.line_col {
         // The reader never saw the link's JSON: a place in it means nothing to them; that the
         // text is not JSON means the link was cut short or changed on the way.
-        Some((line, column)) if e.path.is_empty() => {
-            format!("the link is cut short or corrupted: its scenario is not readable (its JSON breaks at line {line}, column {column})")
-        }
+        Some((line, column)) if e.path.is_empty() => format!(
+            "the link is cut short or corrupted: its scenario is not readable ({} at line {line}, column {column} of its JSON)",
+            e.message
+        ),
         _ => format!("the link's scenario is not valid: {e}"),
     })
 }
@@ -354,7 +355,10 @@ mod tests {
             (base64url(b"[]"), "not valid"),
             (base64url(b"{}"), "not valid"),
             (base64url(b"\"just a string\""), "not valid"),
-            (base64url(b"{\"version\": 1"), "cut short or corrupted: its scenario is not readable (its JSON breaks at line 1"),
+            (
+                base64url(b"{\"version\": 1"),
+                "cut short or corrupted: its scenario is not readable (invalid JSON: EOF while parsing an object at line 1, column 13",
+            ),
             (base64url(b"{\"version\": 2}"), "only version 1"),
             (with("/lock/ttl_ms", serde_json::json!("ten")), "lock.ttl_ms"),
             (with("/lock/ttl_ms", serde_json::json!(-5)), "lock.ttl_ms"),

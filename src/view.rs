@@ -40,8 +40,14 @@ pub fn prose(text: &str) -> yew::Html {
         .collect()
 }
 
-/// `text` cut into its plain parts and its `quoted` parts (`true`), without the backticks; a
-/// backtick with no partner stays in the text.
+/// The same text where it cannot be styled (an attribute read aloud, a tooltip, an SVG label):
+/// the quoted parts without their backticks.
+pub fn unquoted(text: &str) -> String {
+    code_spans(text).into_iter().map(|(_, part)| part).collect()
+}
+
+/// `text` cut into its plain parts and its `quoted` parts (`true`), without the backticks (an
+/// empty quote is dropped); a backtick with no partner stays in the text.
 pub fn code_spans(text: &str) -> Vec<(bool, &str)> {
     let mut out = Vec::new();
     let mut rest = text;
@@ -50,7 +56,9 @@ pub fn code_spans(text: &str) -> Vec<(bool, &str)> {
         if open > 0 {
             out.push((false, &rest[..open]));
         }
-        out.push((true, &rest[open + 1..open + 1 + len]));
+        if len > 0 {
+            out.push((true, &rest[open + 1..open + 1 + len]));
+        }
         rest = &rest[open + len + 2..];
     }
     if !rest.is_empty() {
@@ -67,6 +75,8 @@ fn quoted_parts_are_code_and_a_lone_backtick_stays() {
     assert_eq!(code_spans("no quotes"), [(false, "no quotes")]);
     assert_eq!(code_spans("`a` then a lone ` here"), [(true, "a"), (false, " then a lone ` here")]);
     assert_eq!(code_spans(""), []);
+    assert_eq!(code_spans("a `` b"), [(false, "a "), (false, " b")], "an empty quote is no code");
+    assert_eq!(unquoted("A sends `SET lock a1` to redis."), "A sends SET lock a1 to redis.");
 }
 
 /// Whether the reader's only pointer is a finger (a phone or a tablet): hints then speak of

@@ -113,10 +113,7 @@ fn diff(path: &str, a: &Value, b: &Value, out: &mut Vec<Setting>) {
 /// A setting's value in a link: a string as itself when that cannot be read as anything else
 /// (`fencing=atomic`), anything else as JSON; then percent-encoded where a query needs it.
 fn encode_value(v: &Value) -> String {
-    let text = match v {
-        Value::String(s) if sim::json::parse(s).is_err() && !s.is_empty() => s.clone(),
-        v => v.to_string(),
-    };
+    let text = link_text(v);
     let mut out = String::with_capacity(text.len());
     for b in text.bytes() {
         if b.is_ascii_alphanumeric() || b"-_.~:,=[]".contains(&b) {
@@ -129,14 +126,29 @@ fn encode_value(v: &Value) -> String {
 }
 
 /// A setting's value as a link carries it (already percent-decoded): JSON, or else a string. A
-/// number too large for JSON to hold (`1e400`) is refused as the number it was meant to be,
+/// number beyond what JSON's numbers hold (`1e400`) is refused as the number it was meant to be,
 /// rather than read as a string.
 fn decode_value(text: &str) -> Result<Value, String> {
     match sim::json::parse(text) {
         Ok(v) => Ok(v),
-        Err(sim::json::Error::Syntax(e)) if e.message() == "number out of range" => Err(format!("`{text}` is too large a number")),
+        Err(sim::json::Error::Syntax(e)) if e.out_of_range() => Err(format!("`{text}` is beyond the numbers a scenario can hold")),
         Err(_) => Ok(Value::String(text.to_string())),
     }
+}
+
+/// A setting's value as a link writes it, before percent-encoding: a string bare where it reads
+/// back as itself, anything else as JSON.
+fn link_text(v: &Value) -> String {
+    match v {
+        Value::String(s) if read_as_string(s) => s.clone(),
+        v => v.to_string(),
+    }
+}
+
+/// Whether a link can carry this string bare (`fencing=atomic`): it is not empty, and
+/// [`decode_value`] reads it back as a string (not as JSON, nor refuses it as a number).
+fn read_as_string(s: &str) -> bool {
+    !s.is_empty() && matches!(sim::json::parse(s), Err(e) if !matches!(&e, sim::json::Error::Syntax(x) if x.out_of_range()))
 }
 
 /// A link made from an earlier version of a library scenario (its `&v=` differs): its changes
@@ -225,6 +237,19 @@ mod tests {
         assert!(note.contains("earlier version of “gc-pause-unfenced”"), "{note}");
     }
 
+    /// Every value a setting can hold comes back from a link as it went in: a string that reads
+    /// as JSON, or as a number too large for JSON, is quoted; any other string goes bare.
+    #[test]
+    fn values_come_back_from_a_link_as_they_went_in() {
+        let strings = ["atomic", "1e400", "-1e400", "5", "true", "null", "a b", "{"];
+        let values = strings.iter().map(|s| Value::String(s.to_string())).chain([Value::from(5u64), Value::Bool(true), Value::Null]);
+        for v in values {
+            let text = link_text(&v);
+            assert_eq!(decode_value(&text).as_ref(), Ok(&v), "{text}");
+        }
+        assert!(read_as_string("atomic") && !read_as_string("1e400") && !read_as_string("5") && !read_as_string(""));
+    }
+
     #[test]
     fn bad_settings_in_a_link_get_clear_messages() {
         let cases: Vec<(&str, bool, Vec<&str>, &str)> = vec![
@@ -250,7 +275,12 @@ mod tests {
                 "lock.ttl_ms: expected a whole number (0 or more), found the text \"ten\"",
             ),
             ("gc-pause-unfenced", false, vec!["lock.ttl_ms=0"], "lock.ttl_ms: must be between 1"),
-            ("gc-pause-unfenced", false, vec!["seed=1", "lock.ttl_ms=1e400"], "change 2 of the link: `1e400` is too large a number"),
+            (
+                "gc-pause-unfenced",
+                false,
+                vec!["seed=1", "lock.ttl_ms=1e400"],
+                "change 2 of the link: `1e400` is beyond the numbers a scenario can hold",
+            ),
             ("gc-pause-unfenced", false, vec!["lock.ttl_ms"], "change 1 of the link (`lock.ttl_ms`) is not of the form path=value"),
             ("gc-pause-unfenced", false, vec!["=5"], "not of the form path=value"),
             ("gc-pause-unfenced", false, vec!["faults.0.pause.actor=<b>Z</b>"], "no actor is called `<b>Z</b>`"),

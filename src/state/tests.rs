@@ -193,6 +193,9 @@ fn the_challenge_is_met_by_its_solution_and_not_by_the_fix() {
     assert!(!fixed.challenge_met(), "the one-click fix does not count");
     // ... and the challenge says the goal was reached for the reader, rather than ask for it.
     assert_eq!((s.goal_given(), fixed.goal_given()), (None, Some(crate::state::Given::Fix)));
+    // Undo takes the fix off, as the challenge then says.
+    let undone = go(&fixed, Action::Undo);
+    assert!(!undone.fixed() && undone.goal_given().is_none() && *undone.scenario == *s.scenario);
     let solved = go(&s, Action::ShowSolution);
     assert!(solved.error.is_none() && solved.challenge_met(), "{:?}", solved.error);
     assert_eq!(solved.goal_given(), None);

@@ -81,7 +81,8 @@ pub fn controls(p: &ControlsProps) -> Html {
         })
     };
     let cur = &p.run.events[p.cursor.min(steps.saturating_sub(1))];
-    let said = sim::narrate::text(&p.scenario, &p.run, cur);
+    // Read aloud by a screen reader with the scrubber's value: without the backticks.
+    let said = crate::view::unquoted(&sim::narrate::text(&p.scenario, &p.run, cur));
     let pct = |i: usize| 100.0 * i as f64 / (steps.saturating_sub(1)).max(1) as f64;
     // Predict mode hides the violations (and the key moments still ahead) until the end.
     let hide = p.hide;

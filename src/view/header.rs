@@ -28,8 +28,11 @@ pub fn Header(p: &HeaderProps) -> Html {
     crate::view::probe::rendered("Header");
     let safe = p.safe;
     let original = &p.original;
+    let all = sim::library::INDEX;
+    let own = !all.iter().any(|x| x.id == original.id);
     let on_pick = {
-        let (d, current) = (p.dispatch.clone(), original.id.clone());
+        // What the picker shows now: the lesson, or the option that names one's own scenario.
+        let (d, current) = (p.dispatch.clone(), if own { String::new() } else { original.id.clone() });
         Callback::from(move |e: Event| {
             let select = e.target_unchecked_into::<web_sys::HtmlSelectElement>();
             // If the lesson cannot be had, the picker goes back to the one shown.
@@ -37,8 +40,6 @@ pub fn Header(p: &HeaderProps) -> Html {
             crate::library::open(&v, false, d.clone(), Callback::from(move |()| select.set_value(&shown)));
         })
     };
-    let all = sim::library::INDEX;
-    let own = !all.iter().any(|x| x.id == original.id);
     let help = {
         let d = p.dispatch.clone();
         Callback::from(move |_| d.emit(Action::ToggleHelp))

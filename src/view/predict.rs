@@ -164,8 +164,8 @@ pub fn YourTurn(p: &YourTurnProps) -> Html {
                         Given::Search => format!("The search's schedule is on screen, and the verdict is {goal}. "),
                     } }</strong>
                     { match given {
-                        Given::Fix => format!("Your turn is still to come: take the fix off (the “Fixed … undo” button in the lesson's card), then change the run yourself until the verdict says {goal}."),
-                        Given::Search => format!("Your turn is still to come: Undo goes back, then change the run yourself until the verdict says {goal}."),
+                        Given::Fix => format!("Your turn is still to come: Undo takes the fix off; then change the run yourself until the verdict says {goal}."),
+                        Given::Search => format!("Your turn is still to come: Undo takes the schedule off; then change the run yourself until the verdict says {goal}."),
                     } }
                 </p>
             } else {

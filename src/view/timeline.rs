@@ -211,7 +211,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
                     { veil(&lay, t_now, p.cursor, hide) }
                     <Markers layout={lay.clone()} run={p.run.clone()} facts={p.facts.clone()} upto={hide.then_some(p.cursor)} dispatch={p.dispatch.clone()} />
                     if let Some((t, e)) = p.diff.and_then(|(t, i)| Some((t, p.run.events.get(i)?))) {
-                        <g class="first-diff">{ shape::inside(&draw::glyph::first_difference(&lay, t, e, &sim::narrate::text(&p.scenario, &p.run, e), lay.height - 4.0)) }</g>
+                        <g class="first-diff">{ shape::inside(&draw::glyph::first_difference(&lay, t, e, &crate::view::unquoted(&sim::narrate::text(&p.scenario, &p.run, e)), lay.height - 4.0)) }</g>
                     }
                     if hide { { cursor_line(&lay, t_now) } }
                 </svg>

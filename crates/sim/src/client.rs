@@ -225,7 +225,7 @@ impl Client {
                 self.resends += 1;
                 out.push(timeout("its write; it sends it again"));
                 // The same request again, under a new request number.
-                if let Some(Payload::Write(w)) = self.core.last_payload.clone() {
+                if let Some(w) = self.core.last_write.clone() {
                     self.core.send(Dest::Resource, |req| Payload::Write(Box::new(Write { req, ..*w })), timeout_ms, cx, out);
                 }
             }

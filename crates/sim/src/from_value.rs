@@ -295,43 +295,67 @@ pub(crate) use unit_enums;
 /// serde's message for a value of the wrong kind, in a reader's words: `invalid type: string
 /// "ten", expected u64` becomes `expected a whole number (0 or more), found the text "ten"`.
 /// The readers keep serde's wording, which the tests compare with serde's own; a scenario's
-/// error is shown in these words. Other messages (an unknown field or name, a missing field)
-/// are plain already and are returned as they are.
+/// error is shown in these words. Other messages (an unknown field or name, a missing field, a
+/// list's length) keep serde's words.
 pub fn plain(message: &str) -> String {
+    // serde's names for what was expected, as the readers above give them.
+    const EXPECTED: &[(&str, &str)] = &[
+        ("u64", "a whole number (0 or more)"),
+        ("usize", "a whole number (0 or more)"),
+        ("u32", "a whole number from 0 to 4294967295"),
+        ("u8", "a whole number from 0 to 255"),
+        ("i64", "a whole number"),
+        ("f64", "a number"),
+        ("a boolean", "true or false"),
+        ("a string", "a string"),
+        ("a sequence", "a list"),
+        ("a map", "an object"),
+        ("struct variant", "an object with named fields"),
+        ("map with a single key", "an object with just one key (its kind)"),
+        ("string or map", "a kind: its name, or an object with just one key (the kind)"),
+    ];
     let Some(rest) = message.strip_prefix("invalid type: ").or_else(|| message.strip_prefix("invalid value: ")) else {
         return message.to_string();
     };
-    let Some((found, expected)) = rest.rsplit_once(", expected ") else { return message.to_string() };
-    let expected = match expected {
-        "u64" | "usize" => "a whole number (0 or more)".to_string(),
-        "u32" => "a whole number from 0 to 4294967295".to_string(),
-        "u8" => "a whole number from 0 to 255".to_string(),
-        "i64" => "a whole number".to_string(),
-        "f64" => "a number".to_string(),
-        "a boolean" => "true or false".to_string(),
-        "struct variant" => "an object with named fields".to_string(),
-        "map with a single key" => "an object with just one key (its kind)".to_string(),
-        "string or map" => "a kind: its name, or an object with just one key (the kind)".to_string(),
-        "a sequence" => "a list".to_string(),
-        e if e.starts_with("struct ") => "an object with named fields".to_string(),
-        e => e.to_string(),
-    };
+    let split = EXPECTED
+        .iter()
+        .find_map(|(serde, words)| Some((rest.strip_suffix(serde)?.strip_suffix(", expected ")?, *words)))
+        .or_else(|| rest.find(", expected struct ").map(|i| (&rest[..i], "an object with named fields")));
+    let Some((found, expected)) = split else { return message.to_string() };
     // serde's `Unexpected`, as it writes it: integer `5`, floating point `1.5`, string "x",
     // boolean `true`; or a kind: null, sequence, map, unit variant.
-    let quoted = |kind: &str| found.strip_prefix(kind).map(|v| v.trim_matches('`').to_string());
-    let found = quoted("integer ")
-        .or_else(|| quoted("floating point "))
-        .or_else(|| quoted("boolean "))
-        .or_else(|| found.strip_prefix("string ").map(|s| format!("the text {s}")))
-        .unwrap_or_else(|| {
-            match found {
-                "sequence" => "a list",
-                "map" => "an object",
-                "unit value" | "null" => "null",
-                "unit variant" => "a name",
-                other => other,
-            }
-            .to_string()
-        });
+    let found = match found.split_once(' ') {
+        Some(("integer" | "floating", v)) => {
+            let v = v.strip_prefix("point ").unwrap_or(v).trim_matches('`');
+            // A whole number past 2^63 is still a whole number: say why it is refused.
+            let too_large = if huge(v) && expected.starts_with("a whole number") { ", which is too large" } else { "" };
+            format!("{v}{too_large}")
+        }
+        Some(("boolean", v)) => v.trim_matches('`').to_string(),
+        Some(("string", s)) => format!("the text {s}"),
+        _ => match found {
+            "sequence" => "a list",
+            // The object given for a kind has none or several keys.
+            "map" if expected.starts_with("an object with just one key") => "an object with another number of keys",
+            "map" => "an object",
+            "unit value" => "null",
+            "unit variant" => "a name",
+            other => other,
+        }
+        .to_string(),
+    };
     format!("expected {expected}, found {found}")
+}
+
+/// Whether a number as serde writes it (`5`, `-3`, `1.5e+29`) is 2^63 or more in size. Read from
+/// its digits: parsing it as a float would bring the standard library's decimal tables into
+/// the browser build (15 KB).
+fn huge(v: &str) -> bool {
+    let v = v.trim_start_matches('-');
+    match v.split_once(['e', 'E']) {
+        // One digit before the point: at 10^19 and above.
+        Some((_, exp)) => exp.trim_start_matches('+').parse::<i32>().is_ok_and(|e| e >= 19),
+        None if v.contains('.') => false,
+        None => v.len() > 19 || (v.len() == 19 && v >= "9223372036854775808"),
+    }
 }

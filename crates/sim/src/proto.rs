@@ -128,12 +128,12 @@ pub struct Core {
     /// Which attempt at the lock this is.
     pub attempt: u32,
     /// The last write sent for the current step, kept for resends.
-    pub last_payload: Option<Payload>,
+    pub last_write: Option<Box<crate::msg::Write>>,
 }
 
 impl Default for Core {
     fn default() -> Core {
-        Core { next_req: 1, wait: Wait::Nothing, owner: String::new(), lease: None, attempt: 0, last_payload: None }
+        Core { next_req: 1, wait: Wait::Nothing, owner: String::new(), lease: None, attempt: 0, last_write: None }
     }
 }
 
@@ -151,7 +151,10 @@ impl Core {
         let p = make(req);
         // Kept for a write only: a write is sent again after a timeout (`retries`); a lock
         // request is built anew, and keeping a copy of every message would cost each one.
-        self.last_payload = matches!(p, Payload::Write { .. }).then(|| p.clone());
+        self.last_write = match &p {
+            Payload::Write(w) => Some(w.clone()),
+            _ => None,
+        };
         out.push(Effect::Send(dest, p));
         if let Some(t) = timeout_ms {
             out.push(Effect::Timer(t as Micros * MS, TimerKind::Timeout(req)));

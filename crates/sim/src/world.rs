@@ -315,8 +315,10 @@ impl World<'_> {
     }
 
     /// Does what an actor asked, in the order it asked, and leaves `out` empty for the next
-    /// handler. A handler's buffer is taken from [`Fx`] and put back after (a handler that
-    /// runs while it is out, were there one, would start from a new buffer).
+    /// handler. A handler's buffer is taken from [`Fx`] and put back after; a handler that runs
+    /// while it is out (a failover's crash tells the lock service of the fault while the lock
+    /// service's own effects are being applied) starts from a new buffer, and its effects are
+    /// applied at once, as they were before the buffers were kept.
     fn apply<T>(&mut self, out: &mut Out<T>, lift: fn(T) -> Timer) {
         // The last event the actor asked for: a record that follows it belongs to it.
         let mut announced = None;

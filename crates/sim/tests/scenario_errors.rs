@@ -260,9 +260,20 @@ fn objects_of_many_keys_are_refused_without_reading_them_quadratically() {
 /// A value of the wrong kind is refused in a reader's words, not serde's ("expected u64").
 #[test]
 fn wrong_kinds_are_said_in_plain_words() {
-    let cases: [(&str, serde_json::Value, &str); 7] = [
+    let cases: [(&str, serde_json::Value, &str); 10] = [
         ("/lock/ttl_ms", "ten".into(), "lock.ttl_ms: expected a whole number (0 or more), found the text \"ten\""),
-        ("/lock/ttl_ms", 1.5e29.into(), "lock.ttl_ms: expected a whole number (0 or more), found 1.5e+29"),
+        ("/lock/ttl_ms", 1.5e29.into(), "lock.ttl_ms: expected a whole number (0 or more), found 1.5e+29, which is too large"),
+        (
+            "/seed",
+            serde_json::json!(18446744073709551615u64 as f64),
+            "seed: expected a whole number (0 or more), found 1.8446744073709552e+19, which is too large",
+        ),
+        ("/lock/ttl_ms", 2.5.into(), "lock.ttl_ms: expected a whole number (0 or more), found 2.5"),
+        (
+            "/clients/0/steps/0",
+            serde_json::json!({"work": {"ms": 1}, "read": {}}),
+            "clients[0].steps[0]: expected an object with just one key (its kind), found an object with another number of keys",
+        ),
         (
             "/clients/0/steps/0",
             5.into(),

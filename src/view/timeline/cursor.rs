@@ -58,7 +58,11 @@ pub fn Markers(p: &MarkersProps) -> Html {
     let markers = moments.chain(violations).map(|(i, bad)| {
         let x = p.layout.x(p.run.events[i].at_us);
         let d = p.dispatch.clone();
-        let title = if bad { "A violation: jump here".to_string() } else { p.run.events[i].moment.clone().unwrap_or_default() };
+        let title = if bad {
+            "A violation: jump here".to_string()
+        } else {
+            crate::view::unquoted(p.run.events[i].moment.as_deref().unwrap_or_default())
+        };
         html! {
             <g class={classes!("marker", bad.then_some("bad"))} onclick={Callback::from(move |_| d.emit(Action::Seek(i)))}>
                 <title>{ title }</title>

@@ -36,6 +36,11 @@ impl Syntax {
     pub fn column(&self) -> usize {
         self.column
     }
+
+    /// A number too large for a float (`1e400`): the text is JSON, the number is not one it holds.
+    pub fn out_of_range(&self) -> bool {
+        self.message == number::OUT_OF_RANGE
+    }
 }
 
 /// As serde_json words it: "expected `,` or `]` at line 3 column 5".

@@ -5,7 +5,7 @@
 use super::{Parser, Syntax, EOF_VALUE, INVALID_NUMBER};
 use crate::json::{Number, Value, N};
 
-const OUT_OF_RANGE: &str = "number out of range";
+pub(super) const OUT_OF_RANGE: &str = "number out of range";
 
 /// The powers of ten an `f64` holds exactly.
 const EXACT: [f64; 23] =
