@@ -80,20 +80,25 @@ pub fn Header(p: &HeaderProps) -> Html {
     }
 }
 
-/// Share: "Copy link" and "Embed", behind one button so that the header keeps its shape.
+/// Share: "Copy link" and "Embed", behind one button so that the header keeps its shape. The
+/// copied link is shown below its button until closed, or until the menu closes.
 #[component]
-fn Share(p: &CopyLinkProps) -> Html {
+fn Share(p: &ShareProps) -> Html {
     let open = use_state(|| false);
+    let shown = use_state(|| None::<String>);
     let toggle = {
-        let open = open.clone();
-        Callback::from(move |_| open.set(!*open))
+        let (open, shown) = (open.clone(), shown.setter());
+        Callback::from(move |_| {
+            shown.set(None);
+            open.set(!*open)
+        })
     };
     html! {
         <div class="share">
             <button class="btn share-toggle" aria-expanded={open.to_string()} aria-controls="share-menu" onclick={toggle}>{ "Share ▾" }</button>
             if *open {
                 <div class="share-menu" id="share-menu">
-                    <CopyLink screen={p.screen.clone()} />
+                    { copy_link(&p.screen, &shown) }
                     <crate::view::embed_dialog::EmbedButton screen={p.screen.clone()} />
                 </div>
             }
@@ -138,19 +143,19 @@ pub fn lesson_actions(p: &LessonActionsProps) -> Html {
     }
 }
 
-/// "Copy link": the address of this exact run, to the clipboard (and shown, if that fails).
+/// Share's props. Its "Copy link" puts the address of this exact run on the clipboard (and shows
+/// it, in case that fails).
 #[derive(Properties, PartialEq)]
-struct CopyLinkProps {
+struct ShareProps {
     /// Read when clicked: the link is to the run and the step shown then.
     screen: Latest<Screen>,
 }
 
-#[component]
-fn CopyLink(p: &CopyLinkProps) -> Html {
-    let shown = use_state(|| None::<String>);
+/// "Copy link" (a part of [`Share`], whose state `shown` is: the link copied, shown until closed).
+fn copy_link(screen: &Latest<Screen>, shown: &UseStateHandle<Option<String>>) -> Html {
     let onclick = {
         let shown = shown.clone();
-        let s = p.screen.clone();
+        let s = screen.clone();
         Callback::from(move |_| {
             let (s, shown) = (s.get(), shown.clone());
             wasm_bindgen_futures::spawn_local(async move {
@@ -169,7 +174,7 @@ fn CopyLink(p: &CopyLinkProps) -> Html {
     html! {
         <>
             <button class="btn copy" {onclick} title="Copy a link that reopens this exact run">{ "Copy link" }</button>
-            if let Some(link) = (*shown).clone() {
+            if let Some(link) = (**shown).clone() {
                 <div class="copied" role="status">
                     <span>{ "Link copied. It reopens this run at this step:" }</span>
                     <input readonly=true value={link} aria-label="Link to this run" onfocus={Callback::from(|e: FocusEvent| e.target_unchecked_into::<web_sys::HtmlInputElement>().select())} />
