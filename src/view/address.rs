@@ -37,7 +37,8 @@ fn first_lesson() -> Scenario {
 /// The run to open: `?scenario=<id>&fix=1` (the library), `&set=<path>=<value>` (its changes),
 /// `#s=…` or `#z=…` (a scenario in the fragment), `?s=…` (the older form), and `&step=N`; the
 /// reader's last scenario otherwise. A bad link says what is wrong and falls back to the
-/// reader's last scenario.
+/// reader's last scenario, so that their work is not lost; on a first visit, to the lesson the
+/// link names (without the changes that could not be made), or else the course's first lesson.
 pub(super) fn initial() -> Screen {
     let loc = web_sys::window().map(|w| w.location());
     let search = loc.as_ref().and_then(|l| l.search().ok()).unwrap_or_default();
@@ -46,10 +47,12 @@ pub(super) fn initial() -> Screen {
     let get = |k: &str| params.as_ref().and_then(|p| p.get(k));
     // The reader's last scenario, else the course's first: what any link that cannot be opened
     // (or run) falls back to, so that the next save never overwrites the reader's work.
-    let fallback = || last_scenario().unwrap_or_else(first_lesson);
+    let last = last_scenario();
+    let instead = if last.is_some() { "Your last scenario is shown instead." } else { "The course's first lesson is shown instead." };
+    let fallback = || last.clone().unwrap_or_else(first_lesson);
     let fix = get("fix").is_some_and(|v| v == "1" || v == "true");
     let sets: Vec<String> = params.as_ref().map(|p| p.get_all("set").iter().filter_map(|v| v.as_string()).collect()).unwrap_or_default();
-    let cannot = |e: String| format!("This link could not be opened: {e}. Your last scenario is shown instead.");
+    let cannot = |e: String| format!("This link could not be opened: {e}. {instead}");
     let (scenario, problem, fix) = if let Some(z) = hash.strip_prefix("#z=") {
         PENDING_LINK.with(|p| *p.borrow_mut() = Some(z.to_string()));
         LINK_LOADING.with(|l| l.set(true));
@@ -60,18 +63,20 @@ pub(super) fn initial() -> Screen {
             Err(e) => (fallback(), Some(cannot(e)), false),
         }
     } else if let (Some(id), false) = (get("scenario"), sets.is_empty()) {
-        match crate::share::decode_settings(&id, fix, &sets) {
-            Ok(sc) => (sc, crate::share::stale_note(&id, fix, get("v").as_deref()), false),
-            Err(e) => (fallback(), Some(cannot(e)), false),
+        match (crate::share::decode_settings(&id, fix, &sets), sim::library::get(&id)) {
+            (Ok(sc), _) => (sc, crate::share::stale_note(&id, fix, get("v").as_deref()), false),
+            // The lesson is there, only its changes are wrong, and there is no work of the
+            // reader's to keep on screen (a first visit): the lesson opens without them.
+            (Err(e), Some(lesson)) if last.is_none() => {
+                let said = format!("This link's changes could not be made: {e}. “{}” is shown without them.", lesson.title);
+                (lesson, Some(said), fix)
+            }
+            (Err(e), _) => (fallback(), Some(cannot(e)), false),
         }
     } else if let Some(id) = get("scenario") {
         match sim::library::get(&id) {
             Some(s) => (s, None, fix),
-            None => (
-                fallback(),
-                Some(format!("There is no scenario called “{id}” in the library; your last scenario is shown instead.")),
-                false,
-            ),
+            None => (fallback(), Some(format!("There is no scenario called “{id}” in the library. {instead}")), false),
         }
     } else {
         (fallback(), None, false)
@@ -81,8 +86,10 @@ pub(super) fn initial() -> Screen {
         Ok(s) => s,
         Err(e) => {
             let (mut s, shown) = match Screen::new(fallback(), false) {
-                Ok(s) => (s, "Your last scenario is shown instead."),
-                Err(_) => (Screen::new(first_lesson(), false).expect("library scenarios run"), "The first lesson is shown instead."),
+                Ok(s) => (s, instead),
+                Err(_) => {
+                    (Screen::new(first_lesson(), false).expect("library scenarios run"), "The course's first lesson is shown instead.")
+                }
             };
             s.error = Some(crate::state::FieldError {
                 field: "open".into(),
@@ -173,7 +180,14 @@ pub(super) fn open_pending_link(d: UseReducerDispatcher<Screen>) {
                     d.dispatch(Action::Seek(step.saturating_sub(1)));
                 }
             }
-            Err(e) => d.dispatch(Action::Refuse(format!("This link could not be opened: {e}. Your last scenario is shown instead."))),
+            Err(e) => {
+                let instead = if last_scenario().is_some() {
+                    "Your last scenario is shown instead."
+                } else {
+                    "The course's first lesson is shown instead."
+                };
+                d.dispatch(Action::Refuse(format!("This link could not be opened: {e}. {instead}")))
+            }
         }
     });
 }

@@ -118,7 +118,7 @@ pub fn Lab(p: &LabProps) -> Html {
         let d = dispatch.clone();
         html! {
             <div class="banner" role="alert">
-                <span>{ &e.message }</span>
+                <span>{ crate::view::prose(&e.message) }</span>
                 <button class="btn small" aria-label="Dismiss" onclick={Callback::from(move |_| d.emit(Action::CloseOverlays))}>{ "×" }</button>
             </div>
         }

@@ -223,7 +223,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
                                          scroll_left: scroll.0, visible_width: scroll.1 }) }
             }
             if let Some(msg) = p.error.clone() {
-                <p class="field-error" role="alert">{ msg }</p>
+                <p class="field-error" role="alert">{ crate::view::prose(&msg) }</p>
             }
         </div>
     }

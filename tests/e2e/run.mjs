@@ -370,6 +370,11 @@ const b64url = (text) => Buffer.from(text).toString('base64url');
 const repro = (name) => JSON.stringify(JSON.parse(fs.readFileSync(new URL(`../../crates/sim/tests/repro/${name}.json`, import.meta.url), 'utf8')));
 
 await test('share: a bad link says what is wrong and keeps the last scenario', async (page) => {
+  // On a first visit there is no work to keep: a lesson whose changes cannot be made opens without them.
+  await open(page, '?scenario=gc-pause-unfenced&set=lock.ttl_ms=ten');
+  const first = await page.textContent('.banner');
+  expect(first.includes("This link's changes could not be made") && first.includes('shown without them'), first);
+  expect(await page.inputValue('select[aria-label="Scenario"]') === 'gc-pause-unfenced', 'the lesson the link names');
   await open(page, '?scenario=token-reset');
   await page.click('#tab-Change');
   await page.fill('#f-ttl', '23456');

@@ -59,7 +59,7 @@ impl Form<'_> {
                            aria-invalid={err.is_some().to_string()} aria-describedby={err.as_ref().map(|_| err_id.clone())} />
                     <span class="unit">{ unit }</span>
                 </div>
-                if let Some(e) = err { <p class="field-error" id={err_id} role="alert">{ e }</p> }
+                if let Some(e) = err { <p class="field-error" id={err_id} role="alert">{ crate::view::prose(&e) }</p> }
             </div>
         }
     }
@@ -82,7 +82,7 @@ impl Form<'_> {
                 <select id={id.clone()} onchange={onchange}>
                     { for options.iter().map(|(v, l)| html! { <option value={*v} selected={*v == value}>{ *l }</option> }) }
                 </select>
-                if let Some(e) = err { <p class="field-error" role="alert">{ e }</p> }
+                if let Some(e) = err { <p class="field-error" role="alert">{ crate::view::prose(&e) }</p> }
             </div>
         }
     }

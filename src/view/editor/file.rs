@@ -101,7 +101,7 @@ pub fn FileBox(p: &FileProps) -> Html {
             <label class="paste-label" for="f-paste">{ "Or paste a scenario:" }</label>
             <textarea id="f-paste" rows="3" placeholder="{ \"version\": 1, … }" oninput={on_paste} aria-describedby={err.as_ref().map(|_| "f-import-error")} />
             <button class="btn" onclick={open_paste} disabled={paste.trim().is_empty()}>{ "Open pasted scenario" }</button>
-            if let Some(e) = err { <p class="field-error" id="f-import-error" role="alert">{ e }</p> }
+            if let Some(e) = err { <p class="field-error" id="f-import-error" role="alert">{ crate::view::prose(&e) }</p> }
         </fieldset>
     }
 }

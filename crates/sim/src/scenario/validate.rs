@@ -178,7 +178,7 @@ impl Scenario {
                 return err(format!("clients[{i}].name"), format!("`{}` is used by another client", c.name));
             }
             if c.start_ms > dur {
-                return err(format!("clients[{i}].start_ms"), format!("is after the end of the run ({dur} ms)"));
+                return err(format!("clients[{i}].start_ms"), format!("starts after the end of the run ({dur} ms)"));
             }
             if c.steps.len() > STEPS {
                 return err(format!("clients[{i}].steps"), format!("{} steps; at most {STEPS} are allowed", c.steps.len()));
@@ -241,7 +241,7 @@ impl Scenario {
         for (i, f) in self.faults.iter().enumerate() {
             let p = |field: &str| format!("faults[{i}].{}.{field}", fault_name(f));
             if f.at_ms() > dur {
-                return err(p("at_ms"), format!("is after the end of the run ({dur} ms)"));
+                return err(p("at_ms"), format!("comes after the end of the run ({dur} ms)"));
             }
             match f {
                 Fault::Pause { actor: a, duration_ms, .. } => {
