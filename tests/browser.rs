@@ -264,7 +264,7 @@ async fn a_playback_tick_renders_only_what_follows_the_cursor() {
         for follows in ["Lab", "Timeline", "Cursor", "LaneLabels", "Dots", "Controls", "Inspector"] {
             assert!(r.contains_key(follows), "{follows} follows the cursor: {r:?}");
         }
-        for stays in ["Header", "Story", "Backdrop", "Marks", "Markers", "VerdictPanel", "Predict"] {
+        for stays in ["Header", "Story", "Backdrop", "Marks", "Markers", "Legend", "VerdictPanel", "Predict"] {
             assert!(!r.contains_key(stays), "{stays} rendered on a tick: {r:?}");
         }
     }
@@ -289,6 +289,10 @@ async fn an_edit_renders_the_parts_that_draw_the_run() {
     for part in ["Backdrop", "Marks", "Markers", "VerdictPanel", "Inspector"] {
         assert!(edited.contains_key(part), "{part} draws the new run: {edited:?}");
     }
+    // The legend shows the kinds of glyph the run draws: a longer TTL changes none of them.
+    assert!(!edited.contains_key("Legend"), "the legend is drawn again only when what it shows changes: {edited:?}");
+    let fenced = after(Action::Edit(app::edit::Field::Fencing, "atomic".into())).await;
+    assert!(fenced.contains_key("Legend"), "fencing adds a rejected write to the legend: {fenced:?}");
     root.remove();
 }
 

@@ -136,6 +136,8 @@ pub fn Timeline(p: &TimelineProps) -> Html {
         }))
     };
     let leases = ByPtr::from(use_memo((p.run.clone(), p.scenario.clone()), |(run, sc)| draw::lease::Leases::of(run, sc)));
+    // What the legend shows: an edit or a zoom that changes none of it does not draw it again.
+    let kinds = *use_memo((lay.clone(), !leases.is_empty()), |(lay, leases)| legend::kinds(lay, *leases));
     let drag: Drags = use_mut_ref(|| None).into();
     let menu = use_state(|| None::<Menu>);
     let reduced = *use_memo((), |_| reduced_motion());
@@ -217,7 +219,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
                 </svg>
             </div>
             // One legend for the lab (a compared run, which has a label, shares it).
-            if p.label.is_none() { <Legend layout={lay.clone()} leases={!leases.is_empty()} /> }
+            if p.label.is_none() { <Legend {kinds} /> }
             if let Some(m) = (*menu).clone().filter(|_| !p.readonly) {
                 { lane_menu(&MenuProps { menu: m, run: p.run.clone(), scenario: p.scenario.clone(), close, dispatch: p.dispatch.clone(),
                                          scroll_left: scroll.0, visible_width: scroll.1 }) }

@@ -7,13 +7,59 @@ use draw::layout::{Arrow, ArrowKind, Bar, BarKind, Layout, Mark, MarkKind, Pause
 use yew::prelude::*;
 
 use super::shape::inside;
-use crate::state::ByPtr;
+
+/// Which kinds of glyph a run draws, in the legend's order, and the colour its first holder's
+/// bars have: all the legend depends on, so that an edit that changes none of it does not draw
+/// the legend again ([`kinds`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Kinds {
+    bits: u32,
+    client: Option<usize>,
+    /// The run has leases, drawn as rings beside the lane names.
+    leases: bool,
+}
+
+/// The bars, in the clients' colour first; `None` is a pause block.
+const BARS: [(Option<BarKind>, &str); 6] = [
+    (Some(BarKind::Belief), "holds the lock"),
+    (Some(BarKind::Stale), "lease run out, still believed held"),
+    (Some(BarKind::Key), "lock key on a server"),
+    (None, "paused (GC): runs nothing"),
+    (Some(BarKind::Down), "down"),
+    (Some(BarKind::Partition), "cut off from the network"),
+];
+const MARKS: [(MarkKind, bool, &str); 9] = [
+    (MarkKind::Grant, false, "granted (its token)"),
+    (MarkKind::Expired, false, "key expired"),
+    (MarkKind::Accepted, false, "write accepted"),
+    (MarkKind::Accepted, true, "stale write accepted"),
+    (MarkKind::Rejected, false, "write rejected"),
+    (MarkKind::Violation, false, "harm done (see the verdict)"),
+    (MarkKind::Jump, false, "clock jump"),
+    (MarkKind::Crash, false, "crash"),
+    (MarkKind::Restart, false, "restart or failover"),
+];
+const ARROWS: [(ArrowKind, &str); 3] =
+    [(ArrowKind::Delayed, "held by the network"), (ArrowKind::Lost, "lost"), (ArrowKind::InFlight, "still in flight at the end")];
+
+/// What the legend of this layout shows.
+pub fn kinds(l: &Layout, leases: bool) -> Kinds {
+    let has_mark = |k: MarkKind, harm: bool| l.marks.iter().any(|m| m.kind == k && (k != MarkKind::Accepted || m.harm == harm));
+    let has_bar = |k: BarKind| l.bars.iter().any(|b| b.kind == k);
+    let flags = BARS
+        .iter()
+        .map(|(k, _)| k.map_or(!l.pauses.is_empty(), has_bar))
+        .chain(MARKS.iter().map(|(k, harm, _)| has_mark(*k, *harm)))
+        .chain([l.arrows.iter().any(|a| a.count > 1)])
+        .chain(ARROWS.iter().map(|(k, _)| l.arrows.iter().any(|a| a.kind == *k)));
+    let bits = flags.enumerate().fold(0, |bits, (i, on)| if on { bits | 1 << i } else { bits });
+    let client = l.bars.iter().find(|b| b.kind == BarKind::Belief).and_then(|b| b.color).or(Some(0));
+    Kinds { bits, client, leases }
+}
 
 #[derive(Properties, PartialEq)]
 pub struct LegendProps {
-    pub layout: ByPtr<Layout>,
-    /// The run has leases, drawn as rings beside the lane names.
-    pub leases: bool,
+    pub kinds: Kinds,
 }
 
 /// One entry: a glyph in a small box and its meaning.
@@ -60,58 +106,30 @@ fn arrow(kind: ArrowKind, count: usize) -> Glyph {
 /// What this run draws, in words.
 #[component]
 pub fn Legend(p: &LegendProps) -> Html {
-    let l = &p.layout;
-    let has_mark = |k: MarkKind, harm: bool| l.marks.iter().any(|m| m.kind == k && (k != MarkKind::Accepted || m.harm == harm));
-    let has_bar = |k: BarKind| l.bars.iter().any(|b| b.kind == k);
-    let has_arrow = |k: ArrowKind| l.arrows.iter().any(|a| a.kind == k);
-    let client = l.bars.iter().find(|b| b.kind == BarKind::Belief).and_then(|b| b.color).or(Some(0));
+    crate::view::probe::rendered("Legend");
+    let Kinds { bits, client, leases } = p.kinds;
+    let on = |i: usize| bits & (1 << i) != 0;
     let mut items = Vec::new();
-    if has_bar(BarKind::Belief) {
-        items.push(entry(bar(BarKind::Belief, client), 30.0, "holds the lock"));
+    for (i, (k, text)) in BARS.iter().enumerate().filter(|(i, _)| on(*i)) {
+        let g = match *k {
+            None => glyph::pause(&PauseBlock { fault: 0, actor: 0, x0: 2.0, x1: 28.0, y: 6.0, h: 10.0, title: String::new() }),
+            Some(k) if i < 3 => bar(k, client),
+            Some(k) => bar(k, None),
+        };
+        items.push(entry(g, 30.0, text));
     }
-    if has_bar(BarKind::Stale) {
-        items.push(entry(bar(BarKind::Stale, client), 30.0, "lease run out, still believed held"));
-    }
-    if has_bar(BarKind::Key) {
-        items.push(entry(bar(BarKind::Key, client), 30.0, "lock key on a server"));
-    }
-    if !l.pauses.is_empty() {
-        let pause = PauseBlock { fault: 0, actor: 0, x0: 2.0, x1: 28.0, y: 6.0, h: 10.0, title: String::new() };
-        items.push(entry(glyph::pause(&pause), 30.0, "paused (GC): runs nothing"));
-    }
-    for (k, text) in [(BarKind::Down, "down"), (BarKind::Partition, "cut off from the network")] {
-        if has_bar(k) {
-            items.push(entry(bar(k, None), 30.0, text));
-        }
-    }
-    let marks = [
-        (MarkKind::Grant, false, "granted (its token)"),
-        (MarkKind::Expired, false, "key expired"),
-        (MarkKind::Accepted, false, "write accepted"),
-        (MarkKind::Accepted, true, "stale write accepted"),
-        (MarkKind::Rejected, false, "write rejected"),
-        (MarkKind::Violation, false, "harm done (see the verdict)"),
-        (MarkKind::Jump, false, "clock jump"),
-        (MarkKind::Crash, false, "crash"),
-        (MarkKind::Restart, false, "restart or failover"),
-    ];
-    for (k, harm, text) in marks {
-        if has_mark(k, harm) {
-            items.push(entry(mark(k, harm), 22.0, text));
-        }
+    for (_, (k, harm, text)) in MARKS.iter().enumerate().filter(|(i, _)| on(BARS.len() + i)) {
+        items.push(entry(mark(*k, *harm), 22.0, text));
     }
     items.push(entry(arrow(ArrowKind::Normal, 1), 28.0, "message"));
-    if l.arrows.iter().any(|a| a.count > 1) {
+    let burst = BARS.len() + MARKS.len();
+    if on(burst) {
         items.push(entry(arrow(ArrowKind::Normal, 2), 28.0, "burst of messages (zoom in)"));
     }
-    for (k, text) in
-        [(ArrowKind::Delayed, "held by the network"), (ArrowKind::Lost, "lost"), (ArrowKind::InFlight, "still in flight at the end")]
-    {
-        if has_arrow(k) {
-            items.push(entry(arrow(k, 1), 28.0, text));
-        }
+    for (_, (k, text)) in ARROWS.iter().enumerate().filter(|(i, _)| on(burst + 1 + i)) {
+        items.push(entry(arrow(*k, 1), 28.0, text));
     }
-    if p.leases {
+    if leases {
         let c = draw::lease::Countdown { left_us: 6, ttl_us: 10, holder: true };
         items.push(html! {
             <li>
