@@ -63,15 +63,17 @@ pub(super) fn initial() -> Screen {
             Err(e) => (fallback(), Some(cannot(e)), false),
         }
     } else if let (Some(id), false) = (get("scenario"), sets.is_empty()) {
-        match (crate::share::decode_settings(&id, fix, &sets), sim::library::get(&id)) {
-            (Ok(sc), _) => (sc, crate::share::stale_note(&id, fix, get("v").as_deref()), false),
+        match crate::share::decode_settings(&id, fix, &sets) {
+            Ok(sc) => (sc, crate::share::stale_note(&id, fix, get("v").as_deref()), false),
             // The lesson is there, only its changes are wrong, and there is no work of the
             // reader's to keep on screen (a first visit): the lesson opens without them.
-            (Err(e), Some(lesson)) if last.is_none() => {
-                let said = format!("This link's changes could not be made: {e}. “{}” is shown without them.", lesson.title);
-                (lesson, Some(said), fix)
-            }
-            (Err(e), _) => (fallback(), Some(cannot(e)), false),
+            Err(e) => match sim::library::get(&id).filter(|_| last.is_none()) {
+                Some(lesson) => {
+                    let said = format!("This link's changes could not be made: {e}. “{}” is shown without them.", lesson.title);
+                    (lesson, Some(said), fix)
+                }
+                None => (fallback(), Some(cannot(e)), false),
+            },
         }
     } else if let Some(id) = get("scenario") {
         match sim::library::get(&id) {
