@@ -153,8 +153,9 @@ fn labels(l: &Layout) -> Vec<(f64, f64, f64, String)> {
     out
 }
 
-/// No two labels overlap, on any scenario of the library, with or without its fix, at any zoom
-/// (a phone's width, a desktop's, and zoomed 4× and 32×).
+/// No two labels overlap, and none runs past either side of the picture, on any scenario of
+/// the library, with or without its fix, at any zoom (a phone's width, a desktop's, and zoomed
+/// 4× and 32×).
 #[test]
 fn labels_never_overlap_at_any_zoom() {
     for base in sim::library::all() {
@@ -163,6 +164,9 @@ fn labels_never_overlap_at_any_zoom() {
             for width in [640.0, 1000.0, 4000.0, 32000.0] {
                 let l = layout(&run, &sc, width);
                 let all = labels(&l);
+                for a in &all {
+                    assert!(a.0 >= 0.0 && a.1 <= l.width, "{} at {width} px: “{}” runs out of the picture ({a:?})", sc.id, a.3);
+                }
                 for (i, a) in all.iter().enumerate() {
                     for b in &all[i + 1..] {
                         let same_line = (a.2 - b.2).abs() < 11.0;

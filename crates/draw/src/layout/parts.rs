@@ -210,10 +210,13 @@ pub(super) fn arrows(l: &mut Layout, run: &Run) {
         last.insert((m.from, m.to), l.arrows.len());
         let bow = (STRAIGHT - (x1 - x0).abs()).max(0.0) * 0.75 * if to > from { -1.0 } else { 1.0 };
         let label = decided.get_mut(i).and_then(Option::take).map(|text| {
-            // Beside the arrow's end, just outside the lane it arrives at.
+            // Beside the arrow's end, just outside the lane it arrives at: after it, or before
+            // it where the picture ends too soon.
             let lane = l.lane(m.to);
             let y = if to > from { lane.y - 3.0 } else { lane.y + lane.h + 11.0 };
-            Label { text, x: x1 + 5.0, y, start: true }
+            let w = super::text_width(&text);
+            let x = if x1 + 5.0 + w <= l.width { x1 + 5.0 } else { x1 - 5.0 - w };
+            Label { text, x, y, start: true }
         });
         l.arrows.push(Arrow {
             msg: i,
