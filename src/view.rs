@@ -6,6 +6,7 @@ pub mod app;
 pub mod compare;
 pub mod controls;
 pub mod course;
+pub mod dismiss;
 pub mod editor;
 pub mod embed;
 pub mod embed_dialog;

@@ -81,7 +81,8 @@ pub fn Header(p: &HeaderProps) -> Html {
 }
 
 /// Share: "Copy link" and "Embed", behind one button so that the header keeps its shape. The
-/// copied link is shown below its button until closed, or until the menu closes.
+/// copied link is shown below its button until closed, or until the menu closes (on its button,
+/// a press outside it, or Escape).
 #[component]
 fn Share(p: &ShareProps) -> Html {
     let open = use_state(|| false);
@@ -93,8 +94,17 @@ fn Share(p: &ShareProps) -> Html {
             open.set(!*open)
         })
     };
+    let inside = use_node_ref();
+    let close = {
+        let (open, shown) = (open.setter(), shown.setter());
+        use_callback((), move |_: (), _| {
+            shown.set(None);
+            open.set(false)
+        })
+    };
+    crate::view::dismiss::use_dismiss(*open, inside.clone(), close);
     html! {
-        <div class="share">
+        <div class="share" ref={inside}>
             <button class="btn share-toggle" aria-expanded={open.to_string()} aria-controls="share-menu" onclick={toggle}>{ "Share ▾" }</button>
             if *open {
                 <div class="share-menu" id="share-menu">

@@ -166,6 +166,8 @@ pub fn Timeline(p: &TimelineProps) -> Html {
         let menu = menu.setter();
         use_callback((), move |_: (), _| menu.set(None))
     };
+    let menu_ref = use_node_ref();
+    crate::view::dismiss::use_dismiss(menu.is_some(), menu_ref.clone(), close.clone());
     let hide = p.hide;
     let window = zoom::drawn(*scrolled, width, lay.width);
     // Read when a menu is open (reading it makes the browser lay the page out at once): where the
@@ -222,7 +224,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
             if p.label.is_none() { <Legend {kinds} /> }
             if let Some(m) = (*menu).clone().filter(|_| !p.readonly) {
                 { lane_menu(&MenuProps { menu: m, run: p.run.clone(), scenario: p.scenario.clone(), close, dispatch: p.dispatch.clone(),
-                                         scroll_left: scroll.0, visible_width: scroll.1 }) }
+                                         node: menu_ref, scroll_left: scroll.0, visible_width: scroll.1 }) }
             }
             if let Some(msg) = p.error.clone() {
                 <p class="field-error" role="alert">{ crate::view::prose(&msg) }</p>

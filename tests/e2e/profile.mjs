@@ -2,7 +2,8 @@
 // pause's drag), made as `run.mjs --measure` makes them (measure.mjs), in headless Chromium,
 // printed as time per edit by crate and by function, both for the function itself and with what
 // it calls. Run through scripts/profile, which builds the app with its function names kept.
-// Usage: node tests/e2e/profile.mjs DIST [edits|drag] [split|large]
+// Usage: node tests/e2e/profile.mjs DIST [edits|drag] [split|large]   (ROWS=n: the last table's
+// rows, 30 unless given)
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -87,4 +88,4 @@ console.log(`${which === 'large' ? 'the 9,818-event run' : 'redlock-split-vote'}
 console.log('(ms per edit or move; "(program)" is the browser\'s own work: style, layout, paint)');
 show('by crate, own time', crates, 15);
 show('by function, own time', own, 25);
-show('by function, with what it calls', new Map([...total].filter(([k]) => !/^(\(root\)|js-to-wasm|wasm-to-js|real|wasm_bindgen|js_sys|.*closures|.*invoke)/.test(k))), 30);
+show('by function, with what it calls', new Map([...total].filter(([k]) => !/^(\(root\)|js-to-wasm|wasm-to-js|real|wasm_bindgen|js_sys|.*closures|.*invoke)/.test(k))), +(process.env.ROWS || 30));

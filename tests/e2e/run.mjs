@@ -162,6 +162,32 @@ await test('the lane menu is never clipped: every item of the lowest lock lane i
   }
   await items.last().click();
   expect(await page.locator('.lane-menu').count() === 0, 'Cancel closes it');
+  // As menus do: a press outside it closes it, and so does Escape wherever the focus is.
+  await page.mouse.click(b.x + b.width - 40, b.y + b.height / 2);
+  await page.waitForSelector('.lane-menu');
+  await page.mouse.click(5, 300);
+  expect(await page.locator('.lane-menu').count() === 0, 'a press outside closes it');
+  await page.mouse.click(b.x + b.width - 40, b.y + b.height / 2);
+  await page.waitForSelector('.lane-menu');
+  await page.keyboard.press('Escape');
+  expect(await page.locator('.lane-menu').count() === 0, 'Escape closes it');
+});
+
+await test('the Share menu closes on its button, a press outside it, or Escape, and stays open for a press inside', async (page) => {
+  await open(page, '?scenario=lease-basics');
+  const shown = async () => (await page.locator('#share-menu').count()) === 1;
+  await page.click('button.share-toggle');
+  expect(await shown(), 'the button opens it');
+  await page.click('button.copy');
+  expect(await shown() && (await page.locator('.copied input').count()) === 1, 'a press inside keeps it open');
+  await page.mouse.click(5, 300);
+  expect(!(await shown()), 'a press outside closes it');
+  await page.click('button.share-toggle');
+  await page.keyboard.press('Escape');
+  expect(!(await shown()), 'Escape closes it');
+  await page.click('button.share-toggle');
+  await page.click('button.share-toggle');
+  expect(!(await shown()), 'its button closes it again');
 });
 
 await test('?scenario=…&fix=1 opens the fixed variant', async (page) => {

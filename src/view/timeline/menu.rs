@@ -24,6 +24,8 @@ pub struct MenuProps {
     pub scenario: ByPtr<Scenario>,
     pub close: Callback<()>,
     pub dispatch: Callback<Action>,
+    /// The menu's element: a press outside it closes it (`dismiss::use_dismiss`).
+    pub node: NodeRef,
     /// The timeline's horizontal scroll and visible width: the menu is drawn outside the
     /// scroll box (which would clip it), over the visible part.
     pub scroll_left: f64,
@@ -61,17 +63,9 @@ pub fn lane_menu(p: &MenuProps) -> Html {
     }
     let left = (m.x - p.scroll_left).min(p.visible_width - 260.0).max(0.0);
     let close = p.close.reform(|_: MouseEvent| ());
-    let on_key = {
-        let close = p.close.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Escape" {
-                close.emit(())
-            }
-        })
-    };
     html! {
-        <div class="lane-menu" role="group" aria-label={format!("Add a fault to {name} at {}", fmt(m.t))} data-keys="own"
-             style={format!("left:{left}px;top:{}px", m.y + 8.0)} onkeydown={on_key}>
+        <div class="lane-menu" ref={p.node.clone()} role="group" aria-label={format!("Add a fault to {name} at {}", fmt(m.t))} data-keys="own"
+             style={format!("left:{left}px;top:{}px", m.y + 8.0)}>
             <div class="menu-title">{ format!("At {} on {name}", fmt(m.t)) }</div>
             { for items }
             <button class="menu-item cancel" onclick={close}>{ "Cancel" }</button>
