@@ -131,7 +131,7 @@ pub fn apply(sc: &Scenario, field: &Field, raw: &str) -> Result<Scenario, String
         Field::Gap => s.resource.check_write_gap_ms = non_negative(raw, ms)?,
         Field::LatencyMin => s.network.latency_ms[0] = non_negative(raw, ms)?,
         Field::LatencyMax => s.network.latency_ms[1] = non_negative(raw, ms)?,
-        Field::Seed => s.seed = non_negative(raw, "a whole number from 0 to 9007199254740991")?,
+        Field::Seed => s.seed = non_negative(raw, "a whole number from 0 to 9,007,199,254,740,991 (2⁵³ − 1)")?,
         Field::Duration => s.duration_ms = non_negative(raw, ms)?,
         Field::Nodes => {
             let n = non_negative(raw, "a number of nodes from 1 to 9")?;

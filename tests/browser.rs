@@ -296,6 +296,41 @@ async fn an_edit_renders_the_parts_that_draw_the_run() {
     root.remove();
 }
 
+/// An edit draws again only the chunks of arrows, bars and marks that it changed (a longer TTL
+/// moves no message of redlock-split-vote, but it moves the ends of leases), and what it draws
+/// is what the edited scenario draws from scratch.
+#[wasm_bindgen_test]
+async fn an_edit_draws_again_only_the_chunks_it_changed() {
+    use app::state::{Action, ZoomTo};
+    let id = "redlock-split-vote";
+    let root = mount(id).await;
+    let chunks = |r: &sim::flat::Map<&'static str, u32>| r.get("Chunk").copied().unwrap_or(0);
+    // A zoom moves everything: every chunk is drawn again (at least once).
+    let all = chunks(&after(Action::Zoom(ZoomTo::In)).await);
+    after(Action::Zoom(ZoomTo::Fit)).await;
+    let edited = chunks(&after(Action::Edit(app::edit::Field::Ttl, "12000".into())).await);
+    // Here the lease bars' chunk and the marks' (an expiry moves), out of seven.
+    assert!(edited > 0 && edited * 2 < all, "{edited} chunks drawn again, against {all} for a zoom");
+    let mut sc = sim::library::get(id).unwrap();
+    sc.lock.ttl_ms = 12000;
+    let fresh = document().create_element("div").unwrap();
+    document().body().unwrap().append_child(&fresh).unwrap();
+    let start = Rc::new(Screen::new(sc, false).unwrap());
+    yew::Renderer::<Lab>::with_root_and_props(fresh.clone(), LabProps { start, embed: None, active: true, nav: None, open: None }).render();
+    yew::scheduler::flush().await;
+    let drawn = |r: &web_sys::Element, part: &str| {
+        let all = r.query_selector_all(&format!("svg.timeline {part}")).unwrap();
+        (0..all.length()).map(|i| all.item(i).unwrap().dyn_into::<web_sys::Element>().unwrap().outer_html()).collect::<Vec<_>>()
+    };
+    for part in ["g.msgs > *", "[class*=bar]", "g[class*=mark]"] {
+        let (a, b) = (drawn(&root, part), drawn(&fresh, part));
+        assert!(!a.is_empty(), "{part} drawn");
+        assert_eq!(a, b, "{part}: the edited run is drawn as the edited scenario is from scratch");
+    }
+    root.remove();
+    fresh.remove();
+}
+
 /// The app's timeline and the SVG export draw from one vocabulary (`draw::glyph`): on every
 /// library scenario, the lanes carry the same role labels and the marks the same classes.
 #[wasm_bindgen_test]

@@ -76,7 +76,8 @@ pub fn Editor(p: &EditorProps) -> Html {
         });
         html! {
             <fieldset class="client">
-                <legend>{ format!("Client {}", client.name) }</legend>
+                // "Client A", but "client1" as it is (not "Client client1").
+                <legend>{ if client.name.to_ascii_lowercase().starts_with("client") { client.name.clone() } else { format!("Client {}", client.name) } }</legend>
                 { form.number(Field::ClientStart(c), "Starts at", client.start_ms.to_string(), "ms", Some(0)) }
                 { for works.map(|(i, ms)| form.number(Field::WorkMs(c, i), &format!("Work (step {})", i + 1), ms.to_string(), "ms", Some(0))) }
             </fieldset>

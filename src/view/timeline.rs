@@ -15,6 +15,7 @@ use yew::prelude::*;
 use crate::layout::{layout_until, Layout, GUTTER};
 use crate::state::{Action, ByPtr, View};
 
+mod chunks;
 mod cursor;
 mod drag;
 mod labels;
@@ -135,6 +136,16 @@ pub fn Timeline(p: &TimelineProps) -> Html {
             layout_until(run, sc, *w as f64 * f64::from_bits(*zoom), end.unwrap_or(run.end_us).max(run.end_us))
         }))
     };
+    // The layout's arrows, bars and marks in chunks, each shared with the last layout's where
+    // it is equal, so that an edit draws again only what it changed.
+    let parts = {
+        let last = use_mut_ref(|| None::<chunks::Parts>);
+        ByPtr::from(use_memo(lay.clone(), move |lay| {
+            let parts = chunks::Parts::of(lay, last.borrow().as_ref());
+            *last.borrow_mut() = Some(parts.clone());
+            parts
+        }))
+    };
     let leases = ByPtr::from(use_memo((p.run.clone(), p.scenario.clone()), |(run, sc)| draw::lease::Leases::of(run, sc)));
     // What the legend shows: an edit or a zoom that changes none of it does not draw it again.
     let kinds = *use_memo((lay.clone(), !leases.is_empty()), |(lay, leases)| legend::kinds(lay, *leases));
@@ -206,12 +217,12 @@ pub fn Timeline(p: &TimelineProps) -> Html {
                             <circle cx="2" cy="2" r="2" class="head" />
                         </marker>
                     </defs>
-                    <Backdrop layout={lay.clone()} run={p.run.clone()} scenario={p.scenario.clone()} drag={drag.clone()} menu={menu.setter()} dispatch={p.dispatch.clone()} readonly={p.readonly} {window} />
+                    <Backdrop layout={lay.clone()} parts={parts.clone()} run={p.run.clone()} scenario={p.scenario.clone()} drag={drag.clone()} menu={menu.setter()} dispatch={p.dispatch.clone()} readonly={p.readonly} {window} />
                     // The cursor behind the marks, so that the event at it is seen whole; in predict
                     // mode the veil covers from just before it, so the cursor goes on top.
                     if !hide { { cursor_line(&lay, t_now) } }
                     if !reduced { { dots(&lay, t_now) } }
-                    <Marks layout={lay.clone()} dispatch={p.dispatch.clone()} {window} />
+                    <Marks layout={lay.clone()} {parts} dispatch={p.dispatch.clone()} {window} />
                     { veil(&lay, t_now, p.cursor, hide) }
                     <Markers layout={lay.clone()} run={p.run.clone()} facts={p.facts.clone()} upto={hide.then_some(p.cursor)} dispatch={p.dispatch.clone()} />
                     if let Some((t, e)) = p.diff.and_then(|(t, i)| Some((t, p.run.events.get(i)?))) {

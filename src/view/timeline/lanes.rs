@@ -9,14 +9,17 @@ use sim::Run;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use super::chunks::{Chunk, Of, Parts, CHUNK};
 use super::drag::{svg_x, timeline_svg, Drag, DragMode, Drags};
 use super::menu::Menu;
-use super::shape::{inside, lone, shape};
+use super::shape::{inside, shape};
 use crate::state::{Action, ByPtr};
 
 #[derive(Properties, PartialEq)]
 pub struct BackdropProps {
     pub layout: ByPtr<Layout>,
+    /// Its bars and arrows in chunks (`chunks::Parts`).
+    pub parts: ByPtr<Parts>,
     pub run: ByPtr<Run>,
     pub scenario: ByPtr<Scenario>,
     pub drag: Drags,
@@ -63,11 +66,13 @@ pub fn Backdrop(p: &BackdropProps) -> Html {
     });
     let (from, to) = p.window;
     let seen = |x0: f64, x1: f64| x0.max(x1) >= from && x0.min(x1) <= to;
-    let bars = lay.bars.iter().filter(|b| seen(b.x0, b.x1)).map(|b| lone(&glyph::bar(b), None));
+    let window = p.window;
+    let bars = p.parts.bars.iter().map(|bars| html! { <Chunk of={Of::Bars(bars.clone())} {window} /> });
     // An arrow's tooltip is worded when the pointer comes over it, into the one title of the
     // group (the nearest title is the one shown): thousands of them would be worded and kept
     // in the page for each change of a large run.
-    let arrows = lay.arrows.iter().enumerate().filter(|(_, a)| seen(a.x0, a.x1)).map(|(i, a)| lone(&glyph::arrow(a, None), Some(i)));
+    let arrows =
+        p.parts.arrows.iter().enumerate().map(|(i, arrows)| html! { <Chunk of={Of::Arrows(arrows.clone(), i * CHUNK)} {window} /> });
     let tip = use_node_ref();
     let on_over = {
         let (tip, lay, run) = (tip.clone(), p.layout.clone(), p.run.clone());
