@@ -40,7 +40,16 @@ pub fn VerdictPanel(p: &VerdictProps) -> Html {
     let finding = |f: &sim::Finding, class: &'static str| {
         let jump = f.event.map(|ev| {
             let d = p.dispatch.clone();
-            Callback::from(move |_| d.emit(Action::Seek(ev)))
+            Callback::from(move |e: MouseEvent| {
+                d.emit(Action::Seek(ev));
+                // The verdict is below the timeline: bring the timeline into view to show where.
+                let app = e.target_dyn_into::<web_sys::Element>().and_then(|el| el.closest(".app").ok().flatten());
+                if let Some(t) = app.and_then(|a| a.query_selector(".timeline-wrap").ok().flatten()) {
+                    let opts = web_sys::ScrollIntoViewOptions::new();
+                    opts.set_block(web_sys::ScrollLogicalPosition::Nearest);
+                    t.scroll_into_view_with_scroll_into_view_options(&opts);
+                }
+            })
         });
         let body = html! { <>
             <span class="prop">{ f.property.as_str() }</span>
@@ -48,7 +57,9 @@ pub fn VerdictPanel(p: &VerdictProps) -> Html {
             <span class="why">{ &f.explanation }</span>
         </> };
         match jump {
-            Some(cb) => html! { <li class={class}><button class="finding" onclick={cb} title="Jump to this moment">{ body }</button></li> },
+            Some(cb) => {
+                html! { <li class={class}><button class="finding" onclick={cb} title="Jump to this moment on the timeline">{ body }</button></li> }
+            }
             None => html! { <li class={class}><div class="finding">{ body }</div></li> },
         }
     };

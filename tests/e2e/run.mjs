@@ -730,6 +730,27 @@ await test('zoom: to a Redlock round and back, by keys and buttons, the cursor k
   expect(await page.isDisabled('button[aria-label="Show the whole run (0)"]'), 'Fit is off when the whole run shows');
 });
 
+await test('zoom: key-moment markers never cover each other; a group of them names them all and zooms in where they stand apart', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  const markers = () => page.evaluate(() => [...document.querySelectorAll('g.marker')].map((g) => ({
+    x: g.querySelector('path').getBBox().x, many: g.classList.contains('many'), title: g.querySelector('title').textContent })));
+  const before = await markers();
+  const xs = before.map((m) => m.x).sort((a, b) => a - b);
+  for (let i = 1; i < xs.length; i++) expect(xs[i] - xs[i - 1] >= 10, `two markers overlap: ${xs}`);
+  const group = before.findIndex((m) => m.many && m.title.includes("A's lease runs out"));
+  expect(group >= 0, `"A's lease runs out" and "B gets the lock", 20 ms apart, are one marker: ${JSON.stringify(before)}`);
+  await page.locator('g.marker').nth(group).click();
+  await page.waitForFunction(() => parseFloat(document.querySelector('.zoom-level').textContent) > 5);
+  const apart = (await markers()).filter((m) => !m.many);
+  expect(apart.some((m) => m.title.startsWith("A's lease runs out")) && apart.some((m) => m.title.startsWith('B gets the lock')),
+    `zoomed in, they stand apart: ${JSON.stringify(apart.map((m) => m.title.slice(0, 30)))}`);
+  // A single marker: a click jumps there, a double click zooms in around it.
+  await page.keyboard.press('0');
+  const single = (await markers()).findIndex((m) => !m.many);
+  await page.locator('g.marker').nth(single).dblclick();
+  await page.waitForFunction(() => parseFloat(document.querySelector('.zoom-level').textContent) > 1);
+});
+
 await test('zoom: Ctrl + wheel keeps the time under the pointer; the overview strip pans by pointer and keys', async (page) => {
   await open(page, '?scenario=gc-pause-unfenced');
   const box = await page.locator('.timeline-scroll').boundingBox();
@@ -1123,6 +1144,25 @@ await test('phone: touch wording, a swipe on the narration steps, the controls s
   await swipe(100, 300);
   await page.waitForFunction(() => document.querySelector('#app').dataset.step === '2');
   expect(await step(page) === 2, 'left steps on, right steps back');
+}, { width: 390, height: 844, hasTouch: true, isMobile: true });
+
+await test('phone: a finger drags a pause block as far as it goes, without scrolling the timeline instead', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.click('button[aria-label="Zoom in (Z)"]');
+  await page.click('button[aria-label="Zoom in (Z)"]');
+  const block = page.locator('.pause rect').first();
+  await block.scrollIntoViewIfNeeded();
+  const b = await block.boundingBox();
+  const x = b.x + Math.min(20, b.width / 3), y = b.y + b.height / 2;
+  const left = await page.evaluate(() => document.querySelector('.timeline-scroll').scrollLeft);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
+  for (let i = 1; i <= 10; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: x + i * 10, y }] });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  const after = await page.locator('.pause rect').first().boundingBox();
+  const scrolled = await page.evaluate(() => document.querySelector('.timeline-scroll').scrollLeft);
+  expect(after.x - b.x > 80, `the block followed the finger 100 px: it moved ${after.x - b.x} px`);
+  expect(scrolled === left, `the timeline did not scroll (${left} -> ${scrolled})`);
 }, { width: 390, height: 844, hasTouch: true, isMobile: true });
 
 await test('play in time: true time passes at its rate, a quiet stretch says it is compressed, the leases drain', async (page) => {

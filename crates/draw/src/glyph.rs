@@ -168,7 +168,8 @@ pub fn arrow(a: &Arrow, title: Option<String>) -> Glyph {
     };
     let mut shapes = vec![Shape::Path { d, class: None, marker_end: Some(marker), dot_start: true, title }];
     if let Some(l) = &a.label {
-        shapes.push(Shape::Text { x: l.x, y: l.y, class: "msg-label start", text: l.text.clone() });
+        let class = if l.anchor == crate::layout::Anchor::End { "msg-label end" } else { "msg-label start" };
+        shapes.push(Shape::Text { x: l.x, y: l.y, class, text: l.text.clone() });
     }
     Glyph { class: class.into(), title: None, shapes }
 }
@@ -219,7 +220,7 @@ pub fn mark(m: &Mark, height: f64) -> Glyph {
     if let Some(l) = m.label_at() {
         let class = match m.kind {
             MarkKind::Violation => "bang",
-            _ if l.start => "mark-label start",
+            _ if l.anchor == crate::layout::Anchor::Start => "mark-label start",
             _ => "mark-label",
         };
         shapes.push(Shape::Text { x: l.x, y: l.y, class, text: l.text });
@@ -288,9 +289,11 @@ pub fn veil(l: &Layout, t: sim::time::Micros, upto: usize, hide: bool) -> Shape 
             boxes.push((a - 1.0, label.y - 11.0, b + 1.0, label.y + 4.0));
         }
     }
-    // A hole only inside the veil, a patch only outside it, and none overlapping another
-    // (evenodd would turn an overlap inside out).
-    let clipped = boxes.into_iter().map(|(x0, y0, x1, y1)| if hide { (x0, y0, x1.min(x), y1) } else { (x0.max(x), y0, x1, y1) });
+    // A hole only inside the veil (not past its right end, where the hole would be a patch),
+    // a patch only outside it, and none overlapping another (evenodd would turn an overlap
+    // inside out).
+    let end = l.x1.max(x);
+    let clipped = boxes.into_iter().map(|(x0, y0, x1, y1)| if hide { (x0, y0, x1.min(x), y1) } else { (x0.max(x), y0, x1.min(end), y1) });
     for (x0, y0, x1, y1) in disjoint(clipped.filter(|b| b.2 > b.0).collect()) {
         path.push_str(&rect_d(x0, y0, x1, y1));
     }

@@ -140,6 +140,8 @@ pub struct Mark {
     pub title: String,
     /// Where harm was done (a stale write accepted): drawn in the colour of harm.
     pub harm: bool,
+    /// The picture's width: a label that would run past either side is moved in.
+    pub edge: f64,
 }
 
 /// Where a mark's label is drawn: its text, the x it starts at (or is centred on), and its
@@ -149,18 +151,40 @@ pub struct Label {
     pub text: String,
     pub x: f64,
     pub y: f64,
-    /// The text starts at `x` (else it is centred on it).
-    pub start: bool,
+    /// How the text stands on `x`.
+    pub anchor: Anchor,
+}
+
+/// How a label's text stands on its x (SVG's `text-anchor`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Anchor {
+    /// It starts there.
+    Start,
+    /// It is centred on it.
+    Middle,
+    /// It ends there (a label beside the end of an arrow near the picture's right edge).
+    End,
+}
+
+impl Anchor {
+    /// The class that says it (the stylesheets give `.start` and `.end` their `text-anchor`).
+    pub fn class(self) -> &'static str {
+        match self {
+            Anchor::Start => " start",
+            Anchor::Middle => "",
+            Anchor::End => " end",
+        }
+    }
 }
 
 impl Label {
     /// Its left and right edges, by [`text_width`].
     pub fn extent(&self) -> (f64, f64) {
         let w = text_width(&self.text);
-        if self.start {
-            (self.x, self.x + w)
-        } else {
-            (self.x - w / 2.0, self.x + w / 2.0)
+        match self.anchor {
+            Anchor::Start => (self.x, self.x + w),
+            Anchor::Middle => (self.x - w / 2.0, self.x + w / 2.0),
+            Anchor::End => (self.x - w, self.x),
         }
     }
 }
@@ -191,7 +215,14 @@ impl Mark {
     /// because it would overlap another).
     pub fn label_at(&self) -> Option<Label> {
         let (x, y) = (self.x, self.y);
-        let at = |text: String, x: f64, y: f64, start: bool| Some(Label { text, x, y, start });
+        let at = |text: String, x: f64, y: f64, start: bool| {
+            let anchor = if start { Anchor::Start } else { Anchor::Middle };
+            let label = Label { text, x, y, anchor };
+            // Moved in where it would leave the picture (a mark near either end of the run).
+            let (l, r) = label.extent();
+            let dx = if l < 2.0 { 2.0 - l } else { (self.edge - 2.0 - r).min(0.0) };
+            Some(Label { x: x + dx, ..label })
+        };
         if self.label.is_empty() {
             return None;
         }

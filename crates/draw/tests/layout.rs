@@ -144,7 +144,13 @@ fn labels(l: &Layout) -> Vec<(f64, f64, f64, String)> {
         for s in g.shapes {
             if let draw::glyph::Shape::Text { x, y, class, text } = s {
                 let w = text_width(&text);
-                let left = if class.contains("start") || class == "bar-label" || class == "pause-label" { x } else { x - w / 2.0 };
+                let left = if class.contains("start") || class == "bar-label" || class == "pause-label" {
+                    x
+                } else if class.contains("end") {
+                    x - w
+                } else {
+                    x - w / 2.0
+                };
                 out.push((left, left + w, y, text));
             }
         }
@@ -153,15 +159,30 @@ fn labels(l: &Layout) -> Vec<(f64, f64, f64, String)> {
     out
 }
 
+/// A write's label with no room after its arrow's end (late in the run, on a phone) ends at the
+/// arrow instead, beside the write it names, rather than starting somewhere to its left.
+#[test]
+fn a_label_without_room_after_its_arrow_ends_at_it() {
+    let (s, r) = gc();
+    let l = layout(&r, &s, 360.0);
+    let ended: Vec<&Arrow> = l.arrows.iter().filter(|a| a.label.as_ref().is_some_and(|x| x.anchor == Anchor::End)).collect();
+    assert!(!ended.is_empty(), "the stale write's label has no room after its arrow at 360 px");
+    for a in ended {
+        let label = a.label.as_ref().unwrap();
+        assert_eq!(label.x, a.x1 - 5.0, "{label:?}");
+        assert!(a.x1 + 5.0 + text_width(&label.text) > l.width, "{label:?} had room after its arrow");
+    }
+}
+
 /// No two labels overlap, and none runs past either side of the picture, on any scenario of
-/// the library, with or without its fix, at any zoom (a phone's width, a desktop's, and zoomed
-/// 4× and 32×).
+/// the library, with or without its fix, at any zoom (the narrowest picture, two phones'
+/// widths, a desktop's, and zoomed 4× and 32×).
 #[test]
 fn labels_never_overlap_at_any_zoom() {
     for base in sim::library::all() {
         for sc in [Some(base.clone()), base.fixed().and_then(Result::ok)].into_iter().flatten() {
             let run = sim::run(&sc).unwrap();
-            for width in [640.0, 1000.0, 4000.0, 32000.0] {
+            for width in [MIN_WIDTH, 360.0, 640.0, 1000.0, 4000.0, 32000.0] {
                 let l = layout(&run, &sc, width);
                 let all = labels(&l);
                 for a in &all {
@@ -199,4 +220,34 @@ fn the_veil_shows_the_event_at_the_cursor_whole_and_nothing_after_it() {
     let stale = r.verdict.violations[0].event.unwrap();
     assert!(holes(draw::glyph::veil(&l, r.events[stale].at_us, stale, false)) >= 2, "the stale write and its label are cut out");
     assert!(holes(draw::glyph::veil(&l, r.events[stale].at_us, stale, true)) >= 2, "in predict mode they are covered");
+}
+
+/// A hole cut in the veil stays inside it: a label at the cursor near the run's end reaches
+/// past the veil's right end, and that part of its hole was painted over the label instead.
+#[test]
+fn the_veil_holes_stay_inside_it() {
+    for id in ["zookeeper-fenced", "gc-pause-unfenced"] {
+        let s = sim::library::get(id).unwrap();
+        let r = sim::run(&s).unwrap();
+        for width in [360.0, 640.0] {
+            let l = layout(&r, &s, width);
+            for (i, e) in r.events.iter().enumerate() {
+                let draw::glyph::Shape::Path { d, .. } = draw::glyph::veil(&l, e.at_us, i, false) else { panic!("the veil is a path") };
+                // Each rectangle is "M{x0} {y0}H{x1}V{y1}H{x0}Z"; the first is the veil.
+                let rects: Vec<(f64, f64)> = d
+                    .split('M')
+                    .skip(1)
+                    .map(|r| {
+                        let x0: f64 = r.split(' ').next().unwrap().parse().unwrap();
+                        let x1: f64 = r.split('H').nth(1).unwrap().split('V').next().unwrap().parse().unwrap();
+                        (x0, x1)
+                    })
+                    .collect();
+                let (v0, v1) = rects[0];
+                for &(a, b) in &rects[1..] {
+                    assert!(a >= v0 && b <= v1, "{id} at {width} px, step {i}: hole {a}..{b} outside the veil {v0}..{v1}");
+                }
+            }
+        }
+    }
 }

@@ -11,7 +11,7 @@ use sim::Run;
 use yew::prelude::*;
 
 use super::shape::{inside, shape};
-use crate::state::{Action, ByPtr};
+use crate::state::{Action, ByPtr, ZoomTo};
 
 /// While the cursor (at `t`) is between a message's send and its arrival, a dot travels along it.
 pub fn dots(layout: &Layout, t: Micros) -> Html {
@@ -49,24 +49,63 @@ pub struct MarkersProps {
     pub dispatch: Callback<Action>,
 }
 
-/// Markers above the axis: key moments, and violations; clicking one jumps there.
+/// Markers above the axis: key moments, and violations; clicking one jumps there, and a
+/// double click zooms in around it. Markers closer than their width are one marker (stacked),
+/// which names them all and zooms in at a click, where they stand apart.
 #[component]
 pub fn Markers(p: &MarkersProps) -> Html {
     crate::view::probe::rendered("Markers");
     let moments = p.facts.moments().iter().filter(|&&i| p.upto.is_none_or(|c| i <= c)).map(|&i| (i, false));
     let violations = p.facts.violations().iter().filter(|_| p.upto.is_none()).map(|&i| (i, true));
-    let markers = moments.chain(violations).map(|(i, bad)| {
+    let mut all: Vec<(usize, bool)> = moments.chain(violations).collect();
+    sim::sort::by(&mut all, |a, b| a.0.cmp(&b.0));
+    // Groups of markers, each closer than a marker's width to the group's first.
+    let mut groups: Vec<(f64, Vec<(usize, bool)>)> = Vec::new();
+    for (i, bad) in all {
         let x = p.layout.x(p.run.events[i].at_us);
-        let d = p.dispatch.clone();
-        let title = if bad {
-            "A violation: jump here".to_string()
-        } else {
-            crate::view::unquoted(p.run.events[i].moment.as_deref().unwrap_or_default())
+        match groups.last_mut() {
+            Some((x0, g)) if x - *x0 < 11.0 => g.push((i, bad)),
+            _ => groups.push((x, vec![(i, bad)])),
+        }
+    }
+    let markers = groups.into_iter().map(|(x, g)| {
+        let said = |&(i, bad): &(usize, bool)| {
+            if bad {
+                "A violation".to_string()
+            } else {
+                crate::view::unquoted(p.run.events[i].moment.as_deref().unwrap_or_default())
+            }
         };
+        // A group goes to its violation, if it has one.
+        let (first, many) = (g.iter().find(|m| m.1).unwrap_or(&g[0]).0, g.len() > 1);
+        let title = if many {
+            format!(
+                "{} moments here (click to zoom in and tell them apart): {}",
+                g.len(),
+                g.iter().map(said).collect::<Vec<_>>().join("; ")
+            )
+        } else {
+            format!("{} (click to jump here, double-click to zoom in)", said(&g[0]))
+        };
+        let d = p.dispatch.clone();
+        let jump = Callback::from(move |_| {
+            d.emit(Action::Seek(first));
+            if many {
+                d.emit(Action::Zoom(ZoomTo::Moment));
+            }
+        });
+        let d = p.dispatch.clone();
+        let zoom = Callback::from(move |_| {
+            d.emit(Action::Seek(first));
+            d.emit(Action::Zoom(ZoomTo::Moment));
+        });
+        let bad = g.iter().any(|m| m.1);
+        // A group is two triangles, one a little behind the other.
+        let more = if many { format!("M{} {} l5 -7 h-10 z ", x + 4.0, AXIS - 2.0) } else { String::new() };
         html! {
-            <g class={classes!("marker", bad.then_some("bad"))} onclick={Callback::from(move |_| d.emit(Action::Seek(i)))}>
+            <g class={classes!("marker", bad.then_some("bad"), many.then_some("many"))} onclick={jump} ondblclick={zoom}>
                 <title>{ title }</title>
-                <path d={format!("M{} {} l5 -7 h-10 z", x, AXIS - 2.0)} />
+                <path d={format!("{more}M{} {} l5 -7 h-10 z", x, AXIS - 2.0)} />
             </g>
         }
     });

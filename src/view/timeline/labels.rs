@@ -26,11 +26,10 @@ pub struct LabelsProps {
 }
 
 /// A lease as a ring: full when granted, empty when it has run out (then ringed in the colour
-/// of harm while its holder still believes).
-pub(super) fn ring(c: &Countdown, name: &str) -> Html {
+/// of harm while its holder still believes); `said` is its tooltip and its spoken name.
+pub(super) fn ring(c: &Countdown, said: String) -> Html {
     const R: f64 = 6.5;
     let around = 2.0 * std::f64::consts::PI * R;
-    let said = c.describe(name);
     html! {
         <svg class={classes!("ring", (c.left_us <= 0).then_some("out"))} width="18" height="18" viewBox="0 0 18 18" role="img" aria-label={said.clone()}>
             <title>{ said }</title>
@@ -52,11 +51,13 @@ pub fn lane_labels(p: &LabelsProps) -> Html {
         let clock = ((local - t).abs() >= MS).then(|| format!("clock {}", fmt(local)));
         let lease = p.leases.at(&p.run, l.actor, t);
         html! {
-            <div class={classes!("lane-label", glyph::color_class(l.color))} style={format!("top:{}px;height:{}px", l.y, l.h)}>
+            // Over its lane and half the gap on either side: together the names are one column,
+            // with no gap for what is scrolled under them to show through.
+            <div class={classes!("lane-label", glyph::color_class(l.color))} style={format!("top:{}px;height:{}px", l.y - 2.0, l.h + 4.0)}>
                 <strong>{ &l.name }</strong>
                 <span class="role">{ role }</span>
                 if let Some(c) = clock { <span class="skew">{ c }</span> }
-                if let Some(c) = lease { { ring(&c, &l.name) } }
+                if let Some(c) = lease { { ring(&c, c.describe(&l.name)) } }
             </div>
         }
     });

@@ -77,7 +77,7 @@ fn entry(g: Glyph, width: f64, text: &str) -> Html {
 fn mark(kind: MarkKind, harm: bool) -> Glyph {
     // A violation's triangle hangs below its y; the others are centred on it.
     let y = if kind == MarkKind::Violation { 4.0 } else { 12.0 };
-    let m = Mark { kind, x: 11.0, y, event: None, label: String::new(), title: String::new(), harm };
+    let m = Mark { kind, x: 11.0, y, event: None, label: String::new(), title: String::new(), harm, edge: 22.0 };
     glyph::mark(&m, 22.0)
 }
 
@@ -131,10 +131,11 @@ pub fn Legend(p: &LegendProps) -> Html {
     }
     if leases {
         let c = draw::lease::Countdown { left_us: 6, ttl_us: 10, holder: true };
+        const SAID: &str = "lease left, by the holder's clock or the key's server's";
         items.push(html! {
             <li>
-                <span class="legend-ring" aria-hidden="true">{ super::labels::ring(&c, "") }</span>
-                <span>{ "lease left, by the holder's clock or the key's server's" }</span>
+                <span class="legend-ring" aria-hidden="true">{ super::labels::ring(&c, SAID.into()) }</span>
+                <span>{ SAID }</span>
             </li>
         });
     }

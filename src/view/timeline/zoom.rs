@@ -16,6 +16,7 @@ use sim::Run;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use super::drag::Drags;
 use crate::state::{max_zoom, Action, ByPtr, View, ZoomTo};
 
 /// A time to keep at an offset from the scroll box's left edge while the zoom changes.
@@ -75,12 +76,22 @@ pub fn use_anchor(scroller: NodeRef, lay: ByPtr<Layout>, view: View, t_now: Micr
 }
 
 /// Ctrl + wheel (and a touchpad's pinch) zooms around the pointer. Other wheels scroll as usual.
+/// And a finger that drags a pause block does not scroll the box (a pause's `touch-action` is
+/// not heeded inside an SVG): its moves are the drag's.
 #[hook]
-pub fn use_wheel(scroller: NodeRef, lay: ByPtr<Layout>, anchor: Anchor, dispatch: Callback<Action>) {
+pub fn use_wheel(scroller: NodeRef, lay: ByPtr<Layout>, anchor: Anchor, drag: Drags, dispatch: Callback<Action>) {
     let latest = use_mut_ref(|| lay.clone());
     *latest.borrow_mut() = lay;
     use_effect_with((), move |_| {
         let el = scroller.cast::<web_sys::Element>();
+        let hold = el.clone().map(|target| {
+            let opts = gloo_events::EventListenerOptions::enable_prevent_default();
+            gloo_events::EventListener::new_with_options(&target, "touchmove", opts, move |e| {
+                if drag.borrow().is_some_and(|d| d.fault.is_some()) {
+                    e.prevent_default();
+                }
+            })
+        });
         let listener = el.clone().map(|target| {
             let opts = gloo_events::EventListenerOptions::enable_prevent_default();
             gloo_events::EventListener::new_with_options(&target, "wheel", opts, move |e| {
@@ -94,7 +105,7 @@ pub fn use_wheel(scroller: NodeRef, lay: ByPtr<Layout>, anchor: Anchor, dispatch
                 dispatch.emit(Action::Zoom(ZoomTo::By((-dy / 200.0).exp2())));
             })
         });
-        move || drop(listener)
+        move || drop((listener, hold))
     });
 }
 

@@ -7,7 +7,7 @@ use sim::scenario::{Fault, Scenario};
 use sim::time::{fmt, Micros, MS};
 use sim::trace::{EventKind, KeyEnd, MsgFate, Run};
 
-use super::{Arrow, ArrowKind, Bar, BarKind, Label, Layout, Mark, MarkKind, PauseBlock, AXIS};
+use super::{Anchor, Arrow, ArrowKind, Bar, BarKind, Label, Layout, Mark, MarkKind, PauseBlock, AXIS};
 
 /// What each client believed: a bar while its lease is valid by its own clock, a stale bar
 /// after.
@@ -209,14 +209,19 @@ pub(super) fn arrows(l: &mut Layout, run: &Run) {
         }
         last.insert((m.from, m.to), l.arrows.len());
         let bow = (STRAIGHT - (x1 - x0).abs()).max(0.0) * 0.75 * if to > from { -1.0 } else { 1.0 };
-        let label = decided.get_mut(i).and_then(Option::take).map(|text| {
-            // Beside the arrow's end, just outside the lane it arrives at: after it, or before
-            // it where the picture ends too soon.
+        let label = decided.get_mut(i).and_then(Option::take).and_then(|text| {
+            // Beside the arrow's end, just outside the lane it arrives at: after it, or ending
+            // at it where the picture ends too soon (or not at all where neither side has room:
+            // its words stay in the tooltip).
             let lane = l.lane(m.to);
             let y = if to > from { lane.y - 3.0 } else { lane.y + lane.h + 11.0 };
             let w = super::text_width(&text);
-            let x = if x1 + 5.0 + w <= l.width { x1 + 5.0 } else { x1 - 5.0 - w };
-            Label { text, x, y, start: true }
+            let (x, anchor) = match () {
+                _ if x1 + 5.0 + w <= l.width => (x1 + 5.0, Anchor::Start),
+                _ if x1 - 5.0 - w >= 0.0 => (x1 - 5.0, Anchor::End),
+                _ => return None,
+            };
+            Some(Label { text, x, y, anchor })
         });
         l.arrows.push(Arrow {
             msg: i,
@@ -263,7 +268,7 @@ pub(super) fn marks(l: &mut Layout, run: &Run, sc: &Scenario) {
             EventKind::Restarted { .. } | EventKind::Promoted => (MarkKind::Restart, String::new()),
             _ => continue,
         };
-        l.marks.push(Mark { kind, x: l.x(e.at_us), y: lane.mid, event: Some(e.id), label, title: tell.event(e), harm });
+        l.marks.push(Mark { kind, x: l.x(e.at_us), y: lane.mid, event: Some(e.id), label, title: tell.event(e), harm, edge: l.width });
     }
     for v in &run.verdict.violations {
         let lane_y = l.lanes.last().map(|r| r.mid + 11.0).unwrap_or(AXIS);
@@ -275,6 +280,7 @@ pub(super) fn marks(l: &mut Layout, run: &Run, sc: &Scenario) {
             label: "!".into(),
             title: format!("{}: {}", v.property, v.explanation),
             harm: true,
+            edge: l.width,
         });
     }
     declutter(&mut l.marks, &mut l.arrows);
