@@ -1146,6 +1146,32 @@ await test('phone: touch wording, a swipe on the narration steps, the controls s
   expect(await step(page) === 2, 'left steps on, right steps back');
 }, { width: 390, height: 844, hasTouch: true, isMobile: true });
 
+await test('phone: a pinch on the 9,818-event run keeps the time under the fingers', async (page) => {
+  // Its renders are long enough for Yew to let the next finger's move in before the scroll that
+  // keeps the last one's anchor: that move must not read the time from the stale scroll.
+  const large = fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/large-redlock.json'), 'utf8');
+  await open(page, `#s=${Buffer.from(JSON.stringify(JSON.parse(large))).toString('base64url')}`);
+  await page.locator('.timeline-wrap').scrollIntoViewIfNeeded();
+  const sc = await page.locator('.timeline-scroll').boundingBox();
+  const cx = sc.x + 200, cy = sc.y + 150;
+  // The time at the fingers' midpoint, from the layout's geometry (88 px of lane names, 20 px
+  // of margin, 120 s in all).
+  const under = () => page.evaluate((cx) => {
+    const svg = document.querySelector('svg.timeline');
+    const w = Number(svg.getAttribute('width'));
+    return (120 * (cx - svg.getBoundingClientRect().left - 88)) / (w - 108);
+  }, cx);
+  const before = await under();
+  const cdp = await page.context().newCDPSession(page);
+  const touch = (type, d) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: d === null ? [] : [{ x: cx - d / 2, y: cy, id: 0 }, { x: cx + d / 2, y: cy, id: 1 }] });
+  await touch('touchStart', 40);
+  for (let i = 1; i <= 8; i++) await touch('touchMove', 40 + 30 * i);
+  await touch('touchEnd', null);
+  await page.waitForFunction(() => parseFloat(document.querySelector('.zoom-level').textContent) > 3);
+  const after = await under();
+  expect(Math.abs(after - before) < 3, `the time under the fingers stays put: ${before.toFixed(1)} s -> ${after.toFixed(1)} s`);
+}, { width: 390, height: 844, hasTouch: true, isMobile: true });
+
 await test('phone: a finger drags a pause block as far as it goes, without scrolling the timeline instead', async (page) => {
   await open(page, '?scenario=gc-pause-unfenced');
   await page.click('button[aria-label="Zoom in (Z)"]');

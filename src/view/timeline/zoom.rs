@@ -19,12 +19,24 @@ use yew::prelude::*;
 use super::drag::Drags;
 use crate::state::{max_zoom, Action, ByPtr, View, ZoomTo};
 
-/// A time to keep at an offset from the scroll box's left edge while the zoom changes.
-pub type Anchor = Rc<RefCell<Option<(Micros, f64)>>>;
+/// A time to keep at an offset from the scroll box's left edge while the zoom changes, and the
+/// width of the layout it was measured on.
+pub type Anchor = Rc<RefCell<Option<(Micros, f64, f64)>>>;
 
-/// The time at `off` pixels from the scroll box's left edge.
-fn time_at(lay: &Layout, el: &web_sys::Element, off: f64) -> Micros {
-    lay.t(f64::from(el.scroll_left()) + off)
+/// Anchors the zoom about to be asked for at `off` pixels from the scroll box's left edge, on
+/// `lay` (the layout drawn): the time there now. During a long render Yew yields to the browser
+/// between drawing a zoom and running the effect that scrolls to keep the last anchor in place
+/// (`use_anchor`), so an event can find the new zoom drawn under the old zoom's scroll: that
+/// scroll is put right first, or the time read would be another (a pinch on a large run drifted
+/// towards its start).
+fn anchor_at(anchor: &Anchor, lay: &Layout, el: &web_sys::Element, off: f64) {
+    let mut a = anchor.borrow_mut();
+    if let Some((t, at, measured)) = *a {
+        if measured != lay.width {
+            put(el, lay, t, at);
+        }
+    }
+    *a = Some((lay.t(f64::from(el.scroll_left()) + off), off, lay.width));
 }
 
 /// Where the part of the run in view begins and ends, as true times.
@@ -62,10 +74,21 @@ pub fn use_anchor(scroller: NodeRef, lay: ByPtr<Layout>, view: View, t_now: Micr
             if let Some(el) = scroller.cast::<web_sys::Element>() {
                 let w = f64::from(el.client_width());
                 let mid = (w + GUTTER) / 2.0;
-                let (t, off) = anchor.borrow_mut().take().unwrap_or_else(|| {
-                    let off = shown.borrow().x(t_now) - f64::from(el.scroll_left());
-                    (t_now, if view.center || !(GUTTER..=w).contains(&off) { mid } else { off })
-                });
+                let pending = *anchor.borrow();
+                let (t, off) = match pending {
+                    // Measured on the layout before this zoom: its time stays where it was.
+                    Some((t, off, measured)) if measured != lay.width => {
+                        *anchor.borrow_mut() = None;
+                        (t, off)
+                    }
+                    // Measured on this layout (an event came in first and put the scroll
+                    // right): it is for a zoom still to come.
+                    Some(_) => return,
+                    None => {
+                        let off = shown.borrow().x(t_now) - f64::from(el.scroll_left());
+                        (t_now, if view.center || !(GUTTER..=w).contains(&off) { mid } else { off })
+                    }
+                };
                 put(&el, &lay, t, off);
             }
         });
@@ -99,7 +122,7 @@ pub fn use_wheel(scroller: NodeRef, lay: ByPtr<Layout>, anchor: Anchor, drag: Dr
                 let Some(el) = el.as_ref().filter(|_| w.ctrl_key() || w.meta_key()) else { return };
                 w.prevent_default();
                 let off = f64::from(w.client_x()) - el.get_bounding_client_rect().left();
-                *anchor.borrow_mut() = Some((time_at(&latest.borrow(), el, off), off));
+                anchor_at(&anchor, &latest.borrow(), el, off);
                 // A line is about 40 pixels; a touchpad's pinch sends small pixel deltas.
                 let dy = if w.delta_mode() == 1 { w.delta_y() * 40.0 } else { w.delta_y() };
                 dispatch.emit(Action::Zoom(ZoomTo::By((-dy / 200.0).exp2())));
@@ -167,7 +190,7 @@ pub fn pinch_handlers(
             let Some((factor, mid)) = pinch.borrow_mut().moved(&e) else { return };
             let Some(el) = scroller.cast::<web_sys::Element>() else { return };
             let off = mid - el.get_bounding_client_rect().left();
-            *anchor.borrow_mut() = Some((time_at(&lay, &el, off), off));
+            anchor_at(&anchor, &lay, &el, off);
             d.emit(Action::Zoom(ZoomTo::By(factor)));
         })
     };
