@@ -13,7 +13,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("+ / −", "faster / slower"),
     ("T", "play step by step, or in time (true time at the speed chosen)"),
     ("V", "next violation"),
-    ("Z / X", "zoom in / out around the cursor (or Ctrl + wheel, or pinch)"),
+    ("Z / X", "zoom in / out around the cursor, or the middle of the view if the cursor is out of it (or Ctrl + wheel, or pinch)"),
     ("M", "zoom to the step at the cursor"),
     ("0", "show the whole run"),
     ("F", "apply or undo the fix"),

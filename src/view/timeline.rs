@@ -218,6 +218,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
                         </marker>
                     </defs>
                     <Backdrop layout={lay.clone()} parts={parts.clone()} run={p.run.clone()} scenario={p.scenario.clone()} drag={drag.clone()} menu={menu.setter()} dispatch={p.dispatch.clone()} readonly={p.readonly} {window} />
+                    <chunks::BarLabels layout={lay.clone()} view={(*scrolled as i32, width as i32)} />
                     // The cursor behind the marks, so that the event at it is seen whole; in predict
                     // mode the veil covers from just before it, so the cursor goes on top.
                     if !hide { { cursor_line(&lay, t_now) } }

@@ -695,6 +695,13 @@ async function zoomState(page) {
       left: s.scrollLeft,
       cursorX: line.left - s.getBoundingClientRect().left,
       width: s.clientWidth,
+      // The true time in the middle of the view (after the lane names), from the layout's
+      // geometry: 88 px of lane names, 20 px of margin.
+      middle: (() => {
+        const w = Number(document.querySelector('svg.timeline').getAttribute('width'));
+        const end = Number(ov.getAttribute('aria-valuemax'));
+        return ((s.scrollLeft + (s.clientWidth + 88) / 2 - 88) / (w - 108)) * end;
+      })(),
     };
   });
 }
@@ -751,6 +758,27 @@ await test('zoom: key-moment markers never cover each other; a group of them nam
   await page.waitForFunction(() => parseFloat(document.querySelector('.zoom-level').textContent) > 1);
 });
 
+await test('zoom: a bar begun out of view is labelled from where the view begins, never under the lane names', async (page) => {
+  await open(page, '?scenario=redlock-split-vote');
+  for (let i = 0; i < 4; i++) await page.click('button[aria-label="Zoom in (Z)"]');
+  // Scroll so that the view begins inside client3's lease (it holds the lock from about 0.2 s).
+  const state = () => page.evaluate(() => {
+    const left = document.querySelector('.timeline-scroll').scrollLeft;
+    const labels = [...document.querySelectorAll('svg.timeline .bar-labels text')].map((t) => ({ x: Number(t.getAttribute('x')), text: t.textContent }));
+    return { left, labels };
+  });
+  let stuck = null;
+  for (const left of [100, 200, 300, 400, 500]) {
+    await page.evaluate((x) => { document.querySelector('.timeline-scroll').scrollLeft = x; }, left);
+    await page.waitForFunction((x) => document.querySelector('.timeline-scroll').scrollLeft === x, left);
+    await page.waitForTimeout(100);
+    const s = await state();
+    for (const l of s.labels) expect(l.x >= s.left + 88, `"${l.text}" at ${l.x} is under the lane names (view from ${s.left})`);
+    stuck = stuck || s.labels.find((l) => l.x === s.left + 88 + 5 || l.x === s.left + 88 + 12);
+  }
+  expect(stuck, 'a bar begun out of view says what it is where the view begins');
+});
+
 await test('zoom: Ctrl + wheel keeps the time under the pointer; the overview strip pans by pointer and keys', async (page) => {
   await open(page, '?scenario=gc-pause-unfenced');
   const box = await page.locator('.timeline-scroll').boundingBox();
@@ -779,11 +807,26 @@ await test('zoom: Ctrl + wheel keeps the time under the pointer; the overview st
   const d = await zoomState(page);
   expect(d.from < c.from, `← on the strip pans left: ${c.view} → ${d.view}`);
   expect(await step(page) === stepBefore, 'keys on the strip do not move the cursor');
+  await page.keyboard.press('PageUp');
+  await page.waitForFunction((from) => Number(document.querySelector('.overview').getAttribute('aria-valuenow')) < from, d.from);
+  expect(await step(page) === stepBefore, 'Page Up on the strip pans a view to the left, and does not move the cursor');
+  // Panned away from the cursor, Z zooms around the middle of the view, not back to the cursor.
+  const panned = await zoomState(page);
+  expect(!(panned.cursorX > 88 && panned.cursorX < panned.width), `the strip's keys panned the cursor out of view: ${JSON.stringify(panned)}`);
+  await page.keyboard.press('z');
+  await page.waitForFunction((z) => parseFloat(document.querySelector('.zoom-level').textContent) > z, panned.zoom);
+  const z = await zoomState(page);
+  expect(Math.abs(z.middle - panned.middle) < panned.end / panned.zoom / 50, `Z keeps the middle of the view: ${panned.view} → ${z.view}`);
+  // The lab's other keys still work with the strip focused: 0 shows the whole run.
+  await page.keyboard.press('0');
+  await page.waitForFunction(() => parseFloat(document.querySelector('.zoom-level').textContent) === 1);
+  await page.click('button[aria-label="Zoom in (Z)"]');
+  const zoomed = (await zoomState(page)).zoom;
   // A plain wheel still scrolls the page, not the zoom.
   await page.mouse.move(box.x + 600, box.y + 150);
   await page.mouse.wheel(0, 200);
   await page.waitForTimeout(100);
-  expect((await zoomState(page)).zoom === d.zoom, 'a plain wheel does not zoom');
+  expect((await zoomState(page)).zoom === zoomed, 'a plain wheel does not zoom');
 });
 
 await test('zoom: two fingers pinch the timeline', async (page) => {

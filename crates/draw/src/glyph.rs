@@ -112,7 +112,28 @@ pub fn bar_class(kind: BarKind) -> &'static str {
 
 /// A bar: its span, and its label where there is room for one.
 pub fn bar(b: &Bar) -> Glyph {
-    let mut shapes = vec![Shape::Rect {
+    let mut g = bar_span(b);
+    g.shapes.extend(bar_label(b, b.x0));
+    g
+}
+
+/// A bar's label, starting from `from` (its start, or where a scrolled view begins, so that a
+/// bar begun out of view still says what it is), where there is room for it before its end.
+pub fn bar_label(b: &Bar, from: f64) -> Option<Shape> {
+    let dx = if b.kind == BarKind::Key { 12.0 } else { 5.0 };
+    let from = from.max(b.x0);
+    let fits = b.x1 - from >= dx + crate::layout::text_width(&b.label) + 2.0;
+    (fits && b.h >= 10.0 && !matches!(b.kind, BarKind::Down | BarKind::Partition)).then(|| Shape::Text {
+        x: from + dx,
+        y: b.y + b.h / 2.0 + 4.0,
+        class: "bar-label",
+        text: b.label.clone(),
+    })
+}
+
+/// A bar without its label (the app draws the labels apart, where the view begins).
+pub fn bar_span(b: &Bar) -> Glyph {
+    let shapes = vec![Shape::Rect {
         x: b.x0,
         y: b.y,
         w: (b.x1 - b.x0).max(1.0),
@@ -122,11 +143,6 @@ pub fn bar(b: &Bar) -> Glyph {
         class: None,
         title: Some(b.title.clone()),
     }];
-    let dx = if b.kind == BarKind::Key { 12.0 } else { 5.0 };
-    let fits = b.x1 - b.x0 >= dx + crate::layout::text_width(&b.label) + 2.0;
-    if fits && b.h >= 10.0 && !matches!(b.kind, BarKind::Down | BarKind::Partition) {
-        shapes.push(Shape::Text { x: b.x0 + dx, y: b.y + b.h / 2.0 + 4.0, class: "bar-label", text: b.label.clone() });
-    }
     Glyph { class: format!("{} {}", bar_class(b.kind), color_class(b.color)).into(), title: None, shapes }
 }
 

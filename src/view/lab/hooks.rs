@@ -63,7 +63,9 @@ fn use_keyboard(screen: &UseReducerHandle<Screen>, p: &LabProps, root_ref: NodeR
         let opts = EventListenerOptions::enable_prevent_default();
         let listener = EventListener::new_with_options(&target, "keydown", opts, move |e| {
             let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
-            if !*active.borrow() {
+            // Not when inactive, nor for a key a widget already took (the overview strip's
+            // arrows, for one: its other keys, 0 or Z, are the lab's).
+            if !*active.borrow() || e.default_prevented() {
                 return;
             }
             // Undo works everywhere but in a text field (a focused pause block included).

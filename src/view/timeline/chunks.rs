@@ -84,7 +84,7 @@ pub fn Chunk(p: &ChunkProps) -> Html {
             let arrows = arrows.iter().enumerate().filter(|(_, a)| seen(window, a.x0, a.x1));
             html! { <>{ for arrows.map(|(i, a)| lone(&glyph::arrow(a, None), Some(start + i))) }</> }
         }
-        Of::Bars(bars) => html! { <>{ for bars.iter().filter(|b| seen(window, b.x0, b.x1)).map(|b| lone(&glyph::bar(b), None)) }</> },
+        Of::Bars(bars) => html! { <>{ for bars.iter().filter(|b| seen(window, b.x0, b.x1)).map(|b| lone(&glyph::bar_span(b), None)) }</> },
         Of::Marks(marks, height, dispatch) => {
             // A mark's label reaches past its x.
             let marks = marks.iter().filter(|m| seen((window.0 - 60.0, window.1 + 60.0), m.x, m.x)).map(|m| {
@@ -101,4 +101,26 @@ pub fn Chunk(p: &ChunkProps) -> Html {
             html! { <>{ for marks }</> }
         }
     }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct BarLabelsProps {
+    pub layout: ByPtr<Layout>,
+    /// The part in view: the scroll box's left edge and its width, in whole pixels.
+    pub view: (i32, i32),
+}
+
+/// The labels of the bars in view, each from where its bar comes into view (after the lane
+/// names): zoomed in, a bar begun to the left still says what it is, and no label is cut in two
+/// by the lane names. Drawn again when the view moves, not at every step.
+#[component]
+pub fn BarLabels(p: &BarLabelsProps) -> Html {
+    let (left, width) = (f64::from(p.view.0), f64::from(p.view.1));
+    let from = left + draw::layout::GUTTER;
+    let labels = p.layout.bars.iter().filter(|b| b.x1 > from && b.x0 < left + width).filter_map(|b| {
+        let text = glyph::bar_label(b, from)?;
+        let g = glyph::bar_span(b);
+        Some(html! { <g class={g.class.clone()}>{ super::shape::shape(&text) }</g> })
+    });
+    html! { <g class="bar-labels">{ for labels }</g> }
 }

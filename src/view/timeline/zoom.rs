@@ -62,8 +62,8 @@ fn put(el: &web_sys::Element, lay: &Layout, t: Micros, off: f64) {
 }
 
 /// Keeps a time in place when the zoom changes: the anchor a wheel or a pinch left, else the
-/// cursor's time where it was on screen (centred if it was out of view, or when zooming to a
-/// moment). Runs before the layout drawn last is forgotten.
+/// cursor's time where it was on screen (centred when zooming to a moment), or the middle of the
+/// view if the cursor was out of it. Runs before the layout drawn last is forgotten.
 #[hook]
 pub fn use_anchor(scroller: NodeRef, lay: ByPtr<Layout>, view: View, t_now: Micros, anchor: Anchor) {
     let shown = use_mut_ref(|| lay.clone());
@@ -85,8 +85,15 @@ pub fn use_anchor(scroller: NodeRef, lay: ByPtr<Layout>, view: View, t_now: Micr
                     // right): it is for a zoom still to come.
                     Some(_) => return,
                     None => {
-                        let off = shown.borrow().x(t_now) - f64::from(el.scroll_left());
-                        (t_now, if view.center || !(GUTTER..=w).contains(&off) { mid } else { off })
+                        let left = f64::from(el.scroll_left());
+                        let off = shown.borrow().x(t_now) - left;
+                        match () {
+                            _ if view.center => (t_now, mid),
+                            _ if (GUTTER..=w).contains(&off) => (t_now, off),
+                            // The reader panned away from the cursor: the middle of what they
+                            // look at stays put.
+                            _ => (shown.borrow().t(left + mid), mid),
+                        }
                     }
                 };
                 put(&el, &lay, t, off);
@@ -312,6 +319,8 @@ pub fn Overview(p: &OverviewProps) -> Html {
             let t = match e.key().as_str() {
                 "ArrowLeft" => mid - half,
                 "ArrowRight" => mid + half,
+                "PageUp" => mid - 2 * half,
+                "PageDown" => mid + 2 * half,
                 "Home" => 0,
                 "End" => end_us,
                 _ => return,
@@ -331,8 +340,8 @@ pub fn Overview(p: &OverviewProps) -> Html {
     };
     let whole = p.from == 0 && p.to >= lay.end_us;
     html! {
-        <div class={classes!("overview", whole.then_some("whole"))} ref={strip} tabindex="0" role="slider" data-keys="own"
-             aria-label="The part of the run in view (← and → to move it)"
+        <div class={classes!("overview", whole.then_some("whole"))} ref={strip} tabindex="0" role="slider"
+             aria-label="The part of the run in view (← and →, Page Up and Page Down, Home and End to move it)"
              title="The whole run: the frame is the part in view (click or drag to move it). Grey: pauses; blue: key moments; red: where harm was done; black: the cursor."
              aria-valuemin="0" aria-valuemax={lay.end_us.to_string()} aria-valuenow={p.from.to_string()}
              aria-valuetext={format!("{} to {} of {}", fmt(p.from), fmt(p.to), fmt(lay.end_us))}
