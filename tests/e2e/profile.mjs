@@ -1,8 +1,8 @@
-// Where an edit's or a drag's time goes: a CPU profile of 40 edits of the TTL (or 60 moves of a
-// pause's drag), made as `run.mjs --measure` makes them (measure.mjs), in headless Chromium,
+// Where an edit's, a drag's or a zoom's time goes: a CPU profile of 40 edits of the TTL (or 60
+// moves of a pause's drag, or 20 zooms in and out by the keys), made as `run.mjs --measure` makes them (measure.mjs), in headless Chromium,
 // printed as time per edit by crate and by function, both for the function itself and with what
 // it calls. Run through scripts/profile, which builds the app with its function names kept.
-// Usage: node tests/e2e/profile.mjs DIST [edits|drag] [split|large]   (ROWS=n: the last table's
+// Usage: node tests/e2e/profile.mjs DIST [edits|drag|zoom] [split|large]   (ROWS=n: the last table's
 // rows, 30 unless given)
 import http from 'node:http';
 import fs from 'node:fs';
@@ -12,8 +12,8 @@ import { chromium } from './node_modules/playwright-core/index.mjs';
 import { dragFps, editTimes } from './measure.mjs';
 
 const [dir, mode = 'edits', which = 'large'] = process.argv.slice(2);
-if (!dir || !['edits', 'drag'].includes(mode) || !['split', 'large'].includes(which)) {
-  console.error('usage: node tests/e2e/profile.mjs DIST [edits|drag] [split|large]');
+if (!dir || !['edits', 'drag', 'zoom'].includes(mode) || !['split', 'large'].includes(which)) {
+  console.error('usage: node tests/e2e/profile.mjs DIST [edits|drag|zoom] [split|large]');
   process.exit(2);
 }
 const dist = path.resolve(dir);
@@ -48,6 +48,24 @@ if (mode === 'edits') {
   const { work } = await editTimes(page, count);
   work.sort((a, b) => a - b);
   result = `edit → end of the render work: median ${work[count >> 1].toFixed(1)} ms`;
+} else if (mode === 'zoom') {
+  // Z and X in turn, from the whole run to 8× and back: each zoom lays the run out again.
+  count = 20;
+  await page.click('#tab-Inspect');
+  await cdp.send('Profiler.start');
+  const work = await page.evaluate(async (n) => {
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      document.dispatchEvent(new KeyboardEvent('keydown', { key: i % 6 < 3 ? 'z' : 'x', bubbles: true }));
+      await new Promise((r) => setTimeout(r, 0));
+      out.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return out;
+  }, count);
+  work.sort((a, b) => a - b);
+  result = `zoom → end of the render work: median ${work[count >> 1].toFixed(1)} ms`;
 } else {
   count = 60;
   await page.click('#tab-Inspect');
