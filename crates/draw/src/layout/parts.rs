@@ -248,7 +248,8 @@ pub(super) fn marks(l: &mut Layout, run: &Run, sc: &Scenario) {
     let tell = sim::narrate::Cx::new(sc, run);
     let harmful: Vec<usize> = run.verdict.violations.iter().filter_map(|v| v.event).collect();
     for e in &run.events {
-        let lane = l.lane(e.actor).clone();
+        // Every event passes here: its lane's middle, not a copy of the lane with its name.
+        let mid = l.lane(e.actor).mid;
         let harm = harmful.contains(&e.id);
         let (kind, label) = match &e.kind {
             EventKind::KeySet { token, .. } => (MarkKind::Grant, token.map(|t| t.to_string()).unwrap_or_default()),
@@ -268,7 +269,7 @@ pub(super) fn marks(l: &mut Layout, run: &Run, sc: &Scenario) {
             EventKind::Restarted { .. } | EventKind::Promoted => (MarkKind::Restart, String::new()),
             _ => continue,
         };
-        l.marks.push(Mark { kind, x: l.x(e.at_us), y: lane.mid, event: Some(e.id), label, title: tell.event(e), harm, edge: l.width });
+        l.marks.push(Mark { kind, x: l.x(e.at_us), y: mid, event: Some(e.id), label, title: tell.event(e), harm, edge: l.width });
     }
     for v in &run.verdict.violations {
         let lane_y = l.lanes.last().map(|r| r.mid + 11.0).unwrap_or(AXIS);
