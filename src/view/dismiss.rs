@@ -22,8 +22,12 @@ pub fn use_dismiss(open: bool, inside: NodeRef, close: Callback<()>) {
                     }
                 })
             };
-            let escape = EventListener::new(&doc, "keydown", move |e| {
+            // Capture, and the key taken: Escape closes the menu, not also what the lab's own
+            // Escape closes (its keys skip a key already taken).
+            let opts = EventListenerOptions { phase: gloo_events::EventListenerPhase::Capture, passive: false };
+            let escape = EventListener::new_with_options(&doc, "keydown", opts, move |e| {
                 if e.dyn_ref::<web_sys::KeyboardEvent>().is_some_and(|k| k.key() == "Escape") {
+                    e.prevent_default();
                     close.emit(());
                 }
             });

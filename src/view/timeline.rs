@@ -158,9 +158,9 @@ pub fn Timeline(p: &TimelineProps) -> Html {
     let anchor: zoom::Anchor = use_mut_ref(|| None);
     use_anchor(scroller.clone(), lay.clone(), p.view, t_now, anchor.clone());
     use_follow(scroller.clone(), lay.clone(), t_now, width);
-    use_wheel(scroller.clone(), lay.clone(), anchor.clone(), drag.clone(), p.dispatch.clone());
+    use_wheel(scroller.clone(), lay.clone(), p.view.zoom, anchor.clone(), p.dispatch.clone());
     let pinch = use_mut_ref(Pinch::default);
-    let (pinch_down, pinch_move, pinch_up) = pinch_handlers(&pinch, &scroller, &lay, &anchor, &p.dispatch);
+    let (pinch_down, pinch_move, pinch_up) = pinch_handlers(&pinch, &scroller, (&lay, p.view.zoom), &anchor, &p.dispatch);
     // The scroll box's left edge, for the overview strip, kept from its scroll events (reading it
     // while rendering would make the browser lay the page out at once).
     let scrolled = use_state_eq(|| 0.0);

@@ -184,7 +184,7 @@ pub fn arrow(a: &Arrow, title: Option<String>) -> Glyph {
     };
     let mut shapes = vec![Shape::Path { d, class: None, marker_end: Some(marker), dot_start: true, title }];
     if let Some(l) = &a.label {
-        let class = if l.anchor == crate::layout::Anchor::End { "msg-label end" } else { "msg-label start" };
+        let class = if l.anchor == crate::layout::TextAnchor::End { "msg-label end" } else { "msg-label start" };
         shapes.push(Shape::Text { x: l.x, y: l.y, class, text: l.text.clone() });
     }
     Glyph { class: class.into(), title: None, shapes }
@@ -236,7 +236,8 @@ pub fn mark(m: &Mark, height: f64) -> Glyph {
     if let Some(l) = m.label_at() {
         let class = match m.kind {
             MarkKind::Violation => "bang",
-            _ if l.anchor == crate::layout::Anchor::Start => "mark-label start",
+            _ if l.anchor == crate::layout::TextAnchor::Start => "mark-label start",
+            _ if l.anchor == crate::layout::TextAnchor::End => "mark-label end",
             _ => "mark-label",
         };
         shapes.push(Shape::Text { x: l.x, y: l.y, class, text: l.text });

@@ -17,6 +17,8 @@ pub const AXIS: f64 = 40.0;
 /// The narrowest the timeline is drawn (a phone's width: the whole run fits, and the zoom opens
 /// it up).
 pub const MIN_WIDTH: f64 = 320.0;
+/// The space between two lanes.
+pub const LANE_GAP: f64 = 4.0;
 
 /// One actor's horizontal band.
 #[derive(Clone, Debug, PartialEq)]
@@ -144,20 +146,20 @@ pub struct Mark {
     pub edge: f64,
 }
 
-/// Where a mark's label is drawn: its text, the x it starts at (or is centred on), and its
-/// baseline.
+/// Where a label (a mark's, or an arrow's) is drawn: its text, the x it stands on (`anchor`
+/// says how), and its baseline.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Label {
     pub text: String,
     pub x: f64,
     pub y: f64,
     /// How the text stands on `x`.
-    pub anchor: Anchor,
+    pub anchor: TextAnchor,
 }
 
 /// How a label's text stands on its x (SVG's `text-anchor`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Anchor {
+pub enum TextAnchor {
     /// It starts there.
     Start,
     /// It is centred on it.
@@ -166,25 +168,14 @@ pub enum Anchor {
     End,
 }
 
-impl Anchor {
-    /// The class that says it (the stylesheets give `.start` and `.end` their `text-anchor`).
-    pub fn class(self) -> &'static str {
-        match self {
-            Anchor::Start => " start",
-            Anchor::Middle => "",
-            Anchor::End => " end",
-        }
-    }
-}
-
 impl Label {
     /// Its left and right edges, by [`text_width`].
     pub fn extent(&self) -> (f64, f64) {
         let w = text_width(&self.text);
         match self.anchor {
-            Anchor::Start => (self.x, self.x + w),
-            Anchor::Middle => (self.x - w / 2.0, self.x + w / 2.0),
-            Anchor::End => (self.x - w, self.x),
+            TextAnchor::Start => (self.x, self.x + w),
+            TextAnchor::Middle => (self.x - w / 2.0, self.x + w / 2.0),
+            TextAnchor::End => (self.x - w, self.x),
         }
     }
 }
@@ -216,7 +207,7 @@ impl Mark {
     pub fn label_at(&self) -> Option<Label> {
         let (x, y) = (self.x, self.y);
         let at = |text: String, x: f64, y: f64, start: bool| {
-            let anchor = if start { Anchor::Start } else { Anchor::Middle };
+            let anchor = if start { TextAnchor::Start } else { TextAnchor::Middle };
             let label = Label { text, x, y, anchor };
             // Moved in where it would leave the picture (a mark near either end of the run).
             let (l, r) = label.extent();
@@ -341,7 +332,7 @@ pub fn layout_until(run: &Run, sc: &Scenario, width: f64, end_us: Micros) -> Lay
             next_color - 1
         });
         lanes.push(Lane { actor: i, name: a.name.clone(), role: a.role, y, h, mid: y + h / 2.0, color });
-        y += h + 4.0;
+        y += h + LANE_GAP;
     }
     let end_us = end_us.max(1);
     let mut l = Layout {

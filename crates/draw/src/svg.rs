@@ -44,7 +44,7 @@ svg { font-family: system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-ser
 .msg path { fill: none; stroke: #5b6472; stroke-width: 1; opacity: .65; } .msg.delayed path { stroke: #a15c00; stroke-width: 2; stroke-dasharray: 6 3; opacity: 1; }
 .msg.lost path { stroke: #c0392b; stroke-dasharray: 3 3; opacity: 1; } .msg.inflight path { stroke: #a15c00; stroke-dasharray: 2 4; } .msg.burst path { stroke-width: 3; opacity: .5; } .msg-label { font-size: 10.5px; font-weight: 600; fill: #1b2330; } .head { fill: #5b6472; } .lost-x { stroke: #c0392b; stroke-width: 2; }
 .mark.accepted circle { fill: #0b7a4b; } .mark.rejected circle { fill: #1b2330; } .mark.accepted.harm circle { fill: #c0392b; stroke: #fbe9e7; stroke-width: 3; } .mark.harm .mark-label { fill: #c0392b; } .mark .tick, .mark .cross { stroke: #ffffff; stroke-width: 2; fill: none; }
-.mark-label { text-anchor: middle; font-weight: 700; fill: #1b2330; paint-order: stroke; stroke: #ffffff; stroke-width: 3px; stroke-linejoin: round; } .mark-label.start { text-anchor: start; } .msg-label.end { text-anchor: end; } .mark.grant rect { fill: #1b2330; }
+.mark-label { text-anchor: middle; font-weight: 700; fill: #1b2330; paint-order: stroke; stroke: #ffffff; stroke-width: 3px; stroke-linejoin: round; } .mark-label.start { text-anchor: start; } .msg-label.end, .mark-label.end { text-anchor: end; } .mark.grant rect { fill: #1b2330; }
 .mark .bang { fill: #ffffff; font-weight: 800; text-anchor: middle; font-size: 10px; }
 .mark.expired circle { fill: none; stroke: #1b2330; stroke-width: 1.5; } .mark.violation path { fill: #c0392b; }
 .vline { stroke: #c0392b; stroke-width: 1.5; stroke-dasharray: 4 3; } .mark .jump { stroke: #a15c00; stroke-width: 2; fill: none; }

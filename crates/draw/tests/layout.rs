@@ -165,7 +165,7 @@ fn labels(l: &Layout) -> Vec<(f64, f64, f64, String)> {
 fn a_label_without_room_after_its_arrow_ends_at_it() {
     let (s, r) = gc();
     let l = layout(&r, &s, 360.0);
-    let ended: Vec<&Arrow> = l.arrows.iter().filter(|a| a.label.as_ref().is_some_and(|x| x.anchor == Anchor::End)).collect();
+    let ended: Vec<&Arrow> = l.arrows.iter().filter(|a| a.label.as_ref().is_some_and(|x| x.anchor == TextAnchor::End)).collect();
     assert!(!ended.is_empty(), "the stale write's label has no room after its arrow at 360 px");
     for a in ended {
         let label = a.label.as_ref().unwrap();

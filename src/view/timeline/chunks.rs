@@ -119,8 +119,9 @@ pub fn BarLabels(p: &BarLabelsProps) -> Html {
     let from = left + draw::layout::GUTTER;
     let labels = p.layout.bars.iter().filter(|b| b.x1 > from && b.x0 < left + width).filter_map(|b| {
         let text = glyph::bar_label(b, from)?;
-        let g = glyph::bar_span(b);
-        Some(html! { <g class={g.class.clone()}>{ super::shape::shape(&text) }</g> })
+        // In a group with its bar's classes, which colour the label as they colour the bar's.
+        let class = format!("{} {}", glyph::bar_class(b.kind), glyph::color_class(b.color));
+        Some(html! { <g {class}>{ super::shape::shape(&text) }</g> })
     });
     html! { <g class="bar-labels">{ for labels }</g> }
 }

@@ -50,7 +50,8 @@ pub struct MarkersProps {
 }
 
 /// Markers above the axis: key moments, and violations; clicking one jumps there, and a
-/// double click zooms in around it. Markers closer than their width are one marker (stacked),
+/// double click zooms in around it. A moment and a violation of one event, or of one instant,
+/// are one marker. Markers closer than their width are one marker too, drawn as two triangles,
 /// which names them all and zooms in at a click, where they stand apart.
 #[component]
 pub fn Markers(p: &MarkersProps) -> Html {
@@ -58,34 +59,33 @@ pub fn Markers(p: &MarkersProps) -> Html {
     let moments = p.facts.moments().iter().filter(|&&i| p.upto.is_none_or(|c| i <= c)).map(|&i| (i, false));
     let violations = p.facts.violations().iter().filter(|_| p.upto.is_none()).map(|&i| (i, true));
     let mut all: Vec<(usize, bool)> = moments.chain(violations).collect();
-    sim::sort::by(&mut all, |a, b| a.0.cmp(&b.0));
-    // Groups of markers, each closer than a marker's width to the group's first.
+    // In the order of the events (and so of time), each event once (bad if any of it is).
+    sim::sort::by(&mut all, |a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    all.dedup_by_key(|m| m.0);
+    // Groups of markers, each within a group's width (two triangles: 14 pixels) of its first.
+    let at = |i: usize| p.run.events[i].at_us;
     let mut groups: Vec<(f64, Vec<(usize, bool)>)> = Vec::new();
     for (i, bad) in all {
-        let x = p.layout.x(p.run.events[i].at_us);
+        let x = p.layout.x(at(i));
         match groups.last_mut() {
-            Some((x0, g)) if x - *x0 < 11.0 => g.push((i, bad)),
+            Some((x0, g)) if x - *x0 < 15.0 => g.push((i, bad)),
             _ => groups.push((x, vec![(i, bad)])),
         }
     }
     let markers = groups.into_iter().map(|(x, g)| {
-        let said = |&(i, bad): &(usize, bool)| {
-            if bad {
-                "A violation".to_string()
-            } else {
-                crate::view::unquoted(p.run.events[i].moment.as_deref().unwrap_or_default())
-            }
+        let said = |&(i, bad): &(usize, bool)| match (bad, p.run.events[i].moment.as_deref()) {
+            (false, m) => crate::view::unquoted(m.unwrap_or_default()),
+            (true, Some(m)) => format!("{}; a violation", crate::view::unquoted(m)),
+            (true, None) => "A violation".to_string(),
         };
-        // A group goes to its violation, if it has one.
-        let (first, many) = (g.iter().find(|m| m.1).unwrap_or(&g[0]).0, g.len() > 1);
+        let said = g.iter().map(said).collect::<Vec<_>>().join("; ");
+        // A group goes to its violation, if it has one; only one of several instants opens up.
+        let first = g.iter().find(|m| m.1).unwrap_or(&g[0]).0;
+        let many = g.iter().any(|m| at(m.0) != at(g[0].0));
         let title = if many {
-            format!(
-                "{} moments here (click to zoom in and tell them apart): {}",
-                g.len(),
-                g.iter().map(said).collect::<Vec<_>>().join("; ")
-            )
+            format!("{} moments here (click to zoom in and tell them apart): {said}", g.len())
         } else {
-            format!("{} (click to jump here, double-click to zoom in)", said(&g[0]))
+            format!("{said} (click to jump here, double-click to zoom in)")
         };
         let d = p.dispatch.clone();
         let jump = Callback::from(move |_| {

@@ -4,7 +4,7 @@
 //! ([`draw::lease`]).
 
 use draw::glyph;
-use draw::layout::Layout;
+use draw::layout::{Layout, LANE_GAP};
 use draw::lease::{Countdown, Leases};
 use sim::facts::Facts;
 use sim::scenario::LockKind;
@@ -53,7 +53,7 @@ pub fn lane_labels(p: &LabelsProps) -> Html {
         html! {
             // Over its lane and half the gap on either side: together the names are one column,
             // with no gap for what is scrolled under them to show through.
-            <div class={classes!("lane-label", glyph::color_class(l.color))} style={format!("top:{}px;height:{}px", l.y - 2.0, l.h + 4.0)}>
+            <div class={classes!("lane-label", glyph::color_class(l.color))} style={format!("top:{}px;height:{}px", l.y - LANE_GAP / 2.0, l.h + LANE_GAP)}>
                 <strong>{ &l.name }</strong>
                 <span class="role">{ role }</span>
                 if let Some(c) = clock { <span class="skew">{ c }</span> }

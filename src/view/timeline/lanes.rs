@@ -84,12 +84,26 @@ pub fn Backdrop(p: &BackdropProps) -> Html {
             }
         })
     };
+    // A finger on a pause block drags it: its moves must not scroll the timeline instead (a
+    // pause's `touch-action` is not heeded inside an SVG). Only the blocks' group listens, so a
+    // pan elsewhere never waits for the page.
+    let pauses = use_node_ref();
+    {
+        let pauses = pauses.clone();
+        use_effect_with((), move |_| {
+            let hold = pauses.cast::<web_sys::Element>().map(|g| {
+                let opts = gloo_events::EventListenerOptions::enable_prevent_default();
+                gloo_events::EventListener::new_with_options(&g, "touchmove", opts, |e| e.prevent_default())
+            });
+            move || drop(hold)
+        });
+    }
     html! {
         <>
             <g class="axis">{ for glyph::axis_between(lay, from, to).iter().map(shape) }</g>
             { for lanes }
             { for bars }
-            { for lay.pauses.iter().filter(|pb| seen(pb.x0, pb.x1)).map(|pb| pause(p, pb)) }
+            <g class="pauses" ref={pauses}>{ for lay.pauses.iter().filter(|pb| seen(pb.x0, pb.x1)).map(|pb| pause(p, pb)) }</g>
             <g class="msgs" onpointerover={on_over}><title ref={tip}></title>{ for arrows }</g>
         </>
     }

@@ -1,8 +1,9 @@
 //! Zoom and pan. The timeline is laid out at its width times the zoom (`state::View`) in a box
 //! that scrolls: panning is scrolling. [`zoom_bar`] holds the buttons and the [`Overview`] strip
 //! (the whole run, with the part in view framed: drag it, click it, or move it with the arrow
-//! keys); [`use_anchor`] keeps a time in place when the zoom changes (the pointer's for a wheel
-//! or a pinch, else the cursor's, or the cursor centred when zooming to a moment);
+//! keys, Page Up and Page Down, Home and End); [`use_anchor`] keeps a time in place when the zoom
+//! changes (the pointer's for a wheel or a pinch, else the cursor's, the cursor centred when
+//! zooming to a moment, or the middle of the view when the cursor is out of it);
 //! [`use_wheel`] zooms with Ctrl + wheel (and a touchpad's pinch, which browsers send as one),
 //! and [`Pinch`] with two fingers.
 
@@ -16,7 +17,6 @@ use sim::Run;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use super::drag::Drags;
 use crate::state::{max_zoom, Action, ByPtr, View, ZoomTo};
 
 /// A time to keep at an offset from the scroll box's left edge while the zoom changes, and the
@@ -29,7 +29,12 @@ pub type Anchor = Rc<RefCell<Option<(Micros, f64, f64)>>>;
 /// (`use_anchor`), so an event can find the new zoom drawn under the old zoom's scroll: that
 /// scroll is put right first, or the time read would be another (a pinch on a large run drifted
 /// towards its start).
-fn anchor_at(anchor: &Anchor, lay: &Layout, el: &web_sys::Element, off: f64) {
+/// Returns whether the zoom by `factor` from `zoom` changes anything: at either limit it does
+/// not, and no anchor is left behind for a later zoom to take.
+fn anchor_at(anchor: &Anchor, (lay, zoom): (&Layout, f64), el: &web_sys::Element, off: f64, factor: f64) -> bool {
+    if (zoom * factor).clamp(1.0, max_zoom(lay.end_us)) == zoom {
+        return false;
+    }
     let mut a = anchor.borrow_mut();
     if let Some((t, at, measured)) = *a {
         if measured != lay.width {
@@ -37,6 +42,7 @@ fn anchor_at(anchor: &Anchor, lay: &Layout, el: &web_sys::Element, off: f64) {
         }
     }
     *a = Some((lay.t(f64::from(el.scroll_left()) + off), off, lay.width));
+    true
 }
 
 /// Where the part of the run in view begins and ends, as true times.
@@ -76,6 +82,11 @@ pub fn use_anchor(scroller: NodeRef, lay: ByPtr<Layout>, view: View, t_now: Micr
                 let mid = (w + GUTTER) / 2.0;
                 let pending = *anchor.borrow();
                 let (t, off) = match pending {
+                    // Zooming to a moment centres it, whatever a wheel left.
+                    _ if view.center => {
+                        *anchor.borrow_mut() = None;
+                        (t_now, mid)
+                    }
                     // Measured on the layout before this zoom: its time stays where it was.
                     Some((t, off, measured)) if measured != lay.width => {
                         *anchor.borrow_mut() = None;
@@ -88,7 +99,6 @@ pub fn use_anchor(scroller: NodeRef, lay: ByPtr<Layout>, view: View, t_now: Micr
                         let left = f64::from(el.scroll_left());
                         let off = shown.borrow().x(t_now) - left;
                         match () {
-                            _ if view.center => (t_now, mid),
                             _ if (GUTTER..=w).contains(&off) => (t_now, off),
                             // The reader panned away from the cursor: the middle of what they
                             // look at stays put.
@@ -106,22 +116,12 @@ pub fn use_anchor(scroller: NodeRef, lay: ByPtr<Layout>, view: View, t_now: Micr
 }
 
 /// Ctrl + wheel (and a touchpad's pinch) zooms around the pointer. Other wheels scroll as usual.
-/// And a finger that drags a pause block does not scroll the box (a pause's `touch-action` is
-/// not heeded inside an SVG): its moves are the drag's.
 #[hook]
-pub fn use_wheel(scroller: NodeRef, lay: ByPtr<Layout>, anchor: Anchor, drag: Drags, dispatch: Callback<Action>) {
-    let latest = use_mut_ref(|| lay.clone());
-    *latest.borrow_mut() = lay;
+pub fn use_wheel(scroller: NodeRef, lay: ByPtr<Layout>, zoom: f64, anchor: Anchor, dispatch: Callback<Action>) {
+    let latest = use_mut_ref(|| (lay.clone(), zoom));
+    *latest.borrow_mut() = (lay, zoom);
     use_effect_with((), move |_| {
         let el = scroller.cast::<web_sys::Element>();
-        let hold = el.clone().map(|target| {
-            let opts = gloo_events::EventListenerOptions::enable_prevent_default();
-            gloo_events::EventListener::new_with_options(&target, "touchmove", opts, move |e| {
-                if drag.borrow().is_some_and(|d| d.fault.is_some()) {
-                    e.prevent_default();
-                }
-            })
-        });
         let listener = el.clone().map(|target| {
             let opts = gloo_events::EventListenerOptions::enable_prevent_default();
             gloo_events::EventListener::new_with_options(&target, "wheel", opts, move |e| {
@@ -129,13 +129,16 @@ pub fn use_wheel(scroller: NodeRef, lay: ByPtr<Layout>, anchor: Anchor, drag: Dr
                 let Some(el) = el.as_ref().filter(|_| w.ctrl_key() || w.meta_key()) else { return };
                 w.prevent_default();
                 let off = f64::from(w.client_x()) - el.get_bounding_client_rect().left();
-                anchor_at(&anchor, &latest.borrow(), el, off);
                 // A line is about 40 pixels; a touchpad's pinch sends small pixel deltas.
                 let dy = if w.delta_mode() == 1 { w.delta_y() * 40.0 } else { w.delta_y() };
-                dispatch.emit(Action::Zoom(ZoomTo::By((-dy / 200.0).exp2())));
+                let factor = (-dy / 200.0).exp2();
+                let (lay, zoom) = &*latest.borrow();
+                if anchor_at(&anchor, (lay, *zoom), el, off, factor) {
+                    dispatch.emit(Action::Zoom(ZoomTo::By(factor)));
+                }
             })
         });
-        move || drop((listener, hold))
+        move || drop(listener)
     });
 }
 
@@ -183,7 +186,7 @@ impl Pinch {
 pub fn pinch_handlers(
     pinch: &Rc<RefCell<Pinch>>,
     scroller: &NodeRef,
-    lay: &ByPtr<Layout>,
+    (lay, zoom): (&ByPtr<Layout>, f64),
     anchor: &Anchor,
     dispatch: &Callback<Action>,
 ) -> (Callback<PointerEvent>, Callback<PointerEvent>, Callback<PointerEvent>) {
@@ -197,8 +200,9 @@ pub fn pinch_handlers(
             let Some((factor, mid)) = pinch.borrow_mut().moved(&e) else { return };
             let Some(el) = scroller.cast::<web_sys::Element>() else { return };
             let off = mid - el.get_bounding_client_rect().left();
-            anchor_at(&anchor, &lay, &el, off);
-            d.emit(Action::Zoom(ZoomTo::By(factor)));
+            if anchor_at(&anchor, (&lay, zoom), &el, off, factor) {
+                d.emit(Action::Zoom(ZoomTo::By(factor)));
+            }
         })
     };
     let up = {
@@ -262,7 +266,8 @@ pub struct OverviewProps {
 }
 
 /// The whole run in one strip, the part in view framed. Pointer: click or drag the frame.
-/// Keyboard: ← / → move it by half its width, Home / End to either end.
+/// Keyboard: ← / → move it by half its width, Page Up / Page Down by its width, Home / End to
+/// either end; the lab's other keys (0, Z, M…) stay the lab's.
 #[component]
 pub fn Overview(p: &OverviewProps) -> Html {
     let lay = &p.layout;

@@ -7,7 +7,7 @@ use sim::scenario::{Fault, Scenario};
 use sim::time::{fmt, Micros, MS};
 use sim::trace::{EventKind, KeyEnd, MsgFate, Run};
 
-use super::{Anchor, Arrow, ArrowKind, Bar, BarKind, Label, Layout, Mark, MarkKind, PauseBlock, AXIS};
+use super::{Arrow, ArrowKind, Bar, BarKind, Label, Layout, Mark, MarkKind, PauseBlock, TextAnchor, AXIS};
 
 /// What each client believed: a bar while its lease is valid by its own clock, a stale bar
 /// after.
@@ -217,8 +217,8 @@ pub(super) fn arrows(l: &mut Layout, run: &Run) {
             let y = if to > from { lane.y - 3.0 } else { lane.y + lane.h + 11.0 };
             let w = super::text_width(&text);
             let (x, anchor) = match () {
-                _ if x1 + 5.0 + w <= l.width => (x1 + 5.0, Anchor::Start),
-                _ if x1 - 5.0 - w >= 0.0 => (x1 - 5.0, Anchor::End),
+                _ if x1 + 5.0 + w <= l.width => (x1 + 5.0, TextAnchor::Start),
+                _ if x1 - 5.0 - w >= 0.0 => (x1 - 5.0, TextAnchor::End),
                 _ => return None,
             };
             Some(Label { text, x, y, anchor })
