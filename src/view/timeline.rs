@@ -156,14 +156,14 @@ pub fn Timeline(p: &TimelineProps) -> Html {
     let t_now = if reduced { p.run.events.get(p.cursor).map_or(0, |e| e.at_us) } else { p.time_us };
     let scroller = use_node_ref();
     let anchor: zoom::Anchor = use_mut_ref(|| None);
-    use_anchor(scroller.clone(), lay.clone(), p.view, t_now, anchor.clone());
+    // The scroll box's left edge, for the overview strip, kept from its scroll events (reading it
+    // while rendering would make the browser lay the page out at once).
+    let scrolled = use_state_eq(|| 0.0);
+    use_anchor(scroller.clone(), lay.clone(), p.view, t_now, *scrolled, anchor.clone());
     use_follow(scroller.clone(), lay.clone(), t_now, width);
     use_wheel(scroller.clone(), lay.clone(), p.view.zoom, anchor.clone(), p.dispatch.clone());
     let pinch = use_mut_ref(Pinch::default);
     let (pinch_down, pinch_move, pinch_up) = pinch_handlers(&pinch, &scroller, (&lay, p.view.zoom), &anchor, &p.dispatch);
-    // The scroll box's left edge, for the overview strip, kept from its scroll events (reading it
-    // while rendering would make the browser lay the page out at once).
-    let scrolled = use_state_eq(|| 0.0);
     let on_scroll = {
         let (scrolled, scroller) = (scrolled.setter(), scroller.clone());
         Callback::from(move |_: Event| {
@@ -200,7 +200,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
                 { lane_labels(&LabelsProps { layout: lay.clone(), run: p.run.clone(), facts: p.facts.clone(), lock: p.scenario.lock.kind, leases: leases.clone(), t_us: t_now }) }
                 <svg class="timeline" width={lay.width.to_string()} height={lay.height.to_string()} role="group"
                      aria-label={format!("{}Timeline from 0 to {}: {} lanes. The cursor is at {}.", p.label.as_ref().map(|l| format!("{l}: ")).unwrap_or_default(), fmt(lay.end_us), lay.lanes.len(), fmt(t_now))}
-                     onpointermove={on_move} onpointerup={on_up}>
+                     onpointermove={on_move} onpointerup={on_up.clone()} onpointercancel={on_up}>
                     <defs>
                         <marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
                             <path d="M0 0 L10 5 L0 10 z" class="head" />

@@ -162,6 +162,14 @@ await test('the lane menu is never clipped: every item of the lowest lock lane i
   }
   await items.last().click();
   expect(await page.locator('.lane-menu').count() === 0, 'Cancel closes it');
+  // Near the bottom of the window it opens upwards, whole in view.
+  const resource = lanes.nth(3);
+  await page.evaluate((y) => window.scrollBy(0, y - window.innerHeight + 60), (await resource.boundingBox()).y);
+  const r = await resource.boundingBox();
+  await page.mouse.click(r.x + 200, r.y + r.height / 2);
+  const m = await page.locator('.lane-menu').boundingBox();
+  expect(m.y >= 0 && m.y + m.height <= 800, `the menu is whole in the window: ${JSON.stringify(m)}`);
+  await page.keyboard.press('Escape');
   // As menus do: a press outside it closes it, and so does Escape wherever the focus is.
   await page.mouse.click(b.x + b.width - 40, b.y + b.height / 2);
   await page.waitForSelector('.lane-menu');
@@ -836,6 +844,15 @@ await test('zoom: Ctrl + wheel keeps the time under the pointer; the overview st
   await page.waitForFunction((z) => parseFloat(document.querySelector('.zoom-level').textContent) > z, panned.zoom);
   const z = await zoomState(page);
   expect(Math.abs(z.middle - panned.middle) < panned.end / panned.zoom / 50, `Z keeps the middle of the view: ${panned.view} → ${z.view}`);
+  // At the end of the run, X zooms out there, not in another part (the box's scroll, cut to the
+  // narrower drawing by then, is not where the view was).
+  await page.keyboard.press('End');
+  await page.waitForFunction((f) => Number(document.querySelector('.overview').getAttribute('aria-valuenow')) > f, z.from);
+  const atEnd = await zoomState(page);
+  await page.keyboard.press('x');
+  await page.waitForFunction((zoom) => parseFloat(document.querySelector('.zoom-level').textContent) < zoom, atEnd.zoom);
+  const out = await zoomState(page);
+  expect(out.middle > atEnd.middle - atEnd.end / atEnd.zoom, `X at the end stays at the end: ${atEnd.view} → ${out.view}`);
   // The lab's other keys still work with the strip focused: 0 shows the whole run.
   await page.keyboard.press('0');
   await page.waitForFunction(() => parseFloat(document.querySelector('.zoom-level').textContent) === 1);
@@ -1257,6 +1274,16 @@ await test('phone: a finger drags a pause block as far as it goes, without scrol
   const scrolled = await page.evaluate(() => document.querySelector('.timeline-scroll').scrollLeft);
   expect(after.x - b.x > 80, `the block followed the finger 100 px: it moved ${after.x - b.x} px`);
   expect(scrolled === left, `the timeline did not scroll (${left} -> ${scrolled})`);
+  // A finger that goes up from the block (a little sideways too) scrolls the page instead.
+  const y0 = await page.evaluate(() => window.scrollY);
+  const c = await page.locator('.pause rect').first().boundingBox();
+  const [cx, cy] = [c.x + Math.min(20, c.width / 3), c.y + c.height / 2];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: cx, y: cy }] });
+  for (let i = 1; i <= 10; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: cx + i * 0.4, y: cy - i * 15 }] });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await page.waitForFunction((y) => window.scrollY !== y, y0);
+  const still = await page.locator('.pause rect').first().boundingBox();
+  expect(Math.abs(still.x - c.x) < 1, `a vertical swipe does not move the pause (${c.x} -> ${still.x})`);
 }, { width: 390, height: 844, hasTouch: true, isMobile: true });
 
 await test('play in time: true time passes at its rate, a quiet stretch says it is compressed, the leases drain', async (page) => {

@@ -49,7 +49,8 @@ pub fn timeline_svg(e: &web_sys::MouseEvent) -> Option<web_sys::Element> {
 }
 
 /// The SVG's pointer handlers for a drag begun on a pause block: a move moves or resizes the
-/// pause; releasing the button ends the drag (one change, for Undo).
+/// pause; releasing the button, or the browser taking the pointer for a scroll, ends the drag
+/// (one change, for Undo).
 pub fn handlers(drag: &Drags, lay: &ByPtr<Layout>, dispatch: &Callback<Action>) -> (Callback<PointerEvent>, Callback<PointerEvent>) {
     let on_move = {
         let (drag, lay, d) = (drag.clone(), lay.clone(), dispatch.clone());
@@ -57,6 +58,11 @@ pub fn handlers(drag: &Drags, lay: &ByPtr<Layout>, dispatch: &Callback<Action>) 
             let mut slot = drag.borrow_mut();
             let Some(dr) = slot.as_mut() else { return };
             let (x, _) = svg_x(&e);
+            // A few pixels of drift (a tap, or a finger that meant to scroll the page) move
+            // nothing.
+            if !dr.moved && (x - dr.start_x).abs() < 4.0 {
+                return;
+            }
             let dms = ((x - dr.start_x) * lay.us_per_px() / MS as f64).round() as i64;
             if dms != 0 {
                 dr.moved = true;

@@ -53,7 +53,11 @@ pub fn Backdrop(p: &BackdropProps) -> Html {
                     return;
                 }
                 let (x, y) = svg_x(&e);
-                menu.set(Some(Menu { actor, t: lay.t(x), x, y }));
+                // Upwards where the window has not room below for it (a phone's controls sit at
+                // the bottom of the screen) and has more above.
+                let below = web_sys::window().and_then(|w| w.inner_height().ok()?.as_f64()).unwrap_or(1e9) - f64::from(e.client_y());
+                let up = below < 340.0 && f64::from(e.client_y()) > below;
+                menu.set(Some(Menu { actor, t: lay.t(x), x, y, up }));
             })
         };
         html! {
@@ -84,16 +88,32 @@ pub fn Backdrop(p: &BackdropProps) -> Html {
             }
         })
     };
-    // A finger on a pause block drags it: its moves must not scroll the timeline instead (a
-    // pause's `touch-action` is not heeded inside an SVG). Only the blocks' group listens, so a
-    // pan elsewhere never waits for the page.
+    // A finger on a pause block drags it sideways: those moves must not scroll the timeline
+    // instead (a pause's `touch-action` is not heeded inside an SVG); a finger that goes more up
+    // or down than sideways scrolls the page. Only the blocks' group listens, so a pan elsewhere
+    // never waits for the page.
     let pauses = use_node_ref();
     {
         let pauses = pauses.clone();
         use_effect_with((), move |_| {
             let hold = pauses.cast::<web_sys::Element>().map(|g| {
+                let start = std::rc::Rc::new(std::cell::Cell::new((0, 0)));
+                let at = |e: &web_sys::Event| {
+                    let t = e.dyn_ref::<web_sys::TouchEvent>()?.touches().get(0)?;
+                    Some((t.client_x(), t.client_y()))
+                };
+                let down = {
+                    let start = start.clone();
+                    gloo_events::EventListener::new(&g, "touchstart", move |e| start.set(at(e).unwrap_or_default()))
+                };
                 let opts = gloo_events::EventListenerOptions::enable_prevent_default();
-                gloo_events::EventListener::new_with_options(&g, "touchmove", opts, |e| e.prevent_default())
+                let moved = gloo_events::EventListener::new_with_options(&g, "touchmove", opts, move |e| {
+                    let ((x0, y0), (x, y)) = (start.get(), at(e).unwrap_or_default());
+                    if (x - x0).abs() >= (y - y0).abs() {
+                        e.prevent_default();
+                    }
+                });
+                (down, moved)
             });
             move || drop(hold)
         });

@@ -15,6 +15,8 @@ pub struct Menu {
     pub t: Micros,
     pub x: f64,
     pub y: f64,
+    /// It opens upwards: there was not room for it below the click, in the window.
+    pub up: bool,
 }
 
 /// What the lane menu draws (a plain function's arguments, as for the zoom bar).
@@ -65,7 +67,7 @@ pub fn lane_menu(p: &MenuProps) -> Html {
     let close = p.close.reform(|_: MouseEvent| ());
     html! {
         <div class="lane-menu" ref={p.node.clone()} role="group" aria-label={format!("Add a fault to {name} at {}", fmt(m.t))} data-keys="own"
-             style={format!("left:{left}px;top:{}px", m.y + 8.0)}>
+             style={if m.up { format!("left:{left}px;top:{}px;transform:translateY(-100%)", m.y - 8.0) } else { format!("left:{left}px;top:{}px", m.y + 8.0) }}>
             <div class="menu-title">{ format!("At {} on {name}", fmt(m.t)) }</div>
             { for items }
             <button class="menu-item cancel" onclick={close}>{ "Cancel" }</button>

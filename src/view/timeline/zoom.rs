@@ -70,8 +70,12 @@ fn put(el: &web_sys::Element, lay: &Layout, t: Micros, off: f64) {
 /// Keeps a time in place when the zoom changes: the anchor a wheel or a pinch left, else the
 /// cursor's time where it was on screen (centred when zooming to a moment), or the middle of the
 /// view if the cursor was out of it. Runs before the layout drawn last is forgotten.
+///
+/// `left` is where the last scroll event left the box, on the layout drawn before: by the time
+/// the effect runs the box holds the new layout, and the browser may have cut its scroll to fit
+/// (zooming out from the end of a run read the middle of another part).
 #[hook]
-pub fn use_anchor(scroller: NodeRef, lay: ByPtr<Layout>, view: View, t_now: Micros, anchor: Anchor) {
+pub fn use_anchor(scroller: NodeRef, lay: ByPtr<Layout>, view: View, t_now: Micros, left: f64, anchor: Anchor) {
     let shown = use_mut_ref(|| lay.clone());
     {
         let (shown, lay) = (shown.clone(), lay.clone());
@@ -96,7 +100,6 @@ pub fn use_anchor(scroller: NodeRef, lay: ByPtr<Layout>, view: View, t_now: Micr
                     // right): it is for a zoom still to come.
                     Some(_) => return,
                     None => {
-                        let left = f64::from(el.scroll_left());
                         let off = shown.borrow().x(t_now) - left;
                         match () {
                             _ if (GUTTER..=w).contains(&off) => (t_now, off),
