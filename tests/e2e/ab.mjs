@@ -3,39 +3,25 @@
 // render work, as run.mjs --measure times it: measure.mjs), the 25th percentile and the median
 // per round; with --drag, frames per second dragging the large run's pause.
 // Usage: node tests/e2e/ab.mjs DIST_A DIST_B [--drag]   (ROUNDS=n, 3 unless given; EDITS=n, 40)
-import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from './node_modules/playwright-core/index.mjs';
-import { editTimes, dragFps } from './measure.mjs';
+import { editTimes, dragFps, serve } from './measure.mjs';
 const dirs = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const rounds = +(process.env.ROUNDS || 3), n = +(process.env.EDITS || 40);
 if (dirs.length < 2) {
   console.error('usage: node tests/e2e/ab.mjs DIST_A DIST_B [--drag]');
   process.exit(2);
 }
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json' };
 const servers = [];
-for (const d of dirs) {
-  const dist = path.resolve(d);
-  const server = http.createServer((req, res) => {
-    let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    if (p.endsWith('/')) p += 'index.html';
-    const file = path.join(dist, p);
-    if (!file.startsWith(dist) || !fs.existsSync(file)) { res.writeHead(404).end(); return; }
-    res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' }).end(fs.readFileSync(file));
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  servers.push(server);
-}
+for (const d of dirs) servers.push(await serve(d));
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
 const fixture = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/large-redlock.json');
 const large = `#s=${Buffer.from(JSON.stringify(JSON.parse(fs.readFileSync(fixture, 'utf8')))).toString('base64url')}`;
 const q = (xs, f) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor((s.length - 1) * f)].toFixed(1); };
 for (let r = 0; r < rounds; r++) {
-  for (const [k, server] of servers.entries()) {
-    const base = `http://127.0.0.1:${server.address().port}`;
+  for (const [k, { base }] of servers.entries()) {
     const out = [];
     for (const [name, query] of [['split', '?scenario=redlock-split-vote'], ['large', large]]) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -54,4 +40,4 @@ for (let r = 0; r < rounds; r++) {
   }
 }
 await browser.close();
-for (const s of servers) s.close();
+for (const s of servers) s.server.close();

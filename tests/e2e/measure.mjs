@@ -1,5 +1,23 @@
-// The edits and the drag that `run.mjs --measure` times and `profile.mjs` profiles, so that the
-// two measure the same thing.
+// The edits and the drag that `run.mjs --measure` times and `profile.mjs` and `ab.mjs` profile
+// and compare, so that they measure the same thing; and the server the last two share.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+
+// Serves a built `dist` directory on a free local port; resolves to the server and its address.
+export async function serve(dir) {
+  const dist = path.resolve(dir);
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json' };
+  const server = http.createServer((req, res) => {
+    let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (p.endsWith('/')) p += 'index.html';
+    const file = path.join(dist, p);
+    if (!file.startsWith(dist) || !fs.existsSync(file)) { res.writeHead(404).end(); return; }
+    res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' }).end(fs.readFileSync(file));
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { server, base: `http://127.0.0.1:${server.address().port}` };
+}
 
 // Edits of the TTL field (the Change tab open): for each, the time from the change event to the
 // end of the render work (the next macrotask) and to the next frame.

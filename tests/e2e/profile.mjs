@@ -4,29 +4,18 @@
 // it calls. Run through scripts/profile, which builds the app with its function names kept.
 // Usage: node tests/e2e/profile.mjs DIST [edits|drag|zoom] [split|large]   (ROWS=n: the last table's
 // rows, 30 unless given)
-import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from './node_modules/playwright-core/index.mjs';
-import { dragFps, editTimes } from './measure.mjs';
+import { dragFps, editTimes, serve } from './measure.mjs';
 
 const [dir, mode = 'edits', which = 'large'] = process.argv.slice(2);
 if (!dir || !['edits', 'drag', 'zoom'].includes(mode) || !['split', 'large'].includes(which)) {
   console.error('usage: node tests/e2e/profile.mjs DIST [edits|drag|zoom] [split|large]');
   process.exit(2);
 }
-const dist = path.resolve(dir);
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json' };
-const server = http.createServer((req, res) => {
-  let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-  if (p.endsWith('/')) p += 'index.html';
-  const file = path.join(dist, p);
-  if (!file.startsWith(dist) || !fs.existsSync(file)) { res.writeHead(404).end(); return; }
-  res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' }).end(fs.readFileSync(file));
-});
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const base = `http://127.0.0.1:${server.address().port}`;
+const { server, base } = await serve(dir);
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
 const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
 await context.addInitScript(() => localStorage.setItem('leaselab.intro', 'seen'));
