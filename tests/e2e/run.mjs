@@ -691,6 +691,18 @@ await test('embed: &edit=1 lets readers change the run, and says what each chang
 
 /** The zoom level shown, the part of the run in view (true times, in µs) and the cursor's x in the scroll box. */
 async function zoomState(page) {
+  // A scroll event comes at the next frame after the scroll, and the strip follows it: until
+  // then the strip still says where the view was (on a loaded machine a zoom's anchoring scroll
+  // can land after the zoom's level is drawn). Read the state once the strip agrees with the
+  // box's scroll and the drawing's width (88 px of lane names, 20 px of margin).
+  await page.waitForFunction(() => {
+    const ov = document.querySelector('.overview');
+    const s = document.querySelector('.timeline-scroll');
+    const w = Number(document.querySelector('svg.timeline').getAttribute('width'));
+    const end = Number(ov.getAttribute('aria-valuemax'));
+    const from = Math.min(1, Math.max(0, s.scrollLeft / (w - 108))) * end;
+    return Math.abs(from - Number(ov.getAttribute('aria-valuenow'))) <= end / 1000 + 1;
+  });
   return page.evaluate(() => {
     const ov = document.querySelector('.overview');
     const s = document.querySelector('.timeline-scroll');
