@@ -6,7 +6,8 @@
 //! (tables: read numbers as JSON does), a second sort (use `sim::sort`), serde's
 //! deserializers and its serializer into values (the derived ones cost 89 and 20 KB: use
 //! `sim::from_value` and `sim::to_value`), and serde_json (its parser, serializers and B-tree
-//! objects cost 36 KB: use `sim::json`). The names are matched as text, so this catches the
+//! objects cost 36 KB: use `sim::json`), and Debug formatting (the release build leaves it out,
+//! so `{:?}` would show nothing). The names are matched as text, so this catches the
 //! usual spellings, not every way of reaching them.
 
 #![cfg(not(target_arch = "wasm32"))]
@@ -27,6 +28,9 @@ const BANNED: &[(&str, &str)] = &[
     ("serde_json", "sim::json"),
     ("Deserialize::deserialize", "sim::from_value::deserialize"),
     ("Serialize::serialize", "sim::to_value::ToValue"),
+    // The release build formats no Debug (-Zfmt-debug=none: `{:?}` writes nothing there).
+    (":?}", "words of its own, or Display"),
+    (":#?}", "words of its own, or Display"),
 ];
 
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
