@@ -82,7 +82,7 @@ lean_std() {
     return 0
   fi
   # Also: no Debug formatting (`{:?}` writes nothing; nothing the app shows uses it) and no
-  # source locations kept for panics, which abort at once anyway (-3.5 KB gzipped).
+  # source locations kept for panics, which abort at once anyway (-3.9 KB gzipped).
   local flags="-Zunstable-options -Cpanic=immediate-abort -Zfmt-debug=none -Zlocation-detail=none"
   # shellcheck disable=SC2086
   if ! RUSTC_BOOTSTRAP=1 rustc $flags --print cfg >/dev/null 2>&1; then
