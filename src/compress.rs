@@ -68,5 +68,5 @@ async fn read_all(stream: ReadableStream, limit: usize) -> Result<Vec<u8>, Strin
 }
 
 fn describe(e: JsValue) -> String {
-    e.as_string().unwrap_or_else(|| crate::library::describe(&e))
+    crate::library::describe(&e)
 }

@@ -186,9 +186,12 @@ pub fn open(id: &str, fixed: bool, d: Callback<Action>, failed: Callback<()>) {
     });
 }
 
-/// A JavaScript error as words: an Error's message, else the value as JSON (not its Debug form,
-/// which the release build leaves out: -Zfmt-debug=none in scripts/setup.sh).
+/// A JavaScript error as words: a string as it is, an Error's message, else the value as JSON
+/// (not its Debug form, which the release build leaves out: -Zfmt-debug=none in scripts/setup.sh).
 pub(crate) fn describe(e: &wasm_bindgen::JsValue) -> String {
+    if let Some(s) = e.as_string() {
+        return s;
+    }
     match e.dyn_ref::<js_sys::Error>() {
         Some(e) => String::from(e.message()),
         None => js_sys::JSON::stringify(e).ok().and_then(|s| s.as_string()).unwrap_or_else(|| "an error with no message".into()),
