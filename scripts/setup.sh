@@ -5,6 +5,7 @@
 
 TRUNK_VERSION=0.21.14
 WASM_BINDGEN_VERSION=0.2.130
+TWIGGY_VERSION=0.8.0
 
 step() { printf '\n== %s\n' "$*"; }
 
@@ -36,6 +37,12 @@ ensure_trunk() {
     step "installing trunk $TRUNK_VERSION (this takes several minutes once)"
     cargo install trunk --version "$TRUNK_VERSION" --locked
   fi
+}
+
+# twiggy, which scripts/bytes reads the release wasm with (a tool for finding where the bytes go;
+# no test needs it).
+ensure_twiggy() {
+  command -v twiggy >/dev/null || { step "installing twiggy $TWIGGY_VERSION"; cargo install twiggy --version "$TWIGGY_VERSION" --locked; }
 }
 
 # npm packages (wasm-opt for release builds, playwright-core for end-to-end tests).
