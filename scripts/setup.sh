@@ -45,6 +45,15 @@ ensure_twiggy() {
   command -v twiggy >/dev/null || { step "installing twiggy $TWIGGY_VERSION"; cargo install twiggy --version "$TWIGGY_VERSION" --locked; }
 }
 
+# The release wasm (from the last release build) as the app ships it, but with its function
+# names kept: wasm-bindgen's output in $1 and $1/named.wasm, optimised as Trunk does (-Oz) with
+# the names section kept (-g). For scripts/profile and scripts/bytes.
+named_wasm() {
+  wasm-bindgen --target web --keep-debug --out-dir "$1" target/wasm32-unknown-unknown/release/leaselab-app.wasm
+  wasm-opt -Oz -g --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
+    --enable-reference-types --enable-multivalue "$1/leaselab-app_bg.wasm" -o "$1/named.wasm"
+}
+
 # npm packages (wasm-opt for release builds, playwright-core for end-to-end tests).
 ensure_npm_tools() {
   command -v npm >/dev/null || { step "installing Node.js and npm"; as_root apt-get update -qq; as_root apt-get install -y -qq nodejs npm; }
