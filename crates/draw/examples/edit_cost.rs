@@ -1,11 +1,11 @@
 //! Where an edit's time goes natively: the run, its facts and the layout, on a scenario file.
-//! Usage: cargo run --release -p leaselab-draw --example edit_cost -- <scenario.json>
+//! Usage: cargo run --release -p leaselab-draw --example edit_cost -- <scenario.json>   (N=iterations, 20 unless given)
 use std::time::Instant;
 
 fn main() {
     let path = std::env::args().nth(1).expect("a scenario file");
     let sc = sim::Scenario::parse(&std::fs::read_to_string(&path).expect("readable")).expect("valid");
-    let n = 20;
+    let n: usize = std::env::var("N").ok().and_then(|v| v.parse().ok()).unwrap_or(20);
     let t = Instant::now();
     let mut run = None;
     for _ in 0..n {
