@@ -16,9 +16,9 @@ import subprocess
 import sys
 from collections import Counter
 
-OURS = {"app": "app", "leaselab_app": "app", "sim": "sim", "draw": "draw", "leaselab_draw": "draw"}
-# What the release build strips: not downloaded.
-NOT_SHIPPED = re.compile(r'^"(function|local|module|type|global|data|elem|table|memory|label) names" subsection$|^custom section')
+OURS = {"app": "app", "sim": "sim", "draw": "draw"}
+# The names section, which the release build strips: not downloaded.
+NOT_SHIPPED = re.compile(r'^"[a-z]+ names" subsection$')
 
 
 def crate_of(name):
@@ -30,7 +30,7 @@ def crate_of(name):
 
 
 def origin(name):
-    if name.startswith("data[") or name.startswith("data segment"):
+    if name.startswith("data segment"):
         return "data"
     crate = crate_of(name)
     if crate is None:
