@@ -122,6 +122,6 @@ impl Verdict {
 /// The safety properties, with what each means.
 pub const PROPERTIES: [(Kind, &str); 3] = [
     (Kind::LostUpdate, "no client's write overwrote an update it had not read"),
-    (Kind::OutOfOrderWrite, "no write made under an older grant was accepted after one made under a newer grant"),
+    (Kind::OutOfOrderWrite, "no write made under an older grant overwrote one made under a newer grant"),
     (Kind::DuplicateEffect, "no logical request took effect twice"),
 ];

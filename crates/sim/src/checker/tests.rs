@@ -41,3 +41,32 @@ fn fencing_turns_the_stale_write_away() {
     let v = verdict_of(&paused(15_000, "atomic"));
     assert!(!v.violations.iter().any(|f| f.property == Kind::OutOfOrderWrite), "{v:#?}");
 }
+
+/// non-fencing-downstream: A's charge (token 33) reaches the payment API after B's (token 34).
+/// A charge adds beside the other and overwrites nothing: the harm is the second charge, a
+/// duplicate effect, and there is no out-of-order write to report.
+#[test]
+fn a_stale_charge_after_a_newer_one_is_a_duplicate_effect_and_overwrites_nothing() {
+    for id in ["non-fencing-downstream", "work-claim-queue"] {
+        let sc = crate::library::get(id).expect("in the library");
+        let v = crate::run(&sc).expect("it runs").verdict;
+        let kinds: Vec<Kind> = v.violations.iter().map(|f| f.property).collect();
+        assert_eq!(kinds, [Kind::DuplicateEffect], "{id}: {v:#?}");
+    }
+}
+
+/// The same late write made as a read-modify-write (it sets the value) overwrites B's, and
+/// is out of order.
+#[test]
+fn a_stale_write_that_sets_the_value_after_a_newer_one_is_out_of_order() {
+    let mut sc = crate::library::get("non-fencing-downstream").expect("in the library");
+    for c in &mut sc.clients {
+        for step in &mut c.steps {
+            if let crate::scenario::Step::Write { op, .. } = step {
+                *op = crate::scenario::WriteOp::Set;
+            }
+        }
+    }
+    let v = crate::run(&sc).expect("it runs").verdict;
+    assert!(v.violations.iter().any(|f| f.property == Kind::OutOfOrderWrite), "{v:#?}");
+}

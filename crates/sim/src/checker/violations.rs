@@ -77,7 +77,13 @@ pub(super) fn out_of_order(cx: &Cx, out: &mut Findings) {
     for w in run.applied.iter().filter(|w| w.op != WriteOp::Rebuild) {
         let Some(g) = w.grant else { continue };
         match newest {
-            Some(n) if n.grant.is_some_and(|ng| ng > g) => out.add(Kind::OutOfOrderWrite, || out_of_order_write(cx, w, n)),
+            // Only a write that sets the value overwrites what the newer holder wrote; an
+            // addition (a charge, a refund) lands beside it, and if it should not have
+            // happened at all, that is a duplicate effect.
+            Some(n) if n.grant.is_some_and(|ng| ng > g) && w.op == WriteOp::Set => {
+                out.add(Kind::OutOfOrderWrite, || out_of_order_write(cx, w, n))
+            }
+            Some(n) if n.grant.is_some_and(|ng| ng > g) => {}
             Some(n) if n.grant.is_some_and(|ng| ng >= g) => {}
             _ => newest = Some(w),
         }
