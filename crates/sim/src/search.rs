@@ -164,6 +164,17 @@ impl Search {
         }
     }
 
+    /// What the search has to show so far, for one stopped before its end (cancelled, or out of
+    /// time): its outcome once it has ended; while it shrinks, the smallest unsafe schedule yet
+    /// (with the shrinking runs so far); before it finds one, what it has covered.
+    pub fn so_far(&self) -> Outcome {
+        match &self.phase {
+            Phase::Done(o) => (**o).clone(),
+            Phase::Shrink(sh) => self.found_outcome(sh.best.clone()),
+            _ => Outcome::NotFound(self.cov.clone()),
+        }
+    }
+
     /// The next schedule of added faults (indices into the space, or a random one).
     fn next_schedule(&mut self) -> Option<Vec<Candidate>> {
         let n = self.space.len();

@@ -129,6 +129,29 @@ fn a_search_is_deterministic_and_its_slices_add_up() {
     assert!(matches!(out, Outcome::NotFound(_)), "{out:?}");
 }
 
+/// A search stopped early has the schedules it covered to show, and once it has found an
+/// unsafe schedule, the smallest yet: unsafe on its own, never larger than the first.
+#[test]
+fn a_search_stopped_early_shows_what_it_has() {
+    let sc = library::get("gc-pause-fenced").unwrap();
+    let mut s = Search::new(&sc, Options::default()).unwrap();
+    s.step(3);
+    assert!(matches!(s.so_far(), Outcome::NotFound(c) if c.schedules == 3), "{:?}", s.so_far());
+    while s.progress().shrinking.is_none() {
+        assert!(!s.step(1), "the search finds one (see the first test)");
+    }
+    let first = s.so_far();
+    let Outcome::Found(f, c) = &first else { panic!("{first:?}") };
+    assert_eq!((f.shrink_runs, c.schedules, f.faults.len()), (0, f.after, f.first.len()));
+    s.step(10);
+    let Outcome::Found(g, _) = s.so_far() else { panic!("still found") };
+    assert_eq!(g.shrink_runs, 10);
+    assert!(g.faults.len() <= f.faults.len());
+    assert!(!run(&g.scenario).verdict.is_safe(), "the smallest yet is unsafe: {:?}", g.faults);
+    while !s.step(50) {}
+    assert_eq!(Some(&s.so_far()), s.outcome(), "at the end, the outcome");
+}
+
 /// The search judges runs without their key moments: the verdict must not depend on them.
 #[test]
 fn a_run_without_narration_has_the_same_verdict() {
