@@ -204,3 +204,28 @@ fn only_the_waiting_client_says_its_key_is_queued() {
     assert_eq!(queued[0].1.actor, c2);
     assert!(sim::narrate::text(&s, &run, queued[0].1).starts_with("client2's key is in place"));
 }
+
+/// The etcd-like client timed its keepalives from the lock reply: paused from 3 ms for 7 s
+/// (under the 10 s TTL), it woke at 7.003 s and sent its first keepalive at 10.336 s, after the
+/// leader had revoked its lease at 10.005 s, and client2 took the lock. In etcd the session's
+/// keepalive is due from the grant, so the overdue keepalive goes out as the client wakes.
+#[test]
+fn an_etcd_client_paused_for_less_than_its_ttl_keeps_its_lease() {
+    use sim::scenario::{Fault, Fencing, Step};
+    let mut s = sim::library::get("consensus-fenced").unwrap();
+    s.resource.fencing = Fencing::None;
+    s.faults = vec![Fault::Pause { actor: "client1".into(), at_ms: 3, duration_ms: 7000 }];
+    s.clients[0].steps[2] = Step::Work { ms: 5000 };
+    let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
+    let client1 = run.actors.iter().position(|a| a.name == "client1").unwrap();
+    let first_keepalive = run
+        .intervals
+        .messages
+        .iter()
+        .enumerate()
+        .find(|(id, m)| m.from == client1 && run.what(*id).starts_with("keepalive"))
+        .map(|(_, m)| m.sent_us);
+    assert_eq!(first_keepalive, Some(7_003_000), "overdue at the wake (seed {})", s.seed);
+    assert!(!run.events.iter().any(|e| matches!(e.kind, EventKind::LeaseExpired { .. })), "seed {}", s.seed);
+    assert!(run.verdict.is_safe(), "seed {}: {:?}", s.seed, run.verdict.violations);
+}

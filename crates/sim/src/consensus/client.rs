@@ -57,10 +57,18 @@ impl Session {
         Some(Outcome::Waiting)
     }
 
+    /// Starts the keepalives of a session whose lease was asked for at `renewed_local`.
+    ///
+    /// They are timed from the session, not from this reply: etcd's `concurrency.NewSession`
+    /// starts `KeepAlive` when the lease is granted, before `Mutex.Lock`, and its loop sends a
+    /// keepalive as soon as one is due (client/v3/lease.go: a new lease's next keepalive is due
+    /// at once; the loop ticks every 500 ms and then waits TTL/3). A reply that reaches a client
+    /// after a pause therefore finds its first keepalive overdue, and it goes out at once.
     fn start_keepalives(&mut self, cx: &Cx, out: &mut Vec<Effect>) {
         if !self.keepalives {
             self.keepalives = true;
-            out.push(Effect::Timer(cx.ttl_ms as Micros * MS / 3, TimerKind::KeepAlive));
+            let due_local = self.renewed_local + cx.ttl_ms as Micros * MS / 3;
+            out.push(Effect::Timer((due_local - cx.local).max(0), TimerKind::KeepAlive));
         }
     }
 

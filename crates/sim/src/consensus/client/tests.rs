@@ -20,8 +20,8 @@ fn a_queued_client_keeps_its_session_and_holds_the_lock_when_told() {
     let Some(Effect::Send(Dest::Leader, Payload::CLock { req, ttl_ms: 9_000 })) = out.first().cloned() else { panic!("{out:?}") };
     let (o, out) = feed(&mut s, &mut k, Payload::CQueued { req, rev: 3, lease: 5 }, 2_000);
     assert_eq!(o, Some(Outcome::Waiting));
-    // Keepalives start with the session, every TTL/3.
-    assert_eq!(out, vec![Effect::Timer(3_000_000, TimerKind::KeepAlive), Effect::Event(EventKind::Queued { rev: 3 })]);
+    // Keepalives start with the session, every TTL/3, due from the request that created it (at 0).
+    assert_eq!(out, vec![Effect::Timer(2_998_000, TimerKind::KeepAlive), Effect::Event(EventKind::Queued { rev: 3 })]);
     assert_eq!(k.wait, Wait::Queued);
     let (o, out) = feed(&mut s, &mut k, Payload::CLocked { req, rev: 3, lease: 5, grant: 1 }, 4_000_000);
     assert_eq!(o, Some(Outcome::Acquired));
@@ -30,6 +30,17 @@ fn a_queued_client_keeps_its_session_and_holds_the_lock_when_told() {
     let mut out = Vec::new();
     s.on_timer(TimerKind::KeepAlive, &mut k, &cx(6_000_000), &mut out);
     assert!(matches!(out[0], Effect::Send(Dest::Leader, Payload::CKeepAlive { lease: 5, .. })));
+}
+
+#[test]
+fn a_reply_that_arrives_after_a_pause_finds_the_first_keepalive_overdue() {
+    let (mut s, mut k) = (Session::default(), Core::default());
+    let mut out = Vec::new();
+    s.acquire(1_000, &mut k, &cx(0), &mut out);
+    let Some(Effect::Send(_, Payload::CLock { req, .. })) = out.first().cloned() else { panic!() };
+    // The client was paused from just after its request until 7 s: TTL/3 (3 s) has passed.
+    let (_, out) = feed(&mut s, &mut k, Payload::CLocked { req, rev: 2, lease: 5, grant: 0 }, 7_000_000);
+    assert_eq!(out[0], Effect::Timer(0, TimerKind::KeepAlive), "sent as soon as the client runs");
 }
 
 #[test]
