@@ -2,8 +2,9 @@
 //!
 //! A thin binary over the `sim` and `draw` crates, its arguments parsed by clap ([`Cli`]).
 //! Exit status: 0 when the command did its work (a run that ends unsafe is still a run that
-//! completed), 2 for bad input (clap's usage errors included), with a message on stderr that
-//! says what is wrong and where.
+//! completed), 1 when its output could not be written (a full disk), 2 for bad input (clap's
+//! usage errors included), with a message on stderr that says what is wrong and where. What a
+//! scenario file says reaches the terminal escaped ([`term`]).
 
 use std::ffi::{OsStr, OsString};
 use std::io::{Read, Write};
@@ -15,6 +16,7 @@ use sim::render;
 use sim::scenario::Scenario;
 
 mod search;
+mod term;
 
 /// Distributed locks, leases and fencing, simulated.
 ///
@@ -24,7 +26,7 @@ mod search;
 #[command(
     name = "leaselab",
     version,
-    after_help = "Exit status: 0 when the command did its work (a run that ends unsafe is still a run that completed), 2 for bad input."
+    after_help = "Exit status: 0 when the command did its work (a run that ends unsafe is still a run that completed), 1 when its output could not be written, 2 for bad input."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -114,6 +116,21 @@ enum Command {
 /// A user error: printed on stderr, exit status 2.
 struct Bad(String);
 
+/// How a command ends when it does not succeed.
+enum Failure {
+    /// Bad input: exit status 2.
+    Bad(String),
+    /// The output could not be written (a full disk): exit status 1. A closed pipe
+    /// (`leaselab run … | head`) is not a failure worth a message, and ends the command quietly.
+    Write(std::io::Error),
+}
+
+impl From<Bad> for Failure {
+    fn from(Bad(msg): Bad) -> Failure {
+        Failure::Bad(msg)
+    }
+}
+
 /// The largest scenario file read, in bytes (as `Scenario::parse` accepts).
 const MAX_FILE: u64 = sim::scenario::limits::SCENARIO_BYTES as u64;
 
@@ -122,35 +139,43 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let result = dispatch(cli.command, &mut out);
-    // A closed pipe (`leaselab run … | head`) is not an error worth a message.
-    let _ = out.flush();
-    match result {
+    let flushed = out.flush().map_err(Failure::Write);
+    match result.and(flushed) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(Bad(msg)) => {
-            eprintln!("leaselab: {msg}");
+        Err(Failure::Bad(msg)) => {
+            eprintln!("leaselab: {}", term::escape(&msg, false));
             ExitCode::from(2)
+        }
+        Err(Failure::Write(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Write(e)) => {
+            eprintln!("leaselab: cannot write the output: {e}");
+            ExitCode::from(1)
         }
     }
 }
 
-fn dispatch(command: Command, out: &mut impl Write) -> Result<(), Bad> {
+fn dispatch(command: Command, out: &mut impl Write) -> Result<(), Failure> {
     match command {
-        Command::List { json } => write(out, &list(json)),
+        Command::List { json: true } => write(out, &list(true)),
+        Command::List { json: false } => write_text(out, &list(false)),
         Command::Show { id, fix } => write(out, &format!("{}\n", apply_fix(library_scenario(&id)?, fix)?.to_json())),
         Command::Run { scenario, fix, seed, json } => {
             let mut s = apply_fix(load(&scenario)?, fix)?;
             if let Some(seed) = seed {
                 s.seed = seed;
             }
-            let run = sim::run(&s).map_err(|e| Bad(format!("{}: {e}", scenario.to_string_lossy())))?;
+            let mut run = run_of(&s, &scenario)?;
             if json {
                 // Written straight out: a long trace is never held twice.
-                if serde_json::to_writer_pretty(&mut *out, &render::run_json(&run, &s)).is_ok() {
-                    let _ = writeln!(out);
-                }
-                Ok(())
+                serde_json::to_writer_pretty(&mut *out, &render::run_json(&run, &s)).map_err(|e| Failure::Write(e.into()))?;
+                writeln!(out).map_err(Failure::Write)
             } else {
-                write(out, &render::trace_text(&run, &s))
+                // The file's own words, each on its one line.
+                s.title = term::escape(&s.title, false).into_owned();
+                for m in run.events.iter_mut().filter_map(|e| e.moment.as_mut()) {
+                    *m = term::escape(m, false).into_owned();
+                }
+                write_text(out, &render::trace_text(&run, &s))
             }
         }
         Command::Svg { scenario, fix, step, width, compare } => {
@@ -176,12 +201,14 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<(), Bad> {
                     shell_word(&scenario),
                     if fix { "--fix " } else { "" }
                 );
-                write(out, &search::text(&s, &outcome, secs, &again))
+                write_text(out, &search::text(&s, &outcome, secs, &again))
             }
         }
         Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut Cli::command(), "leaselab", out);
-            Ok(())
+            // Into memory first: clap_complete panics when it cannot write.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "leaselab", &mut script);
+            out.write_all(&script).map_err(Failure::Write)
         }
     }
 }
@@ -229,10 +256,14 @@ fn shell_word(arg: &OsStr) -> String {
     }
 }
 
-/// Writes the command's output; a closed pipe (`leaselab run … | head`) is not an error.
-fn write(out: &mut impl Write, text: &str) -> Result<(), Bad> {
-    let _ = out.write_all(text.as_bytes());
-    Ok(())
+/// Writes the command's output.
+fn write(out: &mut impl Write, text: &str) -> Result<(), Failure> {
+    out.write_all(text.as_bytes()).map_err(Failure::Write)
+}
+
+/// Writes text for people, what came from the input escaped ([`term`]).
+fn write_text(out: &mut impl Write, text: &str) -> Result<(), Failure> {
+    write(out, &term::escape(text, true))
 }
 
 fn list(json: bool) -> String {

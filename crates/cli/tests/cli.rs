@@ -327,3 +327,59 @@ fn search_states_its_coverage_and_refuses_bad_options() {
         assert!(!stderr(&o).is_empty());
     }
 }
+
+/// Regression (../shared/repro/turn3/cli-terminal-escape.sh): a scenario's title and moment
+/// text, and a JSON key in an error message, reached the terminal raw: the file set the
+/// window's title, coloured the text and cleared the screen.
+#[test]
+fn what_a_file_says_reaches_the_terminal_escaped() {
+    let raw = |s: &str| s.chars().find(|&c| (c.is_control() && c != '\n') || ('\u{202a}'..='\u{202e}').contains(&c));
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../sim/tests/repro/cli-terminal-escape.json");
+    let o = leaselab(&["run", path]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert_eq!(raw(&text), None, "{text}");
+    assert!(text.starts_with("# gc-pause-unfenced — T\\x1b]0;PWNED\\x07\\x1b[31mRED\\x1b[0m (seed 7)\n"), "{text}");
+    assert!(text.contains("» M\\x1b[2J\\x1b[31mCLEARED\n"), "{text}");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../sim/tests/repro/cli-terminal-escape-in-error.json");
+    let o = leaselab(&["run", path]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(raw(&stderr(&o)), None);
+    assert!(stderr(&o).contains(": clocks.\\x1b]0;PWNED\\x07: no actor is called `\\x1b]0;PWNED\\x07`"), "{}", stderr(&o));
+    // A line break or a right-to-left override in a moment stays on the moment's one line.
+    let file =
+        temp("moment-lines.json", &leaselab_show_with(|v| v["moments"][0]["text"] = "line one\nline two \u{202e}owt\u{9b}2J".into()));
+    let o = leaselab(&["run", file.to_str().unwrap()]);
+    assert!(stdout(&o).contains("» line one\\nline two \\u{202e}owt\\x9b2J\n"), "{}", stdout(&o));
+    // JSON escapes control characters itself, and keeps the text: it reads back the same.
+    let o = leaselab(&["run", file.to_str().unwrap(), "--json"]);
+    assert_eq!(json(&o)["events"][6]["moment"], "line one\nline two \u{202e}owt\u{9b}2J");
+}
+
+/// Regression (../shared/repro/turn3/cli-write-error.sh): output that could not be written (a
+/// full disk) was dropped without a word and the command exited 0.
+#[cfg(target_os = "linux")]
+#[test]
+fn output_that_cannot_be_written_is_an_error_a_closed_pipe_is_not() {
+    use std::process::Stdio;
+    let bin = env!("CARGO_BIN_EXE_leaselab");
+    for args in [
+        &["show", "gc-pause-unfenced"][..],
+        &["run", "gc-pause-unfenced"],
+        &["run", "gc-pause-unfenced", "--json"],
+        &["svg", "gc-pause-unfenced"],
+        &["list"],
+        &["search", "gc-pause-unfenced", "--json"],
+        &["completions", "bash"],
+    ] {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let o = Command::new(bin).args(args).stdout(full).output().unwrap();
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert_eq!(stderr(&o), "leaselab: cannot write the output: No space left on device (os error 28)\n", "{args:?}");
+    }
+    // `leaselab run … | head`: the reader goes away; no message, and not a failure.
+    let mut child = Command::new(bin).args(["run", "zookeeper-unfenced"]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!((o.status.code(), stderr(&o)), (Some(0), String::new()));
+}
