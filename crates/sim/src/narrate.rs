@@ -108,6 +108,9 @@ fn client(cx: &Cx, me: &str, kind: &EventKind) -> Option<String> {
         GaveUp => format!("{me} gives up on the lock."),
         Renewed { until_local_us } => format!("{me} renewed its lease: by its own clock it now runs until {}.", fmt(*until_local_us)),
         LostLock { why } => format!("{me} learns it no longer holds the lock: {why}."),
+        NoticeIgnored { holding } => {
+            format!("{me} is told its session has ended; its code does not check for that, {}.", EventKind::goes_on(*holding))
+        }
         Releasing => format!("{me} is done with the lock and releases it."),
         Released { removed: true } => format!("{me} released the lock."),
         Released { removed: false } => format!("{me}'s release removed nothing: its key was already gone or someone else's."),

@@ -185,6 +185,10 @@ pub fn narrate(me: &str, kind: &EventKind, name: &dyn Fn(ActorId) -> String, ses
         EventKind::Released { removed: false } => {
             format!("{me}'s delete removed nothing: its session had expired, and its znode had gone with it.")
         }
+        EventKind::NoticeIgnored { holding } => format!(
+            "{me} is told its session has expired (its watcher gets the Expired event); its code does not check for it, {}.",
+            EventKind::goes_on(*holding)
+        ),
         EventKind::LeaderElected { leases: 0 } => format!("{me} is the leader."),
         EventKind::LeaderElected { leases } => format!(
             "{me} becomes the leader and gives all {leases} session{} a fresh timeout.",

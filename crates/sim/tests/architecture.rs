@@ -216,6 +216,7 @@ fn every_kind() -> Vec<EventKind> {
         GaveUp,
         Renewed { until_local_us: 1 },
         LostLock { why: "why".into() },
+        NoticeIgnored { holding: true },
         Releasing,
         Released { removed: true },
         DeadlineOk { left_us: 1 },
@@ -269,6 +270,7 @@ fn every_kind() -> Vec<EventKind> {
             | GaveUp
             | Renewed { .. }
             | LostLock { .. }
+            | NoticeIgnored { .. }
             | Releasing
             | Released { .. }
             | DeadlineOk { .. }

@@ -129,6 +129,32 @@ fn a_paused_consensus_leader_is_replaced() {
     assert!(run.verdict.is_safe(), "seed {}: {:?}", s.seed, run.verdict.violations);
 }
 
+/// zookeeper-unfenced: A received "session expired" at 12.507 s and wrote at 13.029 s, and
+/// nothing said that its code had ignored the notice (as consensus-fenced's client1 ignored
+/// "lease not found"). The model keeps the client going, as code does that never handles the
+/// Expired event (or etcd's `session.Done()`); the trace says so where the notice arrives,
+/// and the scenario's simplifications say it.
+#[test]
+fn a_client_that_ignores_its_session_ending_is_told_so_on_the_timeline() {
+    for (id, client, notice) in [("zookeeper-unfenced", "A", "session expired"), ("consensus-fenced", "client1", "lease not found")] {
+        let s = sim::library::get(id).unwrap();
+        let run = sim::run(&s).unwrap_or_else(|e| panic!("{id}, seed {}: {e}", s.seed));
+        let c = actor(&run, client);
+        let told =
+            run.events.iter().position(|e| e.actor == c && matches!(e.kind, EventKind::Receive { msg, .. } if run.what(msg) == notice));
+        let told = told.unwrap_or_else(|| panic!("{id}: {client} is told `{notice}`"));
+        let next = &run.events[told + 1];
+        assert_eq!(next.kind, EventKind::NoticeIgnored { holding: true }, "{id}");
+        let text = sim::narrate::text(&s, &run, next);
+        assert!(text.starts_with(&format!("{client} is told")) && text.contains("goes on as if it still held the lock"), "{id}: {text}");
+        let later_write = run.events[told..]
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::Accepted { client: w, .. } | EventKind::Rejected { client: w, .. } if w == c));
+        assert!(later_write, "{id}: {client} writes after the notice");
+        assert!(s.simplifications.iter().any(|t| t.contains("goes on as if it still held the lock")), "{id}: the simplifications say it");
+    }
+}
+
 fn actor(run: &sim::Run, name: &str) -> usize {
     run.actors.iter().position(|a| a.name == name).unwrap_or_else(|| panic!("no actor {name}"))
 }

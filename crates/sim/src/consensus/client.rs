@@ -89,7 +89,10 @@ impl Session {
                 Outcome::Waiting
             }
             Payload::CLeaseNotFound { .. } => {
-                self.lease = None;
+                // Its program goes on: it does not watch `session.Done()`.
+                if self.lease.take().is_some() {
+                    out.push(Effect::Event(EventKind::NoticeIgnored { holding: k.lease.is_some() }));
+                }
                 Outcome::Waiting
             }
             Payload::CQueued { req, rev, lease } if k.waits_for(req) => {

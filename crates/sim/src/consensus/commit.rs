@@ -149,6 +149,10 @@ pub fn narrate_client(me: &str, kind: &EventKind) -> Option<String> {
         EventKind::Released { removed: false } => {
             Some(format!("{me}'s unlock deleted nothing: its key was already gone, revoked with its lease."))
         }
+        EventKind::NoticeIgnored { holding } => Some(format!(
+            "{me} is told its lease is gone, revoked with its key (its session's Done channel closes); its code does not watch for that, {}.",
+            EventKind::goes_on(*holding)
+        )),
         _ => None,
     }
 }

@@ -79,6 +79,12 @@ pub enum EventKind {
     LostLock {
         why: String,
     },
+    /// A client is told its session has ended (ZooKeeper's `session expired` in answer to a
+    /// ping, etcd's `lease not found` in answer to a keepalive), and its code does not check
+    /// for that: its program goes on. `holding` when it still believes it holds the lock.
+    NoticeIgnored {
+        holding: bool,
+    },
     /// A client starts releasing the lock: from now on it no longer believes it holds it.
     Releasing,
     /// A client released the lock (or tried to).
@@ -280,6 +286,7 @@ impl EventKind {
             GaveUp => ("gave-up", actor),
             Renewed { .. } => ("renewed", actor),
             LostLock { .. } => ("lost-lock", actor),
+            NoticeIgnored { .. } => ("ignored", actor),
             Releasing => ("releasing", actor),
             Released { .. } => ("released", actor),
             DeadlineOk { .. } => ("deadline-ok", actor),
@@ -320,6 +327,15 @@ impl EventKind {
             LeaderElected { .. } => ("leader", actor),
             SteppedDown { .. } => ("stepped-down", actor),
             NoQuorum => ("no-quorum", actor),
+        }
+    }
+
+    /// How the sentence of [`EventKind::NoticeIgnored`] ends: what the client does next.
+    pub fn goes_on(holding: bool) -> &'static str {
+        if holding {
+            "so it goes on as if it still held the lock"
+        } else {
+            "so its program goes on"
         }
     }
 

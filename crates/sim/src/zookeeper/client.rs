@@ -119,6 +119,9 @@ impl Recipe {
             Msg::SessionExpired { .. } => {
                 // A ping's answer: the client knows, but its program goes on until its own
                 // checks stop it (it does not watch for the Expired event).
+                if !self.expired {
+                    out.push(Effect::Event(EventKind::NoticeIgnored { holding: k.lease.is_some() }));
+                }
                 self.expired = true;
                 Outcome::Waiting
             }

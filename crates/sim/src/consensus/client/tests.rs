@@ -12,6 +12,14 @@ fn feed(s: &mut Session, k: &mut Core, p: Payload, at: Micros) -> (Option<Outcom
     (o, out)
 }
 
+/// A lock request at 0: its request number.
+fn asked(s: &mut Session, k: &mut Core) -> u64 {
+    let mut out = Vec::new();
+    s.acquire(1_000, k, &cx(0), &mut out);
+    let Some(Effect::Send(_, Payload::CLock { req, .. })) = out.first().cloned() else { panic!("{out:?}") };
+    req
+}
+
 #[test]
 fn a_queued_client_keeps_its_session_and_holds_the_lock_when_told() {
     let (mut s, mut k) = (Session::default(), Core::default());
@@ -35,9 +43,7 @@ fn a_queued_client_keeps_its_session_and_holds_the_lock_when_told() {
 #[test]
 fn a_reply_that_arrives_after_a_pause_finds_the_first_keepalive_overdue() {
     let (mut s, mut k) = (Session::default(), Core::default());
-    let mut out = Vec::new();
-    s.acquire(1_000, &mut k, &cx(0), &mut out);
-    let Some(Effect::Send(_, Payload::CLock { req, .. })) = out.first().cloned() else { panic!() };
+    let req = asked(&mut s, &mut k);
     // The client was paused from just after its request until 7 s: TTL/3 (3 s) has passed.
     let (_, out) = feed(&mut s, &mut k, Payload::CLocked { req, rev: 2, lease: 5, grant: 0 }, 7_000_000);
     assert_eq!(out[0], Effect::Timer(0, TimerKind::KeepAlive), "sent as soon as the client runs");
@@ -46,11 +52,24 @@ fn a_reply_that_arrives_after_a_pause_finds_the_first_keepalive_overdue() {
 #[test]
 fn a_session_that_ends_while_queued_loses_the_lock() {
     let (mut s, mut k) = (Session::default(), Core::default());
-    let mut out = Vec::new();
-    s.acquire(1_000, &mut k, &cx(0), &mut out);
-    let Some(Effect::Send(_, Payload::CLock { req, .. })) = out.first().cloned() else { panic!() };
+    let req = asked(&mut s, &mut k);
     feed(&mut s, &mut k, Payload::CQueued { req, rev: 3, lease: 5 }, 10);
     let (o, _) = feed(&mut s, &mut k, Payload::CSessionExpired { req }, 20);
     assert_eq!(o, Some(Outcome::Lost("its session expired while it waited for the lock".into())));
     assert!(!s.release(&mut k, &cx(30), &mut Vec::new()), "no session, nothing to release");
+}
+
+/// consensus-fenced: client1 wakes from its pause, its keepalive is answered `lease not found`,
+/// and it writes anyway, like code that never watches `session.Done()`. The trace says so.
+#[test]
+fn a_holder_told_its_lease_is_gone_goes_on_and_the_trace_says_it_did_not_check() {
+    let (mut s, mut k) = (Session::default(), Core::default());
+    let req = asked(&mut s, &mut k);
+    feed(&mut s, &mut k, Payload::CLocked { req, rev: 2, lease: 5, grant: 0 }, 10);
+    let (o, out) = feed(&mut s, &mut k, Payload::CLeaseNotFound { req: 9 }, 20_000_000);
+    assert_eq!((o, out), (Some(Outcome::Waiting), vec![Effect::Event(EventKind::NoticeIgnored { holding: true })]));
+    assert!(k.lease.is_some(), "it still believes it holds the lock");
+    // A second answer (another keepalive was in flight) says nothing new.
+    let (_, out) = feed(&mut s, &mut k, Payload::CLeaseNotFound { req: 10 }, 20_000_001);
+    assert!(out.is_empty(), "{out:?}");
 }

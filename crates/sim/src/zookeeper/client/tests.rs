@@ -76,10 +76,13 @@ fn a_session_that_expires_before_the_lock_loses_it_and_a_late_one_is_only_noted(
     let (req, _) = last(&out);
     let (o, _) = feed(&mut r, &mut k, Msg::SessionExpired { req }, 30);
     assert_eq!(o, Some(Outcome::Lost("its session expired before it got the lock".into())));
-    // An answer to a ping (not awaited) only ends the session: the program goes on.
+    // An answer to a ping (not awaited) only ends the session: the program goes on, and the
+    // trace says it was told and did not check (once).
     let (mut r, mut k) = (Recipe::default(), Core::default());
     created(&mut r, &mut k, 5, 11);
     let (o, out) = feed(&mut r, &mut k, Msg::SessionExpired { req: 999 }, 30);
+    assert_eq!((o, out), (Some(Outcome::Waiting), vec![Effect::Event(EventKind::NoticeIgnored { holding: false })]));
+    let (o, out) = feed(&mut r, &mut k, Msg::SessionExpired { req: 998 }, 31);
     assert_eq!((o, out), (Some(Outcome::Waiting), vec![]));
     // A release still asks, and learns the znode went with the session.
     let mut out = Vec::new();
