@@ -219,6 +219,11 @@ impl Scenario {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         // First the text itself, so that syntax errors get a line and column.
         let value = crate::json::parse(text).map_err(|e| match e {
+            crate::json::Error::Syntax(e) if e.out_of_range() => ScenarioError {
+                path: e.path().to_string(),
+                line_col: Some((e.line(), e.column())),
+                message: "this number is beyond the numbers a scenario can hold".into(),
+            },
             crate::json::Error::Syntax(e) => ScenarioError {
                 path: String::new(),
                 line_col: Some((e.line(), e.column())),

@@ -297,3 +297,27 @@ fn wrong_kinds_are_said_in_plain_words() {
     // Messages that are plain already stay as they are.
     assert_eq!(sim::from_value::plain("missing field `ttl_ms`"), "missing field `ttl_ms`");
 }
+
+/// Regression (../shared/repro/turn3/cli-number-1e400.json, cli-number-500k-digits.json): a
+/// number too large for any field was refused with a position only, not the field's name.
+#[test]
+fn a_number_out_of_range_is_named_by_its_field() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/repro/cli-number-1e400.json");
+    let e = Scenario::parse(&std::fs::read_to_string(path).unwrap()).unwrap_err();
+    assert_eq!(e.to_string(), "lock.ttl_ms (line 1, column 3343): this number is beyond the numbers a scenario can hold");
+    let text = serde_json::to_string_pretty(&base()).unwrap();
+    let digits = "9".repeat(500_000);
+    for number in ["1e400", digits.as_str(), "-1e400"] {
+        let mut v = base();
+        v["clients"][0]["steps"][2] = serde_json::json!({"work": {"ms": "N"}});
+        let text = serde_json::to_string_pretty(&v).unwrap().replace("\"N\"", number);
+        let e = Scenario::parse(&text).unwrap_err();
+        assert_eq!(e.path, "clients[0].steps[2].work.ms", "{number:.8}: {e}");
+        assert!(e.to_string().ends_with("this number is beyond the numbers a scenario can hold"), "{e}");
+        assert!(e.line_col.is_some(), "and where: {e}");
+    }
+    // A list's item, and a document that is only a number.
+    let e = Scenario::parse(&text.replacen("\"sources\": [", "\"sources\": [1e999, ", 1)).unwrap_err();
+    assert!(e.to_string().starts_with("sources[0] (line "), "{e}");
+    assert_eq!(Scenario::parse("1e400").unwrap_err().path, "");
+}

@@ -16,12 +16,13 @@ pub enum Error {
 }
 
 /// A syntax error: serde_json's message, and where (line and column from 1; the column counts
-/// bytes).
+/// bytes; for a number out of range, also the path of the value it is).
 #[derive(Debug, PartialEq, Eq)]
 pub struct Syntax {
     message: &'static str,
     line: usize,
     column: usize,
+    path: String,
 }
 
 impl Syntax {
@@ -37,9 +38,25 @@ impl Syntax {
         self.column
     }
 
+    /// The path of the value (`lock.ttl_ms`) where the error is a number out of range, else
+    /// empty (a syntax error is not inside a value that has one).
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
     /// A number too large for a float (`1e400`): the text is JSON, the number is not one it holds.
     pub fn out_of_range(&self) -> bool {
         self.message == number::OUT_OF_RANGE
+    }
+}
+
+impl Syntax {
+    /// A number out of range, placed at the value it is.
+    fn within(mut self, at: &Path) -> Syntax {
+        if self.out_of_range() {
+            at.write(&mut self.path);
+        }
+        self
     }
 }
 
@@ -126,7 +143,7 @@ impl Parser<'_> {
     fn at(&self, i: usize) -> Syntax {
         let start = self.b[..i].iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
         let line = 1 + self.b[..start].iter().filter(|&&c| c == b'\n').count();
-        Syntax { message: "", line, column: i - start }
+        Syntax { message: "", line, column: i - start, path: String::new() }
     }
 
     /// An error at the byte just read.
@@ -155,9 +172,9 @@ impl Parser<'_> {
             b'f' => self.ident(b"false", Value::Bool(false))?,
             b'-' => {
                 self.i += 1;
-                self.integer(false)?
+                self.integer(false).map_err(|e| e.within(at))?
             }
-            b'0'..=b'9' => self.integer(true)?,
+            b'0'..=b'9' => self.integer(true).map_err(|e| e.within(at))?,
             b'"' => {
                 self.i += 1;
                 Value::String(self.string()?)
