@@ -319,9 +319,12 @@ fn search_states_its_coverage_and_refuses_bad_options() {
     assert!(v["statement"].as_str().unwrap().starts_with("50 schedules of one added fault (pauses"), "{v}");
     let text = stdout(&leaselab(&["search", "db-transaction", "--budget", "50"]));
     assert!(text.contains("Nothing found. 50 schedules"), "{text}");
-    for bad in
-        [&["search", "db-transaction", "--faults", "0"][..], &["search", "db-transaction", "--budget", "0"], &["search", "no-such-id"]]
-    {
+    for bad in [
+        &["search", "db-transaction", "--faults", "0"][..],
+        &["search", "db-transaction", "--budget", "0"],
+        &["search", "no-such-id"],
+        &["search", "db-transaction", "--time-limit", "0"],
+    ] {
         let o = leaselab(bad);
         assert_eq!(o.status.code(), Some(2), "{bad:?}");
         assert!(!stderr(&o).is_empty());
@@ -382,4 +385,48 @@ fn output_that_cannot_be_written_is_an_error_a_closed_pipe_is_not() {
     drop(child.stdout.take());
     let o = child.wait_with_output().unwrap();
     assert_eq!((o.status.code(), stderr(&o)), (Some(0), String::new()));
+}
+
+/// Regression (../shared/repro/turn3/search-slow.sh): on a heavy scenario (ZooKeeper, 126,151
+/// events a run) the search ran a few schedules a second for as long as its budget took (the
+/// largest, about 46 hours), and Ctrl-C left nothing. Now a time limit stops it, and so does
+/// Ctrl-C, each with what it has so far.
+#[test]
+fn a_search_stops_at_its_time_limit_or_at_ctrl_c_and_shows_what_it_has() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../sim/tests/repro/search-slow-zookeeper.json");
+    let heavy = ["search", path, "--faults", "3", "--budget", "1000000"];
+    let o = leaselab(&[&heavy[..], &["--time-limit", "1", "--json"]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["stopped"], "time-limit");
+    let (secs, schedules) = (v["seconds"].as_f64().unwrap(), v["schedules"].as_u64().unwrap());
+    assert!((1.0..30.0).contains(&secs) && schedules < 1_000, "{secs} s, {schedules} schedules");
+    assert_eq!(v["coverage"]["singles"], schedules, "one-fault schedules first");
+    let o = leaselab(&[&heavy[..], &["--time-limit", "1"]].concat());
+    let text = stdout(&o);
+    assert!(text.contains("Stopped at the time limit (raise it with --time-limit); what it has so far:\nNothing found. "), "{text}");
+    // Not a terminal: no progress line.
+    assert_eq!(stderr(&o), "");
+    // A search that ends within its limit says nothing of stopping.
+    let v = json(&leaselab(&["search", "db-transaction", "--json", "--budget", "50"]));
+    assert_eq!(v["stopped"], serde_json::Value::Null);
+
+    #[cfg(unix)]
+    {
+        use std::process::Stdio;
+        let child = Command::new(env!("CARGO_BIN_EXE_leaselab"))
+            .args([&heavy[..], &["--json"]].concat())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+        assert!(kill.success());
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+        let v = json(&o);
+        assert_eq!(v["stopped"], "interrupted");
+        assert!(v["seconds"].as_f64().unwrap() < 30.0, "{v}");
+    }
 }

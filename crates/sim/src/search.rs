@@ -323,6 +323,18 @@ impl Search {
     }
 }
 
+/// A time still to wait, as people say it: `12 s`, `4 min 25 s`, `46 h 02 min` (a search's
+/// estimate of what is left, which the command line and the app measure: the search has no
+/// clock).
+pub fn duration(secs: f64) -> String {
+    let s = secs.max(0.0).ceil() as u64;
+    match s {
+        0..=59 => format!("{s} s"),
+        60..=3599 => format!("{} min {} s", s / 60, s % 60),
+        _ => format!("{} h {:02} min", s / 3600, s % 3600 / 60),
+    }
+}
+
 /// Runs a whole search.
 pub fn search(sc: &Scenario, opts: Options) -> Result<Outcome, RunError> {
     let mut s = Search::new(sc, opts)?;

@@ -2,7 +2,7 @@
 //! design is sound; everything it reports is unsafe when run on its own.
 
 use sim::scenario::{Fault, Scenario};
-use sim::search::{search, FaultKind, Options, Origin, Outcome, Search};
+use sim::search::{duration, search, FaultKind, Options, Origin, Outcome, Search};
 use sim::verdict::Kind;
 use sim::{library, Run};
 
@@ -188,4 +188,12 @@ fn a_found_scenario_stands_alone_without_the_challenge_or_a_fix_that_names_fault
         assert_eq!(alone.fix.is_some(), sc.fix.is_some() && !names_faults, "{id}");
         Scenario::parse(&alone.to_json()).unwrap_or_else(|e| panic!("{id}: {e}"));
     }
+}
+
+#[test]
+fn durations_read_as_people_say_them() {
+    assert_eq!(duration(0.2), "1 s");
+    assert_eq!(duration(59.0), "59 s");
+    assert_eq!(duration(265.0), "4 min 25 s");
+    assert_eq!(duration(46.0 * 3600.0 + 125.0), "46 h 02 min");
 }
