@@ -112,10 +112,7 @@ fn generated_scenarios_never_break_a_stage() {
             }
         };
         if let Err(why) = check(&s, &mut stats) {
-            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/fuzz-failures");
-            let _ = std::fs::create_dir_all(&dir);
-            let file = dir.join(format!("gen-{seed}.json"));
-            let _ = std::fs::write(&file, s.to_json());
+            let file = keep(&format!("fuzz-failures/gen-{seed}.json"), &s.to_json());
             failures.push(format!("generator seed {seed} (scenario seed {}): {why}\n  reproduce: leaselab run {}", s.seed, file.display()));
         }
     }
@@ -133,11 +130,21 @@ fn generated_scenarios_never_break_a_stage() {
     );
     // The slowest, for measuring with `leaselab run` (README: "Bounds").
     if let Some(seed) = stats.slowest.1.strip_prefix("gen-").and_then(|n| n.parse::<u64>().ok()) {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/fuzz-slowest.json");
-        let _ = std::fs::write(path, gen::scenario(seed).to_json());
+        println!("the slowest written to {}", keep("fuzz-slowest.json", &gen::scenario(seed).to_json()).display());
     }
     assert!(stats.ran > count as usize / 3, "too few generated scenarios are valid: {} of {count}", stats.ran);
     assert!(failures.is_empty(), "{} of {count} generated scenarios failed:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Writes a generated scenario under the workspace's `target/` (`target/fuzz-slowest.json`), as
+/// the README says, whatever `CARGO_TARGET_DIR` is (the directory is made if the build's
+/// output goes elsewhere); the path written.
+fn keep(name: &str, json: &str) -> std::path::PathBuf {
+    let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("crates/draw is two levels down");
+    let path = workspace.join("target").join(name);
+    let write = std::fs::create_dir_all(path.parent().expect("a directory")).and_then(|()| std::fs::write(&path, json));
+    write.unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+    path
 }
 
 /// The traces of a sample of generated scenarios, as fingerprints in a reviewed file that the
