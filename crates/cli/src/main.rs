@@ -191,8 +191,9 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             write(out, &svg(&scenario, fix, step, f64::from(width), compare.as_deref())?)
         }
         Command::Search { scenario, fix, faults, budget, seed, time_limit, json } => {
-            search::catch_interrupt();
             let s = apply_fix(load(&scenario)?, fix)?;
+            // Not before: Ctrl-C while standard input is read ends the program as usual.
+            search::catch_interrupt();
             let opts = sim::search::Options {
                 faults: faults.into(),
                 budget: budget as usize,
