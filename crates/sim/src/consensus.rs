@@ -167,9 +167,9 @@ impl Cluster {
                     self.update_grant_term(id, env, out);
                 }
             }
-            Change::NoQuorum { say_at } => {
+            Change::NoQuorum { say_at, since_us } => {
                 if let Some(at) = say_at {
-                    out.push(Effect::Event { actor: at, kind: EventKind::NoQuorum });
+                    out.push(Effect::Event { actor: at, kind: EventKind::NoQuorum { since_us } });
                 }
             }
         }

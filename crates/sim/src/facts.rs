@@ -149,7 +149,7 @@ impl Facts {
         for e in &run.events {
             let next = match e.kind {
                 EventKind::LeaderElected { .. } => Some(e.actor),
-                EventKind::NoQuorum => None,
+                EventKind::NoQuorum { .. } => None,
                 EventKind::Crashed if now == Some(e.actor) => None,
                 _ => continue,
             };

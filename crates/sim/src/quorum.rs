@@ -58,6 +58,9 @@ pub struct Leadership<Op> {
     pub leader: Option<ActorId>,
     pub log: Log<Op>,
     election_timeout: Micros,
+    /// Since when no member has reached a majority (seen at each fault, the only moments
+    /// when who runs and who reaches whom change); `None` while one does.
+    lost_since: Option<Micros>,
     /// Whether the loss of quorum has been said since the last leader.
     no_quorum_said: bool,
     /// A leader replaced while it was paused: it learns so when it resumes.
@@ -70,15 +73,17 @@ pub enum Change {
     Stays,
     /// A new leader, with an empty log.
     Elected(ActorId),
-    /// Nobody leads: say so at this member, the first time.
+    /// Nobody leads: say so at this member, the first time; no member has reached a majority
+    /// since `since_us`.
     NoQuorum {
         say_at: Option<ActorId>,
+        since_us: Micros,
     },
 }
 
 impl<Op> Leadership<Op> {
     pub fn new(members: Vec<ActorId>, election_timeout: Micros) -> Self {
-        Leadership { members, leader: None, log: Log::default(), election_timeout, no_quorum_said: false, deposed: None }
+        Leadership { members, leader: None, log: Log::default(), election_timeout, no_quorum_said: false, deposed: None, lost_since: None }
     }
 
     /// The member clients talk to: the leader, or (with none) the first member.
@@ -124,6 +129,11 @@ impl<Op> Leadership<Op> {
                 }
             }
         }
+        if self.members.iter().any(|&m| reaches_majority(&self.members, m, env)) {
+            self.lost_since = None;
+        } else {
+            self.lost_since.get_or_insert(env.now());
+        }
         out.push(self.election_after(env, election));
         matches!(fault, ServerFault::Resumed(m) if Some(m) == self.leader)
     }
@@ -147,7 +157,7 @@ impl<Op> Leadership<Op> {
                 self.log.clear();
                 let say_at = (!self.no_quorum_said).then_some(at);
                 self.no_quorum_said = true;
-                Change::NoQuorum { say_at }
+                Change::NoQuorum { say_at, since_us: self.lost_since.unwrap_or(env.now()) }
             }
         }
     }

@@ -194,7 +194,10 @@ pub fn narrate(me: &str, kind: &EventKind, name: &dyn Fn(ActorId) -> String, ses
             "{me} becomes the leader and gives all {leases} session{} a fresh timeout.",
             if *leases == 1 { "" } else { "s" }
         ),
-        EventKind::NoQuorum => "No server can reach a majority: there is no leader. Nothing can be created or deleted, and no session can expire.".into(),
+        EventKind::NoQuorum { since_us } => format!(
+            "No server has reached a majority since {}: there is no leader. Nothing can be created or deleted, and no session can expire.",
+            fmt(*since_us)
+        ),
         _ => return None,
     })
 }

@@ -255,7 +255,7 @@ fn every_kind() -> Vec<EventKind> {
         LockGranted { client: 0, rev: 1, key_exists: true },
         LeaseExpired { client: 0 },
         LeaderElected { leases: 0 },
-        NoQuorum,
+        NoQuorum { since_us: 1 },
         SteppedDown { leader: 0 },
     ];
     for k in &all {
@@ -310,7 +310,7 @@ fn every_kind() -> Vec<EventKind> {
             | LeaseExpired { .. }
             | LeaderElected { .. }
             | SteppedDown { .. }
-            | NoQuorum => {}
+            | NoQuorum { .. } => {}
         }
     }
     all

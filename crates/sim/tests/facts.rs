@@ -15,7 +15,7 @@ fn scan_leader(run: &Run, t: Micros) -> Option<usize> {
     for e in run.events.iter().take_while(|e| e.at_us <= t) {
         match e.kind {
             EventKind::LeaderElected { .. } => leader = Some(e.actor),
-            EventKind::NoQuorum => leader = None,
+            EventKind::NoQuorum { .. } => leader = None,
             EventKind::Crashed if leader == Some(e.actor) => leader = None,
             _ => {}
         }

@@ -262,7 +262,7 @@ pub(super) fn liveness(cx: &Cx, notes: &mut Findings) {
     let mut lost_at = None;
     for e in &run.events {
         match e.kind {
-            EventKind::NoQuorum => lost_at = lost_at.or(Some(e.at_us)),
+            EventKind::NoQuorum { since_us } => lost_at = lost_at.or(Some(since_us)),
             EventKind::LeaderElected { .. } => {
                 if let Some(from) = lost_at.take() {
                     notes.add(Kind::Liveness, || Finding {
@@ -270,7 +270,7 @@ pub(super) fn liveness(cx: &Cx, notes: &mut Findings) {
                         at_us: from,
                         actors: vec![],
                         explanation: format!(
-                            "No quorum from {} to {}: for {} nothing could be granted, released or expire.",
+                            "From {}, when a majority of the members could no longer be reached, to {}, when a new leader was elected, nothing could be granted, released or expire ({}).",
                             fmt(from),
                             fmt(e.at_us),
                             fmt(e.at_us - from)

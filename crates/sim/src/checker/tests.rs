@@ -70,3 +70,14 @@ fn a_stale_write_that_sets_the_value_after_a_newer_one_is_out_of_order() {
     let v = crate::run(&sc).expect("it runs").verdict;
     assert!(v.violations.iter().any(|f| f.property == Kind::OutOfOrderWrite), "{v:#?}");
 }
+
+/// consensus-quorum-loss: m2 and m3 crash at 2 s; m1 says so at 3 s, an election timeout later.
+/// The note said "No quorum from 3 s": nothing could commit from 2 s.
+#[test]
+fn the_quorum_loss_note_starts_when_the_majority_went_not_when_the_leader_noticed() {
+    let sc = crate::library::get("consensus-quorum-loss").expect("in the library");
+    let v = crate::run(&sc).expect("it runs").verdict;
+    let note = v.notes.iter().find(|f| f.explanation.contains("majority of the members")).expect("a quorum-loss note");
+    assert_eq!(note.at_us, 2_000_000, "{note:?}");
+    assert!(note.explanation.starts_with("From 2 s, when a majority of the members could no longer be reached, to 15 s"), "{note:?}");
+}

@@ -193,9 +193,10 @@ pub fn narrate(me: &str, kind: &EventKind, name: &dyn Fn(ActorId) -> String, ele
             "{me} resumes to find {} elected leader while it was paused, with a higher term: {me} steps down and follows; what reached it during the pause goes unanswered.",
             n(*leader)
         ),
-        EventKind::NoQuorum => {
-            "No member can reach a majority: there is no leader. Nothing can be granted, and no lease can expire.".to_string()
-        }
+        EventKind::NoQuorum { since_us } => format!(
+            "No member has reached a majority since {}: there is no leader. Nothing can be granted, and no lease can expire.",
+            fmt(*since_us)
+        ),
         _ => return None,
     })
 }

@@ -126,7 +126,7 @@ fn without_a_majority_there_is_no_leader_and_followers_ignore_clients() {
     let mut c = cluster();
     let mut out = Vec::new();
     c.on_timer(Timer::Election, &e, &mut out);
-    assert_eq!(events(&out), vec![(M1, EventKind::NoQuorum)]);
+    assert_eq!(events(&out), vec![(M1, EventKind::NoQuorum { since_us: 0 })]);
     let mut out = Vec::new();
     c.on_message(M1, C1, Payload::CLock { req: 1, ttl_ms: 10_000 }, &e, &mut out);
     assert!(out.is_empty(), "no leader, no answer: {out:?}");
@@ -165,4 +165,23 @@ fn a_paused_leader_is_replaced_and_steps_down_when_it_resumes() {
     let mut out = Vec::new();
     c.on_message(M1, C2, Payload::CLock { req: 1, ttl_ms: 10_000 }, &e, &mut out);
     assert!(out.is_empty(), "the old leader answers no client");
+}
+
+/// consensus-quorum-loss said "no quorum from 3 s" when m2 and m3 crashed at 2 s: the leader
+/// notices after the election timeout, but the majority is gone from the crash that took it.
+#[test]
+fn no_quorum_is_dated_from_the_fault_that_took_the_majority_away() {
+    let mut e = env();
+    let mut c = elected(&e);
+    let mut out = Vec::new();
+    e.now = 2_000_000;
+    e.down = vec![M2];
+    c.on_fault(ServerFault::Crashed(M2), &e, &mut out);
+    e.now = 2_500_000;
+    e.down = vec![M2, M3];
+    c.on_fault(ServerFault::Crashed(M3), &e, &mut out);
+    e.now = 3_000_000;
+    let mut out = Vec::new();
+    c.on_timer(Timer::Election, &e, &mut out);
+    assert_eq!(events(&out), vec![(M1, EventKind::NoQuorum { since_us: 2_500_000 })], "m1 and m2 were a majority until m3 went");
 }

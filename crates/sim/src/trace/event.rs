@@ -250,8 +250,11 @@ pub enum EventKind {
     LeaderElected {
         leases: usize,
     },
-    /// Consensus: no member can reach a majority, so there is no leader.
-    NoQuorum,
+    /// Consensus: no member can reach a majority, so there is no leader; none has since
+    /// `since_us` (the fault that took the majority away, an election timeout earlier or more).
+    NoQuorum {
+        since_us: Micros,
+    },
     /// Consensus: a leader resumed from a pause to find `leader` elected in its place.
     SteppedDown {
         leader: ActorId,
@@ -326,7 +329,7 @@ impl EventKind {
             LeaseExpired { client } => ("lease-expired", *client),
             LeaderElected { .. } => ("leader", actor),
             SteppedDown { .. } => ("stepped-down", actor),
-            NoQuorum => ("no-quorum", actor),
+            NoQuorum { .. } => ("no-quorum", actor),
         }
     }
 

@@ -145,9 +145,9 @@ impl Ensemble {
                     self.schedule_check(id, env, out);
                 }
             }
-            Change::NoQuorum { say_at } => {
+            Change::NoQuorum { say_at, since_us } => {
                 if let Some(at) = say_at {
-                    out.push(Effect::Event { actor: at, kind: EventKind::NoQuorum });
+                    out.push(Effect::Event { actor: at, kind: EventKind::NoQuorum { since_us } });
                 }
             }
         }

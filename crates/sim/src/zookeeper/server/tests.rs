@@ -142,7 +142,7 @@ fn followers_do_not_answer_clients_and_no_majority_means_no_leader() {
     e.down = vec![ZK1, ZK2];
     let mut out = Vec::new();
     z.on_timer(Timer::Election, &e, &mut out);
-    assert_eq!(events(&out), vec![(ZK1, EventKind::NoQuorum)]);
+    assert_eq!(events(&out), vec![(ZK1, EventKind::NoQuorum { since_us: 0 })]);
     assert_eq!(z.contact(), Some(ZK1), "with no leader clients still try the first server");
 }
 
