@@ -163,7 +163,7 @@ static CONSENSUS: Advice = Advice {
         demo("check-then-write", false, Unsafe, "a check and a write in two steps let a stale write through"),
         demo("token-reset", false, Unsafe, "a token counter that restarts goes backwards"),
         demo("fresh-owner-not-yet-seen", true, Safe, "activation closes the first-write gap"),
-        demo("consensus-wait-expired", false, Unsafe, "even consensus locks have had bugs (etcd#11456): the fence catches what the lock misses"),
+        demo("consensus-wait-expired", false, Unsafe, "even consensus locks have had bugs (etcd#11456); here the stale write lands first, so fencing alone would not catch it: activation or etcd's fix does"),
     ],
 };
 

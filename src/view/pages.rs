@@ -169,7 +169,7 @@ pub fn GuidePage(p: &PageProps) -> Html {
         let a = guide::advice(x);
         let quorum_note = (x == Approach::Consensus && answers[3] == Some(true)).then(|| html! {
             <p class="caveat"><strong>{ "You said work must continue without a quorum. " }</strong>
-                { "A consensus service cannot promise that: while a majority is down it grants nothing and expires nothing (see “A majority of the consensus service is down”). Fencing still keeps the data safe whatever issues the tokens; decide whether a pause in progress is acceptable, because no lock service can be both always available and safe." }</p>
+                { "A consensus service cannot promise that: while a majority is down it grants nothing and expires nothing (see “A majority of the consensus service is down”). Fencing keeps the data safe only while the tokens never go backwards (see “The token counter starts again”) and the new owner shows its token to the resource before a stale write arrives (activation: see “The new owner has not shown its token yet”); decide whether a pause in progress is acceptable, because no lock service can be both always available and safe." }</p>
         });
         html! {
             <section class="recommendation" aria-live="polite">

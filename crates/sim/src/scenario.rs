@@ -151,6 +151,28 @@ pub struct When {
     /// Settings of the scenario, each at its path as a fix writes them (`token.source`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub settings: Vec<Setting>,
+    /// The resource's value once the event has happened ("the counter is 1").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<i64>,
+    /// Whose key the event finds, sets, deletes, extends or expires ("deletes B's key").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    /// The event's token is lower than the last one issued to this client before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub below: Option<String>,
+    /// The event's token is higher than the last one issued to this client before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub above: Option<String>,
+    /// Events (written like `on`, alternatives separated by `|`: `"accepted A|rejected A"`)
+    /// that have happened before this one ("after the check").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub after: Vec<String>,
+    /// Events that happen after this one ("before the write").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub before: Vec<String>,
+    /// Events that have not happened before this one (none at all, or only later).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_after: Vec<String>,
 }
 
 impl When {

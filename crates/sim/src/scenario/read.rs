@@ -30,6 +30,8 @@ impl FromValue for When {
     fn read(v: &Value, at: &Path) -> Read<Self> {
         fields!(v, at, "struct When", When {
             verdict = None, finding = Vec::new(), overlap = None, token = None, settings = Vec::new(),
+            value = None, owner = None, below = None, above = None, after = Vec::new(), before = Vec::new(),
+            not_after = Vec::new(),
         })
     }
 }

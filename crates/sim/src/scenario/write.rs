@@ -69,13 +69,20 @@ impl ToValue for Moment {
 
 impl ToValue for When {
     fn to_value(&self) -> Value {
-        let When { verdict, finding, overlap, token, settings } = self;
+        let When { verdict, finding, overlap, token, settings, value, owner, below, above, after, before, not_after } = self;
         Object::new()
             .put_unless(verdict.is_none(), "verdict", verdict)
             .put_unless(finding.is_empty(), "finding", finding)
             .put_unless(overlap.is_none(), "overlap", overlap)
             .put_unless(token.is_none(), "token", token)
             .put_unless(settings.is_empty(), "settings", settings)
+            .put_unless(value.is_none(), "value", value)
+            .put_unless(owner.is_none(), "owner", owner)
+            .put_unless(below.is_none(), "below", below)
+            .put_unless(above.is_none(), "above", above)
+            .put_unless(after.is_empty(), "after", after)
+            .put_unless(before.is_empty(), "before", before)
+            .put_unless(not_after.is_empty(), "not_after", not_after)
             .done()
     }
 }

@@ -262,6 +262,19 @@ pub enum EventKind {
 }
 
 impl EventKind {
+    /// Whose key a key event finds, sets, deletes, extends or expires (`None` for other
+    /// events, and for a key of no known owner).
+    pub fn key_owner(&self) -> Option<ActorId> {
+        match *self {
+            EventKind::KeySet { owner, .. } => Some(owner),
+            EventKind::KeyBusy { holder: owner }
+            | EventKind::KeyExpired { owner }
+            | EventKind::KeyDeleted { owner, .. }
+            | EventKind::KeyExtended { owner, .. } => owner,
+            _ => None,
+        }
+    }
+
     /// The token the event carries: a grant, a write accepted or rejected, a key set.
     pub fn token(&self) -> Option<u64> {
         match self {

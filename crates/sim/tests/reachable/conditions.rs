@@ -1,0 +1,87 @@
+//! A moment's `when`, evaluated again at the event it is shown on, written here from the run's
+//! events rather than through `Run::holds`, so that the two must agree.
+
+use sim::json::Value;
+use sim::scenario::When;
+use sim::trace::EventId;
+use sim::{EventKind, Run, Scenario};
+
+/// The parts of `when` that do not hold at event `id`, each named.
+pub fn failing(sc: &Scenario, run: &Run, when: &When, id: EventId) -> Vec<String> {
+    let e = &run.events[id];
+    let mut out = Vec::new();
+    let mut need = |ok: bool, what: &str| {
+        if !ok {
+            out.push(what.to_string());
+        }
+    };
+    if let Some(v) = when.verdict {
+        need(run.verdict.verdict == v, "verdict");
+    }
+    if !when.finding.is_empty() {
+        let mut all = run.verdict.violations.iter().chain(&run.verdict.hazards);
+        need(all.any(|f| when.finding.contains(&f.property)), "finding");
+    }
+    if let Some(o) = when.overlap {
+        let mut holders: Vec<usize> =
+            run.intervals.beliefs.iter().filter(|b| b.from_us <= e.at_us && e.at_us < b.to_us).map(|b| b.client).collect();
+        holders.sort();
+        holders.dedup();
+        need((holders.len() > 1) == o, "overlap");
+    }
+    if let Some(t) = when.token {
+        let carried = match e.kind {
+            EventKind::Acquired { token, .. } | EventKind::Accepted { token, .. } | EventKind::Rejected { token, .. } => token,
+            EventKind::KeySet { token, .. } | EventKind::Checked { token, .. } => token,
+            _ => None,
+        };
+        need(carried == Some(t), "token");
+    }
+    let v = sc.to_value();
+    for s in &when.settings {
+        need(at_path(&v, &s.path) == Some(&s.value), "settings");
+    }
+    if let Some(n) = when.value {
+        let after = run.resource_log.iter().filter(|s| s.event <= id).last().map_or(0, |s| s.value);
+        need(after == n, "value");
+    }
+    if let Some(o) = &when.owner {
+        let owner = match e.kind {
+            EventKind::KeyDeleted { owner, .. } | EventKind::KeyExtended { owner, .. } | EventKind::KeyExpired { owner } => owner,
+            EventKind::KeyBusy { holder } => holder,
+            EventKind::KeySet { owner, .. } => Some(owner),
+            _ => None,
+        };
+        need(owner.is_some_and(|x| run.name(x) == o), "owner");
+    }
+    for (who, lower, what) in [(&when.below, true, "below"), (&when.above, false, "above")] {
+        let Some(who) = who else { continue };
+        let theirs = run.events[..id].iter().filter(|x| run.name(x.actor) == who).filter_map(|x| match x.kind {
+            EventKind::Acquired { token, .. } => token,
+            _ => None,
+        });
+        let theirs = theirs.last();
+        let ours = e.kind.token();
+        need(matches!((ours, theirs), (Some(a), Some(b)) if a != b && (a < b) == lower), what);
+    }
+    let found = |spec: &String| -> Vec<EventId> { spec.split('|').filter_map(|s| run.find(s)).collect() };
+    for s in &when.after {
+        need(found(s).iter().any(|&x| x < id), "after");
+    }
+    for s in &when.before {
+        need(found(s).iter().any(|&x| x > id), "before");
+    }
+    for s in &when.not_after {
+        need(found(s).iter().all(|&x| x > id), "not_after");
+    }
+    out
+}
+
+/// The value at a dot-separated path of a serialized scenario.
+fn at_path<'a>(v: &'a Value, path: &str) -> Option<&'a Value> {
+    path.split('.').try_fold(v, |v, k| match v {
+        Value::Object(o) => o.get(k),
+        Value::Array(a) => a.get(k.parse::<usize>().ok()?),
+        _ => None,
+    })
+}
