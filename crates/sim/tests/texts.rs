@@ -114,3 +114,27 @@ fn no_text_promises_fencing_works_whatever_happens() {
         }
     }
 }
+
+/// A challenge's `explain` is shown whenever the reader reaches its goal by changing the
+/// solution's settings, to whatever values: it does not name the solution's own numbers.
+#[test]
+fn a_challenge_explains_any_value_of_its_solution() {
+    for s in library::all() {
+        let Some(c) = &s.challenge else { continue };
+        let words: Vec<&str> = c.explain.split(|ch: char| ch.is_whitespace() || ch == '-' || ch == ',').collect();
+        for set in &c.solution {
+            let Value::Number(n) = &set.value else { continue };
+            let Some(v) = n.as_i64() else { continue };
+            let seconds = set.path.ends_with("_ms").then(|| (v / 1000).to_string());
+            for (i, w) in words.iter().enumerate() {
+                let unit = words.get(i + 1).is_some_and(|u| ["s", "second", "seconds"].contains(u));
+                let named = *w == v.to_string() || (unit && seconds.as_deref() == Some(*w));
+                assert!(
+                    !named,
+                    "{}: the challenge's explain names {w}, its solution's {} (a reader may choose another value)",
+                    s.id, set.path
+                );
+            }
+        }
+    }
+}
