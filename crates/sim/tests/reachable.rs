@@ -78,9 +78,10 @@ fn every_moment_is_true_on_the_library_runs_their_fixes_and_solutions() {
 #[test]
 fn every_moment_is_true_on_every_one_change_edit() {
     let mut t = Tally::default();
+    let choices = edits::choices(&library::all());
     for s in library::all() {
         for (label, sc) in starts(&s) {
-            for (edit, e) in edits::one_change(&sc) {
+            for (edit, e) in edits::one_change(&sc, &choices) {
                 t.check(&s.id, &format!("{label}, {edit}"), &e);
             }
         }

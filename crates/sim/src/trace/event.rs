@@ -275,12 +275,13 @@ impl EventKind {
         }
     }
 
-    /// The token the event carries: a grant, a write accepted or rejected, a key set.
+    /// The token the event carries: a grant, a write accepted, rejected or checked, a key set.
     pub fn token(&self) -> Option<u64> {
         match self {
             EventKind::Acquired { token, .. }
             | EventKind::Accepted { token, .. }
             | EventKind::Rejected { token, .. }
+            | EventKind::Checked { token, .. }
             | EventKind::KeySet { token, .. } => *token,
             _ => None,
         }

@@ -34,8 +34,18 @@ pub fn false_claims(sc: &Scenario, run: &Run, id: EventId, text: &str) -> Vec<St
         for n in numbers_after(rejects, "token ") {
             claim(token == Some(n as u64), format!("says the rejected token is {n}; it is {token:?}"));
         }
+        for n in numbers_after(&t, "token ") {
+            let known = token == Some(n as u64) || highest == n as u64;
+            claim(known, format!("names token {n}; the write's was {token:?} and the highest {highest}"));
+        }
         for n in numbers_after(&t, "already accepted ") {
             claim(highest == n as u64, format!("says {n} was accepted before; the highest was {highest}"));
+        }
+    }
+    // The token of a grant, or of a write the check passed.
+    if matches!(e.kind, EventKind::Acquired { .. } | EventKind::Checked { .. }) {
+        for n in numbers_after(&t, "token ").into_iter().take(1) {
+            claim(e.kind.token() == Some(n as u64), format!("says the token is {n}; it is {:?}", e.kind.token()));
         }
     }
     // The lease's length, said when it is granted or renewed.

@@ -1,14 +1,44 @@
 //! One-change edits of a scenario, the kind a reader makes in the lab: each fault moved earlier
-//! and later, lengthened, shortened or removed; each time setting of the lock, the network and
-//! the clients a step up and a step down.
+//! and later, lengthened, shortened or removed; each time setting of the lock, the network, the
+//! resource and the clients a step up and a step down; each choice the Change panel offers
+//! (release, renewal, persistence, token source and store, fencing, idempotency, seed) set to
+//! each value the library gives it.
 
 use sim::json::Value;
 use sim::scenario::Setting;
 use sim::Scenario;
 
-/// Every one-change edit of `sc`, each with a label that says what changed.
-pub fn one_change(sc: &Scenario) -> Vec<(String, Scenario)> {
+/// Settings the lab's Change panel offers as choices, each tried at every value some library
+/// scenario gives it (`choices`).
+pub const CHOICES: [&str; 8] =
+    ["lock.release", "lock.renew", "lock.persistence", "token.source", "token.store", "resource.fencing", "resource.idempotency", "seed"];
+
+/// The values each of [`CHOICES`] takes across `library`.
+pub fn choices(library: &[Scenario]) -> Vec<Setting> {
+    let mut out: Vec<Setting> = Vec::new();
+    for sc in library {
+        let v = sc.to_value();
+        for path in CHOICES {
+            let Some(x) = path.split('.').try_fold(&v, |v, k| field(v, k)) else { continue };
+            if !out.iter().any(|s| s.path == path && s.value == *x) {
+                out.push(Setting { path: path.into(), value: x.clone() });
+            }
+        }
+    }
+    out
+}
+
+/// Every one-change edit of `sc`, each with a label that says what changed: the edits below,
+/// and each of `choices` it does not have already.
+pub fn one_change(sc: &Scenario, choices: &[Setting]) -> Vec<(String, Scenario)> {
     let mut out = Vec::new();
+    for c in choices {
+        if let Ok(s) = sc.with_settings(std::slice::from_ref(c)) {
+            if s != *sc {
+                out.push((format!("{} = {}", c.path, c.value), s));
+            }
+        }
+    }
     for i in 0..sc.faults.len() {
         let mut s = sc.clone();
         s.faults.remove(i);
@@ -32,7 +62,7 @@ pub fn one_change(sc: &Scenario) -> Vec<(String, Scenario)> {
             }
         }
     }
-    for part in ["lock", "network", "clients"] {
+    for part in ["lock", "network", "resource", "clients"] {
         if let Some(p) = field(&v, part) {
             numbers(p, part, &mut |path, key, n| {
                 if key.ends_with("_ms") || key == "ms" {
