@@ -94,8 +94,9 @@ pub struct FieldError {
 /// The settings a fix changed, as they were before it: (path, old value).
 pub type Undo = Vec<(String, Option<Value>)>;
 
-/// A scenario as it was before a change, with its fix's undo, for Undo.
-pub type Before = (ByPtr<Scenario>, Option<ByPtr<Undo>>);
+/// A scenario as it was before a change, with its fix's undo and its credit
+/// ([`Screen::credit`]), for Undo.
+pub type Before = (ByPtr<Scenario>, Option<ByPtr<Undo>>, Option<String>);
 
 /// How many changes Undo remembers.
 pub const UNDO_DEPTH: usize = 50;
@@ -149,6 +150,10 @@ pub struct Screen {
     pub view: View,
     /// What the last change did (cleared by Undo and by opening another scenario).
     pub notice: Option<Notice>,
+    /// What the change that last turned the verdict over changed, in words: what a challenge
+    /// met another way credits. A change that leaves the verdict as it is keeps it (changing
+    /// the duration after the TTL made the run safe does not take the credit); Undo restores it.
+    pub credit: Option<String>,
 }
 
 impl Screen {
@@ -183,6 +188,7 @@ impl Screen {
             searched: None,
             view: View::default(),
             notice: None,
+            credit: None,
         };
         if fixed {
             s = s.toggle_fix();
@@ -309,18 +315,21 @@ impl Screen {
         }
         let starting = drag.is_none() || drag != self.dragging;
         // A drag is one change: said from where it began.
-        let (base, was_safe) = match (&self.notice, self.undo.last()) {
-            (Some(n), Some((before, _))) if !starting => (before.clone(), n.was_safe),
-            _ => (self.scenario.clone(), self.run.verdict.is_safe()),
+        let (base, was_safe, credit) = match (&self.notice, self.undo.last()) {
+            (Some(n), Some((before, _, credit))) if !starting => (before.clone(), n.was_safe, credit.clone()),
+            _ => (self.scenario.clone(), self.run.verdict.is_safe(), self.credit.clone()),
         };
         let same_run = starting && notice::same_behaviour(&self.run, &next.run);
-        next.notice = Some(Notice { what: notice::change(&base, &next.scenario), was_safe, safe: next.run.verdict.is_safe(), same_run });
+        let what = notice::change(&base, &next.scenario);
+        let safe = next.run.verdict.is_safe();
+        next.credit = if safe != was_safe { Some(what.clone()) } else { credit };
+        next.notice = Some(Notice { what, was_safe, safe, same_run });
         if starting {
             next.undo = self.undo.clone();
             if next.undo.len() == UNDO_DEPTH {
                 next.undo.remove(0);
             }
-            next.undo.push((self.scenario.clone(), self.fix_undo.clone()));
+            next.undo.push((self.scenario.clone(), self.fix_undo.clone(), self.credit.clone()));
         }
         next.dragging = drag;
         next.recompare()
@@ -329,7 +338,7 @@ impl Screen {
     /// The scenario before the last change, back on screen.
     pub(crate) fn undone(&self) -> Option<Screen> {
         let mut undo = self.undo.clone();
-        let (sc, fix_undo) = undo.pop()?;
+        let (sc, fix_undo, credit) = undo.pop()?;
         let mut s = self.rerun((*sc).clone(), None);
         if s.error.is_some() {
             return Some(s);
@@ -340,6 +349,7 @@ impl Screen {
         s.undo = undo;
         s.dragging = None;
         s.notice = None;
+        s.credit = credit;
         Some(s.recompare())
     }
 

@@ -54,7 +54,7 @@ impl Screen {
     pub(crate) fn other(&self, against: Against) -> Result<Other, String> {
         let (scenario, label) = match against {
             Against::Before => {
-                let (sc, _) = self.undo.last().ok_or("there is no change to compare with")?;
+                let (sc, ..) = self.undo.last().ok_or("there is no change to compare with")?;
                 (sc.clone(), "Before your last change".to_string())
             }
             Against::Fix => {
@@ -85,7 +85,7 @@ impl Screen {
         let pick = if choices.contains(&was) { Some(was) } else { choices.first().copied() };
         // The other run unchanged (the run before a drag, during the drag): only the parting moves.
         let same = |o: &Other| match o.against {
-            Against::Before => self.undo.last().is_some_and(|(sc, _)| *sc == o.scenario),
+            Against::Before => self.undo.last().is_some_and(|(sc, ..)| *sc == o.scenario),
             Against::AsWritten => o.scenario == self.original,
             Against::Fix => false,
         };

@@ -173,7 +173,7 @@ fn lesson(s: &Screen, at_end: bool, (met, its_way): (bool, bool), dispatch: &Cal
     html! {
         <>
             <YourTurn original={s.original.clone()} shown={!(s.as_written && !s.fixed() && !at_end)} {met} {its_way} given={s.goal_given()}
-                      notice={s.notice.as_ref().map(|n| n.what.clone())} dispatch={dispatch.clone()} />
+                      credit={s.credit.clone()} dispatch={dispatch.clone()} />
             { start_hint(s.cursor == 0 && !s.playing, !s.quiz.is_empty() && !s.predict) }
             { end_of_run(at_end, &s.original, s.run.verdict.is_safe(), s.original.challenge.is_some() && !s.challenge_met(), dispatch) }
         </>

@@ -118,8 +118,8 @@ pub struct YourTurnProps {
     pub its_way: bool,
     /// The goal is reached, but not by the reader: the one-click fix, or the search's schedule.
     pub given: Option<crate::state::Given>,
-    /// What the reader's last change did, in words.
-    pub notice: Option<String>,
+    /// What the change that turned the verdict changed, in words ([`crate::state::Screen::credit`]).
+    pub credit: Option<String>,
     pub dispatch: Callback<Action>,
 }
 
@@ -151,7 +151,7 @@ pub fn YourTurn(p: &YourTurnProps) -> Html {
                     // Met another way: say so, rather than explain a change that was not made.
                     <p class="done" role="status">
                         <strong>{ format!("✓ The verdict is now {goal}, another way than the one suggested") }</strong>
-                        { p.notice.as_ref().map(|n| format!(" ({n})")).unwrap_or_default() }
+                        { p.credit.as_ref().map(|n| format!(" ({n})")).unwrap_or_default() }
                         { ". \"Show one way\" shows the suggested change, and Compare puts the two runs side by side." }
                         <button class="btn small ghost" onclick={solve.clone()}>{ "Show one way" }</button>
                     </p>
