@@ -93,6 +93,14 @@ pub enum Msg {
     SessionExpired {
         req: u64,
     },
+    /// `closeSession`: end the session now, which deletes its ephemeral znodes.
+    Close {
+        req: u64,
+        session: u64,
+    },
+    Closed {
+        req: u64,
+    },
 }
 
 /// A lock znode's path.
@@ -127,6 +135,8 @@ impl Msg {
             Msg::DeleteOk { .. } => "deleted".into(),
             Msg::NoNode { .. } => "no node".into(),
             Msg::SessionExpired { .. } => "session expired".into(),
+            Msg::Close { session, .. } => format!("closeSession 0x{session:x}"),
+            Msg::Closed { .. } => "session closed".into(),
         }
     }
 
@@ -139,6 +149,8 @@ impl Msg {
             | Msg::Exists { req, .. }
             | Msg::Ping { req, .. }
             | Msg::Delete { req, .. }
+            | Msg::Close { req, .. }
+            | Msg::Closed { req }
             | Msg::NoNode { req }
             | Msg::Connected { req, .. }
             | Msg::Created { req, .. }

@@ -38,10 +38,28 @@ pub enum Timer {
 /// A proposal's effect once committed.
 #[derive(Clone, Debug)]
 enum Op {
-    CreateSession { client: ActorId, req: u64, timeout_ms: u64, session: u64 },
-    Create { client: ActorId, req: u64, session: u64, seq: u64 },
-    Delete { client: ActorId, req: u64, seq: u64 },
-    CloseSession { session: u64 },
+    CreateSession {
+        client: ActorId,
+        req: u64,
+        timeout_ms: u64,
+        session: u64,
+    },
+    Create {
+        client: ActorId,
+        req: u64,
+        session: u64,
+        seq: u64,
+    },
+    Delete {
+        client: ActorId,
+        req: u64,
+        seq: u64,
+    },
+    /// On expiry (no reply), or at the client's `closeSession` (the reply to send).
+    CloseSession {
+        session: u64,
+        reply: Option<(ActorId, u64)>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -73,7 +91,8 @@ pub struct Ensemble {
     /// The children of `/lock`, by sequence number.
     znodes: Map<u64, Znode>,
     /// Per znode, the clients watching it.
-    watches: Map<u64, Set<ActorId>>,
+    /// Per znode, the sessions watching it, and their clients.
+    watches: Map<u64, Set<(u64, ActorId)>>,
     /// Per znode, the grant made when its client learned it was the lowest.
     grant_of: Map<u64, usize>,
     session_gen: Map<u64, u64>,
@@ -192,7 +211,7 @@ impl Ensemble {
         s.closing = true;
         let client = s.client;
         out.push(Effect::Event { actor: leader, kind: EventKind::LeaseExpired { client } });
-        self.propose(Op::CloseSession { session }, env, out);
+        self.propose(Op::CloseSession { session, reply: None }, env, out);
     }
 
     /// Whether `session` is open (known and not being closed).
@@ -221,7 +240,8 @@ impl Ensemble {
             | Msg::GetChildren { session, .. }
             | Msg::Exists { session, .. }
             | Msg::Ping { session, .. }
-            | Msg::Delete { session, .. } => Some(session),
+            | Msg::Delete { session, .. }
+            | Msg::Close { session, .. } => Some(session),
             _ => None,
         };
         if let (Some(s), Some(req)) = (session, msg.req()) {
@@ -249,15 +269,21 @@ impl Ensemble {
                 self.next_seq += 1;
                 self.propose(Op::Create { client: from, req, session, seq }, env, out);
             }
-            // Like ZooKeeper's request processor, a delete of a missing znode fails before any
-            // proposal: no transaction, no zxid.
-            Msg::Delete { req, seq, .. } if !self.znodes.contains_key(&seq) => out.push(reply(Msg::NoNode { req })),
+            // A delete of a missing znode is a transaction too: ZooKeeper's request processor
+            // turns the failed check into an error transaction, which takes the next zxid and
+            // is committed like any other (a real server's reply to it carries that zxid).
             Msg::Delete { req, seq, .. } => self.propose(Op::Delete { client: from, req, seq }, env, out),
+            Msg::Close { req, session } => {
+                if let Some(s) = self.sessions.get_mut(&session) {
+                    s.closing = true;
+                }
+                self.propose(Op::CloseSession { session, reply: Some((from, req)) }, env, out);
+            }
             Msg::Ping { req, .. } => out.push(reply(Msg::Pong { req })),
-            Msg::Exists { req, seq, .. } => {
+            Msg::Exists { req, seq, session } => {
                 let exists = self.znodes.contains_key(&seq);
                 if exists {
-                    self.watches.entry(seq).or_default().insert(from);
+                    self.watches.entry(seq).or_default().insert((session, from));
                 }
                 out.push(reply(Msg::ExistsReply { req, exists }));
             }
@@ -311,8 +337,11 @@ impl Ensemble {
         match op {
             Op::CreateSession { timeout_ms, session, .. } => format!("createSession 0x{session:x} ({timeout_ms} ms)"),
             Op::Create { seq, .. } => format!("create {} (ephemeral)", super::znode(*seq)),
+            Op::Delete { seq, .. } if !self.znodes.contains_key(seq) => {
+                format!("delete {}: no node (an error transaction)", super::znode(*seq))
+            }
             Op::Delete { seq, .. } => format!("delete {}", super::znode(*seq)),
-            Op::CloseSession { session } => format!("closeSession 0x{session:x}"),
+            Op::CloseSession { session, .. } => format!("closeSession 0x{session:x}"),
         }
     }
 

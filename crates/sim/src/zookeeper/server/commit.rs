@@ -43,7 +43,7 @@ impl Ensemble {
                 self.fire_watches(seq, out);
                 out.push(reply(client, Msg::DeleteOk { req }));
             }
-            Op::CloseSession { session } => {
+            Op::CloseSession { session, reply: to } => {
                 self.sessions.remove(&session);
                 let gone: Vec<u64> = self.znodes.iter().filter(|(_, z)| z.session == session).map(|(s, _)| *s).collect();
                 for seq in gone {
@@ -54,6 +54,15 @@ impl Ensemble {
                     }
                     self.fire_watches(seq, out);
                 }
+                // The session's other watches end with it (its own znodes' fired first, as a
+                // real server notifies before it answers the close): a real server closes the
+                // session's connection, and what fires later reaches no one.
+                for w in self.watches.values_mut() {
+                    *w = w.iter().copied().filter(|&(s, _)| s != session).collect();
+                }
+                if let Some((client, req)) = to {
+                    out.push(reply(client, Msg::Closed { req }));
+                }
             }
         }
     }
@@ -61,7 +70,7 @@ impl Ensemble {
     /// A deleted znode's watches fire once, each to its client.
     fn fire_watches(&mut self, seq: u64, out: &mut Fx) {
         let Some(leader) = self.q.leader else { return };
-        for client in self.watches.remove(&seq).unwrap_or_default() {
+        for (_, client) in self.watches.remove(&seq).unwrap_or_default() {
             out.push(Effect::Send { from: leader, to: client, payload: Payload::Zk(Msg::Deleted { seq }) });
         }
     }

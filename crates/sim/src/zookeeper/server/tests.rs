@@ -102,6 +102,18 @@ fn check_of(out: &Fx, session: u64) -> (Micros, Timer) {
         .expect("a session check")
 }
 
+/// Fires `client`'s session check, which finds the session silent: the closeSession commits
+/// once a follower acks it. The effects of the commit.
+fn expire(z: &mut Ensemble, check: Timer, client: ActorId, e: &FakeEnv) -> Fx {
+    let mut out = Vec::new();
+    z.on_timer(check, e, &mut out);
+    assert_eq!(events(&out)[0], (ZK1, EventKind::LeaseExpired { client }));
+    let Some((_, to, Payload::Append { id, .. })) = sends(&out).into_iter().next() else { panic!("{out:?}") };
+    let mut all = Vec::new();
+    z.on_message(ZK1, to, Payload::AppendAck { id }, e, &mut all);
+    all
+}
+
 #[test]
 fn a_silent_session_expires_on_the_leader_and_takes_its_znode_with_it() {
     let mut e = env();
@@ -117,13 +129,7 @@ fn a_silent_session_expires_on_the_leader_and_takes_its_znode_with_it() {
     assert_eq!(reply(&out, B), Msg::Pong { req: 5 });
     assert_eq!(check_of(&out, sb).0, 9_000_000, "a ping moves B's expiry");
     e.now = at;
-    let mut out = Vec::new();
-    z.on_timer(check, &e, &mut out);
-    assert_eq!(events(&out)[0], (ZK1, EventKind::LeaseExpired { client: A }));
-    // The closeSession commits once a follower acks it.
-    let Some((_, to, Payload::Append { id, .. })) = sends(&out).into_iter().next() else { panic!("{out:?}") };
-    let mut all = Vec::new();
-    z.on_message(ZK1, to, Payload::AppendAck { id }, &e, &mut all);
+    let all = expire(&mut z, check, A, &e);
     assert!(records(&all).contains(&Record::KeyClose { handle: 0, end: KeyEnd::Expired }), "{all:?}");
     assert!(records(&all).contains(&Record::GrantEnded { grant: 0 }));
     assert_eq!(reply(&all, B), Msg::Deleted { seq: 0 });
@@ -180,4 +186,60 @@ fn a_leader_back_within_the_election_timeout_checks_sessions_again() {
     let mut out = Vec::new();
     z.on_timer(check, &e, &mut out);
     assert_eq!(events(&out)[0], (ZK1, EventKind::LeaseExpired { client: A }));
+}
+
+#[test]
+fn a_delete_of_a_missing_znode_is_an_error_transaction_with_the_next_zxid() {
+    // As a real ZooKeeper 3.8 answers it (zookeeper_conformance.rs): NoNode, and the reply
+    // carries a zxid one past the last.
+    let e = env();
+    let mut z = elected(&e);
+    let (sa, seq) = join(&mut z, A, &e);
+    let out = ask(&mut z, A, Msg::Delete { req: 3, session: sa, seq: seq + 7 }, &e);
+    assert_eq!(reply(&out, A), Msg::NoNode { req: 3 });
+    let committed = events(&out);
+    assert!(
+        matches!(&committed[..], [(ZK1, EventKind::Committed { revision: 3, what })] if what.ends_with("no node (an error transaction)")),
+        "{committed:?}"
+    );
+    assert!(records(&out).is_empty(), "nothing is deleted: {out:?}");
+    // The next transaction takes the zxid after it.
+    let out = ask(&mut z, B, Msg::Connect { req: 1, timeout_ms: 6_000 }, &e);
+    assert!(matches!(&events(&out)[0].1, EventKind::Committed { revision: 4, .. }), "{out:?}");
+}
+
+#[test]
+fn a_closed_session_takes_one_zxid_and_its_ephemeral_znode_and_fires_the_watch() {
+    let e = env();
+    let mut z = elected(&e);
+    let (sa, seq) = join(&mut z, A, &e);
+    let (sb, _) = join(&mut z, B, &e);
+    ask(&mut z, B, Msg::Exists { req: 3, session: sb, seq }, &e);
+    ask(&mut z, A, Msg::Exists { req: 3, session: sa, seq }, &e);
+    let out = ask(&mut z, A, Msg::Close { req: 4, session: sa }, &e);
+    assert_eq!(events(&out), vec![(ZK1, EventKind::Committed { what: format!("closeSession 0x{sa:x}"), revision: 5 })]);
+    assert!(records(&out).contains(&Record::KeyClose { handle: seq, end: KeyEnd::Expired }), "{out:?}");
+    assert_eq!(reply(&out, B), Msg::Deleted { seq });
+    // A real server notifies the closing session of its own znode's deletion, then answers.
+    let to_a: Vec<Payload> = sends(&out).into_iter().filter(|s| s.1 == A).map(|s| s.2).collect();
+    assert_eq!(to_a, vec![Payload::Zk(Msg::Deleted { seq }), Payload::Zk(Msg::Closed { req: 4 })]);
+    let out = ask(&mut z, A, Msg::Ping { req: 5, session: sa }, &e);
+    assert_eq!(reply(&out, A), Msg::SessionExpired { req: 5 });
+}
+
+#[test]
+fn an_expired_sessions_watch_fires_no_more() {
+    // A real server closes an expired session's connection: a later delete of the znode it
+    // watched notifies no one (zookeeper_conformance.rs found the model still did).
+    let mut e = env();
+    let mut z = elected(&e);
+    let (sa, seq_a) = join(&mut z, A, &e);
+    let Msg::Connected { session: sb, .. } = reply(&ask(&mut z, B, Msg::Connect { req: 1, timeout_ms: 3_000 }, &e), B) else { panic!() };
+    let (at, check) = check_of(&ask(&mut z, B, Msg::Exists { req: 2, session: sb, seq: seq_a }, &e), sb);
+    e.now = at;
+    ask(&mut z, A, Msg::Ping { req: 3, session: sa }, &e);
+    expire(&mut z, check, B, &e);
+    let out = ask(&mut z, A, Msg::Delete { req: 4, session: sa, seq: seq_a }, &e);
+    assert_eq!(reply(&out, A), Msg::DeleteOk { req: 4 });
+    assert!(sends(&out).iter().all(|(_, to, _)| *to != B), "B's session has expired: no notification: {out:?}");
 }
