@@ -75,10 +75,13 @@ ensure_chromium() {
 
 # The real servers the conformance tests compare the engine's models with.
 ensure_servers() {
-  if ! command -v redis-server >/dev/null || ! command -v etcd >/dev/null || ! command -v etcdctl >/dev/null; then
-    step "installing redis-server, etcd and etcdctl (for the conformance tests)"
+  # ZooKeeper is Debian's package (3.8, with a Java runtime): the conformance test runs its jar
+  # (/usr/share/java/zookeeper.jar) with a configuration of its own; the package starts no service.
+  if ! command -v redis-server >/dev/null || ! command -v etcd >/dev/null || ! command -v etcdctl >/dev/null \
+    || ! command -v java >/dev/null || [ ! -f /usr/share/java/zookeeper.jar ]; then
+    step "installing redis-server, etcd and etcdctl, and ZooKeeper (for the conformance tests)"
     as_root apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server etcd-server etcd-client
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server etcd-server etcd-client zookeeper
   fi
 }
 

@@ -23,6 +23,9 @@ use sim::msg::{RedisCmd, RedisReply};
 use sim::redis::{Node, COMPARE_AND_DELETE_LUA, COMPARE_AND_EXTEND_LUA, LOCK_KEY};
 use sim::rng::Rng;
 
+mod sequences;
+use sequences::{run_split, Outcome};
+
 const SEQUENCES: usize = 1_200;
 const REQUIRED: usize = 1_000;
 const THREADS: usize = 16;
@@ -236,12 +239,6 @@ fn send(conn: &mut Conn, op: &Op, key: &str, counter: &str) -> Reply {
     }
 }
 
-enum Outcome {
-    Agreed,
-    Inconclusive,
-    Differs(String),
-}
-
 /// Runs sequence `n` (its ops are drawn as it goes, so waits can avoid expiry times).
 fn run_sequence(conn: &mut Conn, seed: u64, n: usize, broken: bool) -> Outcome {
     let mut rng = Rng::stream(seed, &format!("sequence {n}"));
@@ -312,31 +309,7 @@ fn run_sequence(conn: &mut Conn, seed: u64, n: usize, broken: bool) -> Outcome {
 }
 
 fn run_many(port: u16, seed: u64, count: usize, broken: bool) -> (usize, usize, Vec<String>) {
-    let per = count.div_ceil(THREADS);
-    let handles: Vec<_> = (0..THREADS)
-        .map(|t| {
-            std::thread::spawn(move || {
-                let mut conn = Conn::open(port).expect("connect");
-                let (mut agreed, mut inconclusive, mut differs) = (0, 0, Vec::new());
-                for n in t * per..((t + 1) * per).min(count) {
-                    match run_sequence(&mut conn, seed, n, broken) {
-                        Outcome::Agreed => agreed += 1,
-                        Outcome::Inconclusive => inconclusive += 1,
-                        Outcome::Differs(m) => differs.push(m),
-                    }
-                }
-                (agreed, inconclusive, differs)
-            })
-        })
-        .collect();
-    let mut total = (0, 0, Vec::new());
-    for h in handles {
-        let (a, i, d) = h.join().unwrap();
-        total.0 += a;
-        total.1 += i;
-        total.2.extend(d);
-    }
-    total
+    run_split(THREADS, count, || Conn::open(port).expect("connect"), |conn, n| run_sequence(conn, seed, n, broken))
 }
 
 fn seed() -> u64 {
