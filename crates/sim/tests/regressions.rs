@@ -155,6 +155,25 @@ fn a_client_that_ignores_its_session_ending_is_told_so_on_the_timeline() {
     }
 }
 
+/// A Redis node paused from 8 s to 14 s "expired" A's key at 11.002 s, in the middle of its pause.
+/// A stopped process runs neither its cron's active expiry nor a lookup's passive one
+/// (SEMANTICS §1.4): the key is seen expired when the node runs again, at 14 s.
+#[test]
+fn a_paused_redis_node_expires_nothing_until_it_runs_again() {
+    use sim::scenario::Fault;
+    let mut s = sim::library::get("gc-pause-unfenced").unwrap();
+    // A, paused from 1.5 s, holds its key (due to expire at 11.002 s) through the node's pause.
+    s.faults.push(Fault::Pause { actor: "redis".into(), at_ms: 8_000, duration_ms: 6_000 });
+    let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
+    let redis = actor(&run, "redis");
+    let expired: Vec<i64> =
+        run.events.iter().filter(|e| e.actor == redis && matches!(e.kind, EventKind::KeyExpired { .. })).map(|e| e.at_us).collect();
+    assert_eq!(expired.first(), Some(&14_000_000), "A's key, at the resume (seed {})", s.seed);
+    for p in run.intervals.pauses.iter().filter(|p| p.actor == redis) {
+        assert!(!expired.iter().any(|&t| p.from_us <= t && t < p.to_us), "expired while paused (seed {})", s.seed);
+    }
+}
+
 fn actor(run: &sim::Run, name: &str) -> usize {
     run.actors.iter().position(|a| a.name == name).unwrap_or_else(|| panic!("no actor {name}"))
 }

@@ -283,8 +283,11 @@ impl Servers {
         };
         let gen = self.expiry_gen.get(&node).copied().unwrap_or(0) + 1;
         self.expiry_gen.insert(node, gen);
+        // Its own work (the cron's active expiry, a lookup's passive one): a paused process
+        // does neither, so a key due during a pause is seen expired when it runs again
+        // (SEMANTICS §1.4); a crash loses the timer, and a restart schedules it again.
         if let Some(at) = env.when_reads(node, at_local) {
-            out.push(Effect::Timer { actor: node, at, timer: Timer::Expiry { gen }, gate: Gate::Always });
+            out.push(Effect::Timer { actor: node, at, timer: Timer::Expiry { gen }, gate: Gate::Process });
         }
     }
 

@@ -37,7 +37,7 @@ fn set_nx_grants_the_lock_and_arms_the_expiry() {
     let recs = records(&out);
     assert!(matches!(&recs[0], Record::Grant(g) if g.client == A && g.node == REDIS && g.term_end_us == 10_001_000));
     assert_eq!(recs[1], Record::KeyOpen { handle: REDIS as u64, node: REDIS, owner: Some(A) });
-    assert_eq!(timers(&out), vec![(REDIS, 10_001_000, Timer::Expiry { gen: 1 }, Gate::Always)]);
+    assert_eq!(timers(&out), vec![(REDIS, 10_001_000, Timer::Expiry { gen: 1 }, Gate::Process)]);
     assert_eq!(sends(&out), vec![(REDIS, A, Payload::RedisReply { req: 1, reply: RedisReply::Ok { token: None, grant: 0, incr: false } })]);
 }
 
@@ -70,7 +70,7 @@ fn a_stale_expiry_timer_does_nothing() {
     let renew = Payload::Redis { req: 2, cmd: RedisCmd::Renew { owner: "a1".into(), ttl_ms: 10_000, compare: true } };
     let mut out = Vec::new();
     s.on_message(REDIS, A, renew, &e, &mut out);
-    assert_eq!(timers(&out), vec![(REDIS, 15_000_000, Timer::Expiry { gen: 2 }, Gate::Always)]);
+    assert_eq!(timers(&out), vec![(REDIS, 15_000_000, Timer::Expiry { gen: 2 }, Gate::Process)]);
     assert!(matches!(records(&out)[0], Record::GrantTerm { grant: 0, until_us: 15_000_000 }));
     e.now = 10_000_000;
     let mut out = Vec::new();
