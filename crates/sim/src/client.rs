@@ -75,8 +75,17 @@ impl Client {
     }
 
     fn lose(&mut self, why: String, out: &mut Vec<Effect>) {
+        self.stop(EventKind::LostLock { why }, out);
+    }
+
+    /// It stops on its own judgment, not because it learned the lock is gone.
+    fn give_up(&mut self, why: String, out: &mut Vec<Effect>) {
+        self.stop(EventKind::Abandoned { why }, out);
+    }
+
+    fn stop(&mut self, event: EventKind, out: &mut Vec<Effect>) {
         self.core.lease = None;
-        out.push(Effect::Event(EventKind::LostLock { why }));
+        out.push(Effect::Event(event));
         self.finish(false, out);
     }
 
@@ -149,7 +158,7 @@ impl Client {
                         } else {
                             format!("its deadline is only {} away on its own clock", crate::time::fmt(left))
                         };
-                        self.lose(why, out);
+                        self.give_up(why, out);
                         return;
                     }
                     out.push(Effect::Event(EventKind::DeadlineOk { left_us: left }));
@@ -239,7 +248,7 @@ impl Client {
             }
             Some(Step::Renew { .. }) => {
                 out.push(timeout("its renewal"));
-                self.lose("its renewal got no reply".into(), out);
+                self.give_up("its renewal got no reply, so it cannot know whether it still holds the lock".into(), out);
             }
             Some(Step::Release {}) => {
                 // No answer: it cannot know whether its key is gone, and goes on as if released.

@@ -108,6 +108,7 @@ fn client(cx: &Cx, me: &str, kind: &EventKind) -> Option<String> {
         GaveUp => format!("{me} gives up on the lock."),
         Renewed { until_local_us } => format!("{me} renewed its lease: by its own clock it now runs until {}.", fmt(*until_local_us)),
         LostLock { why } => format!("{me} learns it no longer holds the lock: {why}."),
+        Abandoned { why } => format!("{me} gives up the lock on its own judgment and stops: {why}."),
         NoticeIgnored { holding } => {
             format!("{me} is told its session has ended; its code does not check for that, {}.", EventKind::goes_on(*holding))
         }

@@ -217,6 +217,7 @@ fn every_kind() -> Vec<EventKind> {
         Renewed { until_local_us: 1 },
         LostLock { why: "why".into() },
         NoticeIgnored { holding: true },
+        Abandoned { why: "why".into() },
         Releasing,
         Released { removed: true },
         DeadlineOk { left_us: 1 },
@@ -271,6 +272,7 @@ fn every_kind() -> Vec<EventKind> {
             | Renewed { .. }
             | LostLock { .. }
             | NoticeIgnored { .. }
+            | Abandoned { .. }
             | Releasing
             | Released { .. }
             | DeadlineOk { .. }

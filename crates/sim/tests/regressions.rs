@@ -174,6 +174,30 @@ fn a_paused_redis_node_expires_nothing_until_it_runs_again() {
     }
 }
 
+/// "A learns it no longer holds the lock" was said of a client that merely gave up: its renewal
+/// timed out against a paused Redis, or its deadline check found too little time left. It
+/// learned nothing; it stopped on its own judgment, and the trace says so.
+#[test]
+fn a_client_that_gives_up_on_its_own_judgment_is_not_said_to_learn_it_lost_the_lock() {
+    use sim::scenario::{Fault, Step};
+    let mut renew = sim::library::get("lease-basics").unwrap();
+    renew.faults = vec![Fault::Pause { actor: "redis".into(), at_ms: 3_000, duration_ms: 6_000 }];
+    let mut deadline = sim::library::get("client-deadline").unwrap();
+    for step in &mut deadline.clients[0].steps {
+        if let Step::CheckDeadline { margin_ms } = step {
+            *margin_ms = 5_000;
+        }
+    }
+    for (s, why) in [(renew, "its renewal got no reply"), (deadline, "its deadline is only")] {
+        let run = sim::run(&s).unwrap_or_else(|e| panic!("{}, seed {}: {e}", s.id, s.seed));
+        let a = actor(&run, "A");
+        assert!(!run.events.iter().any(|e| e.actor == a && matches!(e.kind, EventKind::LostLock { .. })), "{}", s.id);
+        let gave_up = run.events.iter().find(|e| e.actor == a && matches!(e.kind, EventKind::Abandoned { .. }));
+        let text = sim::narrate::text(&s, &run, gave_up.unwrap_or_else(|| panic!("{}: A gives up", s.id)));
+        assert!(text.starts_with("A gives up the lock on its own judgment and stops: ") && text.contains(why), "{}: {text}", s.id);
+    }
+}
+
 fn actor(run: &sim::Run, name: &str) -> usize {
     run.actors.iter().position(|a| a.name == name).unwrap_or_else(|| panic!("no actor {name}"))
 }

@@ -79,6 +79,12 @@ pub enum EventKind {
     LostLock {
         why: String,
     },
+    /// A client stops on its own judgment, without having learned that it lost the lock: its
+    /// deadline is too near, or its renewal got no reply (it cannot know whether it still holds
+    /// the lock).
+    Abandoned {
+        why: String,
+    },
     /// A client is told its session has ended (ZooKeeper's `session expired` in answer to a
     /// ping, etcd's `lease not found` in answer to a keepalive), and its code does not check
     /// for that: its program goes on. `holding` when it still believes it holds the lock.
@@ -304,6 +310,7 @@ impl EventKind {
             Renewed { .. } => ("renewed", actor),
             LostLock { .. } => ("lost-lock", actor),
             NoticeIgnored { .. } => ("ignored", actor),
+            Abandoned { .. } => ("abandoned", actor),
             Releasing => ("releasing", actor),
             Released { .. } => ("released", actor),
             DeadlineOk { .. } => ("deadline-ok", actor),

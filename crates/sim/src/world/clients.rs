@@ -91,7 +91,11 @@ impl World<'_> {
                     self.rec.iv.beliefs[b].valid_until_us = until;
                 }
             }
-            EventKind::Releasing | EventKind::Released { .. } | EventKind::LostLock { .. } | EventKind::Done { .. } => self.close_belief(a),
+            EventKind::Releasing
+            | EventKind::Released { .. }
+            | EventKind::LostLock { .. }
+            | EventKind::Abandoned { .. }
+            | EventKind::Done { .. } => self.close_belief(a),
             _ => {}
         }
         self.emit(a, kind, None)
