@@ -72,6 +72,7 @@ impl Client {
         self.done = true;
         self.core.wait = Wait::Nothing;
         out.push(Effect::Event(EventKind::Done { completed }));
+        self.proto.close(&mut self.core, out);
     }
 
     fn lose(&mut self, why: String, out: &mut Vec<Effect>) {

@@ -216,6 +216,14 @@ impl Protocol {
         }
     }
 
+    /// The program has ended: what the protocol's client library does then (ZooKeeper's
+    /// `close()` ends the session at once).
+    pub fn close(&mut self, k: &mut Core, out: &mut Effects) {
+        if let Protocol::ZooKeeper(p) = self {
+            p.close(k, out);
+        }
+    }
+
     /// How long to wait before the next attempt.
     pub fn retry_delay(&self, retry_ms: u64, rng: &mut Rng) -> Micros {
         match self {

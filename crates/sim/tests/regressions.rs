@@ -198,6 +198,26 @@ fn a_client_that_gives_up_on_its_own_judgment_is_not_said_to_learn_it_lost_the_l
     }
 }
 
+/// zookeeper-unfenced: B finished at 8.055 s and fell silent, and the ensemble expired its
+/// session a timeout later. A program that ends closes its session, as `zk.close()` does
+/// (SEMANTICS §5): B sends closeSession, pings no more, and no expiry of its session follows.
+#[test]
+fn a_zookeeper_client_whose_program_ends_closes_its_session() {
+    let s = sim::library::get("zookeeper-unfenced").unwrap();
+    let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
+    let b = actor(&run, "B");
+    let done = run.events.iter().position(|e| e.actor == b && matches!(e.kind, EventKind::Done { .. })).expect("B finishes");
+    let sent: Vec<String> = run.events[done..]
+        .iter()
+        .filter_map(|e| match e.kind {
+            EventKind::Send { msg, .. } if e.actor == b => Some(run.what(msg)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(sent, ["closeSession 0x2"], "seed {}", s.seed);
+    assert!(!run.events.iter().any(|e| e.kind == EventKind::LeaseExpired { client: b }), "B's session is closed, not expired");
+}
+
 fn actor(run: &sim::Run, name: &str) -> usize {
     run.actors.iter().position(|a| a.name == name).unwrap_or_else(|| panic!("no actor {name}"))
 }

@@ -4,7 +4,8 @@
 //! Pings every third of the session timeout keep the session. Like code that uses the recipe
 //! without watching for `Expired` (or Curator's `LOST`), the client goes on after its session
 //! ends until its own checks stop it. A retry after a lost reply picks up where the recipe was:
-//! the same session and znode (the GUID in the znode's name does this for real clients).
+//! the same session and znode (the GUID in the znode's name does this for real clients). A
+//! program that ends closes its session (`zk.close()`), rather than fall silent.
 
 use super::Msg;
 use crate::msg::{Dest, Payload};
@@ -67,6 +68,19 @@ impl Recipe {
         out.push(Effect::Event(EventKind::Releasing));
         k.send(Dest::Leader, |req| Payload::Zk(Msg::Delete { req, session, seq }), Some(SCRIPT_TIMEOUT_MS), cx, out);
         true
+    }
+
+    /// The program has ended: it closes its session (`zk.close()`), which deletes any znode
+    /// it still has, rather than fall silent and leave the session to expire a timeout later
+    /// (SEMANTICS §5). The answer is not awaited. A session the ensemble said had expired is
+    /// not closed again.
+    pub fn close(&mut self, k: &mut Core, out: &mut Vec<Effect>) {
+        let Some(session) = self.session.take() else { return };
+        self.znode = None;
+        if !self.expired {
+            let req = k.request();
+            out.push(Effect::Send(Dest::Leader, Payload::Zk(Msg::Close { req, session })));
+        }
     }
 
     /// The next ping.

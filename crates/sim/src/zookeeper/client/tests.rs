@@ -42,6 +42,15 @@ fn created(r: &mut Recipe, k: &mut Core, seq: u64, zxid: u64) -> Vec<Effect> {
     out
 }
 
+/// A client whose znode (3, czxid 9) is the only one: it holds the lock.
+fn holding() -> (Recipe, Core) {
+    let (mut r, mut k) = (Recipe::default(), Core::default());
+    let out = created(&mut r, &mut k, 3, 9);
+    let (req, _) = last(&out);
+    feed(&mut r, &mut k, Msg::Children { req, children: vec![3], grant: Some(0) }, 30);
+    (r, k)
+}
+
 #[test]
 fn the_lowest_znode_holds_the_lock_with_its_czxid_as_token() {
     let (mut r, mut k) = (Recipe::default(), Core::default());
@@ -99,10 +108,7 @@ fn a_session_that_expires_before_the_lock_loses_it_and_a_late_one_is_only_noted(
 
 #[test]
 fn a_pong_renews_from_the_ping_it_answers() {
-    let (mut r, mut k) = (Recipe::default(), Core::default());
-    let out = created(&mut r, &mut k, 3, 9);
-    let (req, _) = last(&out);
-    feed(&mut r, &mut k, Msg::Children { req, children: vec![3], grant: Some(0) }, 30);
+    let (mut r, mut k) = holding();
     let mut first = Vec::new();
     r.on_timer(TimerKind::KeepAlive, &mut k, &cx(2_000_000), &mut first);
     let mut second = Vec::new();
@@ -112,4 +118,22 @@ fn a_pong_renews_from_the_ping_it_answers() {
     assert_eq!(out, vec![Effect::Event(EventKind::Renewed { until_local_us: 8_000_000 })]);
     let (_, out) = feed(&mut r, &mut k, Msg::Pong { req: last(&second).0 }, 4_600_000);
     assert_eq!(out, vec![Effect::Event(EventKind::Renewed { until_local_us: 10_000_000 })]);
+}
+
+#[test]
+fn a_program_that_ends_closes_its_session_and_pings_no_more() {
+    let (mut r, mut k) = holding();
+    let mut out = Vec::new();
+    r.close(&mut k, &mut out);
+    assert!(matches!(last(&out).1, Msg::Close { session: 7, .. }), "{out:?}");
+    let mut out = Vec::new();
+    assert_eq!(r.on_timer(TimerKind::KeepAlive, &mut k, &cx(2_000_000), &mut out), Some(Outcome::Waiting));
+    assert!(out.is_empty(), "no session, no ping: {out:?}");
+    // A session the ensemble said had expired is not closed again.
+    let (mut r, mut k) = (Recipe::default(), Core::default());
+    created(&mut r, &mut k, 3, 9);
+    feed(&mut r, &mut k, Msg::SessionExpired { req: 999 }, 30);
+    let mut out = Vec::new();
+    r.close(&mut k, &mut out);
+    assert!(out.is_empty(), "{out:?}");
 }

@@ -46,11 +46,13 @@ impl Ensemble {
             Op::CloseSession { session, reply: to } => {
                 self.sessions.remove(&session);
                 let gone: Vec<u64> = self.znodes.iter().filter(|(_, z)| z.session == session).map(|(s, _)| *s).collect();
+                // A client's own close gives its znode back, as a delete would; an expiry ends it.
+                let (end, closed) = if to.is_some() { (KeyEnd::Deleted, true) } else { (KeyEnd::Expired, false) };
                 for seq in gone {
                     self.znodes.remove(&seq);
-                    out.push(Effect::Record(Record::KeyClose { handle: seq, end: KeyEnd::Expired }));
-                    if let Some(g) = self.grant_of.remove(&seq) {
-                        out.push(Effect::Record(Record::GrantEnded { grant: g }));
+                    out.push(Effect::Record(Record::KeyClose { handle: seq, end }));
+                    if let Some(grant) = self.grant_of.remove(&seq) {
+                        out.push(Effect::Record(if closed { Record::GrantReleased { grant } } else { Record::GrantEnded { grant } }));
                     }
                     self.fire_watches(seq, out);
                 }
