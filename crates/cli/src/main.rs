@@ -105,7 +105,7 @@ enum Command {
         /// Stop after this many seconds and print what was found or covered so far (as Ctrl-C
         /// does). The search's pace depends on the scenario: from thousands of schedules a second
         /// down to a few for a run of 100,000 events.
-        #[arg(long, value_name = "SECONDS", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=86_400))]
+        #[arg(long, value_name = "SECONDS", default_value_t = TIME_LIMIT, value_parser = clap::value_parser!(u32).range(1..=86_400))]
         time_limit: u32,
         /// Print one JSON object: `found` (the unsafe scenario, or null), `schedules`, `stopped`
         /// (`time-limit`, `interrupted` or null), and more.
@@ -138,6 +138,9 @@ impl From<Bad> for Failure {
         Failure::Bad(msg)
     }
 }
+
+/// `leaselab search`'s time limit unless given, in seconds.
+const TIME_LIMIT: u32 = 60;
 
 /// The largest scenario file read, in bytes (as `Scenario::parse` accepts).
 const MAX_FILE: u64 = sim::scenario::limits::SCENARIO_BYTES as u64;
@@ -209,8 +212,9 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             if json {
                 write(out, &format!("{}\n", serde_json::to_string_pretty(&search::json(&outcome, stop, secs)).expect("json")))?;
             } else {
+                let limit = if time_limit == TIME_LIMIT { String::new() } else { format!(" --time-limit {time_limit}") };
                 let again = format!(
-                    "{} {}--faults {faults} --budget {budget} --seed {seed}",
+                    "{} {}--faults {faults} --budget {budget} --seed {seed}{limit}",
                     shell_word(&scenario),
                     if fix { "--fix " } else { "" }
                 );

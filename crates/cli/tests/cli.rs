@@ -302,6 +302,8 @@ fn search_finds_shrinks_and_prints_a_scenario_run_accepts() {
     let text = stdout(&o);
     assert!(text.contains("The smallest unsafe schedule found") && text.contains("Pause A at") && text.contains("schedules/s"), "{text}");
     assert!(text.contains("--seed 1 --json"), "the hint repeats the search: {text}");
+    let text = stdout(&leaselab(&["search", "gc-pause-fenced", "--time-limit", "300"]));
+    assert!(text.contains("--seed 1 --time-limit 300 --json"), "with its time limit: {text}");
     let o = leaselab(&["search", "gc-pause-fenced", "--json", "--budget", "300"]);
     let v = json(&o);
     assert!(v["schedules"].as_u64().unwrap() <= 300);
