@@ -648,6 +648,15 @@ await test('can this break?: Cancel stops a long search and the page stays respo
   await page.keyboard.press('ArrowRight');
   expect(await step(page) === before + 1, 'a key works during the search');
   await page.waitForFunction((t) => document.querySelector('.search-progress span')?.textContent !== t, first);
+  // Its pace and the time left, measured in the browser: the estimate is what is left of the
+  // budget at that pace.
+  await page.waitForFunction(() => /\sschedules\/s · about\s.*\sleft$/.test(document.querySelector('.search-progress span')?.textContent));
+  const shown = await page.textContent('.search-progress span');
+  const [, done, rate] = shown.match(/^([\d,]+) of 200,000 schedules · ([\d.,]+)\sschedules\/s · about/).map((n) => Number(n?.replaceAll(',', '')));
+  let left = 0;
+  for (const [, n, unit] of shown.matchAll(/(\d+)\s(h|min|s)\b/g)) left += Number(n) * { h: 3600, min: 60, s: 1 }[unit];
+  const expected = (200000 - done) / rate;
+  expect(rate > 0 && Math.abs(left - expected) <= 60 + expected * 0.05, `${shown}: ${left} s left, expected about ${expected.toFixed(0)} s`);
   await page.click('.search-progress button:has-text("Cancel")');
   await page.waitForSelector('.search .hint:has-text("Cancelled after")');
   expect(!(await page.$('.search-progress')), 'no progress bar after Cancel');
