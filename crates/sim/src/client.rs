@@ -46,6 +46,16 @@ impl Client {
         self.core.lease.as_ref()
     }
 
+    /// Whether the program is in the middle of an update: it has read a value it has not yet
+    /// written, or it believes it holds the lock, and a write is still ahead of it (or in flight).
+    /// A run does not end in silence while one is (`World::run_loop`).
+    pub fn update_under_way(&self) -> bool {
+        let ahead = self.steps.get(self.pc..).unwrap_or_default();
+        let writing = matches!(ahead.first(), Some(Step::Write { .. })) && matches!(self.core.wait, Wait::Reply { .. });
+        let holding = self.read.is_some() || self.core.lease.is_some();
+        !self.done && (writing || holding && ahead.iter().any(|s| matches!(s, Step::Write { .. })))
+    }
+
     /// Handles one input and returns what the driver must do.
     pub fn handle(&mut self, input: Input, cx: &Cx) -> Vec<Effect> {
         let mut out = Vec::new();

@@ -46,6 +46,7 @@ use std::fmt;
 pub use checker::{Finding, Safety, Verdict};
 pub use scenario::{Scenario, ScenarioError};
 pub use trace::{Event, EventKind, Run};
+pub use world::overrun_us;
 
 /// Why a scenario could not be run.
 #[derive(Clone, Debug, PartialEq, Eq)]

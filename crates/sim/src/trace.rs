@@ -265,8 +265,14 @@ pub struct Run {
     /// Each actor's clock over the whole run, to read it at any true time.
     #[serde(skip)]
     pub clocks: Vec<crate::clock::Clock>,
-    /// The end of the run (the scenario's duration).
+    /// The end of the run: the scenario's duration, or later if a client's update was under
+    /// way then (`world::overrun_us` says how much later at most).
     pub end_us: Micros,
+    /// The scenario's duration.
+    pub due_us: Micros,
+    /// The clients whose update was still under way when the run ended (it could go on no
+    /// longer): what their writes would have done is not judged.
+    pub unfinished: Vec<ActorId>,
     pub verdict: Verdict,
     /// How each message is worded ([`Run::what`]).
     #[serde(skip)]

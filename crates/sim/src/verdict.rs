@@ -38,6 +38,10 @@ pub enum Kind {
     WastedWork,
     Incomplete,
     InFlight,
+    /// The run went on past its duration while a client's update was under way.
+    Overrun,
+    /// The run ended (it could go on no longer) with a client's update still under way.
+    CutShort,
     /// More findings of one kind than a verdict lists.
     Omitted,
 }
@@ -58,6 +62,8 @@ impl Kind {
             Kind::WastedWork => "wasted-work",
             Kind::Incomplete => "incomplete",
             Kind::InFlight => "in-flight",
+            Kind::Overrun => "overrun",
+            Kind::CutShort => "cut-short",
             Kind::Omitted => "omitted",
         }
     }
@@ -110,7 +116,9 @@ impl Verdict {
     pub fn headline(&self) -> &'static str {
         let has = |k: Kind| self.violations.iter().any(|v| v.property == k);
         let data = has(Kind::LostUpdate) || has(Kind::OutOfOrderWrite);
+        let cut_short = self.notes.iter().any(|n| n.property == Kind::CutShort);
         match (self.is_safe(), data, has(Kind::DuplicateEffect)) {
+            (true, ..) if cut_short => "Safe so far: the protected data is intact, but the run ended before an update under way did",
             (true, ..) => "Safe: the protected data is intact",
             (false, true, true) => "Unsafe: the protected data was corrupted, and an effect took place twice",
             (false, false, true) => "Unsafe: an effect took place twice",

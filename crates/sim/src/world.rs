@@ -138,7 +138,13 @@ struct World<'s> {
     now: Micros,
     seq: u64,
     queue: BinaryHeap<Item>,
+    /// The scenario's duration: the run ends there unless a client's update is under way.
+    due: Micros,
+    /// The latest a run may end ([`overrun_us`] past `due`); also the end of whatever has no
+    /// end of its own while the run is on (a lease never renewed, a partition never healed).
     end: Micros,
+    /// Where the run ended: `due`, or later while an update was under way (`World::run_loop`).
+    ended: Micros,
     overflow: bool,
     /// The most events this run may have; one more stops it with `RunError::TooManyEvents`.
     max_events: usize,
@@ -155,6 +161,12 @@ struct Fx {
     lock: Out<lock::Timer>,
     resource: Out<Commit>,
     client: Vec<crate::client::Effect>,
+}
+
+/// How far past its duration `due` a run may go on while a client's update is under way: the
+/// duration again, and at least a minute.
+pub fn overrun_us(due: Micros) -> Micros {
+    due.max(60 * crate::time::SEC)
 }
 
 /// Runs a validated scenario.
@@ -245,18 +257,55 @@ impl World<'_> {
         &self.actors[a].name
     }
 
+    /// Delivers everything up to the scenario's duration, and past it while a client's update
+    /// is under way (it has read a value it has not yet written, or it believes it holds the
+    /// lock with a write ahead): a run that stopped there would be judged safe in silence while
+    /// its stale write was still to come. Then the run goes on for a twentieth of its duration
+    /// more, so that its end can be seen, and never past `self.end`.
     fn run_loop(&mut self) -> Result<(), RunError> {
-        while let Some(item) = self.queue.pop() {
-            if item.at > self.end {
+        let mut stop = None;
+        while let Some(at) = self.queue.peek().map(|i| i.at) {
+            if at > self.due && stop.is_none() && !self.update_under_way() {
+                stop = Some(self.stop_after(self.now));
+            }
+            if at > stop.unwrap_or(self.end) {
                 break;
             }
+            let Some(item) = self.queue.pop() else { break };
             self.now = item.at;
             self.dispatch(item.action);
             if self.overflow {
                 return Err(RunError::TooManyEvents { limit: self.max_events, at_us: self.now });
             }
         }
+        self.ended = match stop {
+            Some(t) => t,
+            None if self.queue.is_empty() => self.stop_after(self.now),
+            None => self.end,
+        };
         Ok(())
+    }
+
+    /// Where a run whose last update ended at `t` stops.
+    fn stop_after(&self, t: Micros) -> Micros {
+        if t <= self.due {
+            self.due
+        } else {
+            (t + self.due / 20).min(self.end)
+        }
+    }
+
+    /// The clients whose update is under way, among those whose process can still run.
+    fn updating(&self) -> impl Iterator<Item = ActorId> + '_ {
+        self.clients
+            .iter()
+            .enumerate()
+            .filter(|(a, c)| !self.procs[*a].down && c.as_ref().is_some_and(Client::update_under_way))
+            .map(|(a, _)| a)
+    }
+
+    fn update_under_way(&self) -> bool {
+        self.updating().next().is_some()
     }
 
     fn dispatch(&mut self, action: Action) {

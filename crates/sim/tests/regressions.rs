@@ -318,3 +318,34 @@ fn an_etcd_client_paused_for_less_than_its_ttl_keeps_its_lease() {
     assert!(!run.events.iter().any(|e| matches!(e.kind, EventKind::LeaseExpired { .. })), "seed {}", s.seed);
     assert!(run.verdict.is_safe(), "seed {}: {:?}", s.seed, run.verdict.violations);
 }
+
+/// `search redlock-happy` found nothing: a pause of client1 just after it acquires, for 11 s,
+/// was judged SAFE because the 12 s run ended before client1's stale write at 14 s. A run now
+/// goes on while a client's update is under way, and says so.
+#[test]
+fn a_run_is_not_judged_before_a_stale_holder_finishes_its_update() {
+    use sim::scenario::Fault;
+    let mut s = sim::library::get("redlock-happy").unwrap();
+    s.faults = vec![Fault::Pause { actor: "client1".into(), at_ms: 100, duration_ms: 11_000 }];
+    let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
+    assert_eq!(run.due_us, 12_000_000);
+    assert!(run.end_us > 14_000_000 && run.end_us < 20_000_000, "ends soon after the write: {} (seed {})", run.end_us, s.seed);
+    assert!(run.unfinished.is_empty());
+    assert_eq!(run.verdict.verdict, Safety::Unsafe, "seed {}", s.seed);
+    assert!(run.verdict.notes.iter().any(|n| n.property == Kind::Overrun && n.explanation.contains("past its duration (12 s)")));
+}
+
+/// A pause that outlasts what a run may add to its duration: the run ends with the update still
+/// under way, and the verdict names who and does not claim the data is safe in silence.
+#[test]
+fn a_run_cut_short_mid_update_says_by_whom() {
+    use sim::scenario::Fault;
+    let mut s = sim::library::get("redlock-happy").unwrap();
+    s.faults = vec![Fault::Pause { actor: "client1".into(), at_ms: 100, duration_ms: 500_000 }];
+    let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
+    assert_eq!(run.end_us, run.due_us + sim::overrun_us(run.due_us), "seed {}", s.seed);
+    assert_eq!(run.unfinished, vec![run.actor_id("client1").unwrap()]);
+    let note = run.verdict.notes.iter().find(|n| n.property == Kind::CutShort).expect("a cut-short note");
+    assert_eq!(note.actors, vec!["client1".to_string()]);
+    assert!(run.verdict.headline().starts_with("Safe so far"), "{}", run.verdict.headline());
+}

@@ -292,4 +292,30 @@ pub(super) fn liveness(cx: &Cx, notes: &mut Findings) {
             event: None,
         });
     }
+    if run.end_us > run.due_us {
+        notes.add(Kind::Overrun, || Finding {
+            property: Kind::Overrun,
+            at_us: run.due_us,
+            actors: vec![],
+            explanation: format!(
+                "The run went on past its duration ({}) to {}: a client was in the middle of an update, and a run is judged only once its clients' updates have ended.",
+                fmt(run.due_us),
+                fmt(run.end_us)
+            ),
+            event: None,
+        });
+    }
+    for &c in &run.unfinished {
+        notes.add(Kind::CutShort, || Finding {
+            property: Kind::CutShort,
+            at_us: run.end_us,
+            actors: vec![cx.name(c)],
+            explanation: format!(
+                "The run was cut short at {} with {} in the middle of an update (it had read a value it had not written, or held the lock with a write ahead): what that write would have done is not judged.",
+                fmt(run.end_us),
+                cx.name(c)
+            ),
+            event: None,
+        });
+    }
 }

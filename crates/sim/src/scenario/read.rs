@@ -199,5 +199,6 @@ unit_enums! {
         "foreign-release" => Kind::ForeignRelease, "foreign-renew" => Kind::ForeignRenew,
         "belief-overlap" => Kind::BeliefOverlap, "token-regression" => Kind::TokenRegression,
         "liveness" => Kind::Liveness, "wasted-work" => Kind::WastedWork, "incomplete" => Kind::Incomplete,
-        "in-flight" => Kind::InFlight, "omitted" => Kind::Omitted }
+        "in-flight" => Kind::InFlight, "overrun" => Kind::Overrun, "cut-short" => Kind::CutShort,
+        "omitted" => Kind::Omitted }
 }

@@ -106,19 +106,31 @@ impl World<'_> {
     }
 
     pub(super) fn finish(mut self) -> Run {
-        self.now = self.end;
+        let (end, horizon) = (self.ended, self.end);
+        let unfinished = self.updating().collect();
+        self.now = end;
         let mut rec = self.rec;
         for k in rec.open_key.values() {
-            rec.iv.keys[*k].to_us = self.end;
+            rec.iv.keys[*k].to_us = end;
         }
         for m in &mut rec.iv.messages {
             if m.fate == MsgFate::InFlight {
-                m.arrived_us = self.end;
+                m.arrived_us = end;
             }
         }
-        for s in &mut rec.iv.pauses {
-            s.to_us = s.to_us.min(self.end);
+        // Whatever had no end while the run was on ends with it (`horizon` stood for "never").
+        let iv = &mut rec.iv;
+        let spans = iv.pauses.iter_mut().chain(&mut iv.downs).chain(&mut iv.partitions);
+        for to in spans.map(|s| &mut s.to_us).chain(iv.beliefs.iter_mut().map(|b| &mut b.to_us)) {
+            *to = (*to).min(end);
         }
+        let never = |t: &mut Micros| {
+            if *t == horizon {
+                *t = end;
+            }
+        };
+        iv.beliefs.iter_mut().for_each(|b| never(&mut b.valid_until_us));
+        rec.grants.iter_mut().for_each(|g| never(&mut g.term_end_us));
         let mut run = Run {
             scenario: self.sc.id.clone(),
             seed: self.sc.seed,
@@ -131,7 +143,9 @@ impl World<'_> {
             final_value: self.resource.store.value,
             resource_log: rec.resource_log,
             clocks: self.procs.into_iter().map(|p| p.clock).collect(),
-            end_us: self.end,
+            end_us: end,
+            due_us: self.due,
+            unfinished,
             verdict: Default::default(),
             words: crate::trace::Words(std::rc::Rc::new(crate::msg::Payloads(self.net.payloads))),
         };

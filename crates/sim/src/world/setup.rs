@@ -40,7 +40,8 @@ impl<'s> World<'s> {
         let net = net::Net::new(sc, &id_of);
         let resource =
             Server { id: actors.len() - 1, store: Store::new(sc.resource.clone()), gap: from_ms(sc.resource.check_write_gap_ms as i64) };
-        let end = from_ms(sc.duration_ms as i64);
+        let due = from_ms(sc.duration_ms as i64);
+        let end = due + super::overrun_us(due);
         let n_clients = sc.clients.len();
         let mut w = World {
             sc,
@@ -55,7 +56,9 @@ impl<'s> World<'s> {
             now: 0,
             seq: 0,
             queue: BinaryHeap::new(),
+            due,
             end,
+            ended: due,
             overflow: false,
             max_events,
             quiet: false,
