@@ -271,6 +271,9 @@ fn found_view(found: &sim::search::Found, ms: f64, dispatch: &Callback<Action>) 
                         if let Some(w) = was { <span class="hint">{ format!(" (was: {})", w.describe()) }</span> }
                     </li>
                 }) }
+                { for found.removed.iter().map(|f| html! {
+                    <li><s>{ f.describe() }</s><span class="origin removed">{ "removed" }</span></li>
+                }) }
             </ul>
             <div class="row">
                 <button class="btn small" onclick={undo}>{ "Undo" }</button>

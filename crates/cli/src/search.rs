@@ -165,6 +165,9 @@ pub fn text(sc: &Scenario, outcome: &Outcome, stop: Option<Stop>, secs: f64, aga
                 let was = was.as_ref().map(|w| format!("; was: {}", w.describe())).unwrap_or_default();
                 out.push_str(&format!("  {}  [{}{was}]\n", fault.describe(), o.label()));
             }
+            for fault in &f.removed {
+                out.push_str(&format!("  {}  [removed]\n", fault.describe()));
+            }
             out.push_str(&format!("See it: leaselab search {again} --json | jq .found > found.json && leaselab run found.json\n"));
         }
         Outcome::NotFound(c) => {
@@ -193,6 +196,7 @@ pub fn json(outcome: &Outcome, stop: Option<Stop>, secs: f64) -> Value {
         v["shrink_runs"] = json!(f.shrink_runs);
         v["headline"] = json!(f.headline);
         v["faults"] = f.faults.iter().map(|(fault, o)| json!({ "fault": fault.describe(), "origin": o })).collect();
+        v["removed"] = f.removed.iter().map(|fault| json!(fault.describe())).collect();
         v["statement"] = Value::Null;
     }
     v

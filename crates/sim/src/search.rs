@@ -278,8 +278,19 @@ impl Search {
             *self.cov.by_kind.entry(k).or_default() += 1;
         }
         self.cov.max_faults = self.cov.max_faults.max(added.len());
-        let mut faults = self.base.faults.clone();
-        faults.extend(added.into_iter().flat_map(|c| c.faults));
+        if added.iter().any(|c| c.replaces.is_some()) {
+            self.cov.own += 1;
+        }
+        // The scenario's own faults stay in their places (a fix may name them by place), each
+        // changed or removed where a candidate replaces it; added faults follow.
+        let mut faults = Vec::with_capacity(self.base.faults.len() + added.len());
+        for (i, f) in self.base.faults.iter().enumerate() {
+            match added.iter().find(|c| c.replaces == Some(i)) {
+                Some(c) => faults.extend(c.faults.iter().cloned()),
+                None => faults.push(f.clone()),
+            }
+        }
+        faults.extend(added.into_iter().filter(|c| c.replaces.is_none()).flat_map(|c| c.faults));
         match self.judge(faults) {
             (Judged::Unsafe, faults) => self.found(faults),
             (Judged::TooLong, _) => self.cov.too_long += 1,
@@ -310,11 +321,13 @@ impl Search {
     fn found_outcome(&self, best: Vec<Fault>) -> Outcome {
         let scenario = Scenario { faults: best, ..self.base.clone() };
         let headline = crate::run_within(&scenario, self.opts.max_events).map_or("Unsafe", |r| r.verdict.headline());
-        let origins = report::origins(&self.base.faults, &scenario.faults);
+        let (origins, removed) = report::origins(&self.base.faults, &scenario.faults);
         let was = origins.iter().map(|(_, i)| i.map(|i| self.base.faults[i].clone())).collect();
         let faults = scenario.faults.iter().cloned().zip(origins.into_iter().map(|(o, _)| o)).collect();
+        let removed = removed.into_iter().map(|i| self.base.faults[i].clone()).collect();
         let (first, after) = self.first.clone().unwrap_or_default();
-        let found = Found { scenario, faults, was, after, first, shrink_runs: self.shrink_runs, headline };
+        let mut found = Found { scenario, faults, was, removed, after, first, shrink_runs: self.shrink_runs, headline };
+        found.scenario = found.told();
         Outcome::Found(Box::new(found), self.cov.clone())
     }
 

@@ -23,6 +23,8 @@ pub struct Coverage {
     pub pairs_total: u64,
     /// Random schedules run.
     pub random: usize,
+    /// Schedules that moved, resized or removed one of the scenario's own faults.
+    pub own: usize,
     /// Schedules run with each kind of fault among those added.
     pub by_kind: Map<FaultKind, usize>,
     /// Schedules not judged: their run needed more events than allowed.
@@ -52,7 +54,12 @@ impl Coverage {
         };
         let kinds: Vec<&str> = FaultKind::ALL.iter().filter(|k| self.by_kind.contains_key(k)).map(|k| k.plural()).collect();
         let s = if self.schedules == 1 { "" } else { "s" };
-        let mut out = format!("{} schedule{s} of {faults} ({}): none corrupted the data.", thousands(self.schedules), kinds.join(", "));
+        let own = match self.own {
+            0 => String::new(),
+            n => format!(", {} of them with one of the scenario's own faults moved, resized or removed", thousands(n)),
+        };
+        let mut out =
+            format!("{} schedule{s} of {faults} ({}){own}: none corrupted the data.", thousands(self.schedules), kinds.join(", "));
         if self.singles < self.singles_total {
             out.push_str(&format!(
                 " {} of the {} one-fault schedules were run; raise the budget to run them all.",
@@ -88,6 +95,8 @@ pub struct Found {
     pub faults: Vec<(Fault, Origin)>,
     /// For each of `faults`, the scenario's own fault it was, if it is one changed.
     pub was: Vec<Option<Fault>>,
+    /// The scenario's own faults that the schedule found does not have.
+    pub removed: Vec<Fault>,
     /// Which schedule of the search was the first unsafe one (1 for the first schedule run;
     /// 0: the scenario is unsafe as written).
     pub after: usize,
@@ -100,6 +109,43 @@ pub struct Found {
 }
 
 impl Found {
+    /// What the search changed, in one sentence: `added: Pause A at 3 s for 7 s; removed: …`.
+    pub fn changes(&self) -> String {
+        let mut parts = Vec::new();
+        let list = |o: Origin| -> Vec<String> {
+            let faults = self.faults.iter().zip(&self.was).filter(|((_, k), _)| *k == o);
+            faults.map(|((f, _), was)| was.as_ref().map_or(f.describe(), |w| format!("{} (was: {})", f.describe(), w.describe()))).collect()
+        };
+        for (label, items) in [("added", list(Origin::Added)), ("changed", list(Origin::Changed))] {
+            if !items.is_empty() {
+                parts.push(format!("{label}: {}", items.join("; ")));
+            }
+        }
+        if !self.removed.is_empty() {
+            parts.push(format!("removed: {}", self.removed.iter().map(Fault::describe).collect::<Vec<_>>().join("; ")));
+        }
+        if parts.is_empty() {
+            "no change to its faults".into()
+        } else {
+            parts.join("; ")
+        }
+    }
+
+    /// The scenario found, with words of its own: its story and setup say what the search
+    /// changed (the story as written was about the schedule it started from), and the notices,
+    /// which were about the run as written, go. Its key moments stay, each shown only where its
+    /// condition holds on the new run.
+    pub(super) fn told(&self) -> Scenario {
+        let mut sc = self.scenario.clone();
+        let changes = self.changes();
+        sc.setup = format!("{}, with a fault schedule changed by a search ({changes}).", sc.title);
+        sc.story = format!(
+            "\u{201c}Can this break?\u{201d} changed this scenario's faults ({changes}). The story as written was about the schedule it started from; this run is told by its timeline, the key moments that still hold on it, and its verdict."
+        );
+        sc.notice.clear();
+        sc
+    }
+
     /// The scenario found, standing on its own (what `leaselab search --json` prints): its
     /// questions and its challenge go (they are about the schedule as written), and so does a
     /// fix that names faults by their place in the list (the search has changed the list).
@@ -144,8 +190,9 @@ fn who(f: &Fault) -> String {
 /// Where each fault of the result comes from, against the scenario's own faults, each of which
 /// accounts for at most one: first the faults kept as they were, then those changed (the same
 /// kind, on the same actor), and the rest were added.
-/// Also returns, for a changed fault, the index of the scenario's fault it was.
-pub(super) fn origins(base: &[Fault], found: &[Fault]) -> Vec<(Origin, Option<usize>)> {
+/// Also returns, for a changed fault, the index of the scenario's fault it was, and the indices
+/// of the scenario's faults that account for none (removed).
+pub(super) fn origins(base: &[Fault], found: &[Fault]) -> (Vec<(Origin, Option<usize>)>, Vec<usize>) {
     let mut used = vec![false; base.len()];
     let mut out = vec![(Origin::Added, None); found.len()];
     for (f, o) in found.iter().zip(&mut out) {
@@ -164,7 +211,7 @@ pub(super) fn origins(base: &[Fault], found: &[Fault]) -> Vec<(Origin, Option<us
             *o = (Origin::Changed, Some(i));
         }
     }
-    out
+    (out, (0..base.len()).filter(|&i| !used[i]).collect())
 }
 
 impl Origin {
@@ -199,14 +246,15 @@ mod tests {
         let base = [pause("A", 1500, 25_000)];
         // The scenario's pause kept, and another of A added: not "changed".
         assert_eq!(
-            origins(&base, &[pause("A", 1500, 25_000), pause("A", 9000, 100)]),
+            origins(&base, &[pause("A", 1500, 25_000), pause("A", 9000, 100)]).0,
             vec![(Origin::AsWritten, None), (Origin::Added, None)]
         );
         // Shortened: changed (from the scenario's fault 0); a second one on A: added.
         assert_eq!(
-            origins(&base, &[pause("A", 1500, 9000), pause("A", 9000, 100)]),
+            origins(&base, &[pause("A", 1500, 9000), pause("A", 9000, 100)]).0,
             vec![(Origin::Changed, Some(0)), (Origin::Added, None)]
         );
-        assert_eq!(origins(&base, &[pause("B", 1500, 25_000)]), vec![(Origin::Added, None)]);
+        // A pause of B instead: A's is removed, and named.
+        assert_eq!(origins(&base, &[pause("B", 1500, 25_000)]), (vec![(Origin::Added, None)], vec![0]));
     }
 }

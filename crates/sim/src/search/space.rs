@@ -56,11 +56,14 @@ impl FaultKind {
     }
 }
 
-/// One change a search can add: one fault, or a crash with its restart.
+/// One change a search can make: one fault added (or a crash with its restart), or one of the
+/// scenario's own faults moved, resized (`faults`, in its place) or removed (no `faults`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Candidate {
     pub kind: FaultKind,
     pub faults: Vec<Fault>,
+    /// The index of the scenario's own fault this one takes the place of.
+    pub replaces: Option<usize>,
 }
 
 /// Milliseconds just after a true time.
@@ -95,7 +98,7 @@ pub fn space(sc: &Scenario, run: &Run) -> Vec<Candidate> {
     let lengths = [ttl / 3, ttl + ttl / 10, 2 * ttl, 3 * ttl].map(|l| l.max(1));
     let of = |a: ActorId| run.events.iter().filter(move |e| e.actor == a).map(|e| e.at_us);
     let mut out = Vec::new();
-    let mut add = |kind: FaultKind, faults: Vec<Fault>| out.push(Candidate { kind, faults });
+    let mut add = |kind: FaultKind, faults: Vec<Fault>| out.push(Candidate { kind, faults, replaces: None });
     let clients: Vec<ActorId> = (0..run.actors.len()).filter(|&a| run.actors[a].role == Role::Client).collect();
     let servers: Vec<ActorId> = (0..run.actors.len()).filter(|&a| run.actors[a].role.is_lock_server()).collect();
     for &c in &clients {
@@ -143,5 +146,65 @@ pub fn space(sc: &Scenario, run: &Run) -> Vec<Candidate> {
             add(FaultKind::Failover, vec![Fault::Failover { at_ms }]);
         }
     }
+    // The scenario's own faults: each removed, moved to the instants that matter for whom it
+    // strikes, and resized to the lengths tried for added faults and to fractions of its own.
+    for (i, f) in sc.faults.iter().enumerate() {
+        let kind = FaultKind::of(f);
+        let mut own = |faults: Vec<Fault>| out.push(Candidate { kind, faults, replaces: Some(i) });
+        own(vec![]);
+        let whose = struck(f).and_then(|name| run.actor_id(name));
+        let starts = match whose {
+            Some(a) => instants(of(a), end),
+            None => grants.clone(),
+        };
+        for at_ms in spread(&starts, INSTANTS / 4) {
+            let mut g = f.clone();
+            *g.at_ms_mut() = at_ms;
+            if g != *f {
+                own(vec![g]);
+            }
+        }
+        if let Some(size) = size_of(f) {
+            let mut sizes: Vec<u64> = lengths.to_vec();
+            sizes.extend([size / 10, size / 4, size / 2, 2 * size].map(|l| l.max(1)));
+            crate::sort::by(&mut sizes, Ord::cmp);
+            sizes.dedup();
+            for n in sizes.into_iter().filter(|&n| n != size) {
+                own(vec![resized(f, n)]);
+            }
+        }
+    }
     out
+}
+
+/// The actor a fault strikes (the sender of a delayed message, the first of those cut off).
+fn struck(f: &Fault) -> Option<&str> {
+    match f {
+        Fault::Pause { actor, .. } | Fault::Crash { actor, .. } | Fault::Restart { actor, .. } => Some(actor),
+        Fault::ClockJump { actor, .. } | Fault::Drift { actor, .. } => Some(actor),
+        Fault::Partition { isolate, .. } => isolate.first().map(String::as_str),
+        Fault::Delay { from, .. } | Fault::Drop { from, .. } => Some(from),
+        Fault::Failover { .. } => None,
+    }
+}
+
+/// How large a fault is, for those that have a size: a pause's or a cut-off's length, a
+/// delay's extra time, a clock jump's size.
+fn size_of(f: &Fault) -> Option<u64> {
+    match f {
+        Fault::Pause { duration_ms: d, .. } | Fault::Partition { duration_ms: d, .. } | Fault::Delay { extra_ms: d, .. } => Some(*d),
+        Fault::ClockJump { by_ms, .. } => Some(by_ms.unsigned_abs()),
+        _ => None,
+    }
+}
+
+/// The fault with size `n` (a clock jump keeps its direction).
+fn resized(f: &Fault, n: u64) -> Fault {
+    let mut g = f.clone();
+    match &mut g {
+        Fault::Pause { duration_ms: d, .. } | Fault::Partition { duration_ms: d, .. } | Fault::Delay { extra_ms: d, .. } => *d = n,
+        Fault::ClockJump { by_ms, .. } => *by_ms = n.min(i64::MAX as u64) as i64 * by_ms.signum(),
+        _ => {}
+    }
+    g
 }
