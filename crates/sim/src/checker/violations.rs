@@ -53,8 +53,19 @@ fn lost_update(cx: &Cx, w: &Applied, first: &Applied, n_lost: usize) -> Finding 
     } else {
         Some(cx.why_stale(w)).filter(|s| !s.is_empty()).or(both).unwrap_or_default()
     };
+    // Fenced, and still lost: the newer holder read before the stale write landed, and nothing
+    // had told the resource of its token yet (SEMANTICS §3.1; DESIGN §3.1, activation).
+    let fenced = newer && cx.sc.resource.fencing != crate::scenario::Fencing::None;
+    let unfenced_why = if fenced {
+        let lesson = if cx.sc.id == "fresh-owner-not-yet-seen" { "" } else { " (the lesson fresh-owner-not-yet-seen)" };
+        format!(
+            " Fencing could not stop it: {other}'s write reached the resource before anything carrying {who}'s newer token, so the resource had no newer token to compare it with; {who} had read before it landed. The rest of the answer{lesson}: the new owner makes its token known to the resource (activates it) before it reads."
+        )
+    } else {
+        String::new()
+    };
     let explanation = format!(
-        "The resource accepted {who}'s write of {}{} at {}, which overwrote {lost_desc} without having seen it: {who} had read version {read_v}{read_at}. {} update{} lost: the value is {} after {} accepted writes.{stale}",
+        "The resource accepted {who}'s write of {}{} at {}, which overwrote {lost_desc} without having seen it: {who} had read version {read_v}{read_at}. {} update{} lost: the value is {} after {} accepted writes.{stale}{unfenced_why}",
         w.value_after,
         cx.token_phrase(w.token),
         fmt(w.at_us),
@@ -67,7 +78,10 @@ fn lost_update(cx: &Cx, w: &Applied, first: &Applied, n_lost: usize) -> Finding 
     if !actors.contains(&other) {
         actors.push(other);
     }
-    Finding { property: Kind::LostUpdate, at_us: w.at_us, actors, explanation, event: Some(w.event) }
+    // The harm is marked on the stale write: the older holder's, where the writer holds the
+    // newer grant (its own write was legitimate; it read too early to see the stale one).
+    let harm = if newer { first } else { w };
+    Finding { property: Kind::LostUpdate, at_us: harm.at_us, actors, explanation, event: Some(harm.event) }
 }
 
 pub(super) fn out_of_order(cx: &Cx, out: &mut Findings) {
