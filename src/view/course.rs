@@ -112,7 +112,8 @@ pub struct StoryProps {
     pub fixed: bool,
     pub predict: bool,
     pub has_quiz: bool,
-    /// The reader has changed the run: the story tells the scenario as written.
+    /// The run is not the scenario as written (changed, or with the fix on): the story and
+    /// the notices tell the scenario as written.
     #[prop_or_default]
     pub changed: bool,
     pub dispatch: Callback<Action>,
@@ -158,14 +159,15 @@ pub fn Story(p: &StoryProps) -> Html {
                 <p class="story-text">
                     // Inline, so that the card keeps its height after a change.
                     if p.changed {
-                        <span class="as-written" title="You have changed this run; the story tells the scenario as written (Undo goes back)">{ "As written: " }</span>
+                        <span class="as-written" title="This run is not the scenario as written (changed, or with the fix on); the story tells the scenario as written">{ "As written: " }</span>
                     }
                     { crate::view::glossary::glossed(&sc.story) }
                 </p>
             }
             if *open && !p.predicting {
                 <div id="story-more">
-                    <h3 class="notice-head">{ "What to notice" }</h3>
+                    // The notices tell the run as written, as the story does.
+                    <h3 class="notice-head">{ if p.changed { "What to notice in the run as written" } else { "What to notice" } }</h3>
                     <ul class="notice">{ for sc.notice.iter().map(|n| html! { <li>{ n }</li> }) }</ul>
                     if !sc.simplifications.is_empty() {
                         <p class="simpl"><strong>{ "Simplified: " }</strong>{ crate::view::prose(&sc.simplifications.join(" ")) }</p>

@@ -135,7 +135,7 @@ pub fn Lab(p: &LabProps) -> Html {
                 <section class="stage" aria-label="The run">
                     <crate::view::lesson::Intro />
                     <Story original={s.original.clone()} predicting={s.predict && !at_end} fixed={s.fixed()} predict={s.predict}
-                           has_quiz={!s.quiz.is_empty()} changed={!s.as_written && !s.fixed()} dispatch={dispatch.clone()} />
+                           has_quiz={!s.quiz.is_empty()} changed={!s.as_written} dispatch={dispatch.clone()} />
                     <RunBar can_undo={!s.undo.is_empty()} comparable={s.comparable()} comparing={s.compare.as_ref().map(|o| o.against)} notice={s.notice.clone()}
                             dispatch={dispatch.clone()} />
                     if s.compare.is_some() { { caption("This run", s.run.verdict.is_safe()) } }
