@@ -15,8 +15,9 @@ use crate::edit::{self, Field};
 pub enum Action {
     /// Open a scenario (from the library or elsewhere), optionally with its fix on.
     Open(Rc<Scenario>, bool),
-    /// Open a scenario from JSON text (a file or a paste); a bad one is refused with a message.
-    Import(String),
+    /// Open a scenario from a file's bytes or pasted text, by the command line's rule
+    /// (`Scenario::from_bytes`); a bad one is refused with a message.
+    Import(Vec<u8>),
     /// A link could not be opened: say so over the current run.
     Refuse(String),
     Step(i64),
@@ -134,7 +135,7 @@ fn open(this: &Screen, action: Action) -> Option<Screen> {
                 ..this.clone()
             },
         },
-        Action::Import(text) => match Scenario::parse(&text) {
+        Action::Import(bytes) => match Scenario::from_bytes(&bytes) {
             Ok(sc) => match Screen::new(sc, false) {
                 Ok(s) => Screen { panel: this.panel, speed: this.speed, pace: this.pace, ..s },
                 Err(message) => this.refuse_field("import", format!("This scenario cannot run: {message}")),

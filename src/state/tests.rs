@@ -101,7 +101,7 @@ fn a_run_too_big_to_draw_is_refused_and_the_last_good_run_stays() {
     for c in &mut sc.clients {
         c.steps = vec![sim::scenario::Step::Acquire { retry_ms: 1, attempts: 10_000, timeout_ms: 1 }];
     }
-    let big = go(&s, Action::Import(sc.to_json()));
+    let big = go(&s, Action::Import(sc.to_json().into_bytes()));
     let err = big.error.as_ref().expect("refused");
     assert!(
         err.message.contains("more than the 10000 the timeline can show") || err.message.contains("needs more than"),
@@ -115,13 +115,35 @@ fn a_run_too_big_to_draw_is_refused_and_the_last_good_run_stays() {
 fn importing_json_opens_it_or_says_why_not() {
     let s = gc();
     let other = sim::library::get("token-reset").unwrap();
-    let ok = go(&s, Action::Import(other.to_json()));
+    let ok = go(&s, Action::Import(other.to_json().into_bytes()));
     assert_eq!(ok.scenario.id, "token-reset");
-    let bad = go(&s, Action::Import("{\"version\": 1, \"id\": 5}".into()));
+    let bad = go(&s, Action::Import(b"{\"version\": 1, \"id\": 5}".to_vec()));
     let e = bad.error.as_ref().unwrap();
     assert_eq!(e.field, "import");
     assert!(e.message.contains("id: expected a string, found 5"), "{}", e.message);
     assert!(bad.run == s.run, "the current run stays");
+}
+
+/// Regression (../shared/repro/turn3/import-big-file.md): a file over 1 MB was "unknown field
+/// too large", and a file that is not UTF-8 opened with "�" in its title; the command line
+/// refuses both, and so does the app, in its words.
+#[test]
+fn a_file_is_refused_as_the_command_line_refuses_it() {
+    let s = gc();
+    let said = |bytes: &[u8]| go(&s, Action::Import(bytes.to_vec())).error.clone().map(|e| (e.field, e.message));
+    let message = |why: &str| Some(("import".to_string(), format!("This is not a scenario Lease Lab can open: {why}")));
+    // The title's bytes as in import-invalid-utf8.json: C3 28 FF.
+    let json = s.scenario.to_json();
+    let title = json.find(&format!("\"{}\"", s.scenario.title)).unwrap() + 1;
+    let invalid = [&json.as_bytes()[..title], &[0xc3, 0x28, 0xff], &json.as_bytes()[title + s.scenario.title.len()..]].concat();
+    let at = title + 1;
+    assert_eq!(said(&invalid), message(&format!("not UTF-8 text (byte {at} is not); a scenario is JSON")));
+    let utf16: Vec<u8> = [0xff, 0xfe].into_iter().chain(s.scenario.to_json().encode_utf16().flat_map(u16::to_le_bytes)).collect();
+    assert_eq!(said(&utf16), message("not UTF-8 text (byte 1 is not); a scenario is JSON"));
+    // What the file box reads of a larger file: the limit and one byte more.
+    assert_eq!(said(&[b' '; 1_000_001]), message("larger than 1 MB; a scenario is a few KB of JSON"));
+    let bom = [&[0xef, 0xbb, 0xbf][..], s.scenario.to_json().as_bytes()].concat();
+    assert_eq!(said(&bom), None, "a byte-order mark is accepted, as the command line accepts it");
 }
 
 #[test]

@@ -200,6 +200,9 @@ pub struct Setting {
     pub value: crate::json::Value,
 }
 
+/// What a scenario text over `limits::SCENARIO_BYTES` is told.
+const TOO_LARGE: &str = "larger than 1 MB; a scenario is a few KB of JSON";
+
 /// Why a scenario was refused: where (a field path, or a line and column) and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScenarioError {
@@ -232,10 +235,27 @@ impl fmt::Display for ScenarioError {
 impl std::error::Error for ScenarioError {}
 
 impl Scenario {
+    /// Reads and validates a scenario from a file's bytes (a file or standard input for the
+    /// command line, a file opened in the app): UTF-8 text of at most 1 MB (a byte-order mark is
+    /// accepted), then [`Scenario::parse`]. The one rule for scenario files, so that both
+    /// refuse the same files with the same words. A reader may stop at `limits::SCENARIO_BYTES`
+    /// and one byte more: that is enough to tell a file too large.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Scenario, ScenarioError> {
+        if bytes.len() > limits::SCENARIO_BYTES {
+            return Err(ScenarioError::at("", TOO_LARGE));
+        }
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            // UTF-16 (which Windows editors write) and Latin-1 end here; counted from 1, as
+            // people count bytes.
+            ScenarioError::at("", format!("not UTF-8 text (byte {} is not); a scenario is JSON", e.valid_up_to() + 1))
+        })?;
+        Scenario::parse(text)
+    }
+
     /// Parses and validates a scenario from JSON text.
     pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
         if text.len() > limits::SCENARIO_BYTES {
-            return Err(ScenarioError::at("", "the scenario is larger than 1 MB"));
+            return Err(ScenarioError::at("", TOO_LARGE));
         }
         // Editors on Windows may start a UTF-8 file with a byte-order mark; it is not JSON.
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);

@@ -202,6 +202,26 @@ fn a_byte_order_mark_is_accepted() {
     assert_eq!(Scenario::parse(&text).unwrap(), Scenario::parse(sim::library::FILES[0].1).unwrap());
 }
 
+/// Regression (../shared/repro/turn3/import-big-file.md): the app opened a file of invalid
+/// UTF-8 with "�" in its title and a UTF-16 file, which the command line refuses, and said
+/// "unknown field too large" of a file over 1 MB. Both now read files by this one rule.
+#[test]
+fn a_file_is_utf8_text_of_at_most_1_mb_whoever_reads_it() {
+    let lesson = sim::library::FILES[0].1;
+    assert_eq!(Scenario::from_bytes(lesson.as_bytes()).unwrap(), Scenario::parse(lesson).unwrap());
+    let bom = [b"\xef\xbb\xbf", lesson.as_bytes()].concat();
+    assert_eq!(Scenario::from_bytes(&bom).unwrap(), Scenario::parse(lesson).unwrap(), "a UTF-8 byte-order mark is accepted");
+    let refused = |bytes: &[u8]| Scenario::from_bytes(bytes).expect_err("must be refused").to_string();
+    let bad = b"{\"version\": 1, \"title\": \"\xc3\x28\xff\"}";
+    assert_eq!(refused(bad), "not UTF-8 text (byte 26 is not); a scenario is JSON");
+    let utf16: Vec<u8> = [0xff, 0xfe].into_iter().chain(lesson.encode_utf16().flat_map(u16::to_le_bytes)).collect();
+    assert_eq!(refused(&utf16), "not UTF-8 text (byte 1 is not); a scenario is JSON");
+    let big = vec![b' '; sim::scenario::limits::SCENARIO_BYTES + 1];
+    assert_eq!(refused(&big), "larger than 1 MB; a scenario is a few KB of JSON");
+    // Text in hand (a paste, a link) is held to the same size, in the same words.
+    assert_eq!(Scenario::parse(&" ".repeat(sim::scenario::limits::SCENARIO_BYTES + 1)).unwrap_err().to_string(), refused(&big));
+}
+
 #[test]
 fn the_drift_factor_is_checked_whatever_the_lock() {
     let mut v = base();

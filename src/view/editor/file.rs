@@ -68,16 +68,19 @@ pub fn FileBox(p: &FileProps) -> Html {
         Callback::from(move |e: Event| {
             let input = e.target_unchecked_into::<web_sys::HtmlInputElement>();
             let Some(f) = input.files().and_then(|l| l.get(0)) else { return };
-            if f.size() > 1_000_000.0 {
-                d.emit(Action::Import(String::from("{\"too large\": true}")));
-                return;
-            }
+            // The bytes as they are (`text()` would decode UTF-16 and hide bad bytes behind
+            // "�"), and of a larger file only as many as tell that it is too large: the command
+            // line's rule, applied by `Scenario::from_bytes`.
+            let enough = sim::scenario::limits::SCENARIO_BYTES as f64 + 1.0;
             let d = d.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                if let Ok(text) = wasm_bindgen_futures::JsFuture::from(f.text()).await {
-                    d.emit(Action::Import(text.as_string().unwrap_or_default()));
-                }
-            });
+            if let Ok(part) = f.slice_with_f64_and_f64(0.0, enough) {
+                wasm_bindgen_futures::spawn_local(async move {
+                    match wasm_bindgen_futures::JsFuture::from(part.array_buffer()).await {
+                        Ok(buffer) => d.emit(Action::Import(js_sys::Uint8Array::new(&buffer).to_vec())),
+                        Err(e) => d.emit(Action::Refuse(format!("The file could not be read: {}.", crate::library::describe(&e)))),
+                    }
+                });
+            }
             input.set_value("");
         })
     };
@@ -87,7 +90,7 @@ pub fn FileBox(p: &FileProps) -> Html {
     };
     let open_paste = {
         let (paste, d) = (paste.clone(), d.clone());
-        Callback::from(move |_| d.emit(Action::Import((*paste).clone())))
+        Callback::from(move |_| d.emit(Action::Import(paste.as_bytes().to_vec())))
     };
     let err = p.error.as_ref().filter(|e| e.field == "import").map(|e| e.message.clone());
     html! {
