@@ -18,8 +18,20 @@ const ready = import(new URL('leaselab-app.js', base).href).then(async (app) => 
   return app;
 });
 const stylesheet = new URL('style.css', base).href;
+// What a mount was given instead of an element, as its message says it.
+function given(v) {
+  if (v === null) return 'null (did the selector find nothing?)';
+  if (typeof v === 'string') return `the text "${v}"`;
+  const kind = v === undefined ? 'undefined' : Object.prototype.toString.call(v).slice(8, -1);
+  return v === undefined ? kind : `${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind}`;
+}
 window.LeaseLab = {
   async mount(element, options = {}) {
+    // Refused before the app is asked: the promise settles, with what is wrong (a rejection
+    // is a string, as the app's own are).
+    if (!element || element.nodeType !== Node.ELEMENT_NODE) {
+      throw `LeaseLab.mount needs an element of the page to draw the run in, such as document.querySelector('#run'), not ${given(element)}`;
+    }
     const app = await ready;
     return app.mount(element, { ...options, stylesheet });
   },
