@@ -34,16 +34,27 @@ pub fn file_url(id: &str) -> String {
     BASE.with(|b| format!("{}scenarios/{id}.json", b.borrow()))
 }
 
+/// How long the files of one [`load`] may take to arrive, in ms: the first view's file is
+/// about 2 KB compressed, the whole course 80 KB, a second or two on a slow phone network.
+const WAIT_MS: i32 = 15_000;
+
 /// Fetches and installs the files of those of `ids` that are library ids not yet installed, all
-/// at once. Every file that arrives is installed; the first that could not be had is named,
-/// with why.
+/// at once. Every file that arrives is installed; the first that could not be had (or did not
+/// arrive within [`WAIT_MS`]) is named, with why.
 pub async fn load(ids: &[&str]) -> Result<(), String> {
     let wanted: Vec<&str> = ids.iter().copied().filter(|id| sim::library::entry(id).is_some() && !sim::library::has(id)).collect();
     if wanted.is_empty() {
         return Ok(());
     }
     let window = web_sys::window().ok_or("the page has no window to fetch scenario files with")?;
-    let requests: js_sys::Array = wanted.iter().map(|id| window.fetch_with_str(&file_url(id))).collect();
+    // A file that never arrives fails like any other, after a while, rather than leaving the
+    // page loading for ever.
+    let deadline = js_sys::Promise::new(&mut |_, reject| {
+        let why = JsValue::from_str(&format!("no answer within {} seconds", WAIT_MS / 1000));
+        let _ = window.set_timeout_with_callback_and_timeout_and_arguments_1(&reject, WAIT_MS, &why);
+    });
+    let in_time = |p: js_sys::Promise| JsValue::from(js_sys::Promise::race(&js_sys::Array::of2(&p, &deadline)));
+    let requests: js_sys::Array = wanted.iter().map(|id| in_time(window.fetch_with_str(&file_url(id)))).collect();
     let responses = settled(&requests).await;
     let mut failed: Option<String> = None;
     let mut fail = |id: &str, why: String| {
@@ -53,7 +64,7 @@ pub async fn load(ids: &[&str]) -> Result<(), String> {
     for (id, r) in wanted.iter().zip(responses) {
         match r.map(JsCast::dyn_into::<web_sys::Response>) {
             Ok(Ok(r)) if r.ok() => match r.text() {
-                Ok(text) => reading.push((*id, text)),
+                Ok(text) => reading.push((*id, in_time(text))),
                 Err(e) => fail(id, describe(&e)),
             },
             Ok(Ok(r)) => fail(id, format!("HTTP {}", r.status())),
@@ -61,7 +72,7 @@ pub async fn load(ids: &[&str]) -> Result<(), String> {
             Err(e) => fail(id, describe(&e)),
         }
     }
-    let texts = settled(&reading.iter().map(|(_, t)| JsValue::from(t)).collect()).await;
+    let texts = settled(&reading.iter().map(|(_, t)| t.clone()).collect()).await;
     for ((id, _), text) in reading.iter().zip(texts) {
         match text.map(|t| t.as_string().unwrap_or_default()) {
             Ok(text) => {

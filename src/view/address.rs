@@ -29,7 +29,8 @@ thread_local! {
     static SYNC_GENERATION: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
-/// The course's first lesson (its file is fetched before the app starts, `app::mount`).
+/// The course's first lesson (its file is fetched before the app starts, which it does without
+/// only when the reader's last scenario is there to show instead: `app::mount`).
 fn first_lesson() -> Scenario {
     sim::library::get(sim::library::INDEX[0].id).expect("the first lesson's file is in before the app starts")
 }
@@ -82,6 +83,17 @@ pub(super) fn initial() -> Screen {
         }
     } else {
         (fallback(), None, false)
+    };
+    // The app started without some of the files the address needs (`app::mount`): a lesson the
+    // link names is said not to open, and why; otherwise the course is said to be missing.
+    let problem = match super::app::start_problem() {
+        Some(e) if get("scenario").is_some_and(|id| sim::library::entry(&id).is_some() && !sim::library::has(&id)) => {
+            Some(format!("This lesson could not be opened: {e}. {instead}"))
+        }
+        Some(e) if problem.is_none() => {
+            Some(format!("The course could not be loaded: {e}. This run does not need it; a lesson opens once its file can be fetched."))
+        }
+        _ => problem,
     };
     let has_fix = scenario.fix.is_some();
     let mut s = match Screen::new(scenario, fix && has_fix) {

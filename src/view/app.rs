@@ -92,31 +92,71 @@ pub fn App() -> Html {
     }
 }
 
+thread_local! {
+    /// Why the files the address needs could not all be had, when the app started without them
+    /// ([`mount`]): said over the run (`address::initial`).
+    static START_PROBLEM: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Why the app started without some of the files the address needs, if it did.
+pub(super) fn start_problem() -> Option<String> {
+    START_PROBLEM.with(|p| p.borrow().clone())
+}
+
 /// Mounts the app on the page's body, once the library files the address needs are in (the
 /// first view fetches one scenario's file; the rest of the course follows, [`App`]). If they
-/// cannot be had, the page says so.
+/// cannot be had, it starts from what it has (the course's first lesson, or the reader's last
+/// scenario, kept in local storage) and says why; with nothing to show, the page says why, with
+/// a button that tries again.
 pub fn mount() {
     wasm_bindgen_futures::spawn_local(async {
         let loaded = crate::library::load(&first_needs()).await;
-        // The page's "Loading Lease Lab…" line (index.html) has done its work.
-        if let Some(boot) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("boot")) {
-            boot.remove();
-        }
+        let doc = web_sys::window().and_then(|w| w.document());
+        // The page's "Loading Lease Lab…" line (index.html).
+        let boot = doc.as_ref().and_then(|d| d.get_element_by_id("boot"));
         match loaded {
-            Ok(()) => {
-                yew::Renderer::<App>::new().render();
-            }
-            Err(e) => {
-                let doc = web_sys::window().and_then(|w| w.document());
-                if let (Some(p), Some(body)) = (doc.as_ref().and_then(|d| d.create_element("p").ok()), doc.as_ref().and_then(|d| d.body()))
-                {
-                    p.set_class_name("start-error");
-                    p.set_text_content(Some(&format!("Lease Lab could not start: {e}. Reload the page to try again.")));
-                    let _ = body.append_child(&p);
+            Err(e) if !can_start() => {
+                if let Some(boot) = boot {
+                    cannot_start(&boot, &e);
                 }
+            }
+            loaded => {
+                START_PROBLEM.with(|p| *p.borrow_mut() = loaded.err());
+                if let Some(boot) = boot {
+                    boot.remove();
+                }
+                yew::Renderer::<App>::new().render();
             }
         }
     });
+}
+
+/// Whether the lab has a run to show without the files that could not be had: the course's
+/// first lesson, or the reader's last scenario (run once more to be sure: only when a file
+/// failed).
+fn can_start() -> bool {
+    sim::library::has(sim::library::INDEX[0].id)
+        || crate::view::address::last_scenario().is_some_and(|sc| crate::state::Screen::new(sc, false).is_ok())
+}
+
+/// Says on the page's loading line why Lease Lab could not start, with a button that tries
+/// again (and puts the loading line back meanwhile).
+fn cannot_start(boot: &web_sys::Element, e: &str) {
+    boot.set_class_name("boot start-error");
+    let _ = boot.set_attribute("role", "alert");
+    boot.set_text_content(Some(&format!("Lease Lab could not start: {e}. ")));
+    let Some(button) = boot.owner_document().and_then(|d| d.create_element("button").ok()) else { return };
+    button.set_class_name("btn");
+    button.set_text_content(Some("Try again"));
+    let line = boot.clone();
+    EventListener::once(&button, "click", move |_| {
+        line.set_class_name("boot");
+        let _ = line.set_attribute("role", "status");
+        line.set_text_content(Some("Loading Lease Lab…"));
+        mount();
+    })
+    .forget();
+    let _ = boot.append_child(&button);
 }
 
 /// The library files the first view needs: the scenario the address names (also when its link
