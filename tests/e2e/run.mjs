@@ -1,5 +1,6 @@
 // End-to-end tests of the built app (dist/) in headless Chromium, driven by playwright-core.
-// Usage: node tests/e2e/run.mjs [--measure]   (scripts/test builds dist/ first)
+// Usage: node tests/e2e/run.mjs [--measure] [--only TEXT]   (scripts/test builds dist/ first;
+// --only runs the tests whose name contains TEXT)
 // Prints one line per test and a closing "N passed, M failed" line; exits 1 on any failure.
 import { chromium } from 'playwright-core';
 import http from 'node:http';
@@ -53,7 +54,9 @@ const browser = await chromium.launch({
 
 let passed = 0, failed = 0;
 const errors = [];
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
 async function test(name, fn, options = { width: 1280, height: 800 }) {
+  if (only && !name.includes(only)) return;
   const { hasTouch, isMobile, ...viewport } = options;
   const page = await browser.newPage({ viewport, hasTouch: !!hasTouch, isMobile: !!isMobile });
   page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
@@ -435,6 +438,38 @@ await test('share: a bad link says what is wrong and keeps the last scenario', a
   expect(await page.inputValue('#f-ttl') === '23456', 'the reader\'s scenario survived every bad link');
 });
 
+// Regression (issue 38, item 7): a deflated link of 194 KB was inflated whole (to 167 MB) before
+// its size was checked. The browser's inflater is counted here: how much of the link it was
+// given before the app gave up.
+await test('share: a decompression bomb in a link stops at the limit', async (page) => {
+  // 40 MB of zeros in a 52 KB link (the one reported was 194 KB for 167 MB; smaller is quicker
+  // to make, and as telling).
+  const bomb = zlib.deflateRawSync(Buffer.alloc(40_000_000), { level: 9 }).toString('base64url');
+  await page.addInitScript(() => {
+    const Real = window.DecompressionStream;
+    window.inflaterFed = 0;
+    window.DecompressionStream = class {
+      constructor(format) {
+        const real = new Real(format);
+        const writer = real.writable.getWriter();
+        this.readable = real.readable;
+        this.writable = new WritableStream({
+          write(chunk) { window.inflaterFed += chunk.byteLength; return writer.write(chunk); },
+          close() { return writer.close(); },
+          abort(reason) { return writer.abort(reason); },
+        });
+      }
+    };
+  });
+  await open(page, `#z=${bomb}`);
+  await page.waitForSelector('.banner');
+  const banner = await page.textContent('.banner');
+  expect(banner.includes('This link could not be opened') && banner.includes('larger than'), banner);
+  const fed = await page.evaluate(() => window.inflaterFed);
+  // DEFLATE makes at most 1,032 bytes of one: 4 KB of the link is at most 4.2 MB inflated.
+  expect(fed > 0 && fed <= 4096, `the inflater was given ${fed} bytes of the ${Math.round(bomb.length * 3 / 4)}`);
+});
+
 await test('share: a scenario not from the library travels deflated in the fragment', async (page) => {
   await open(page, '?scenario=lease-basics');
   await page.click('#tab-Change');
@@ -486,6 +521,33 @@ await test('import: a pasted scenario is validated like a link', async (page) =>
   await page.fill('#f-paste', own);
   await page.click('text=Open pasted scenario');
   await page.waitForFunction(() => document.querySelector('select[aria-label="Scenario"]').selectedOptions[0]?.textContent === 'Your scenario: My own run');
+});
+
+// Regression (../shared/repro/turn3/import-big-file.md): a file over 1 MB was "unknown field too
+// large"; a file that is not UTF-8 opened with "�" in its title, and a UTF-16 one opened. The
+// app reads files by the command line's rule, in its words.
+await test('import: a file is opened by the command line\'s rule, and refused in its words', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.click('#tab-Change');
+  const lesson = await page.evaluate(async () => (await fetch('scenarios/gc-pause-fenced.json')).text());
+  const invalid = Buffer.concat([Buffer.from('{"version": 1, "id": "bad-utf8", "title": "'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}')]);
+  const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(lesson, 'utf16le')]);
+  const cases = [
+    ['big.json', Buffer.alloc(2_000_000), 'larger than 1 MB; a scenario is a few KB of JSON'],
+    ['invalid.json', invalid, 'not UTF-8 text (byte 44 is not); a scenario is JSON'],
+    ['utf16.json', utf16, 'not UTF-8 text (byte 1 is not); a scenario is JSON'],
+  ];
+  for (const [name, buffer, why] of cases) {
+    await page.setInputFiles('input[type=file]', { name, mimeType: 'application/json', buffer });
+    await page.waitForSelector('#f-import-error');
+    const err = await page.textContent('#f-import-error');
+    expect(err === `This is not a scenario Lease Lab can open: ${why}`, `${name}: ${err}`);
+    expect(await page.inputValue('select[aria-label="Scenario"]') === 'gc-pause-unfenced', `${name}: the current run stays`);
+  }
+  // A byte-order mark is accepted, as the command line accepts it.
+  await page.setInputFiles('input[type=file]', { name: 'bom.json', mimeType: 'application/json', buffer: Buffer.from(`\ufeff${lesson}`) });
+  await page.waitForFunction(() => document.querySelector('select[aria-label="Scenario"]').value === 'gc-pause-fenced');
+  expect(await page.locator('#f-import-error').count() === 0, 'opened without a message');
 });
 
 await test('embed: a plain page shows gc-pause-fenced at the rejection step in an iframe', async (page) => {
@@ -572,6 +634,13 @@ await test('embed: a documentation page with runs by iframe, by attribute and by
   expect(dark === 'rgb(15, 20, 27)', `theme: 'dark' on a light system: ${dark}`);
   const bad = await page.evaluate(() => document.body.dataset.badTheme);
   expect(bad.includes('options.theme is “blue”: use light, dark or auto'), bad);
+  // Regression (../shared/repro/turn3/embed-mount-null.html): mount(null) threw a TypeError
+  // and its promise never settled.
+  const notElements = (await page.evaluate(() => document.body.dataset.notElements)).split('\n');
+  const needs = 'LeaseLab.mount needs an element of the page to draw the run in';
+  expect(notElements.length === 3 && notElements.every((e) => e.startsWith(needs)), notElements.join(' | '));
+  expect(notElements[0].endsWith('not null (did the selector find nothing?)') && notElements[1].endsWith('not undefined')
+    && notElements[2].endsWith('not the text "div"'), notElements.join(' | '));
 });
 
 await test('embed: &theme=light|dark sets its colours whatever the reader\'s system; the dialog offers it', async (page) => {
@@ -1083,10 +1152,16 @@ await test('the first view fetches one scenario file, the course follows, and a 
   const broken = await browser.newPage();
   await broken.route('**/scenarios/**', (route) => route.fulfill({ status: 404, body: 'not found' }));
   await broken.goto(`${base}/?scenario=gc-pause-fenced`);
-  await broken.waitForSelector('.start-error');
-  const said = await broken.textContent('.start-error');
+  await broken.waitForSelector('#boot.start-error');
+  const said = await broken.textContent('#boot');
   expect(said.includes('could not start') && said.includes('HTTP 404') && said.includes('scenarios/'), said);
-  expect(await broken.locator('#boot').count() === 0, 'the loading line gives way to the reason');
+  expect(!said.includes('Loading'), 'the loading line gives way to the reason');
+  // Try again: once the files can be had, the lab starts.
+  await broken.unroute('**/scenarios/**');
+  await broken.click('#boot button:has-text("Try again")');
+  await broken.waitForSelector('#app[data-steps]');
+  expect(await broken.inputValue('select[aria-label="Scenario"]') === 'gc-pause-fenced', 'the lesson the address names');
+  expect(await broken.locator('#boot').count() === 0, 'the loading line is gone once the lab is up');
   await broken.close();
   // While the app downloads the page says so; if the app itself cannot be had, it says why.
   const slow = await browser.newPage();
@@ -1121,6 +1196,52 @@ await test('the first view fetches one scenario file, the course follows, and a 
   await one.waitForFunction(() => document.querySelector('.loading').textContent.includes('could not be loaded'));
   expect((await one.textContent('.loading')).includes('zookeeper-fenced.json'), await one.textContent('.loading'));
   await one.close();
+});
+
+// Regression (../shared/repro/turn3/net-scenario-file.mjs): a scenario file that never answered
+// left "Loading Lease Lab…" for good, and one that failed kept the app from starting although
+// the reader's last scenario needs no file.
+await test('a scenario file that never answers or fails: said in time, and the reader\'s own scenario opens', async () => {
+  const mine = { version: 1, id: 'mine', title: 'my work', seed: 1, duration_ms: 5000, lock: { kind: 'redis', ttl_ms: 23456 },
+    clients: [{ name: 'A', steps: [{ acquire: {} }, { release: {} }] }] };
+  // The page's clock is the test's, so that 15 seconds pass at once.
+  async function visit(mode, saved) {
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    await page.clock.install();
+    if (saved) await page.addInitScript((sc) => localStorage.setItem('leaselab.last-scenario', sc), JSON.stringify(mine));
+    await ctx.route('**/scenarios/lease-basics.json', (r) => (mode === 'hang' ? undefined : r.fulfill({ status: 503, body: 'busy' })));
+    await page.goto(`${base}/`);
+    return page;
+  }
+  // Moves the page's clock a second at a time until `selector` shows; how many seconds it took.
+  async function until(page, selector) {
+    for (let s = 0; s <= 30; s++) {
+      if (await page.locator(selector).count()) return s;
+      await page.clock.runFor(1000);
+    }
+    throw new Error(`nothing matched ${selector} within 30 s: ${await page.textContent('body')}`);
+  }
+  for (const mode of ['hang', '503']) {
+    const page = await visit(mode, true);
+    const waited = await until(page, '#app[data-steps]');
+    expect(mode === '503' || waited >= 14, `${mode}: the file was waited for ${waited} s`);
+    const banner = await page.textContent('.banner');
+    const why = mode === 'hang' ? 'no answer within 15 seconds' : 'HTTP 503';
+    expect(banner.includes('The course could not be loaded') && banner.includes('lease-basics.json') && banner.includes(why), `${mode}: ${banner}`);
+    expect(await page.locator('#boot').count() === 0 && !(await page.textContent('body')).includes('Loading Lease Lab'), `${mode}: no loading line left`);
+    await page.click('#tab-Change');
+    expect(await page.inputValue('#f-ttl') === '23456', `${mode}: the reader's own scenario is shown`);
+    await page.context().close();
+  }
+  // Nothing of the reader's to show: the loading line says why, in time, with a button.
+  const page = await visit('hang', false);
+  expect((await page.textContent('#boot')).includes('Loading Lease Lab'), 'a loading line while waiting');
+  await until(page, '#boot.start-error');
+  const said = await page.textContent('#boot');
+  expect(said.includes('could not start') && said.includes('lease-basics.json') && said.includes('no answer within 15 seconds'), said);
+  expect(await page.locator('#boot button:has-text("Try again")').count() === 1, 'a button to try again');
+  await page.context().close();
 });
 
 await test('the guide: answers lead to an approach, and its scenarios open in the lab', async (page) => {
