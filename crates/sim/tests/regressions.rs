@@ -349,3 +349,26 @@ fn a_run_cut_short_mid_update_says_by_whom() {
     assert_eq!(note.actors, vec!["client1".to_string()]);
     assert!(run.verdict.headline().starts_with("Safe so far"), "{}", run.verdict.headline());
 }
+
+/// The search's break of redlock-clock-jump with its fix blamed the double grant on client2's
+/// key on C being deleted at 4.249 s, its release after both grants. The cause: client1 was
+/// paused in the middle of its round, C's clock jump expired client1's key on C, C voted for
+/// client2, and client1 woke and counted C's old vote.
+#[test]
+fn a_double_grant_is_explained_by_the_key_the_shared_node_set_first() {
+    use sim::scenario::Fault;
+    let mut s = sim::library::get("redlock-clock-jump").unwrap().fixed().unwrap().unwrap();
+    s.faults = vec![
+        Fault::ClockJump { actor: "C".into(), at_ms: 3218, by_ms: 6799 },
+        Fault::Pause { actor: "client1".into(), at_ms: 19, duration_ms: 3203 },
+    ];
+    let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
+    let double = run.verdict.hazards.iter().find(|h| h.property == Kind::DoubleGrant).expect("a double grant");
+    assert!(
+        double.explanation.contains("C's clock jumped forward by 6.799 s at 3.218 s, so client1's key on C expired early"),
+        "{}",
+        double.explanation
+    );
+    assert!(double.explanation.contains("client1 still counted C's vote"), "{}", double.explanation);
+    assert!(!double.explanation.contains("deleted"), "{}", double.explanation);
+}

@@ -11,10 +11,24 @@ use crate::verdict::{Finding, Kind};
 pub(super) fn conflict_cause(cx: &Cx, g1: &Grant, g2: &Grant) -> String {
     let run = cx.run;
     let (a, b) = (cx.name(g1.client), cx.name(g2.client));
+    // How a node that voted for both came to vote twice: the key it set first (each grant's is
+    // the last it set for that client before the grant was counted) ended before the second
+    // was set. The first key is not always the earlier grant's: a Redlock client paused in the
+    // middle of its round counts a vote it was given long before.
     let forgot = |node: usize| -> String {
         let n = cx.name(node);
-        let key = run.intervals.keys.iter().find(|k| k.node == node && k.owner == Some(g1.client) && k.from_us <= g1.at_us);
-        match key.map(|k| (k.end, k.to_us)) {
+        let key_of =
+            |g: &Grant| run.intervals.keys.iter().filter(|k| k.node == node && k.owner == Some(g.client) && k.from_us <= g.at_us).last();
+        let (g, key) = match (key_of(g1), key_of(g2)) {
+            (Some(k1), Some(k2)) if k2.from_us < k1.from_us => (g2, Some(k2)),
+            (k1, _) => (g1, k1),
+        };
+        let a = cx.name(g.client);
+        let counted = match key {
+            Some(k) if k.to_us < g.at_us => format!(", and {a} still counted {n}'s vote when it finished its round at {}", fmt(g.at_us)),
+            _ => String::new(),
+        };
+        let why = match key.map(|k| (k.end, k.to_us)) {
             Some((KeyEnd::Lost, at)) => format!("{n} lost {a}'s key when it went down at {} without persistence", fmt(at)),
             Some((KeyEnd::Deleted, at)) => {
                 let by = run.events.iter().find_map(|e| match e.kind {
@@ -47,7 +61,8 @@ pub(super) fn conflict_cause(cx: &Cx, g1: &Grant, g2: &Grant) -> String {
                 }
             },
             _ => format!("{n} no longer had {a}'s key"),
-        }
+        };
+        format!("{why}{counted}")
     };
     if run.actors[g1.node].role == Role::Member {
         let unchecked = |g: &Grant| matches!(run.events[g.event].kind, EventKind::LockGranted { key_exists: false, .. });
