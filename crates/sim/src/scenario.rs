@@ -14,7 +14,10 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+pub use moment::{Moment, When};
+
 mod lock;
+mod moment;
 mod parts;
 mod read;
 pub mod teach;
@@ -114,71 +117,6 @@ pub struct Scenario {
     /// The course's invitation to break or fix the run by changing it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub challenge: Option<teach::Challenge>,
-}
-
-/// Narration for a key moment: `on` names an event as `"<what> [actor] [#n]"`, e.g.
-/// `"paused A"`, `"accepted A"`, `"expired"` or `"acquired B #2"`; see `trace::EventKind::tag`.
-///
-/// The same moments are matched on every run of the scenario: as written, with its fix, and as
-/// the reader edits it. `when` says what must be true of a run for `text` to be true of it; a
-/// moment is shown only where it holds (`trace::Run::holds`). A text that claims harm, two
-/// holders or a token number says so in `when` (the library tests check it).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Moment {
-    pub on: String,
-    pub text: String,
-    #[serde(default, skip_serializing_if = "When::is_always")]
-    pub when: When,
-}
-
-/// What must be true of a run, at a moment's event, for the moment's text to be true.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct When {
-    /// The run's verdict.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub verdict: Option<crate::verdict::Safety>,
-    /// The run has a finding (violation or hazard) of one of these kinds.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub finding: Vec<crate::verdict::Kind>,
-    /// Whether, at the event, two or more clients believe they hold the lock.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub overlap: Option<bool>,
-    /// The token the event carries (a grant, a write accepted or rejected, a key set).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub token: Option<u64>,
-    /// Settings of the scenario, each at its path as a fix writes them (`token.source`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub settings: Vec<Setting>,
-    /// The resource's value once the event has happened ("the counter is 1").
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub value: Option<i64>,
-    /// Whose key the event finds, sets, deletes, extends or expires ("deletes B's key").
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub owner: Option<String>,
-    /// The event's token is lower than the last one issued to this client before it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub below: Option<String>,
-    /// The event's token is higher than the last one issued to this client before it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub above: Option<String>,
-    /// Events (written like `on`, alternatives separated by `|`: `"accepted A|rejected A"`)
-    /// that have happened before this one ("after the check").
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub after: Vec<String>,
-    /// Events that happen after this one ("before the write").
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub before: Vec<String>,
-    /// Events that have not happened before this one (none at all, or only later).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub not_after: Vec<String>,
-}
-
-impl When {
-    pub fn is_always(&self) -> bool {
-        *self == When::default()
-    }
 }
 
 /// The one-click fix: settings to change, each named by its path in the scenario.
