@@ -110,6 +110,18 @@ pub fn false_claims(sc: &Scenario, run: &Run, id: EventId, text: &str) -> Vec<St
     if t.contains("comes back empty") || t.contains("restarts empty") {
         claim(matches!(e.kind, EventKind::Restarted { kept_data: false }), "says the node restarts empty; it kept its data".into());
     }
+    // "A, cut off, …": A is in a partition at the event; "the partition has healed": one has.
+    for (i, _) in text.match_indices(", cut off") {
+        let who = text[..i].rsplit(' ').next().unwrap_or_default();
+        let cut = run
+            .actor_id(who)
+            .is_some_and(|a| run.intervals.partitions.iter().any(|p| p.actor == a && p.from_us <= e.at_us && e.at_us < p.to_us));
+        claim(cut, format!("says {who} is cut off; it is not in a partition then"));
+    }
+    if t.contains("partition has healed") {
+        let healed = run.intervals.partitions.iter().any(|p| p.to_us <= e.at_us);
+        claim(healed, "says a partition has healed; none had".into());
+    }
     if let EventKind::Tally { ref votes, elapsed_us, .. } = e.kind {
         for n in numbers_before(&t, "", &[" votes"]) {
             claim(votes.len() as i64 == n, format!("says {n} votes; there were {}", votes.len()));
