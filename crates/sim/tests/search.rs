@@ -197,3 +197,29 @@ fn durations_read_as_people_say_them() {
     assert_eq!(duration(265.0), "4 min 25 s");
     assert_eq!(duration(46.0 * 3600.0 + 125.0), "46 h 02 min");
 }
+
+/// The search varies what the scenario already has: redlock-delayed-write's fix found nothing
+/// while its own 90 s delay, at a few seconds, breaks it.
+#[test]
+fn the_search_changes_the_scenarios_own_faults_and_names_what_it_removed() {
+    let s = sim::library::get("redlock-delayed-write").unwrap().fixed().unwrap().unwrap();
+    let Ok(Outcome::Found(f, c)) = sim::search::search(&s, Default::default()) else { panic!("a break of redlock-delayed-write --fix") };
+    assert!(c.own > 0, "some schedules changed the scenario's own faults");
+    assert!(f.faults.iter().any(|(_, o)| *o == sim::search::Origin::Changed), "{:?}", f.faults);
+    // lost-contact's fix: the find removes A's partition, and says so, in its list and its story.
+    let s = sim::library::get("lost-contact").unwrap().fixed().unwrap().unwrap();
+    let Ok(Outcome::Found(f, _)) = sim::search::search(&s, Default::default()) else { panic!("a break of lost-contact --fix") };
+    assert_eq!(f.removed, s.faults);
+    assert!(f.scenario.story.contains("removed: Cut off A at 2.5 s for 12 s"), "{}", f.scenario.story);
+    assert!(f.scenario.notice.is_empty() && f.scenario.challenge.is_none() && f.scenario.questions.is_empty());
+}
+
+/// A schedule is judged to the end of the updates under way: redlock-happy's break is a single
+/// pause of client1 after it acquires, though its stale write lands after the run's 12 s.
+#[test]
+fn the_search_breaks_redlock_happy_with_one_pause() {
+    let s = sim::library::get("redlock-happy").unwrap();
+    let Ok(Outcome::Found(f, _)) = sim::search::search(&s, Default::default()) else { panic!("redlock-happy breaks") };
+    assert_eq!(f.faults.len(), 1, "{:?}", f.faults);
+    assert!(matches!(&f.faults[0].0, sim::scenario::Fault::Pause { actor, .. } if actor == "client1"), "{:?}", f.faults);
+}

@@ -133,8 +133,8 @@ impl Found {
 
     /// The scenario found, with words of its own: its story and setup say what the search
     /// changed (the story as written was about the schedule it started from), and the notices,
-    /// which were about the run as written, go. Its key moments stay, each shown only where its
-    /// condition holds on the new run.
+    /// the questions and the challenge, which were about the run as written, go (Undo brings
+    /// them back). Its key moments stay, each shown only where its condition holds on the new run.
     pub(super) fn told(&self) -> Scenario {
         let mut sc = self.scenario.clone();
         let changes = self.changes();
@@ -143,6 +143,8 @@ impl Found {
             "\u{201c}Can this break?\u{201d} changed this scenario's faults ({changes}). The story as written was about the schedule it started from; this run is told by its timeline, the key moments that still hold on it, and its verdict."
         );
         sc.notice.clear();
+        sc.questions.clear();
+        sc.challenge = None;
         sc
     }
 
