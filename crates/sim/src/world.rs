@@ -261,12 +261,17 @@ impl World<'_> {
     /// is under way (it has read a value it has not yet written, or it believes it holds the
     /// lock with a write ahead): a run that stopped there would be judged safe in silence while
     /// its stale write was still to come. Then the run goes on for a twentieth of its duration
-    /// more, so that its end can be seen, and never past `self.end`.
+    /// more, so that its end can be seen (longer if an update begins then), never past `self.end`.
     fn run_loop(&mut self) -> Result<(), RunError> {
         let mut stop = None;
         while let Some(at) = self.queue.peek().map(|i| i.at) {
-            if at > self.due && stop.is_none() && !self.update_under_way() {
-                stop = Some(self.stop_after(self.now));
+            if at > self.due {
+                // An update begun in the run's last stretch keeps it going too.
+                if self.update_under_way() {
+                    stop = None;
+                } else if stop.is_none() {
+                    stop = Some(self.stop_after(self.now));
+                }
             }
             if at > stop.unwrap_or(self.end) {
                 break;
