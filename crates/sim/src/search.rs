@@ -246,13 +246,7 @@ impl Search {
                     let t = if matches!(f, Fault::Restart { .. }) { self.rng.range_inclusive(prev + 1, end - 1) } else { at };
                     *f.at_ms_mut() = t as u64;
                     prev = t;
-                    match f {
-                        Fault::Pause { duration_ms: d, .. }
-                        | Fault::Partition { duration_ms: d, .. }
-                        | Fault::Delay { extra_ms: d, .. } => *d = size as u64,
-                        Fault::ClockJump { by_ms, .. } => *by_ms = size * by_ms.signum(),
-                        _ => {}
-                    }
+                    *f = space::resized(f, size as u64);
                 }
                 c
             })

@@ -148,14 +148,12 @@ impl Found {
         sc
     }
 
-    /// The scenario found, standing on its own (what `leaselab search --json` prints): its
-    /// questions and its challenge go (they are about the schedule as written), and so does a
-    /// fix that names faults by their place in the list (the search has changed the list).
+    /// The scenario found, standing on its own (what `leaselab search --json` prints): its title
+    /// says so, and a fix that names faults by their place in the list goes (the search has
+    /// changed the list). Its questions and challenge are gone already ([`Found::told`]).
     pub fn standalone(&self) -> Scenario {
         let mut sc = self.scenario.clone();
         sc.title = format!("{}, with a schedule found by search", sc.title);
-        sc.questions.clear();
-        sc.challenge = None;
         if sc.fix.as_ref().is_some_and(|f| f.set.iter().any(|s| s.path.starts_with("faults")) || matches!(sc.fixed(), Some(Err(_)))) {
             sc.fix = None;
         }

@@ -198,8 +198,8 @@ fn size_of(f: &Fault) -> Option<u64> {
     }
 }
 
-/// The fault with size `n` (a clock jump keeps its direction).
-fn resized(f: &Fault, n: u64) -> Fault {
+/// The fault with size `n` (a clock jump keeps its direction); a fault without a size as it is.
+pub(super) fn resized(f: &Fault, n: u64) -> Fault {
     let mut g = f.clone();
     match &mut g {
         Fault::Pause { duration_ms: d, .. } | Fault::Partition { duration_ms: d, .. } | Fault::Delay { extra_ms: d, .. } => *d = n,
