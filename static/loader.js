@@ -2,6 +2,22 @@
 // strict Content-Security-Policy. Paths are relative, so the site works under any sub-path.
 // If the app cannot be fetched or started, the page's loading line says why (the network, or a
 // browser too old or without WebAssembly) instead of leaving the page blank.
+// In another page's frame (`?embed=1`): the page's embed.js is told the height the run needs (it
+// grows the frame to fit) and what is wrong, if the run cannot be shown as asked; and it may set
+// the run's colours to the page's (`&theme=page`).
+if (parent !== window && /[?&]embed=(1|true)(&|$)/.test(location.search)) {
+  // The colours asked for from the start, so that a dark page's frame does not flash white.
+  const theme = location.search.match(/[?&]theme=(light|dark)(&|$)/);
+  if (theme) document.documentElement.dataset.theme = theme[1];
+  addEventListener('message', (e) => {
+    if (e.source === parent && e.data?.leaselab === 'theme' && /^(light|dark)$/.test(e.data.theme)) document.documentElement.dataset.theme = e.data.theme;
+  });
+  new ResizeObserver(() => {
+    const boot = document.getElementById('boot');
+    const problem = document.querySelector('.embed-problem') || (boot?.classList.contains('start-error') && boot);
+    if (document.getElementById('app') || problem) parent.postMessage({ leaselab: 'size', height: document.documentElement.scrollHeight, problem: problem?.textContent }, '*');
+  }).observe(document.body);
+}
 const base = new URL('.', import.meta.url);
 try {
   const app = await import(new URL('leaselab-app.js', base).href);

@@ -21,7 +21,7 @@ struct Opts {
     controls: &'static str,
     autoplay: bool,
     compare: bool,
-    /// "auto" (the reader's system), "light" or "dark".
+    /// "page" (the host page's, read by embed.js), "system" (the reader's), "light" or "dark".
     theme: &'static str,
     /// Readers may change the run.
     edit: bool,
@@ -38,8 +38,27 @@ struct Source {
     fixed: bool,
     step: usize,
     has_fix: bool,
-    /// The run's height as the timeline draws it, for the iframe's.
+    /// The run's height as the timeline draws it, and its tallest narration, for the iframe's.
     timeline_px: f64,
+    narration_px: f64,
+}
+
+/// The column an iframe's height is worked out for (a documentation page's), in pixels.
+const COLUMN_PX: f64 = 760.0;
+
+/// The height of the run's tallest narration in a [`COLUMN_PX`] column: the line of time and
+/// actor, the sentence (15 px type) and a key moment's note (14 px), each line about 0.55 em a
+/// letter wide, as the app's fonts are on average, less the frame's and the box's padding.
+fn narration_px(s: &Screen) -> f64 {
+    let lines = |text: &str, width: f64, size: f64| (text.chars().count() as f64 * size * 0.55 / width).ceil().max(1.0);
+    let text_px = COLUMN_PX - 16.0 - 32.0;
+    let tallest = s.run.events.iter().map(|e| {
+        let text = lines(&sim::narrate::text(&s.scenario, &s.run, e), text_px, 15.0) * 21.75;
+        let moment = e.moment.as_ref().map_or(0.0, |m| 18.0 + lines(m, text_px - 20.0, 14.0) * 20.3);
+        text + moment
+    });
+    // The line of time and actor, the box's padding and border.
+    tallest.fold(0.0, f64::max) + 17.0 + 4.0 + 22.0
 }
 
 fn source(s: &Screen, base: String, address: Address) -> Source {
@@ -58,6 +77,7 @@ fn source(s: &Screen, base: String, address: Address) -> Source {
         step: s.cursor + 1,
         has_fix: s.original.fix.is_some(),
         timeline_px: draw::layout::layout(&s.run, &s.scenario, 800.0).height,
+        narration_px: narration_px(s),
     }
 }
 
@@ -73,7 +93,8 @@ impl Source {
         if o.compare {
             extra.push_str("&compare=fix");
         }
-        if o.theme != "auto" {
+        // The reader's system is the frame's own choice; "page" asks embed.js for the page's.
+        if o.theme != "system" {
             extra.push_str(&format!("&theme={}", o.theme));
         }
         if o.edit {
@@ -82,25 +103,35 @@ impl Source {
         format!("{}{}", self.base, self.address.with(&extra))
     }
 
-    /// The height an iframe needs: the zoom bar, the timeline (twice when compared), the legend,
-    /// the controls chosen and the narration.
+    /// The height an iframe needs in a [`COLUMN_PX`] column: the zoom bar, the timeline (twice
+    /// when compared), the legend, the controls chosen and the run's tallest narration.
     fn height(&self, o: Opts) -> u32 {
         let runs = if o.compare { 2.0 } else { 1.0 };
+        // As drawn in a 760-pixel column (120 and 112 pixels), with the gap above them.
         let controls = match o.controls {
-            "full" => 110.0,
-            "play" => 60.0,
+            "full" => 130.0,
+            "play" => 122.0,
             _ => 0.0,
         };
-        (40.0 + runs * (self.timeline_px + 40.0) + 90.0 + controls + 110.0 + 30.0).round() as u32
+        (40.0 + runs * (self.timeline_px + 40.0) + 90.0 + controls + self.narration_px + 30.0).round() as u32
     }
 
+    /// The iframe, and embed.js, which grows it to fit a narrower column or a longer step, and
+    /// gives it the page's colours; without the script it keeps its height and the system's.
     fn iframe(&self, o: Opts, title: &str) -> String {
         format!(
-            "<iframe src=\"{}\" title=\"Lease Lab: {}\" width=\"100%\" height=\"{}\" style=\"border:0\" loading=\"lazy\"></iframe>",
+            "<iframe src=\"{}\" title=\"Lease Lab: {}\" width=\"100%\" height=\"{}\" style=\"border:0\" loading=\"lazy\"></iframe>\n{}",
             self.iframe_src(o),
             title.replace('"', "&quot;").replace('<', "&lt;"),
-            self.height(o)
+            self.height(o),
+            self.loader()
         )
+    }
+
+    /// The script tag of embed.js: a classic script, which any static host can serve to any page.
+    fn loader(&self) -> String {
+        let app = self.base.rsplit_once('/').map_or(String::new(), |(dir, _)| format!("{dir}/"));
+        format!("<script src=\"{app}embed.js\" async></script>")
     }
 
     fn script(&self, o: Opts) -> String {
@@ -120,24 +151,20 @@ impl Source {
         if o.compare {
             put("compare", "fix".into());
         }
-        if o.theme != "auto" {
+        if o.theme != "page" {
             put("theme", o.theme.into());
         }
         if o.edit {
             put("edit", true.into());
         }
         let opts = sim::json::Value::Object(opts);
-        let app = self.base.rsplit_once('/').map_or(String::new(), |(dir, _)| format!("{dir}/"));
-        format!(
-            "<script type=\"module\" src=\"{app}embed.js\"></script>\n<div data-leaselab='{}'></div>",
-            opts.to_string().replace('&', "&amp;").replace('\'', "&#39;")
-        )
+        format!("{}\n<div data-leaselab='{}'></div>", self.loader(), opts.to_string().replace('&', "&amp;").replace('\'', "&#39;"))
     }
 }
 
 /// The embed's controls and colours: (the option's value, what the dialog calls it).
 const CONTROLS: [(&str, &str); 3] = [("full", "all"), ("play", "play only"), ("none", "none")];
-const THEMES: [(&str, &str); 3] = [("auto", "the reader's (light or dark)"), ("light", "light"), ("dark", "dark")];
+const THEMES: [(&str, &str); 4] = [("page", "the page's"), ("system", "the reader's system's"), ("light", "light"), ("dark", "dark")];
 
 /// A labelled select of `choices`; `on` gets the value picked.
 fn select(label: &'static str, choices: &'static [(&'static str, &'static str)], current: &str, on: Callback<&'static str>) -> Html {
@@ -169,7 +196,7 @@ fn copy(text: String) -> Callback<MouseEvent> {
 pub fn EmbedButton(p: &EmbedProps) -> Html {
     let source = use_state(|| None::<Source>);
     let title = use_state(String::new);
-    let opts = use_state(|| Opts { controls: "full", autoplay: false, compare: false, theme: "auto", edit: false });
+    let opts = use_state(|| Opts { controls: "full", autoplay: false, compare: false, theme: "page", edit: false });
     let toggle = {
         let (source, title, opts, s) = (source.clone(), title.clone(), opts.clone(), p.screen.clone());
         Callback::from(move |_| {
@@ -221,10 +248,10 @@ pub fn EmbedButton(p: &EmbedProps) -> Html {
                         <label><input type="checkbox" checked={o.compare} onchange={set(|o, i| Opts { compare: i.checked(), ..o })} />{ " with its fix below" }</label>
                     }
                 </div>
-                <p class="embed-form">{ "With a script: the run takes the height it needs." }
+                <p class="embed-form">{ "With a script, from any static host: the run takes the height it needs (on another site, in a frame from here)." }
                     <button class="btn small" onclick={copy(script.clone())}>{ "Copy" }</button></p>
                 <textarea class="snippet-script" readonly=true rows="3" aria-label="Embed snippet, script" value={script} />
-                <p class="embed-form">{ format!("Or in an iframe ({} pixels high):", src.height(o)) }
+                <p class="embed-form">{ format!("Or an iframe: {} pixels high in a {COLUMN_PX}-pixel column; the script line grows it to fit and gives it the page's colours (without it, the reader's system's):", src.height(o)) }
                     <button class="btn small" onclick={copy(iframe.clone())}>{ "Copy" }</button></p>
                 <textarea class="snippet-iframe" readonly=true rows="3" aria-label="Embed snippet, iframe" value={iframe} />
                 <p class="embed-form">{ "Preview:" }</p>

@@ -104,6 +104,7 @@ pub fn Lab(p: &LabProps) -> Html {
                     </span>
                     <a class="embed-open" href={full} target="_blank" rel="noopener">{ "Open in Lease Lab ↗" }</a>
                 </div>
+                    { embed_problem(&s, e) }
                     { embed_notice(&s, e) }
                     if s.compare.is_some() { { caption(if s.fixed() { "With the fix" } else { "As written" }, s.run.verdict.is_safe()) } }
                     { timeline }
@@ -225,6 +226,18 @@ fn app_base(e: &Embed) -> String {
         let loc = web_sys::window().map(|w| w.location());
         loc.map(|l| format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())).unwrap_or_default()
     })
+}
+
+/// What the embed could not show as its address asked: the run it names (the link's problem,
+/// as the lab's banner says it), and options it does not have or values they do not take.
+fn embed_problem(s: &Screen, e: &Embed) -> Html {
+    let open = s.error.as_ref().filter(|e| e.field == "open").map(|e| e.message.clone());
+    let options = (!e.problems.is_empty()).then(|| format!("This embed's address has mistakes, left out: {}.", e.problems.join("; ")));
+    let said: Vec<String> = open.into_iter().chain(options).collect();
+    if said.is_empty() {
+        return Html::default();
+    }
+    html! { <p class="embed-problem" role="alert">{ format!("Lease Lab: {}", said.join(" ")) }</p> }
 }
 
 /// An embed the reader may change says what each change did.

@@ -73,6 +73,11 @@ async function test(name, fn, options = { width: 1280, height: 800 }) {
   }
 }
 function expect(cond, msg) { if (!cond) throw new Error(msg); }
+/** Waits up to 5 s for `cond` (async) to hold, for what another window does in its own time. */
+async function expectSoon(cond, msg) {
+  for (const t0 = Date.now(); Date.now() - t0 < 5000; await new Promise((r) => setTimeout(r, 50))) if (await cond()) return;
+  throw new Error(await msg());
+}
 
 async function open(page, query) {
   await page.goto(`${base}/${query}`);
@@ -633,7 +638,7 @@ await test('embed: a documentation page with runs by iframe, by attribute and by
   const dark = await page.locator('#dark-run [data-theme=dark]').evaluate((e) => getComputedStyle(e).backgroundColor);
   expect(dark === 'rgb(15, 20, 27)', `theme: 'dark' on a light system: ${dark}`);
   const bad = await page.evaluate(() => document.body.dataset.badTheme);
-  expect(bad.includes('options.theme is “blue”: use light, dark or auto'), bad);
+  expect(bad.includes('options.theme is “blue”: use page, light, dark or system'), bad);
   // Regression (../shared/repro/turn3/embed-mount-null.html): mount(null) threw a TypeError
   // and its promise never settled.
   const notElements = (await page.evaluate(() => document.body.dataset.notElements)).split('\n');
@@ -660,6 +665,148 @@ await test('embed: &theme=light|dark sets its colours whatever the reader\'s sys
   const iframe = await page.inputValue('.embed-dialog textarea.snippet-iframe');
   const script = await page.inputValue('.embed-dialog textarea.snippet-script');
   expect(iframe.includes('&theme=dark') && script.includes('"theme":"dark"'), `${iframe}\n${script}`);
+});
+
+/** A documentation page on `origin` (its own site, as a static host serves it: the test server
+ * sends no CORS headers), with `body` in a 760-pixel column. */
+async function docsPage(page, origin, body, style = '') {
+  await page.goto(`${origin}/__test/blank.html`);
+  await page.setContent(`<!doctype html><meta charset="utf-8"><title>Docs</title><link rel="icon" href="data:,">
+    <style>body { font-family: Georgia, serif; ${style} } main { max-width: 760px; margin: 20px auto; }</style>
+    <main><h1>Fencing</h1>${body}<p id="after">After the run.</p></main>`);
+}
+/** The Embed dialog's two snippets for `query`, the app served under /sub/. */
+async function snippets(page, query) {
+  await page.goto(`${base}/sub/${query}`);
+  await page.waitForSelector('#app[data-steps]');
+  await page.click('button.share-toggle');
+  await page.click('text=Embed');
+  return { script: await page.inputValue('.embed-dialog textarea.snippet-script'), iframe: await page.inputValue('.embed-dialog textarea.snippet-iframe') };
+}
+// Another site: the same test server by another name (localhost rather than 127.0.0.1).
+const otherSite = base.replace('127.0.0.1', 'localhost');
+/** How far the frame's page overflows its frame, in pixels (0 or less: it fits). */
+const overflow = (frame) => frame.locator('body').evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+
+await test('embed: the script snippet works from a static host without CORS headers: another site gets a frame that fits, the same site the run in the page', async (page) => {
+  const { script } = await snippets(page, '?scenario=gc-pause-fenced&step=84');
+  expect(/^<script src="http:\/\/127\.0\.0\.1:\d+\/sub\/embed\.js" async><\/script>\n<div data-leaselab='/.test(script), `a classic script, from where the app is: ${script}`);
+  // Another site: a module script, the app's module and its wasm would each need the host's
+  // CORS headers (any console error fails this test); a frame from Lease Lab's site does not.
+  await docsPage(page, otherSite, script);
+  const frame = page.frameLocator('[data-leaselab] iframe');
+  await frame.locator('#app[data-steps]').waitFor();
+  expect(await frame.locator('#app').getAttribute('data-step') === '84', 'at the step the snippet names');
+  await page.waitForFunction(() => document.querySelector('[data-leaselab]').getBoundingClientRect().height > 500);
+  await page.waitForTimeout(200);
+  expect(await overflow(frame) <= 0, `the frame grew to fit its run (${await overflow(frame)} px over)`);
+  const frameBox = await page.locator('[data-leaselab] iframe').boundingBox();
+  const after = await page.locator('#after').boundingBox();
+  expect(after.y >= frameBox.y + frameBox.height, 'the page flows below the run');
+  // The same site, the app under a sub-path: drawn in the element's shadow root.
+  await docsPage(page, base, script);
+  await page.locator('[data-leaselab] #app[data-steps]').waitFor();
+  expect(await page.locator('[data-leaselab] iframe').count() === 0, 'no frame on the same site');
+  const height = await page.locator('[data-leaselab]').evaluate((e) => e.getBoundingClientRect().height);
+  expect(height > 500, `it takes the height it needs: ${height} px`);
+});
+
+await test('embed: the iframe snippet fits the tallest step of its run in a 760-pixel column, and its script grows a frame given too little, trusting only its frames', async (page) => {
+  const { iframe } = await snippets(page, '?scenario=gc-pause-fenced&step=84');
+  const given = Number(iframe.match(/height="(\d+)"/)[1]);
+  // Without the script (a host that strips scripts): the height given fits every step.
+  await docsPage(page, otherSite, iframe.replace(/\n<script[^>]*><\/script>/, ''));
+  const frame = page.frameLocator('iframe');
+  await frame.locator('#app[data-steps]').waitFor();
+  const steps = Number(await frame.locator('#app').getAttribute('data-steps'));
+  await frame.locator('#app').focus();
+  await page.keyboard.press('Home');
+  let worst = -Infinity;
+  for (let i = 1; i <= steps; i++) {
+    worst = Math.max(worst, await overflow(frame));
+    await page.keyboard.press('ArrowRight');
+  }
+  expect(worst <= 0, `every step of ${steps} fits the ${given} px given (the tallest is ${worst} px over)`);
+  // With it, a frame given too little (an older snippet's 400 pixels) grows to fit its run.
+  await docsPage(page, otherSite, iframe.replace(/height="\d+"/, 'height="400"'));
+  await frame.locator('#app[data-steps]').waitFor();
+  await page.waitForFunction(() => document.querySelector('iframe').getBoundingClientRect().height > 400);
+  await page.waitForTimeout(200);
+  expect(await overflow(frame) <= 0, `grown to fit (${await overflow(frame)} px over)`);
+  const grown = await page.locator('iframe').evaluate((f) => f.getBoundingClientRect().height);
+  // A message from anything but the frame (here the page itself, another origin) is ignored.
+  await page.evaluate(() => window.postMessage({ leaselab: 'size', height: 5000 }, '*'));
+  await page.waitForTimeout(200);
+  expect(await page.locator('iframe').evaluate((f) => f.getBoundingClientRect().height) === grown, 'a forged height is ignored');
+});
+
+await test('embed: the colours follow the page where the run sits (dark, then light), or the author\'s choice', async (page) => {
+  const { script, iframe } = await snippets(page, '?scenario=gc-pause-fenced&step=84');
+  expect(!script.includes('theme') && iframe.includes('&theme=page'), `the page's colours by default: ${script}\n${iframe}`);
+  const bg = (loc) => loc.evaluate((e) => getComputedStyle(e).backgroundColor);
+  // The same site: the run in the page, on a dark page; the page's theme switch turns it light.
+  await docsPage(page, base, script, 'background: #1e1e1e; color: #ddd');
+  // (The run's root, which carries its theme, inside the element's shadow root.)
+  const root = page.locator('[data-leaselab] [data-theme]');
+  await root.waitFor();
+  expect(await bg(root) === 'rgb(15, 20, 27)', `dark on a dark page: ${await bg(root)}`);
+  await page.evaluate(() => { document.body.style.background = '#fff'; });
+  await expectSoon(async () => (await bg(root)) === 'rgb(246, 247, 249)', async () => `light once the page is: ${await bg(root)}`);
+  // Another site, in a frame: dark on the dark page, light when it switches, both snippets.
+  for (const snippet of [script, iframe]) {
+    await docsPage(page, otherSite, snippet, 'background: #1e1e1e; color: #ddd');
+    const body = page.frameLocator('iframe').locator('body');
+    await page.frameLocator('iframe').locator('#app[data-steps]').waitFor();
+    await expectSoon(async () => (await bg(body)) === 'rgb(15, 20, 27)', async () => `dark on a dark page: ${await bg(body)}`);
+    await page.evaluate(() => { document.body.style.background = 'white'; });
+    await expectSoon(async () => (await bg(body)) === 'rgb(246, 247, 249)', async () => `light once the page is: ${await bg(body)}`);
+  }
+  // The author's choice wins over the page's.
+  await docsPage(page, base, script.replace('"step":84', '"step":84,"theme":"light"'), 'background: #1e1e1e');
+  await root.waitFor();
+  expect(await bg(root) === 'rgb(246, 247, 249)', `light on a dark page when asked: ${await bg(root)}`);
+});
+
+await test('embed: runs a page adds later are mounted, each once; mistyped options are said in the embed', async (page) => {
+  const { script } = await snippets(page, '?scenario=gc-pause-fenced&step=84');
+  await docsPage(page, base, script.replace(/\n<div[^]*$/, ''));
+  await page.waitForFunction(() => window.LeaseLab);
+  // A single-page site's next page, then the same element moved: one run.
+  await page.evaluate(() => {
+    const el = Object.assign(document.createElement('div'), { id: 'later' });
+    el.dataset.leaselab = JSON.stringify({ scenario: 'lease-basics', controls: 'none' });
+    document.querySelector('main').append(el);
+  });
+  await page.locator('#later #app[data-steps]').waitFor();
+  await page.evaluate(() => document.querySelector('main').prepend(document.getElementById('later')));
+  await page.waitForTimeout(300);
+  expect(await page.locator('#later #app').count() === 1 && !(await page.textContent('#later')).includes('Lease Lab:'), 'mounted once');
+  // Mistyped names and values, by attribute and by mount: said in place, with what to write.
+  await page.evaluate(async () => {
+    const add = (id, options) => {
+      const el = Object.assign(document.createElement('div'), { id });
+      el.dataset.leaselab = JSON.stringify(options);
+      document.querySelector('main').append(el);
+    };
+    add('name', { scenario: 'lease-basics', contrls: 'play' });
+    add('value', { scenario: 'lease-basics', theme: 'drak' });
+    const el = Object.assign(document.createElement('div'), { id: 'by-mount' });
+    document.querySelector('main').append(el);
+    document.body.dataset.rejected = await LeaseLab.mount(el, { scenario: 'lease-basics', autoplay: 'yes' }).then(() => 'resolved', String);
+  });
+  await page.waitForFunction(() => document.getElementById('value').textContent);
+  expect((await page.textContent('#name')) === 'Lease Lab: there is no option “contrls” (did you mean “controls”?): the options are scenario, step, fix, controls, autoplay, compare, theme, edit', await page.textContent('#name'));
+  expect((await page.textContent('#value')) === 'Lease Lab: options.theme is “drak” (did you mean “dark”?): use page, light, dark or system', await page.textContent('#value'));
+  expect((await page.evaluate(() => document.body.dataset.rejected)) === 'options.autoplay is “yes”: use true or false', 'mount rejects it');
+  // An iframe's address: the run is shown, and what was left out is said above it.
+  await open(page, '?scenario=gc-pause-fenced&embed=1&contrls=play&theme=blue&step=84');
+  const said = await page.textContent('.embed-problem');
+  expect(said.includes('“contrls” is not an option (the options: scenario, step, fix, controls') && said.includes('theme is “blue”: use light, dark, system or page'), said);
+  expect(await attr(page, 'data-step') === '84', 'the rest as asked');
+  await open(page, '?scenario=gc-pause-fenced&embed=1&controls=play');
+  expect(await page.locator('.embed-problem').count() === 0, 'nothing said when nothing is wrong');
+  await open(page, '?scenario=nope&embed=1');
+  expect((await page.textContent('.embed-problem')).includes('There is no scenario called “nope”'), 'a bad scenario id is said in the embed');
 });
 
 await test('hygiene: no inline script, a strict CSP, relative paths (works under a sub-path)', async (page) => {
