@@ -56,7 +56,7 @@
     for (const [name, value] of Object.entries(options)) {
       const want = OPTIONS[name];
       if (!want) throw `there is no option “${name}”${closest(name, Object.keys(OPTIONS))}: the options are ${Object.keys(OPTIONS).join(', ')}`;
-      if (Array.isArray(want) && value !== undefined && !want.includes(value)) {
+      if (Array.isArray(want) && value !== undefined && !want.includes(value) && !(name === 'theme' && value === 'auto')) {
         throw `options.${name} is ${quote(value)}${closest(value, want)}: use ${want.join(', ').replace(/, ([^,]*)$/, ' or $1')}`;
       }
       if (want === 'true or false' && value !== undefined && typeof value !== 'boolean') throw `options.${name} is ${quote(value)}: use true or false`;
@@ -148,13 +148,16 @@
     frame.style.cssText = 'display:block;width:100%;height:160px;border:0';
     return new Promise((resolve, reject) => {
       // Lease Lab's site may be down, or the address wrong: said in the page, not only here.
+      const note = document.createElement('p');
       const late = setTimeout(() => {
         const why = `Lease Lab did not answer from ${base.href} within 20 seconds`;
-        element.append(Object.assign(document.createElement('p'), { textContent: `Lease Lab: ${why}` }));
+        element.append(Object.assign(note, { textContent: `Lease Lab: ${why}` }));
         reject(why);
       }, 20000);
       adoptFrame(frame, (data) => {
+        // An answer after all (a slow network): the note goes.
         clearTimeout(late);
+        note.remove();
         if (data.problem) reject(data.problem); else resolve();
       });
       element.replaceChildren(frame);
@@ -188,7 +191,8 @@
         throw e;
       }
       taken.add(element);
-      const wanted = options.theme || 'page';
+      // `auto`, the older snippets' default, is the page's colours now.
+      const wanted = !options.theme || options.theme === 'auto' ? 'page' : options.theme;
       const theme = wanted === 'page' ? pageTheme(element) : wanted;
       const { theme: _, ...rest } = options;
       await (sameSite ? inPage : inFrame)(element, rest, theme);

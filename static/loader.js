@@ -12,11 +12,21 @@ if (parent !== window && /[?&]embed=(1|true)(&|$)/.test(location.search)) {
   addEventListener('message', (e) => {
     if (e.source === parent && e.data?.leaselab === 'theme' && /^(light|dark)$/.test(e.data.theme)) document.documentElement.dataset.theme = e.data.theme;
   });
-  new ResizeObserver(() => {
+  let told = 0;
+  const tell = () => {
     const boot = document.getElementById('boot');
     const problem = document.querySelector('.embed-problem') || (boot?.classList.contains('start-error') && boot);
-    if (document.getElementById('app') || problem) parent.postMessage({ leaselab: 'size', height: document.documentElement.scrollHeight, problem: problem?.textContent }, '*');
-  }).observe(document.body);
+    const height = document.documentElement.scrollHeight;
+    if ((document.getElementById('app') || problem) && height !== told) parent.postMessage({ leaselab: 'size', height: (told = height), problem: problem?.textContent }, '*');
+  };
+  // A frame out of view is not rendered, so its ResizeObserver waits until it is scrolled to:
+  // the first drawing is told at once, from the document's changes.
+  const first = new MutationObserver(() => {
+    tell();
+    if (told) first.disconnect();
+  });
+  first.observe(document.body, { childList: true, subtree: true });
+  new ResizeObserver(tell).observe(document.body);
 }
 const base = new URL('.', import.meta.url);
 try {

@@ -703,6 +703,16 @@ await test('embed: the script snippet works from a static host without CORS head
   const frameBox = await page.locator('[data-leaselab] iframe').boundingBox();
   const after = await page.locator('#after').boundingBox();
   expect(after.y >= frameBox.y + frameBox.height, 'the page flows below the run');
+  // A whole scenario, given to mount, goes to the frame in its address's fragment (out of view,
+  // where the frame is not rendered, it still says when it has drawn the run).
+  const own = JSON.parse(fs.readFileSync(path.join(root, 'scenarios/lease-basics.json'), 'utf8'));
+  own.title = 'My own lease';
+  await page.evaluate((scenario) => LeaseLab.mount(Object.assign(document.body.appendChild(document.createElement('div')), { id: 'own' }), { scenario, step: 3 }), own);
+  const ownFrame = page.frameLocator('#own iframe');
+  expect(await ownFrame.locator('.embed-title').textContent() === 'My own lease' && await ownFrame.locator('#app').getAttribute('data-step') === '3', 'a scenario object, at its step');
+  // What the frame cannot show as asked, the promise is rejected with.
+  const nope = await page.evaluate(() => LeaseLab.mount(document.body.appendChild(document.createElement('div')), { scenario: 'nope' }).then(() => 'resolved', String));
+  expect(nope.includes('There is no scenario called “nope” in the library'), nope);
   // The same site, the app under a sub-path: drawn in the element's shadow root.
   await docsPage(page, base, script);
   await page.locator('[data-leaselab] #app[data-steps]').waitFor();
