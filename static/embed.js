@@ -81,6 +81,10 @@
   const following = new Map();
   function follow() {
     for (const [el, run] of following) {
+      if (!el.isConnected) {
+        following.delete(el);
+        continue;
+      }
       const t = pageTheme(el);
       if (t !== run.theme) run.tell((run.theme = t));
     }
@@ -150,7 +154,7 @@
       // Lease Lab's site may be down, or the address wrong: said in the page, not only here.
       const note = document.createElement('p');
       const late = setTimeout(() => {
-        const why = `Lease Lab did not answer from ${base.href} within 20 seconds`;
+        const why = `Lease Lab did not answer from ${base.href} within 20 seconds (is that where it is, and does this page's Content-Security-Policy allow frames from ${base.origin}, frame-src?)`;
         element.append(Object.assign(note, { textContent: `Lease Lab: ${why}` }));
         reject(why);
       }, 20000);
@@ -195,7 +199,14 @@
       const wanted = !options.theme || options.theme === 'auto' ? 'page' : options.theme;
       const theme = wanted === 'page' ? pageTheme(element) : wanted;
       const { theme: _, ...rest } = options;
-      await (sameSite ? inPage : inFrame)(element, rest, theme);
+      try {
+        await (sameSite ? inPage : inFrame)(element, rest, theme);
+      } catch (e) {
+        // The app's own refusals are strings, already shown; a module or wasm that cannot be had
+        // is an Error, said in the element too.
+        if (e instanceof Error) element.textContent = `Lease Lab could not start: ${e.message}`;
+        throw typeof e === 'string' ? e : `Lease Lab could not start: ${e && e.message}`;
+      }
       if (wanted === 'page' && sameSite) {
         // The run's root is the first div of the shadow root (after its style sheet's link).
         following.set(element, { theme, tell: (t) => element.shadowRoot?.querySelector('div')?.setAttribute('data-theme', t) });
