@@ -5,6 +5,7 @@
 //! only draw and forward events.
 
 pub mod compress;
+pub mod drill;
 pub mod edit;
 pub mod guide;
 pub mod library;
