@@ -64,7 +64,7 @@ pub struct Demo {
     pub what: &'static str,
 }
 
-const fn demo(id: &'static str, fixed: bool, verdict: Safety, what: &'static str) -> Demo {
+pub(crate) const fn demo(id: &'static str, fixed: bool, verdict: Safety, what: &'static str) -> Demo {
     Demo { id, fixed, verdict, what }
 }
 

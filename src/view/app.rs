@@ -6,17 +6,19 @@ use gloo_events::EventListener;
 use yew::prelude::*;
 
 use crate::view::address::initial;
+use crate::view::drill::DrillPage;
 use crate::view::embed::embed_options;
 use crate::view::lab::Lab;
 use crate::view::pages::{DebatePage, GuidePage, Page};
+use crate::view::revise::RevisePage;
 
 /// The app as the page opens it: the scenario named in the address bar, or one of the pages
-/// beside the lab (`?page=guide`, `?page=debate`). The lab stays mounted (hidden) while a page
+/// beside the lab (`?page=guide`, `?page=debate`, `?page=drill`, `?page=revise`). The lab stays mounted (hidden) while a page
 /// is shown, so nothing the reader was doing is lost.
 #[component]
 pub fn App() -> Html {
     let page = use_state(|| Page::from_query(&web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()));
-    let open_request = use_state(|| None::<(u32, String, bool)>);
+    let open_request = use_state(|| None::<(u32, String, bool, Option<usize>)>);
     // Back and forward move between the lab and the pages.
     {
         let page = page.clone();
@@ -43,14 +45,17 @@ pub fn App() -> Html {
             }
         })
     };
-    let open = {
+    // Opens a library scenario in the lab: (id, with its fix, at this step).
+    let open_at = {
         let (nav, req) = (nav.clone(), open_request.clone());
-        Callback::from(move |(id, fixed): (String, bool)| {
+        Callback::from(move |(id, fixed, step): (String, bool, Option<usize>)| {
             let n = req.as_ref().map_or(0, |r| r.0) + 1;
-            req.set(Some((n, id, fixed)));
+            req.set(Some((n, id, fixed, step)));
             nav.emit(Page::Lab);
         })
     };
+    let open = open_at.reform(|(id, fixed): (String, bool)| (id, fixed, None));
+    let show = open_at.reform(|(id, step): (String, usize)| (id, false, Some(step)));
     let (start, embed) = {
         let both = use_memo((), |_| {
             let mut s = initial();
@@ -87,7 +92,9 @@ pub fn App() -> Html {
             </div>
             if waiting { <main class="page">{ crate::view::pages::waiting(&course) }</main> }
             else if here == Page::Guide { <GuidePage nav={nav.clone()} open={open.clone()} /> }
-            else if here == Page::Debate { <DebatePage nav={nav} open={open} /> }
+            else if here == Page::Debate { <DebatePage nav={nav.clone()} open={open.clone()} /> }
+            else if here == Page::Drill { <DrillPage nav={nav.clone()} {show} /> }
+            else if here == Page::Revise { <RevisePage nav={nav} open={open} /> }
         </>
     }
 }

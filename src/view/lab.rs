@@ -41,9 +41,10 @@ pub struct LabProps {
     /// Moves to a page beside the lab.
     #[prop_or_default]
     pub nav: Option<Callback<Page>>,
-    /// A request from a page to open a library scenario: (a counter, id, with its fix).
+    /// A request from a page to open a library scenario: (a counter, id, with its fix, at this
+    /// step index).
     #[prop_or_default]
-    pub open: Option<(u32, String, bool)>,
+    pub open: Option<(u32, String, bool, Option<usize>)>,
 }
 
 /// The whole lab for one starting screen: owns the reducer, the keyboard listener, the playback

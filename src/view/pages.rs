@@ -11,15 +11,19 @@ pub enum Page {
     Lab,
     Guide,
     Debate,
+    Drill,
+    Revise,
 }
 
 impl Page {
-    /// `?page=guide` and `?page=debate`; anything else is the lab.
+    /// `?page=guide`, `?page=debate`, `?page=drill` and `?page=revise`; anything else is the lab.
     pub fn from_query(search: &str) -> Page {
         let params = web_sys::UrlSearchParams::new_with_str(search).ok();
         match params.and_then(|p| p.get("page")).as_deref() {
             Some("guide") => Page::Guide,
             Some("debate") => Page::Debate,
+            Some("drill") => Page::Drill,
+            Some("revise") => Page::Revise,
             _ => Page::Lab,
         }
     }
@@ -29,6 +33,8 @@ impl Page {
             Page::Lab => "",
             Page::Guide => "?page=guide",
             Page::Debate => "?page=debate",
+            Page::Drill => "?page=drill",
+            Page::Revise => "?page=revise",
         }
     }
 }
@@ -55,8 +61,21 @@ pub fn site_nav(here: Page, nav: &Callback<Page>) -> Html {
             { link(Page::Lab, "Lab") }
             { link(Page::Guide, "Guide") }
             { link(Page::Debate, "Redlock debate") }
+            { link(Page::Drill, "Drill") }
         </nav>
     }
+}
+
+/// A plain link to a page beside the lab (it also works in a new tab).
+fn page_link(page: Page, label: &str, nav: &Callback<Page>) -> Html {
+    let nav = nav.clone();
+    let onclick = Callback::from(move |e: MouseEvent| {
+        if !(e.ctrl_key() || e.meta_key() || e.shift_key()) {
+            e.prevent_default();
+            nav.emit(page);
+        }
+    });
+    html! { <a href={page.query()} {onclick}>{ label.to_string() }</a> }
 }
 
 /// The logo and name, at the top of every screen.
@@ -84,8 +103,9 @@ fn title_of(id: &str) -> String {
     sim::library::entry(id).map_or_else(|| id.to_string(), |e| e.title.to_string())
 }
 
-/// A link that opens a scenario in the lab, with its verdict (from running it).
-fn demo_link(d: &Demo, open: &Open) -> Html {
+/// A link that opens a scenario in the lab, with its verdict (from running it). With `base`
+/// (where the app lives), the link carries its whole address for the print style sheet.
+pub(crate) fn demo_link(d: &Demo, open: &Open, base: &str) -> Html {
     let safe = crate::view::library_safe(d.id, d.fixed);
     let (id, fixed) = (d.id.to_string(), d.fixed);
     let href = format!("?scenario={id}{}", if fixed { "&fix=1" } else { "" });
@@ -98,7 +118,7 @@ fn demo_link(d: &Demo, open: &Open) -> Html {
     });
     html! {
         <li>
-            <a {href} {onclick} class="demo">{ title_of(d.id) }{ if d.fixed { " (fixed)" } else { "" } }</a>
+            <a data-url={(!base.is_empty()).then(|| format!("{base}{href}"))} {href} {onclick} class="demo">{ title_of(d.id) }{ if d.fixed { " (fixed)" } else { "" } }</a>
             <span class={classes!("mini", if safe { "safe" } else { "unsafe" })}>{ if safe { "safe" } else { "unsafe" } }</span>
             <span class="demo-what">{ format!(" {}", d.what) }</span>
         </li>
@@ -177,8 +197,10 @@ pub fn GuidePage(p: &PageProps) -> Html {
                 <h2>{ a.title }</h2>
                 <ul>{ for a.advice.iter().map(|t| html! { <li>{ *t }</li> }) }</ul>
                 { for quorum_note }
+                <h3>{ "In code" }</h3>
+                <ul class="calls">{ for crate::revise::calls_for(x).map(|(name, c)| html! { <li>{ format!("{name}: ") }<code>{ c }</code></li> }) }</ul>
                 <h3>{ "See it in the lab" }</h3>
-                <ul class="demos">{ for a.demos.iter().map(|d| demo_link(d, &p.open)) }</ul>
+                <ul class="demos">{ for a.demos.iter().map(|d| demo_link(d, &p.open, "")) }</ul>
             </section>
         }
     });
@@ -200,6 +222,7 @@ pub fn GuidePage(p: &PageProps) -> Html {
                         <section class="recommendation pending"><p class="hint">{ "Answer the questions on the left; the recommendation appears as soon as they decide it." }</p></section>
                     }) }
                 </div>
+                <p class="guide-more">{ "Preparing for an interview? " }{ page_link(Page::Revise, "One page to revise from", &p.nav) }{ " (every approach: its guarantee, its failure, the fencing it needs and the real APIs, printable) and " }{ page_link(Page::Drill, "the drill", &p.nav) }{ " (the course's questions back to back)." }</p>
                 <h2 class="table-title">{ "The trade-offs" }</h2>
                 <div class="table-scroll" tabindex="0" role="region" aria-label="Trade-off table">
                     <table class="tradeoffs">
@@ -212,7 +235,7 @@ pub fn GuidePage(p: &PageProps) -> Html {
                                 <tr class={classes!((rec == Some(r.approach)).then_some("chosen"))}>
                                     <th scope="row">{ r.name }if rec == Some(r.approach) { <span class="mini safe">{ "recommended" }</span> }</th>
                                     <td>{ r.pause }</td><td>{ r.stale }</td><td>{ r.quorum }</td><td>{ r.fit }</td><td>{ r.boundary }</td>
-                                    <td><ul class="demos">{ for r.demos.iter().map(|d| demo_link(d, &p.open)) }</ul></td>
+                                    <td><ul class="demos">{ for r.demos.iter().map(|d| demo_link(d, &p.open, "")) }</ul></td>
                                 </tr>
                             }) }
                         </tbody>
@@ -237,7 +260,7 @@ fn side(id: &'static str, heading: &str, body: &str, open: &Open) -> Html {
             <h2>{ heading.to_string() }</h2>
             <p>{ body.to_string() }</p>
             <img class="debate-svg" src={src} alt={format!("Timeline of {}: {}", sc.title, if safe { "safe" } else { "unsafe" })} width="640" />
-            <ul class="demos">{ demo_link(&d, open) }</ul>
+            <ul class="demos">{ demo_link(&d, open, "") }</ul>
             if let Some(e) = run.verdict.violations.first() {
                 <p class="hint">{ format!("The checker: {}", e.explanation) }</p>
             }
@@ -279,7 +302,7 @@ pub fn DebatePage(p: &PageProps) -> Html {
                     </section>
                 </div>
                 <h2 class="table-title">{ "More from the same chapter" }</h2>
-                <ul class="demos">{ for guide::DEBATE_MORE.iter().map(|d| demo_link(d, &p.open)) }</ul>
+                <ul class="demos">{ for guide::DEBATE_MORE.iter().map(|d| demo_link(d, &p.open, "")) }</ul>
                 <p class="sources"><strong>{ "Sources: " }</strong>
                     { "Martin Kleppmann, “How to do distributed locking”, 8 February 2016 (martin.kleppmann.com), with his update of 9 February; Salvatore Sanfilippo, “Is Redlock safe?”, 9 February 2016 (antirez.com/news/101); Redis docs, “Distributed Locks with Redis”. The positions above are summaries in our words; read both posts." }
                 </p>

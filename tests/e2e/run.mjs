@@ -1143,6 +1143,10 @@ await test('accessibility: axe-core finds no violations on any screen', async ()
     ['guide', '?page=guide', async (p) => { await p.click('.guide-q input >> nth=0'); await p.click('.guide-q >> nth=1 >> input >> nth=1'); }, '.guide-q'],
     ['guide recommendation', '?page=guide', async (p) => { await p.click('.guide-q input >> nth=1'); await p.waitForSelector('.tradeoffs tr.chosen'); }, '.guide-q'],
     ['debate', '?page=debate', async () => {}, '.side-card img'],
+    ['drill question', '?page=drill&set=gc-pause&q=2', async () => {}, '.drill-card'],
+    ['drill answer', '?page=drill&set=gc-pause&q=2', async (p) => { await p.keyboard.press('1'); await p.waitForSelector('.drill-result'); }, '.drill-card'],
+    ['drill choice', '?page=drill', async () => {}, '.drill-choice'],
+    ['revise', '?page=revise', async () => {}, '.revise-way'],
     ['search found, compared', '?scenario=gc-pause-fenced', async (p) => { await p.click('.search button[type=submit]'); await p.waitForSelector('.search-result.found'); await p.click('.search-result button:has-text("Compare")'); await p.waitForSelector('.compare'); }],
     ['search found nothing', '?scenario=db-transaction', async (p) => { await p.click('.search button[type=submit]'); await p.waitForSelector('.search-result.none'); }],
     ['embed compared', '?scenario=gc-pause-unfenced&embed=1&compare=fix', async () => {}],
@@ -1450,6 +1454,132 @@ await test('the debate page pairs the two Redlock runs, with verdicts from the e
   // The lab was hidden from the start: its timeline takes the width it is shown at.
   await page.waitForFunction(() => Number(document.querySelector('svg.timeline').getAttribute('width')) > 700);
 });
+
+// The written answer of a drill's question ("<scenario>#<index>"), from the scenario file the
+// app fetches (the library tests check it against the engine's).
+function written(key) {
+  const [id, i] = key.split('#');
+  return JSON.parse(fs.readFileSync(path.join(root, 'scenarios', `${id}.json`), 'utf8')).questions[Number(i)];
+}
+
+await test('the drill: a chapter answered right and wrong, scored and reviewed; Show me lands on the proof; Back and a reload keep it', async (page) => {
+  await page.goto(`${base}/?page=drill`);
+  // Another chapter's miss, kept from before: the drill must not lose it.
+  await page.evaluate(() => { localStorage.setItem('leaselab.drill', '{"redlock-happy#0":false}'); sessionStorage.clear(); });
+  await page.reload();
+  await page.waitForSelector('.drill-choice');
+  const missed = page.locator('.drill-choice', { hasText: 'missed last time' });
+  expect((await missed.textContent()).includes('1 question'), await missed.textContent());
+  await page.click('.drill-choice:has-text("Leases: acquire")');
+  await page.waitForSelector('.drill-card[data-question]');
+  expect(page.url().includes('page=drill&set=leases&q=1'), page.url());
+  const total = Number((await page.textContent('.drill-progress .predict-kicker')).match(/of (\d+)/)[1]);
+  expect(total >= 5, `the chapter has ${total} questions`);
+  let wrongKey = null;
+  for (let n = 1; n <= total; n++) {
+    const card = page.locator('.drill-card[data-question]');
+    expect((await page.textContent('.drill-progress')).includes(`Question ${n} of ${total}`), await page.textContent('.drill-progress'));
+    const key = await card.getAttribute('data-question');
+    const q = written(key);
+    // Before the answer: no verdict, the future hidden, no legend, no proof.
+    expect(await card.getAttribute('data-answered') === 'false' && await page.locator('.drill-result').count() === 0, 'nothing revealed yet');
+    expect(await page.locator('.drill-card .timeline-wrap.hide-future').count() === 1 && await page.locator('.drill-card .legend').count() === 0, 'the future is hidden');
+    expect(!(await card.textContent()).includes(q.why), 'the explanation waits for the answer');
+    // The second question is answered wrong, the others right, by keys 1–4.
+    const pick = n === 2 ? (q.answer + 1) % q.choices.length : q.answer;
+    if (n === 2) wrongKey = key;
+    await page.keyboard.press(String(pick + 1));
+    await page.waitForSelector(`.drill-result.${n === 2 ? 'wrong' : 'right'}`);
+    const result = await page.textContent('.drill-result');
+    expect(result.includes(q.why) && /The engine's proof, step \d+/.test(result), result);
+    if (n === 2) expect(result.includes(`The answer: ${q.choices[q.answer].text}`), result);
+    expect(await page.locator('.drill-card .timeline-wrap.hide-future').count() === 0, 'after the answer the run is shown');
+    await page.keyboard.press(n % 2 ? 'Enter' : 'ArrowRight');
+    if (n < total) await page.waitForSelector(`.drill-progress:has-text("Question ${n + 1} of")`);
+  }
+  await page.waitForSelector('.drill-total');
+  expect(page.url().includes('set=leases&review=1'), page.url());
+  expect((await page.textContent('.drill-big')).includes(`${total - 1} of ${total} right`), await page.textContent('.drill-big'));
+  const miss = page.locator('.drill-miss');
+  expect(await miss.count() === 1 && await miss.getAttribute('data-question') === wrongKey, 'the miss is reviewed');
+  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('leaselab.drill')));
+  expect(stored[wrongKey] === false && stored['redlock-happy#0'] === false && Object.values(stored).filter((v) => v).length === total - 1, JSON.stringify(stored));
+  // Show me: the lab at the step that proves the answer.
+  const showMe = miss.locator('a.show-me');
+  const proof = Number((await showMe.getAttribute('href')).match(/step=(\d+)/)[1]);
+  expect((await showMe.textContent()).includes(`step ${proof}`), await showMe.textContent());
+  await showMe.click();
+  await page.waitForSelector('#app[data-steps]');
+  await page.waitForFunction((s) => document.querySelector('#app').dataset.step === String(s), proof);
+  expect((await page.inputValue('header select')) === wrongKey.split('#')[0], 'the missed scenario is open');
+  // Back: the review again, with its score.
+  await page.goBack();
+  await page.waitForSelector('.drill-total');
+  expect(await page.locator('.drill-miss').count() === 1, 'Back returns to the review');
+  // A reload keeps the review, and the missed set offers the miss (and the older one).
+  await page.reload();
+  await page.waitForSelector('.drill-total');
+  expect((await page.textContent('.drill-big')).includes(`${total - 1} of ${total} right`), 'the score survives a reload');
+  await page.click('button:has-text("Drill the ones I missed")');
+  await page.waitForSelector('.drill-card[data-question]');
+  expect(page.url().includes('set=missed&q=1'), page.url());
+  expect((await page.textContent('.drill-progress')).includes('Question 1 of 2'), await page.textContent('.drill-progress'));
+  const first = await page.locator('.drill-card').getAttribute('data-question');
+  expect(first === wrongKey, `course order: ${first}`);
+});
+
+await test('the drill keeps its place in the address; a bad one falls back to the choice', async (page) => {
+  await page.goto(`${base}/?page=drill&set=gc-pause&q=3`);
+  await page.waitForSelector('.drill-card[data-question]');
+  expect((await page.textContent('.drill-progress')).includes('Question 3 of'), await page.textContent('.drill-progress'));
+  await page.goto(`${base}/?page=drill&set=nonsense&q=x`);
+  await page.waitForSelector('.drill-choice');
+  await page.goto(`${base}/?page=drill&set=all&q=999`);
+  await page.waitForSelector('.drill-card[data-question]');
+  const k = await page.textContent('.drill-progress');
+  const m = k.match(/Question (\d+) of (\d+)/);
+  expect(m && m[1] === m[2], `a place past the end is the last question: ${k}`);
+});
+
+await test('the revise page: each way with its real calls and linked verdicts, and a print style', async (page) => {
+  await page.goto(`${base}/?page=guide`);
+  await page.click('.guide-more a:has-text("One page to revise from")');
+  await page.waitForSelector('.revise-way');
+  expect(page.url().includes('page=revise'), page.url());
+  const text = await page.textContent('.page-main');
+  for (const t of ['RLock', 'lockWatchdogTimeout', '30 s', '10 s', 'concurrency.Mutex', 'create revision', 'Header().Revision', 'InterProcessMutex', 'czxid', 'FOR UPDATE', 'version = version + 1', 'ConditionExpression']) {
+    expect(text.includes(t), `the page names ${t}`);
+  }
+  expect(await page.locator('.revise-way').count() === 6, 'six ways');
+  for (const w of await page.locator('.revise-way').all()) {
+    expect(await w.locator('a.demo').count() >= 1 && (await w.textContent()).includes('unsafe'), `a failure shown: ${await w.locator('h2').textContent()}`);
+  }
+  await page.emulateMedia({ media: 'print' });
+  expect(!(await page.locator('#page header.top').isVisible()) && !(await page.locator('button:has-text("Print")').isVisible()), 'no header chrome, no buttons in print');
+  const after = await page.locator('a.demo').first().evaluate((a) => getComputedStyle(a, '::after').content);
+  expect(after.includes('http://') && after.includes('?scenario='), `a printed link shows its target: ${after}`);
+  // A4's printable width (210 mm less 12 mm margins each side) is about 703 CSS pixels; Letter's is wider.
+  await page.setViewportSize({ width: 703, height: 1000 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow <= 0, `the printed page is ${overflow}px too wide for A4`);
+  const pdf = await page.pdf({ format: 'A4' });
+  expect(pdf.length > 1000, 'it prints');
+  await page.emulateMedia({ media: 'screen' });
+  expect(await page.locator('#page header.top').isVisible(), 'the header is back on screen');
+});
+
+await test('phone width: the drill and the revise page fit', async (page) => {
+  await page.goto(`${base}/?page=drill&set=redlock&q=2`);
+  await page.waitForSelector('.drill-card[data-question]');
+  let overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow <= 0, `the drill scrolls sideways by ${overflow}px`);
+  await page.tap('.btn.choice >> nth=0');
+  await page.waitForSelector('.drill-result');
+  await page.goto(`${base}/?page=revise`);
+  await page.waitForSelector('.revise-way');
+  overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow <= 0, `the revise page scrolls sideways by ${overflow}px`);
+}, { width: 390, height: 844, hasTouch: true, isMobile: true });
 
 await test('phone width: the guide and a predict question fit', async (page) => {
   await page.goto(`${base}/?page=guide`);

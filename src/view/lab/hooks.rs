@@ -36,8 +36,16 @@ pub fn use_lab_effects(screen: &UseReducerHandle<Screen>, p: &LabProps, root_ref
     {
         let d = screen.dispatcher();
         use_effect_with(p.open.clone(), move |req| {
-            if let Some((_, id, fixed)) = req {
-                crate::library::open(id, *fixed, Callback::from(move |a| d.dispatch(a)), Callback::noop());
+            if let Some((_, id, fixed, step)) = req {
+                let step = *step;
+                let then = Callback::from(move |a: Action| {
+                    let opened = matches!(a, Action::Open(..));
+                    d.dispatch(a);
+                    if let Some(i) = step.filter(|_| opened) {
+                        d.dispatch(Action::Seek(i));
+                    }
+                });
+                crate::library::open(id, *fixed, then, Callback::noop());
             }
         });
     }
