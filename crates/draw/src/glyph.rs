@@ -279,14 +279,15 @@ fn rect_d(x0: f64, y0: f64, x1: f64, y1: f64) -> String {
 /// their labels and the labels of arrows arriving by `t` cut out of it (drawn with
 /// `fill-rule: evenodd`), so that the event shown is seen whole and nothing after it is (a later
 /// event drawn in the same pixel stays veiled). In predict mode (`hide`) the marks at the cursor
-/// are what a question asks about: they and their labels are covered instead, and the past
-/// stays uncovered up to the cursor.
+/// are what a question asks about: they and their labels are covered instead, and so is any
+/// part of a later mark or its label (or a later message's label) that reaches back before the
+/// cursor ("2 < 3" ends at its mark, to the left of it); the rest of the past stays uncovered.
 pub fn veil(l: &Layout, t: sim::time::Micros, upto: usize, hide: bool) -> Shape {
     let x = l.x(t);
     let mut path = rect_d(x, AXIS, l.x1.max(x), l.height);
     let at_edge = |m: &&Mark| {
         if hide {
-            (m.x - x).abs() < 0.5
+            m.x > x - 0.5
         } else {
             (m.x - x).abs() < MARK_HALF && m.event.is_some_and(|e| e <= upto)
         }
@@ -300,11 +301,10 @@ pub fn veil(l: &Layout, t: sim::time::Micros, upto: usize, hide: bool) -> Shape 
             boxes.push((a - 1.0, label.y - 11.0, b + 1.0, label.y + 4.0));
         }
     }
-    if !hide {
-        for label in l.arrows.iter().filter(|a| (a.x1 - x).abs() < 0.5 && a.arrived_us <= t).filter_map(|a| a.label.as_ref()) {
-            let (a, b) = label.extent();
-            boxes.push((a - 1.0, label.y - 11.0, b + 1.0, label.y + 4.0));
-        }
+    let arrow_labels = l.arrows.iter().filter(|a| if hide { a.arrived_us > t } else { (a.x1 - x).abs() < 0.5 && a.arrived_us <= t });
+    for label in arrow_labels.filter_map(|a| a.label.as_ref()) {
+        let (a, b) = label.extent();
+        boxes.push((a - 1.0, label.y - 11.0, b + 1.0, label.y + 4.0));
     }
     // A hole only inside the veil (not past its right end, where the hole would be a patch),
     // a patch only outside it, and none overlapping another (evenodd would turn an overlap
