@@ -170,7 +170,11 @@ pub(super) fn Question(p: &QuestionProps) -> Html {
             </div>
             <section class="drill-card" aria-labelledby="drill-q" data-question={k.clone()} data-answered={picked.is_some().to_string()}>
                 <p class="drill-where"><strong>{ &sc.title }</strong>{ format!(" · {chapter}") }</p>
-                <p class="drill-setup">{ crate::view::prose(&sc.setup) }</p>
+                // On a phone the setup starts folded, so that the question is in view sooner.
+                <details class="drill-setup" open={!crate::view::narrow()}>
+                    <summary>{ "The setup" }</summary>
+                    <p>{ crate::view::prose(&sc.setup) }</p>
+                </details>
                 <DrillRun key={format!("{k}-{}", picked.is_some())} start={run_screen(a, picked.is_some())} label={AttrValue::from(sc.title.clone())} />
                 <p class="drill-now"><span class="label">{ format!("Step {}: ", ans.asked + 1) }</span>{ crate::view::prose(&narrate(ans.asked)) }</p>
                 <h2 id="drill-q">{ &q.ask }</h2>
