@@ -196,6 +196,20 @@ mod tests {
         assert_eq!(all[0], "lease-basics#0");
     }
 
+    /// Every question the drill can ask is answered by the engine on its run, asked before (or
+    /// at) the step that proves it, as the drill shows it (the app's `Screen::quiz`).
+    #[test]
+    fn every_question_of_the_course_can_be_drilled() {
+        let all = queue(Set::All, &count, &[]);
+        for k in &all {
+            let (id, index) = parse_key(k).unwrap();
+            let screen = crate::state::Screen::new(sim::library::get(id).unwrap(), false).unwrap();
+            let q = screen.quiz.iter().find(|q| q.index == index).unwrap_or_else(|| panic!("{k}: the engine cannot answer it"));
+            assert!(q.answer.right.is_some() && q.answer.asked <= q.answer.proof, "{k}: {:?}", q.answer);
+        }
+        assert_eq!(all.len(), 81, "the course's questions");
+    }
+
     #[test]
     fn a_chapter_drills_only_its_own_lessons() {
         let mut seen = 0;
