@@ -271,7 +271,7 @@ fn review(s: &Session, start: &Callback<Set>, go: &Callback<(Where, bool)>, show
     });
     let again = {
         let start = start.clone();
-        html! { <button class="btn primary" disabled={misses.is_empty()} onclick={Callback::from(move |_| start.emit(Set::Missed))}>{ "Drill the ones I missed" }</button> }
+        html! { <button class="btn primary" disabled={misses.is_empty()} onclick={Callback::from(move |_| start.emit(Set::Missed))}>{ "Drill the ones I have missed" }</button> }
     };
     html! {
         <>

@@ -1495,7 +1495,10 @@ await test('the drill: a chapter answered right and wrong, scored and reviewed; 
     if (n === 2) expect(result.includes(`The answer: ${q.choices[q.answer].text}`), result);
     expect(await page.locator('.drill-card .timeline-wrap.hide-future').count() === 0, 'after the answer the run is shown');
     await page.keyboard.press(n % 2 ? 'Enter' : 'ArrowRight');
-    if (n < total) await page.waitForSelector(`.drill-progress:has-text("Question ${n + 1} of")`);
+    if (n < total) {
+      await page.waitForSelector(`.drill-progress:has-text("Question ${n + 1} of")`);
+      expect(await page.evaluate(() => document.activeElement.classList.contains('drill-card')), 'the new question has the focus');
+    }
   }
   await page.waitForSelector('.drill-total');
   expect(page.url().includes('set=leases&review=1'), page.url());
@@ -1520,7 +1523,7 @@ await test('the drill: a chapter answered right and wrong, scored and reviewed; 
   await page.reload();
   await page.waitForSelector('.drill-total');
   expect((await page.textContent('.drill-big')).includes(`${total - 1} of ${total} right`), 'the score survives a reload');
-  await page.click('button:has-text("Drill the ones I missed")');
+  await page.click('button:has-text("Drill the ones I have missed")');
   await page.waitForSelector('.drill-card[data-question]');
   expect(page.url().includes('set=missed&q=1'), page.url());
   expect((await page.textContent('.drill-progress')).includes('Question 1 of 2'), await page.textContent('.drill-progress'));

@@ -115,14 +115,15 @@ pub(super) fn Question(p: &QuestionProps) -> Html {
             move || drop(listener)
         });
     }
-    // Once answered, the focus goes to Next (so that Enter, Space or a tap goes on).
+    // Once answered, the focus goes to Next (so that Enter, Space or a tap goes on); a new
+    // question takes it itself (so that a screen reader reads it, and Tab starts from it).
+    let card_ref = use_node_ref();
     {
-        let next_ref = next_ref.clone();
+        let (next_ref, card_ref) = (next_ref.clone(), card_ref.clone());
         use_effect_with(picked.is_some(), move |answered| {
-            if *answered {
-                if let Some(b) = next_ref.cast::<web_sys::HtmlElement>() {
-                    let _ = b.focus();
-                }
+            let to = if *answered { next_ref } else { card_ref };
+            if let Some(el) = to.cast::<web_sys::HtmlElement>() {
+                let _ = el.focus();
             }
         });
     }
@@ -168,7 +169,7 @@ pub(super) fn Question(p: &QuestionProps) -> Html {
                 </p>
                 <progress max={total.to_string()} value={answered.to_string()} aria-label="Questions answered"></progress>
             </div>
-            <section class="drill-card" aria-labelledby="drill-q" data-question={k.clone()} data-answered={picked.is_some().to_string()}>
+            <section ref={card_ref} tabindex="-1" class="drill-card" aria-labelledby="drill-q" data-question={k.clone()} data-answered={picked.is_some().to_string()}>
                 <p class="drill-where"><strong>{ &sc.title }</strong>{ format!(" · {chapter}") }</p>
                 // On a phone the setup starts folded, so that the question is in view sooner.
                 <details class="drill-setup" open={!crate::view::narrow()}>
