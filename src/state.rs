@@ -288,8 +288,7 @@ impl Screen {
     pub(crate) fn rerun(&self, sc: Scenario, field: Option<&Field>) -> Screen {
         match simulate(&sc) {
             Ok(run) => {
-                let t = self.time_us();
-                let cursor = run.events.partition_point(|e| e.at_us <= t).saturating_sub(1);
+                let cursor = self.same_place(&run);
                 let as_written = sc == *self.original;
                 let facts = ByPtr::new(Facts::of(&run));
                 Screen {
@@ -305,6 +304,24 @@ impl Screen {
             }
             Err(e) => self.refuse(field, e),
         }
+    }
+
+    /// Where the cursor goes in `run`, a new run of this screen's story: at the same true time.
+    /// On an event, among the events of that instant it takes the same place, or the key moment
+    /// of that instant when it was on one, so that the narration explains what the change did
+    /// there (with the fix on, the rejection where the stale write was accepted), not a step
+    /// past it.
+    fn same_place(&self, run: &Run) -> usize {
+        let t = self.time_us();
+        let last = run.events.partition_point(|e| e.at_us <= t).saturating_sub(1);
+        let Some(now) = self.run.events.get(self.cursor).filter(|_| self.phase == 0.0 && self.at_us.is_none()) else { return last };
+        let first = run.events.partition_point(|e| e.at_us < t);
+        if first > last {
+            return last;
+        }
+        let moment = (first..=last).find(|&i| run.events[i].moment.is_some()).filter(|_| now.moment.is_some());
+        let place = self.cursor - self.run.events.partition_point(|e| e.at_us < t);
+        moment.unwrap_or(first + place.min(last - first))
     }
 
     /// `next`, a change of this screen, with this screen's scenario remembered for Undo (the

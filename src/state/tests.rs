@@ -76,7 +76,27 @@ fn an_edit_reruns_and_keeps_the_cursor_time() {
     let t = s.time_us();
     let e = go(&s, Action::Edit(Field::Fencing, "atomic".into()));
     assert!(e.run.verdict.is_safe());
-    assert!(e.time_us() <= t && e.run.events[e.cursor + 1].at_us > t);
+    // The same instant, and the same place among its events (the resource receives B's read).
+    assert_eq!((e.time_us(), e.cursor), (t, 60));
+}
+
+/// Regression (issue 34, item 2): V then F put the cursor on the step after the rejection (the
+/// last event of that instant), so the narration did not explain it.
+#[test]
+fn the_fix_at_the_harm_puts_the_cursor_on_the_rejection() {
+    let s = go(&gc(), Action::NextViolation);
+    assert!(matches!(s.run.events[s.cursor].kind, sim::EventKind::Accepted { token: Some(33), .. }));
+    let f = go(&s, Action::ToggleFix);
+    let e = &f.run.events[f.cursor];
+    assert!(matches!(e.kind, sim::EventKind::Rejected { .. }), "{:?}", e.kind);
+    assert!(e.moment.as_deref().is_some_and(|m| m.contains("rejects A's token 33")), "{:?}", e.moment);
+    // And back: the cursor is on the accepted stale write again.
+    let u = go(&f, Action::ToggleFix);
+    assert_eq!(u.cursor, s.cursor);
+    // Among several events of one instant with no key moment, the cursor keeps its place.
+    let at = s.cursor + 1;
+    let next = go(&go(&gc(), Action::Seek(at)), Action::ToggleFix);
+    assert_eq!(next.cursor, at, "{:?}", next.run.events[next.cursor].kind);
 }
 
 #[test]

@@ -228,6 +228,8 @@ await test('keyboard alone: follow the story, apply the fix, see the rejection',
   expect((await narration(page)).includes("accepts A's write with token 33"), 'V jumps to the violation');
   await page.keyboard.press('f');
   expect(await attr(page, 'data-verdict') === 'safe', 'F applies the fix');
+  // The cursor stays on the instant of the harm, on the rejection, whose narration explains it.
+  expect((await narration(page)).includes("rejects A's token 33"), `after F: ${await narration(page)}`);
   await page.keyboard.press('Home');
   await untilNarration(page, 'Shift+ArrowRight', "rejects A's token 33", 20);
   await page.keyboard.press('?');
