@@ -4,7 +4,10 @@
 
 use sim::json::Value;
 use sim::scenario::Scenario;
-use sim::time::{fmt, from_ms};
+
+mod names;
+
+use names::Unit;
 
 /// The last change and what it did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,13 +24,19 @@ pub struct Notice {
 impl Notice {
     /// The notice as one sentence.
     pub fn text(&self) -> String {
+        format!("{}{}", self.what, self.did())
+    }
+
+    /// What the change did, the end of the sentence (": unsafe → safe."): shown whole however
+    /// narrow the bar, where the words of what changed may be cut short.
+    pub fn did(&self) -> String {
         let word = |safe: bool| if safe { "safe" } else { "unsafe" };
         if self.same_run {
-            format!("{}: the run is the same (this change makes no difference to it).", self.what)
+            ": the run is the same.".into()
         } else if self.was_safe == self.safe {
-            format!("{}: still {}.", self.what, word(self.safe))
+            format!(": still {}.", word(self.safe))
         } else {
-            format!("{}: {} → {}.", self.what, word(self.was_safe), word(self.safe))
+            format!(": {} → {}.", word(self.was_safe), word(self.safe))
         }
     }
 }
@@ -61,79 +70,119 @@ fn acts(r: &sim::Run) -> impl Iterator<Item = (sim::time::Micros, usize, &sim::E
     r.events.iter().filter(|e| !e.kind.is_fault() && !matches!(e.kind, sim::EventKind::Resumed { .. })).map(|e| (e.at_us, e.actor, &e.kind))
 }
 
-/// What turned `a` into `b`, in words: the first two settings that differ.
+/// What turned `a` into `b`, in words: the first two settings that differ, each named by whose
+/// it is and with its unit ("client1's work 12 s → 5 s", "A's pause starts 3 s → 4.2 s").
 pub fn change(a: &Scenario, b: &Scenario) -> String {
     let mut out = Vec::new();
-    diff("", &a.to_value(), &b.to_value(), &mut out);
+    diff(&Sides { a, b }, "", &whole(a), &whole(b), &mut out);
     let n = out.len();
     let mut words: Vec<String> = out.into_iter().take(2).collect();
     if n > 2 {
         words.push(format!("{} more", n - 2));
     }
     if words.is_empty() {
-        "Nothing changed".into()
-    } else {
-        let mut s = words.join(", ");
-        s[..1].make_ascii_uppercase();
-        s
+        return "Nothing changed".into();
     }
+    let mut s = words.join(", ");
+    // A sentence starts with a capital, but a name ("client1's work") stays as it is written.
+    let first = s.split(' ').next().unwrap_or_default();
+    if !first.ends_with("'s") {
+        s[..1].make_ascii_uppercase();
+    }
+    s
 }
 
-fn diff(path: &str, a: &Value, b: &Value, out: &mut Vec<String>) {
+/// A scenario as JSON with the lock's settings that are left out at their defaults written in,
+/// so that a change from a default says what it was ("5 → 3", not "none → 3").
+fn whole(sc: &Scenario) -> Value {
+    let mut v = sc.to_value();
+    let l = &sc.lock;
+    if let Some(Value::Object(lock)) = v.pointer_mut("/lock") {
+        lock.insert("nodes".into(), Value::from(u64::from(l.nodes)));
+        lock.insert("node_timeout_ms".into(), Value::from(l.node_timeout_ms));
+        lock.insert("parallel".into(), Value::from(l.parallel));
+        lock.insert("clock_drift_factor".into(), Value::from(l.clock_drift_factor));
+        lock.insert("election_timeout_ms".into(), Value::from(l.election_timeout_ms));
+        lock.insert("recheck_after_wait".into(), Value::from(l.recheck_after_wait));
+    }
+    v
+}
+
+/// The scenarios before and after: a setting is named from the one it is in (a fault that was
+/// removed, from the one before).
+struct Sides<'a> {
+    a: &'a Scenario,
+    b: &'a Scenario,
+}
+
+fn diff(sides: &Sides, path: &str, a: &Value, b: &Value, out: &mut Vec<String>) {
     if a == b {
         return;
     }
+    let at = |k: &str| if path.is_empty() { k.to_string() } else { format!("{path}.{k}") };
     match (a, b) {
+        // One kind of thing became another (a fault, a step: `{"pause": …}` to `{"crash": …}`).
+        (Value::Object(x), Value::Object(y)) if x.len() == 1 && y.len() == 1 && x.keys().ne(y.keys()) => {
+            let (was, is) = (names::name(path, sides.a).0, names::name(path, sides.b).0);
+            out.push(if path.starts_with("faults.") {
+                format!("{was} replaced by {is}")
+            } else {
+                format!("{is} {} → {}", names::value(a, Unit::Plain), names::value(b, Unit::Plain))
+            });
+        }
         (Value::Object(x), Value::Object(y)) => {
             for (k, va) in x {
-                let at = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
-                diff(&at, va, y.get(k).unwrap_or(&Value::Null), out);
+                diff(sides, &at(k), va, y.get(k).unwrap_or(&Value::Null), out);
             }
             for (k, vb) in y.iter().filter(|(k, _)| !x.contains_key(k)) {
-                let at = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
-                diff(&at, &Value::Null, vb, out);
+                diff(sides, &at(k), &Value::Null, vb, out);
             }
         }
         (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
             for (i, (va, vb)) in x.iter().zip(y).enumerate() {
-                diff(&format!("{path}.{i}"), va, vb, out);
+                diff(sides, &at(&i.to_string()), va, vb, out);
             }
         }
+        (Value::Array(_), Value::Array(_)) if path == "faults" => out.push(faults_added_or_removed(sides.a, sides.b)),
         (Value::Array(x), Value::Array(y)) => {
-            let (n, what) = (x.len().abs_diff(y.len()), name(path));
-            let verb = if y.len() > x.len() { "added" } else { "removed" };
-            out.push(if n == 1 { format!("one of the {what} {verb}") } else { format!("{n} of the {what} {verb}") });
+            let (n, what) = (x.len().abs_diff(y.len()), names::name(path, sides.b).0);
+            let verb = if y.len() > x.len() { "added to" } else { "removed from" };
+            out.push(if n == 1 { format!("one item {verb} {what}") } else { format!("{n} items {verb} {what}") });
         }
-        _ => out.push(format!("{} {} → {}", name(path), value(path, a), value(path, b))),
+        _ => {
+            let (name, unit) = names::name(path, sides.b);
+            out.push(format!("{name} {} → {}", names::value(a, unit), names::value(b, unit)));
+        }
     }
 }
 
-/// A setting's name in words, from its path (`faults.0.pause.duration_ms`: "the length of fault 1").
-fn name(path: &str) -> String {
-    let parts: Vec<&str> = path.split('.').collect();
-    let fault = || parts.get(1).and_then(|i| i.parse::<usize>().ok()).map(|i| format!("fault {}", i + 1)).unwrap_or_default();
-    match parts.as_slice() {
-        ["lock", "ttl_ms"] => "TTL".into(),
-        ["faults"] => "faults".into(),
-        ["faults", _, kind, "duration_ms"] => format!("the length of {} ({kind})", fault()),
-        ["faults", _, kind, "at_ms"] => format!("the start of {} ({kind})", fault()),
-        ["faults", _, kind, field] => format!("{} of {} ({kind})", field.trim_end_matches("_ms").replace('_', " "), fault()),
-        ["resource", "fencing"] => "fencing".into(),
-        _ => parts
+/// The faults one scenario has and the other has not, in words: "A's pause added".
+fn faults_added_or_removed(a: &Scenario, b: &Scenario) -> String {
+    let only = |x: &Scenario, y: &Scenario| -> Vec<String> {
+        let mut rest = y.faults.clone();
+        x.faults
             .iter()
-            .rev()
-            .find(|p| p.parse::<usize>().is_err())
-            .map_or(path.to_string(), |p| p.trim_end_matches("_ms").replace('_', " ")),
-    }
-}
-
-/// A value in words: milliseconds as a time.
-fn value(path: &str, v: &Value) -> String {
-    match v {
-        Value::Number(n) if path.ends_with("_ms") => n.as_i64().map_or(n.to_string(), |ms| fmt(from_ms(ms))),
-        Value::String(s) => s.clone(),
-        Value::Null => "none".into(),
-        other => other.to_string(),
+            .enumerate()
+            .filter(|(_, f)| match rest.iter().position(|g| g == *f) {
+                Some(i) => {
+                    rest.remove(i);
+                    false
+                }
+                None => true,
+            })
+            .map(|(i, _)| names::fault_name(x, i))
+            .collect()
+    };
+    let said = |v: Vec<String>, verb: &str| match v.len() {
+        0 => None,
+        1 | 2 => Some(format!("{} {verb}", v.join(" and "))),
+        n => Some(format!("{n} faults {verb}")),
+    };
+    let parts: Vec<String> = [said(only(b, a), "added"), said(only(a, b), "removed")].into_iter().flatten().collect();
+    if parts.is_empty() {
+        "the faults reordered".into()
+    } else {
+        parts.join(", ")
     }
 }
 
@@ -151,9 +200,77 @@ mod tests {
     #[test]
     fn a_change_says_what_it_changed_and_what_it_did_to_the_verdict() {
         let s = gc().reduce(Action::Edit(Field::Ttl, "30000".into()));
-        assert_eq!(s.notice.as_ref().unwrap().text(), "TTL 10 s → 30 s: unsafe → safe.");
+        assert_eq!(s.notice.as_ref().unwrap().text(), "The lock's TTL 10 s → 30 s: unsafe → safe.");
         let s = gc().reduce(Action::Edit(Field::FaultDuration(0), "24000".into()));
-        assert_eq!(s.notice.as_ref().unwrap().text(), "The length of fault 1 (pause) 25 s → 24 s: still unsafe.");
+        assert_eq!(s.notice.as_ref().unwrap().text(), "A's pause lasts 25 s → 24 s: still unsafe.");
+    }
+
+    /// Every field the Change panel edits, and what a drag changes, is named by whose it is and
+    /// written with its unit (issue 34, item 1: "Ms 12000 → 5000", "Latency 3 → 5").
+    #[test]
+    fn every_field_is_named_in_words_with_its_unit() {
+        use Field::*;
+        let cases: &[(&str, Field, &str, &str)] = &[
+            ("gc-pause-unfenced", Ttl, "5000", "The lock's TTL 10 s → 5 s"),
+            ("gc-pause-unfenced", Release, "del", "How the lock is released compare and delete → del"),
+            ("gc-pause-unfenced", Renew, "pexpire", "How the lock is renewed compare and extend → pexpire"),
+            ("gc-pause-unfenced", Persistence, "always", "The lock servers' persistence none → always"),
+            ("failover-lost-lock", ReplicaLag, "50", "The replica's lag behind the primary 1 s → 50 ms"),
+            ("gc-pause-unfenced", TokenSource, "none", "Where tokens come from counter → none"),
+            ("gc-pause-unfenced", TokenStore, "redis", "Where the token counter is kept durable → redis"),
+            ("gc-pause-unfenced", ResourceKind, "database", "The resource's kind store → database"),
+            ("gc-pause-unfenced", Fencing, "atomic", "Fencing at the resource none → atomic"),
+            ("gc-pause-unfenced", Idempotency, "true", "Idempotent writes at the resource off → on"),
+            ("gc-pause-unfenced", Gap, "300", "The resource's time between its check and its write 200 ms → 300 ms"),
+            ("gc-pause-unfenced", LatencyMin, "2", "The network's latency, at least 1 ms → 2 ms"),
+            ("gc-pause-unfenced", LatencyMax, "5", "The network's latency, at most 3 ms → 5 ms"),
+            ("gc-pause-unfenced", Seed, "8", "The random seed 7 → 8"),
+            ("gc-pause-unfenced", Duration, "30000", "The run's length 40 s → 30 s"),
+            ("redlock-happy", Nodes, "3", "The number of Redis masters 5 → 3"),
+            ("redlock-happy", NodeTimeout, "20", "Redlock's timeout per master 50 ms → 20 ms"),
+            ("redlock-happy", Parallel, "true", "Redlock's SETs to the masters one after another → all at once"),
+            ("redlock-happy", DriftFactor, "0.02", "Redlock's clock drift factor 0.01 → 0.02"),
+            ("gc-pause-unfenced", ClientStart(1), "6000", "B's start 5 s → 6 s"),
+            ("gc-pause-unfenced", WorkMs(0, 2), "500", "A's work 1 s → 500 ms"),
+            ("gc-pause-unfenced", FaultAt(0), "4200", "A's pause starts 1.5 s → 4.2 s"),
+            ("gc-pause-unfenced", FaultDuration(0), "5000", "A's pause lasts 25 s → 5 s"),
+            ("redlock-clock-jump", FaultBy(4), "-2000", "The jump of C's clock 15 s forward → 2 s back"),
+            ("delayed-write", FaultExtra(0), "5000", "The delay of A's messages to resource 90 s → 5 s"),
+        ];
+        let mut wrong = Vec::new();
+        for (id, field, raw, want) in cases {
+            let sc = sim::library::get(id).unwrap();
+            let s = Rc::new(Screen::new(sc, false).unwrap()).reduce(Action::Edit(field.clone(), raw.to_string()));
+            let said = s.notice.as_ref().map(|n| n.what.clone()).or(s.error.as_ref().map(|e| e.message.clone()));
+            if said.as_deref() != Some(*want) {
+                wrong.push(format!("{id} {field:?}: {said:?}"));
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn faults_added_moved_or_removed_say_whose() {
+        let s = gc();
+        let late = sim::scenario::Fault::Crash { actor: "B".into(), at_ms: 12_000 };
+        let added = s.clone().reduce(Action::AddFault(late));
+        assert_eq!(added.notice.as_ref().unwrap().what, "B's crash added");
+        let removed = added.reduce(Action::RemoveFault(0));
+        assert_eq!(removed.notice.as_ref().unwrap().what, "A's pause removed");
+        // Two faults of one kind by one actor are told apart by their number.
+        let sc = sim::library::get("gc-pause-unfenced").unwrap();
+        let two = sim::scenario::Fault::Pause { actor: "A".into(), at_ms: 30_000, duration_ms: 100 };
+        let s = Rc::new(Screen::new(sc, false).unwrap()).reduce(Action::AddFault(two));
+        assert_eq!(s.notice.as_ref().unwrap().what, "A's pause (fault 2) added");
+        let s = s.reduce(Action::Edit(Field::FaultAt(1), "31000".into()));
+        assert_eq!(s.notice.as_ref().unwrap().what, "A's pause (fault 2) starts 30 s → 31 s");
+    }
+
+    #[test]
+    fn the_verdict_part_is_apart_from_the_words_of_the_change() {
+        let s = gc().reduce(Action::Edit(Field::Ttl, "30000".into()));
+        let n = s.notice.as_ref().unwrap();
+        assert_eq!((n.what.as_str(), n.did().as_str()), ("The lock's TTL 10 s → 30 s", ": unsafe → safe."));
     }
 
     #[test]
@@ -164,7 +281,7 @@ mod tests {
         let s = s.reduce(Action::AddFault(late));
         let n = s.notice.as_ref().unwrap();
         assert!(n.same_run, "{n:?}");
-        assert!(n.text().starts_with("One of the faults added: the run is the same"), "{}", n.text());
+        assert!(n.text().starts_with("B's pause added: the run is the same"), "{}", n.text());
     }
 
     #[test]

@@ -358,17 +358,21 @@ fn a_challenge_met_another_way_credits_the_change_that_turned_the_verdict() {
     assert!(!s.run.verdict.is_safe() && !s.challenge_met());
     let ttl = go(&s, Action::Edit(Field::Ttl, "20000".into()));
     assert!(ttl.challenge_met() && !ttl.met_its_way(), "{:?}", ttl.error);
-    assert_eq!(ttl.credit.as_deref(), Some("TTL 10 s → 20 s"));
+    assert_eq!(ttl.credit.as_deref(), Some("The lock's TTL 10 s → 20 s"));
     let longer = format!("{}", ttl.scenario.duration_ms + 5000);
     let longer = go(&ttl, Action::Edit(Field::Duration, longer));
-    assert!(longer.challenge_met() && longer.notice.as_ref().is_some_and(|n| n.what.starts_with("Duration")), "{:?}", longer.notice);
-    assert_eq!(longer.credit.as_deref(), Some("TTL 10 s → 20 s"), "the duration changed nothing");
+    assert!(
+        longer.challenge_met() && longer.notice.as_ref().is_some_and(|n| n.what.starts_with("The run's length")),
+        "{:?}",
+        longer.notice
+    );
+    assert_eq!(longer.credit.as_deref(), Some("The lock's TTL 10 s → 20 s"), "the duration changed nothing");
     // Undo of the duration keeps the credit; undo of the TTL takes it back with the verdict.
     let undone = go(&longer, Action::Undo);
-    assert_eq!(undone.credit.as_deref(), Some("TTL 10 s → 20 s"));
+    assert_eq!(undone.credit.as_deref(), Some("The lock's TTL 10 s → 20 s"));
     let undone = go(&undone, Action::Undo);
     assert!(!undone.challenge_met() && undone.credit.is_none());
     // A change that turns the verdict back takes the credit from the one before it.
     let back = go(&longer, Action::Edit(Field::Ttl, "10000".into()));
-    assert!(!back.run.verdict.is_safe() && back.credit.as_deref() == Some("TTL 20 s → 10 s"));
+    assert!(!back.run.verdict.is_safe() && back.credit.as_deref() == Some("The lock's TTL 20 s → 10 s"));
 }

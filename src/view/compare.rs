@@ -55,7 +55,8 @@ pub fn RunBar(p: &RunBarProps) -> Html {
             </label>
             <p class={classes!("notice", p.notice.as_ref().map(|n| if n.safe { "safe" } else { "unsafe" }))} role="status"
                title={p.notice.as_ref().map(|n| n.text())}>
-                { p.notice.as_ref().map(|n| n.text()).unwrap_or_default() }
+                // The words of what changed give way first: what it did is always shown whole.
+                if let Some(n) = &p.notice { <span class="what">{ &n.what }</span><span class="did">{ n.did() }</span> }
             </p>
         </div>
     }

@@ -287,6 +287,11 @@ await test('drag the pause shorter than the lease: the verdict flips to safe', a
   await page.mouse.move(box.x + targetW, y, { steps: 5 });
   await page.mouse.up();
   expect(await attr(page, 'data-verdict') === 'safe', 'safe after shortening the pause');
+  // The notice names whose pause and its unit, and what the drag did is never cut short.
+  const notice = await page.textContent('.run-bar .notice');
+  expect(/^A's pause lasts 25 s → [\d.]+ s: unsafe → safe\.$/.test(notice), `the notice: ${notice}`);
+  const [bar, did] = await Promise.all(['.run-bar .notice', '.run-bar .notice .did'].map((s) => page.locator(s).boundingBox()));
+  expect(did.x + did.width <= bar.x + bar.width + 0.5, `the verdict's change is shown whole: ${JSON.stringify([bar, did])}`);
   // Drag the whole block later: still a 5 s pause, still shorter than the lease... and the run changes.
   const b2 = await page.locator('.pause rect').first().boundingBox();
   expect(b2.width < box.width / 2, 'the block got shorter');
@@ -330,7 +335,7 @@ await test('editing keeps the reader\'s place and says what the change did', asy
   await page.press('#f-ttl', 'Enter');
   await page.waitForFunction(() => document.querySelector('.run-bar .notice').textContent.length > 0);
   const notice = await page.textContent('.run-bar .notice');
-  expect(notice === 'TTL 10 s → 30 s: unsafe → safe.', `the notice: ${notice}`);
+  expect(notice === "The lock's TTL 10 s → 30 s: unsafe → safe.", `the notice: ${notice}`);
   expect((await where()).split('·')[1] === before.split('·')[1], `the cursor stays at the same moment: ${before} → ${await where()}`);
   expect((await page.locator('svg.timeline').boundingBox()).y === top, 'the timeline does not move');
   // A pause after everyone has finished changes nothing, and says so.

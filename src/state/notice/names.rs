@@ -1,0 +1,149 @@
+//! A setting's name in a reader's words, from its path in the scenario: whose it is and what it
+//! is ("client1's work", "the lock's TTL", "A's pause starts"), and its value with its unit
+//! ("12 s", "3 ms", "on"). The notice after a change is made of these ([`super::change`]).
+
+use sim::json::Value;
+use sim::scenario::{Fault, Scenario};
+use sim::time::{fmt, from_ms};
+
+/// How a setting's value is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Milliseconds, as a time ("10 s", "3 ms").
+    Time,
+    /// A clock step: forward or back.
+    Step,
+    /// Parts per million of a clock's rate.
+    Ppm,
+    /// A switch: on or off.
+    Switch,
+    /// A switch whose two sides have names: (off, on).
+    Either(&'static str, &'static str),
+    /// A count or a name, as it is.
+    Plain,
+}
+
+/// A setting's name in words, and how its value is written. `sc` is the scenario it is in
+/// (a fault or a client is named by its actor; one that is not there any more by its number).
+pub fn name(path: &str, sc: &Scenario) -> (String, Unit) {
+    let parts: Vec<&str> = path.split('.').collect();
+    let index = |i: usize| parts.get(i).and_then(|p| p.parse::<usize>().ok());
+    let client = || {
+        let c = index(1).unwrap_or(0);
+        sc.clients.get(c).map_or(format!("client {}", c + 1), |c| c.name.clone())
+    };
+    let fault = || index(1).map_or("a fault".to_string(), |i| fault_name(sc, i));
+    use Unit::*;
+    let (words, unit) = match parts.as_slice() {
+        ["lock", "ttl_ms"] => ("the lock's TTL".to_string(), Time),
+        ["lock", "release"] => ("how the lock is released".into(), Plain),
+        ["lock", "renew"] => ("how the lock is renewed".into(), Plain),
+        ["lock", "persistence"] => ("the lock servers' persistence".into(), Plain),
+        ["lock", "replica", "lag_ms"] => ("the replica's lag behind the primary".into(), Time),
+        ["lock", "nodes"] => ("the number of Redis masters".into(), Plain),
+        ["lock", "node_timeout_ms"] => ("Redlock's timeout per master".into(), Time),
+        ["lock", "parallel"] => ("Redlock's SETs to the masters".into(), Either("one after another", "all at once")),
+        ["lock", "clock_drift_factor"] => ("Redlock's clock drift factor".into(), Plain),
+        ["lock", "recheck_after_wait"] => ("the session checked again after the wait".into(), Switch),
+        ["lock", field] => (format!("the lock's {}", words(field)), unit_of(field)),
+        ["token", "source"] => ("where tokens come from".into(), Plain),
+        ["token", "store"] => ("where the token counter is kept".into(), Plain),
+        ["token", "start"] => ("the first token".into(), Plain),
+        ["resource", "kind"] => ("the resource's kind".into(), Plain),
+        ["resource", "fencing"] => ("fencing at the resource".into(), Plain),
+        ["resource", "idempotency"] => ("idempotent writes at the resource".into(), Switch),
+        ["resource", "check_write_gap_ms"] => ("the resource's time between its check and its write".into(), Time),
+        ["network", "latency_ms", "0"] => ("the network's latency, at least".into(), Time),
+        ["network", "latency_ms", "1"] => ("the network's latency, at most".into(), Time),
+        ["network", "links", i, "latency_ms", end] => {
+            let link = i.parse::<usize>().ok().and_then(|i| sc.network.links.get(i));
+            let between = link.map_or("a link".to_string(), |l| format!("{} → {}", l.from, l.to));
+            (format!("the latency of {between}, {}", if *end == "0" { "at least" } else { "at most" }), Time)
+        }
+        ["seed"] => ("the random seed".into(), Plain),
+        ["duration_ms"] => ("the run's length".into(), Time),
+        ["clients", _, "start_ms"] => (format!("{}'s start", client()), Time),
+        ["clients", _, "steps", _, "work", "ms"] => (format!("{}'s work", client()), Time),
+        ["clients", _, "steps", _, step, field] => (format!("{}'s {} {}", client(), words(step), words(field)), unit_of(field)),
+        ["clients", _, "steps", _] | ["clients", _, "steps", _, _] => (format!("{}'s step {}", client(), index(3).unwrap_or(0) + 1), Plain),
+        ["clients", _, "steps"] => (format!("{}'s steps", client()), Plain),
+        ["clients", _, field] => (format!("{}'s {}", client(), words(field)), unit_of(field)),
+        ["faults", _, kind, "at_ms"] => {
+            let verb = if matches!(*kind, "pause" | "partition" | "drift" | "delay" | "drop") { "starts" } else { "comes at" };
+            (format!("{} {verb}", fault()), Time)
+        }
+        ["faults", _, _, "duration_ms"] => (format!("{} lasts", fault()), Time),
+        ["faults", _, _, "by_ms"] => (fault(), Step),
+        ["faults", _, _, "ppm"] => (fault(), Ppm),
+        ["faults", _, _, "extra_ms"] => (fault(), Time),
+        ["faults", _, _, "count"] => (format!("{}: how many messages", fault()), Plain),
+        ["faults", _, kind, "actor" | "isolate" | "from" | "to"] => (format!("who the {} strikes", words(kind)), Plain),
+        ["faults", ..] => (fault(), Plain),
+        _ => {
+            let last = parts.iter().rev().find(|p| p.parse::<usize>().is_err()).copied().unwrap_or(path);
+            (words(last), unit_of(last))
+        }
+    };
+    (words, unit)
+}
+
+/// A fault in words, by whom it strikes ("A's pause", "the partition cutting off A"), with its
+/// number when another fault has the same words.
+pub fn fault_name(sc: &Scenario, i: usize) -> String {
+    let Some(f) = sc.faults.get(i) else { return format!("fault {}", i + 1) };
+    let said = describe(f);
+    if sc.faults.iter().filter(|g| describe(g) == said).count() > 1 {
+        format!("{said} (fault {})", i + 1)
+    } else {
+        said
+    }
+}
+
+/// A fault in words, by whom it strikes.
+pub fn describe(f: &Fault) -> String {
+    match f {
+        Fault::Pause { actor, .. } => format!("{actor}'s pause"),
+        Fault::Crash { actor, .. } => format!("{actor}'s crash"),
+        Fault::Restart { actor, .. } => format!("{actor}'s restart"),
+        Fault::ClockJump { actor, .. } => format!("the jump of {actor}'s clock"),
+        Fault::Drift { actor, .. } => format!("the drift of {actor}'s clock"),
+        Fault::Partition { isolate, .. } => format!("the partition cutting off {}", isolate.join(" and ")),
+        Fault::Delay { from, to, .. } => format!("the delay of {from}'s messages to {to}"),
+        Fault::Drop { from, to, .. } => format!("the loss of {from}'s messages to {to}"),
+        Fault::Failover { .. } => "the failover".into(),
+    }
+}
+
+/// A value in words, in its unit.
+pub fn value(v: &Value, unit: Unit) -> String {
+    match (v, unit) {
+        (Value::Number(n), Unit::Time) => n.as_i64().map_or(n.to_string(), |ms| fmt(from_ms(ms))),
+        (Value::Number(n), Unit::Step) => match n.as_i64() {
+            Some(ms) if ms < 0 => format!("{} back", fmt(from_ms(-ms))),
+            Some(ms) => format!("{} forward", fmt(from_ms(ms))),
+            None => n.to_string(),
+        },
+        (Value::Number(n), Unit::Ppm) => format!("{n} ppm"),
+        (Value::Bool(b), Unit::Either(off, on)) => if *b { on } else { off }.into(),
+        (Value::Bool(b), _) => if *b { "on" } else { "off" }.into(),
+        (Value::String(s), _) => s.replace('-', " "),
+        (Value::Array(items), _) => items.iter().map(|i| value(i, unit)).collect::<Vec<_>>().join(" and "),
+        (Value::Null, _) => "none".into(),
+        (Value::Object(map), _) if map.len() == 1 => map.keys().next().map(|k| words(k)).unwrap_or_default(),
+        (other, _) => other.to_string(),
+    }
+}
+
+/// A field's name as words: `check_write_gap_ms` is "check write gap".
+fn words(field: &str) -> String {
+    field.trim_end_matches("_ms").replace('_', " ")
+}
+
+/// A field's unit by its name: `_ms` is a time.
+fn unit_of(field: &str) -> Unit {
+    if field.ends_with("_ms") || field == "ms" {
+        Unit::Time
+    } else {
+        Unit::Plain
+    }
+}
