@@ -148,7 +148,15 @@ pub fn Timeline(p: &TimelineProps) -> Html {
     };
     let leases = ByPtr::from(use_memo((p.run.clone(), p.scenario.clone()), |(run, sc)| draw::lease::Leases::of(run, sc)));
     // What the legend shows: an edit or a zoom that changes none of it does not draw it again.
-    let kinds = *use_memo((lay.clone(), !leases.is_empty()), |(lay, leases)| legend::kinds(lay, *leases));
+    // In predict mode, only what has been shown: up to the cursor's step (the markers show the
+    // key moments up to it, and no violation).
+    let upto = p.hide.then(|| p.run.events.get(p.cursor).map_or(0, |e| e.at_us));
+    let beside = draw::legend::Beside {
+        leases: !leases.is_empty(),
+        moments: p.facts.moments().iter().any(|&i| !p.hide || i <= p.cursor),
+        violations: !p.facts.violations().is_empty(),
+    };
+    let kinds = *use_memo((lay.clone(), beside, upto), |(lay, beside, upto)| draw::legend::kinds(lay, *beside, *upto));
     let drag: Drags = use_mut_ref(|| None).into();
     let menu = use_state(|| None::<Menu>);
     let reduced = *use_memo((), |_| reduced_motion());

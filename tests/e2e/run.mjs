@@ -600,6 +600,8 @@ await test('export: the SVG from the app and from the command line render with t
   await page.fill('input[type=range]', '60');
   const appLanes = await page.locator('svg.timeline .lane-bg').count();
   const appMarks = await page.locator('svg.timeline g.mark').count();
+  const appLegend = (await page.locator('.legend li span:last-child').allTextContents())
+    .filter((t) => !t.includes('ring') && !t.includes('lease left') && !t.includes('on the time axis'));
   await page.click('#tab-Change');
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('text=Download SVG')]);
   expect(download.suggestedFilename() === 'gc-pause-unfenced-step-60.svg', download.suggestedFilename());
@@ -610,11 +612,26 @@ await test('export: the SVG from the app and from the command line render with t
     const view = await browser.newPage();
     await view.setContent(`<!doctype html><body style="margin:0">${svg}</body>`);
     const lanes = await view.locator('svg .lane-bg').count();
-    const marks = await view.locator('svg g.mark').count();
+    // The marks of the timeline (the legend under it has a sample of each kind).
+    const marks = await view.locator('svg g.mark:not(.legend g.mark)').count();
+    const legend = await view.locator('svg .legend-text').allTextContents();
     const box = await view.locator('svg').boundingBox();
     await view.close();
     expect(lanes === appLanes && marks === appMarks, `${name}: ${lanes} lanes and ${marks} marks, the app has ${appLanes} and ${appMarks}`);
     expect(box.width > 600 && box.height > 200, `${name}: rendered ${box.width}×${box.height}`);
+    // The app's legend, entry by entry (less what the export does not draw: the lease rings
+    // and the markers on the time axis).
+    expect(JSON.stringify(legend) === JSON.stringify(appLegend), `${name}: the legend ${JSON.stringify(legend)}, the app's ${JSON.stringify(appLegend)}`);
+    // Shown in a 760-pixel column, no label is smaller than 11 pixels.
+    const small = await (async () => {
+      const v = await browser.newPage({ viewport: { width: 760, height: 800 } });
+      await v.setContent(`<!doctype html><body style="margin:0"><div style="width:760px">${svg.replace('<svg ', '<svg style="max-width:100%;height:auto" ')}</div></body>`);
+      const sizes = await v.evaluate(() => [...document.querySelectorAll('svg text')].filter((t) => t.textContent.trim())
+        .map((t) => t.getBoundingClientRect().height ? parseFloat(getComputedStyle(t).fontSize) * document.querySelector('svg').getBoundingClientRect().width / document.querySelector('svg').viewBox.baseVal.width : 99));
+      await v.close();
+      return sizes.filter((s) => s < 10.99);
+    })();
+    expect(small.length === 0, `${name}: ${small.length} labels under 11 px at 760 px wide: ${small.slice(0, 5)}`);
   }
 });
 

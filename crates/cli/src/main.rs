@@ -73,8 +73,9 @@ enum Command {
         /// Draw the cursor at this step (1 is the first event).
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         step: Option<u64>,
-        /// The image's width in pixels.
-        #[arg(long, value_name = "PX", default_value_t = 1000, value_parser = clap::value_parser!(u32).range(640..=10_000))]
+        /// The image's width in pixels. The default is a page's column: shown narrower than its
+        /// width, an image's labels shrink below their 11 pixels.
+        #[arg(long, value_name = "PX", default_value_t = draw::svg::WIDTH as u32, value_parser = clap::value_parser!(u32).range(640..=10_000))]
         width: u32,
         /// Draw a second run below on the same time axis, the first difference marked: `fix` for
         /// the scenario with its one-click fix, or another scenario (a library id or a file; write

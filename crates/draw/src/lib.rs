@@ -5,4 +5,5 @@
 pub mod glyph;
 pub mod layout;
 pub mod lease;
+pub mod legend;
 pub mod svg;

@@ -12,6 +12,14 @@ use sim::trace::{Event, Run};
 
 use crate::glyph::{self, Glyph, Shape};
 use crate::layout::{layout, layout_until, Layout};
+use crate::legend::{self, Beside, Entry, Kinds, Sample};
+
+/// The width the export is drawn at unless asked otherwise: a page's column (GitHub's is about
+/// 760 pixels wide at most), so that shown there its labels keep their 11 pixels rather than
+/// shrink (an image twice as wide would show them at half that).
+pub const WIDTH: f64 = 760.0;
+/// One row of the legend.
+const LEGEND_ROW: f64 = 24.0;
 
 /// Height of the caption above the axis.
 const CAPTION: f64 = 34.0;
@@ -33,25 +41,26 @@ svg { font-family: system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-ser
 .bg { fill: #ffffff; } text { font-size: 11px; fill: #5b6472; }
 .caption { font-size: 14px; font-weight: 700; fill: #1b2330; } .verdict.safe { fill: #0b7a4b; } .verdict.unsafe { fill: #c0392b; }
 .grid { stroke: #dde1e7; } .axis text { text-anchor: middle; }
-.lane-bg { fill: #fbfcfd; stroke: #dde1e7; } .lane-name { font-size: 13px; font-weight: 700; fill: #1b2330; } .lane-role { font-size: 10px; }
+.lane-bg { fill: #fbfcfd; stroke: #dde1e7; } .lane-name { font-size: 13px; font-weight: 700; fill: #1b2330; } .lane-role { font-size: 11px; }
 .c0 { --c: #0072b2; color: #0072b2; } .c1 { color: #e69f00; } .c2 { color: #009e73; } .c3 { color: #cc79a7; }
 .c4 { color: #56b4e9; } .c5 { color: #d55e00; } .c6 { color: #8a7b00; } .c7 { color: #444444; } .srv { color: #6b7785; }
 .bar rect { fill: currentColor; } .bar.key rect { fill-opacity: .28; stroke: currentColor; stroke-width: 1.5; }
 .bar.stale rect { fill-opacity: .22; stroke: #c0392b; stroke-width: 1.5; stroke-dasharray: 5 3; }
 .bar.down rect { fill: #c7ccd4; fill-opacity: .55; } .bar.partition rect { fill: none; stroke: #a15c00; stroke-dasharray: 5 3; }
-.bar-label { font-size: 10.5px; fill: #ffffff; font-weight: 600; } .bar.key .bar-label, .bar.stale .bar-label { fill: #1b2330; }
+.bar-label { font-size: 11px; fill: #ffffff; font-weight: 600; } .bar.key .bar-label, .bar.stale .bar-label { fill: #1b2330; }
 .pause rect { fill: #7b5ea7; fill-opacity: .82; } .pause-label { fill: #ffffff; font-weight: 600; }
 .msg path { fill: none; stroke: #5b6472; stroke-width: 1; opacity: .65; } .msg.delayed path { stroke: #a15c00; stroke-width: 2; stroke-dasharray: 6 3; opacity: 1; }
-.msg.lost path { stroke: #c0392b; stroke-dasharray: 3 3; opacity: 1; } .msg.inflight path { stroke: #a15c00; stroke-dasharray: 2 4; } .msg.burst path { stroke-width: 3; opacity: .5; } .msg-label { font-size: 10.5px; font-weight: 600; fill: #1b2330; } .head { fill: #5b6472; } .lost-x { stroke: #c0392b; stroke-width: 2; }
+.msg.lost path { stroke: #c0392b; stroke-dasharray: 3 3; opacity: 1; } .msg.inflight path { stroke: #a15c00; stroke-dasharray: 2 4; } .msg.burst path { stroke-width: 3; opacity: .5; } .msg-label { font-size: 11px; font-weight: 600; fill: #1b2330; } .head { fill: #5b6472; } .lost-x { stroke: #c0392b; stroke-width: 2; }
 .mark.accepted circle { fill: #0b7a4b; } .mark.rejected circle { fill: #1b2330; } .mark.accepted.harm circle { fill: #c0392b; stroke: #fbe9e7; stroke-width: 3; } .mark.harm .mark-label { fill: #c0392b; } .mark .tick, .mark .cross { stroke: #ffffff; stroke-width: 2; fill: none; }
 .mark-label { text-anchor: middle; font-weight: 700; fill: #1b2330; paint-order: stroke; stroke: #ffffff; stroke-width: 3px; stroke-linejoin: round; } .mark-label.start { text-anchor: start; } .msg-label.end, .mark-label.end { text-anchor: end; } .mark.grant rect { fill: #1b2330; }
-.mark .bang { fill: #ffffff; font-weight: 800; text-anchor: middle; font-size: 10px; }
+.mark .bang { fill: #ffffff; font-weight: 800; text-anchor: middle; font-size: 11px; }
+.legend-head { font-size: 12px; font-weight: 700; fill: #1b2330; } .legend-text { font-size: 12px; }
 .mark.expired circle { fill: none; stroke: #1b2330; stroke-width: 1.5; } .mark.violation path { fill: #c0392b; }
 .vline { stroke: #c0392b; stroke-width: 1.5; stroke-dasharray: 4 3; } .mark .jump { stroke: #a15c00; stroke-width: 2; fill: none; }
 .mark.crash path { stroke: #c0392b; stroke-width: 3; } .mark.restart path { fill: #0b7a4b; }
 .veil { fill: #ffffff; fill-opacity: .6; fill-rule: evenodd; } .cursor line { stroke: #1f6feb; stroke-width: 2; } .cursor text { fill: #1f6feb; text-anchor: middle; font-weight: 700; }
 @media (prefers-color-scheme: dark) {
-  .bg { fill: #161c25; } text { fill: #9aa4b2; } .caption, .lane-name, .mark-label, .msg-label { fill: #e6eaf0; }
+  .bg { fill: #161c25; } text { fill: #9aa4b2; } .caption, .lane-name, .mark-label, .msg-label, .legend-head { fill: #e6eaf0; }
   .lane-bg { fill: #141a22; stroke: #2a3340; } .grid { stroke: #2a3340; } .veil { fill: #161c25; }
   .mark.rejected circle { fill: #e6eaf0; } .mark.rejected .cross { stroke: #161c25; }
   .mark.harm .mark-label { fill: #ff7b6b; } .mark-label { stroke: #161c25; }
@@ -143,12 +152,66 @@ fn group(s: &mut String, g: &Glyph) {
 /// into the events) if given.
 pub fn render(run: &Run, sc: &Scenario, width: f64, cursor: Option<usize>) -> String {
     let l = layout(run, sc, width);
-    let mut s = open(l.width, l.height + CAPTION, &format!("Lease Lab timeline of {}", sc.title), &sc.title, "");
+    let kinds = legend::kinds(&l, Beside::default(), None);
+    let mut s =
+        open(l.width, l.height + CAPTION + legend_height(kinds, l.width), &format!("Lease Lab timeline of {}", sc.title), &sc.title, "");
     caption(&mut s, &sc.title, run.verdict.is_safe(), l.width, 0.0);
     let at = cursor.and_then(|c| run.events.get(c)).map(|e| e.at_us);
     body(&mut s, run, sc, &l, CAPTION, at, None);
+    draw_legend(&mut s, kinds, l.width, CAPTION + l.height);
     s.push_str("</svg>\n");
     s
+}
+
+/// The legend's entries in rows across `width`: each its sample, then its words.
+fn legend_rows(kinds: Kinds, width: f64) -> Vec<Vec<(f64, Entry)>> {
+    let mut rows: Vec<Vec<(f64, Entry)>> = vec![Vec::new()];
+    let mut x = 10.0;
+    for e in legend::entries(kinds) {
+        let w = match &e.sample {
+            Sample::Glyph(_, w) => *w,
+            Sample::Ring(_) => 18.0,
+        };
+        // 12-pixel words: a little wider than the layout's 11-pixel estimate.
+        let span = w + 6.0 + crate::layout::text_width(e.text) * 12.0 / 11.0;
+        if x > 10.0 && x + span > width - 10.0 {
+            rows.push(Vec::new());
+            x = 10.0;
+        }
+        rows.last_mut().expect("one row at least").push((x, e));
+        x += span + 18.0;
+    }
+    rows
+}
+
+/// The legend's height: its heading and its rows.
+fn legend_height(kinds: Kinds, width: f64) -> f64 {
+    LEGEND_ROW * (1 + legend_rows(kinds, width).len()) as f64 + 6.0
+}
+
+/// Writes the legend under the timeline, from `y`: the same entries as the app's legend.
+fn draw_legend(s: &mut String, kinds: Kinds, width: f64, y: f64) {
+    let _ = write!(
+        s,
+        r#"<g class="legend" transform="translate(0 {})"><text class="legend-head" x="10" y="17">Legend</text>"#,
+        crate::glyph::num(y)
+    );
+    for (r, row) in legend_rows(kinds, width).into_iter().enumerate() {
+        let top = LEGEND_ROW * (r + 1) as f64;
+        for (x, e) in row {
+            let Sample::Glyph(g, w) = &e.sample else { continue };
+            let _ = write!(s, r#"<g transform="translate({} {})">"#, crate::glyph::num(x), crate::glyph::num(top));
+            group(s, g);
+            let _ = write!(
+                s,
+                r#"</g><text class="legend-text" x="{}" y="{}">{}</text>"#,
+                crate::glyph::num(x + w + 6.0),
+                crate::glyph::num(top + 15.0),
+                esc(e.text)
+            );
+        }
+    }
+    s.push_str("</g>");
 }
 
 /// Two runs as one SVG document, one above the other on one time axis (Kleppmann's pair of
@@ -163,7 +226,9 @@ pub fn render_compare(top: (&Run, &Scenario, &str), bottom: (&Run, &Scenario, &s
     let halves = [(top, diff.map(|d| (d.0, d.1))), (bottom, diff.map(|d| (d.0, d.2)))];
     let layouts = halves.map(|((run, sc, _), _)| layout_until(run, sc, width, end_us));
     let width = layouts[0].width;
-    let height = layouts.iter().map(|l| COMPARE_CAPTION + l.height).sum::<f64>() + GAP;
+    let beside = Beside::default();
+    let kinds = legend::kinds(&layouts[0], beside, None).and(legend::kinds(&layouts[1], beside, None));
+    let height = layouts.iter().map(|l| COMPARE_CAPTION + l.height).sum::<f64>() + GAP + legend_height(kinds, width);
     let title = format!("{} / {}", top.2, bottom.2);
     let mut s = open(width, height, &format!("Lease Lab: two runs compared: {title}"), &title, COMPARE_STYLE);
     let mut y = 0.0;
@@ -175,6 +240,7 @@ pub fn render_compare(top: (&Run, &Scenario, &str), bottom: (&Run, &Scenario, &s
         body(&mut s, run, sc, l, y + COMPARE_CAPTION, cursor_us, diff.and_then(|(t, i)| Some((t, run.events.get(i)?))));
         y += COMPARE_CAPTION + l.height + GAP;
     }
+    draw_legend(&mut s, kinds, width, y - GAP);
     s.push_str("</svg>\n");
     s
 }
@@ -276,7 +342,9 @@ mod tests {
         let svg = render(&run, &sc, 1000.0, Some(40));
         let l = layout(&run, &sc, 1000.0);
         assert_eq!(svg.matches(r#"class="lane-bg""#).count(), l.lanes.len());
-        assert_eq!(svg.matches(r#"<g class="mark "#).count(), l.marks.len());
+        let (timeline, legend) = svg.split_once(r#"<g class="legend""#).unwrap();
+        assert_eq!(timeline.matches(r#"<g class="mark "#).count(), l.marks.len());
+        assert!(legend.contains(r#"<g class="mark "#), "the legend's samples of the marks");
         assert!(svg.contains("A &lt;b&gt;bold&lt;/b&gt; &amp; &quot;quoted&quot; title"));
         assert!(!svg.contains("<b>"));
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
@@ -320,6 +388,40 @@ mod tests {
         let long = layout_until(&run, &sc, 1000.0, 2 * run.end_us);
         assert_eq!(long.x(run.end_us), (own.x0 + own.x1) / 2.0);
         assert_eq!((long.lanes.len(), long.bars.len(), long.marks.len()), (own.lanes.len(), own.bars.len(), own.marks.len()));
+    }
+
+    /// Issue 34, item 4: the export had no legend. It has the app's, from the same list.
+    #[test]
+    fn the_export_has_the_legend_of_what_it_draws() {
+        let sc = sim::library::get("gc-pause-unfenced").unwrap();
+        let run = sim::run(&sc).unwrap();
+        let svg = render(&run, &sc, WIDTH, None);
+        let l = layout(&run, &sc, WIDTH);
+        let entries = legend::entries(legend::kinds(&l, Beside::default(), None));
+        assert!(entries.len() >= 6, "{entries:?}");
+        for e in &entries {
+            assert!(svg.contains(&format!(r#"class="legend-text" "#)) && svg.contains(&format!(">{}</text>", esc(e.text))), "{}", e.text);
+        }
+        assert!(svg.contains(">stale write accepted</text>") && !svg.contains(">crash</text>"), "only what it draws");
+        // Rows stay inside the picture, at the narrowest width the command line allows.
+        for row in legend_rows(legend::kinds(&l, Beside::default(), None), 640.0) {
+            let (x, e) = row.last().unwrap();
+            let Sample::Glyph(_, w) = &e.sample else { panic!("no ring in the export") };
+            assert!(x + w + 6.0 + crate::layout::text_width(e.text) * 12.0 / 11.0 <= 630.0, "{}", e.text);
+        }
+    }
+
+    /// Issue 34, item 4: shown in a 760-pixel column, the export's labels shrank to about 7
+    /// pixels. It is drawn 760 wide, and no text in it is set below 11 pixels.
+    #[test]
+    fn shown_in_a_page_s_column_no_text_is_below_11_pixels() {
+        assert!(WIDTH <= 760.0);
+        for style in [STYLE, COMPARE_STYLE] {
+            for size in style.split("font-size:").skip(1) {
+                let px: f64 = size.trim_start().split("px").next().unwrap().parse().unwrap();
+                assert!(px >= 11.0, "font-size {px}px in the export's style");
+            }
+        }
     }
 
     #[test]

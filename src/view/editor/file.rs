@@ -56,9 +56,9 @@ pub fn FileBox(p: &FileProps) -> Html {
                 Some(o) => {
                     let at = s.run.events.get(cursor).map(|e| e.at_us);
                     let top = if s.fixed() { "With the fix" } else { "This run" };
-                    draw::svg::render_compare((&s.run, sc, top), (&o.run, &o.scenario, &o.label), 1200.0, at)
+                    draw::svg::render_compare((&s.run, sc, top), (&o.run, &o.scenario, &o.label), draw::svg::WIDTH, at)
                 }
-                None => draw::svg::render(&s.run, sc, 1200.0, Some(cursor)),
+                None => draw::svg::render(&s.run, sc, draw::svg::WIDTH, Some(cursor)),
             };
             save_file(&format!("{}-step-{}.svg", sc.id, cursor + 1), "image/svg+xml", &svg);
         })
