@@ -13,6 +13,10 @@ use crate::view::progress::Progress;
 pub struct CourseProps {
     /// The id of the scenario shown.
     pub current: String,
+    /// Predict mode is on: a lesson's verdict is shown only once the reader has finished it.
+    pub predict: bool,
+    /// The verdict of the lesson shown is hidden (predict mode, before its end).
+    pub current_hidden: bool,
     /// The reader's progress, read from storage by the lab (once, and when it changes).
     pub progress: ByPtr<Progress>,
     pub on_reset: Callback<()>,
@@ -76,7 +80,11 @@ pub fn Course(p: &CourseProps) -> Html {
                                     <button class={classes!("lesson", here.then_some("here"))} aria-current={here.then_some("true")}
                                             onclick={Callback::from(move |_| d.emit(Action::Open(sc.clone(), false)))}>
                                         <span class="lesson-title">{ &s.title }</span>
-                                        <span class={classes!("mini", if *safe { "safe" } else { "unsafe" })}>{ if *safe { "safe" } else { "unsafe" } }</span>
+                                        if !p.predict || finished(s, visited, scores) && !(here && p.current_hidden) {
+                                            <span class={classes!("mini", if *safe { "safe" } else { "unsafe" })}>{ if *safe { "safe" } else { "unsafe" } }</span>
+                                        } else {
+                                            <span class="mini hidden" title="Predict mode hides the verdict until you reach the end of this lesson">{ "verdict hidden" }</span>
+                                        }
                                         if s.fix.is_some() { <span class="mini fixable">{ "has a fix" }</span> }
                                         if visited.contains(&s.id) { <span class="mini seen">{ "✓ seen" }</span> }
                                         { lesson_score(s, scores) }
@@ -90,6 +98,17 @@ pub fn Course(p: &CourseProps) -> Html {
             <button class="btn small ghost reset" onclick={on_reset}>{ "Reset my progress" }</button>
         </nav>
     }
+}
+
+/// Whether the reader has finished a lesson as predict mode counts it: answered every one of its
+/// questions (at the end of its run, where the verdict is shown), or opened it when it has none
+/// (predict mode hides nothing of such a lesson). Until then predict mode hides its verdict
+/// in the course, as it does on the lesson's own screen.
+fn finished(s: &sim::Scenario, visited: &[String], scores: &sim::flat::Map<String, bool>) -> bool {
+    if s.questions.is_empty() {
+        return visited.contains(&s.id);
+    }
+    (0..s.questions.len()).all(|i| scores.get(&format!("{}#{i}", s.id)).is_some())
 }
 
 /// A lesson's predict result, once any of its questions is answered: "predict 2/3".

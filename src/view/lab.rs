@@ -215,7 +215,7 @@ fn side_panel(s: &Screen, latest: &Latest<Screen>, progress: hooks::ProgressStat
         },
         Panel::Course => {
             let (value, reset) = progress;
-            html! { <Course current={s.original.id.clone()} progress={value} on_reset={reset} dispatch={dispatch.clone()} /> }
+            html! { <Course current={s.original.id.clone()} predict={s.predict} current_hidden={s.hides_future()} progress={value} on_reset={reset} dispatch={dispatch.clone()} /> }
         }
     }
 }

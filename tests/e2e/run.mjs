@@ -1262,6 +1262,34 @@ await test('predict mode: the run stops at each question, reveals the answer and
   await page.waitForURL(/predict=1/);
 });
 
+await test('predict mode hides what is to come in the legend and the Course tab too', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced&predict=1');
+  expect(await step(page) === 1, 'predict mode starts from the first step');
+  const legend = await page.textContent('.legend');
+  for (const hidden of ['stale write accepted', 'harm done', 'lease run out', 'red ring', 'violation']) {
+    expect(!legend.includes(hidden), `at step 1 the legend lists ${hidden}: ${legend}`);
+  }
+  await page.click('#tab-Course');
+  await page.locator('.course .lesson').first().waitFor();
+  const verdicts = () => page.locator('.course .mini.safe, .course .mini.unsafe').count();
+  expect(await verdicts() === 0, `no lesson's verdict is shown before it is reached: ${await verdicts()}`);
+  expect(await page.locator('.course .lesson.here .mini.hidden').count() === 1, 'this lesson\'s verdict is hidden');
+  // Answer every question and go to the end: this lesson's verdict shows, in the legend's
+  // harm and on its line in the course; the lessons not reached keep theirs hidden.
+  await page.click('#tab-Inspect');
+  for (let i = 0; i < 20 && await step(page) !== Number(await attr(page, 'data-steps')); i++) {
+    await page.keyboard.press('End');
+    if (await page.locator('.predict.ask').count()) await page.keyboard.press('a');
+  }
+  expect((await page.textContent('.legend')).includes('stale write accepted'), await page.textContent('.legend'));
+  await page.click('#tab-Course');
+  expect((await page.textContent('.course .lesson.here')).includes('unsafe'), await page.textContent('.course .lesson.here'));
+  expect(await verdicts() === 1, `only the finished lesson's verdict: ${await verdicts()}`);
+  // Predict mode off: every verdict.
+  await page.keyboard.press('p');
+  await page.waitForFunction(() => document.querySelectorAll('.course .mini.safe, .course .mini.unsafe').length === 35);
+});
+
 await test('the course: the end of a run invites a change, checks it, and leads to the next lesson', async (page) => {
   await open(page, '?scenario=gc-pause-unfenced');
   expect(await page.locator('.your-turn').count() === 0, 'the invitation waits for the end of the run');
