@@ -87,29 +87,53 @@ pub fn Header(p: &HeaderProps) -> Html {
 fn Share(p: &ShareProps) -> Html {
     let open = use_state(|| false);
     let shown = use_state(|| None::<String>);
+    // Embed opens its dialog in place of the popover: the menu's own buttons go (it stays
+    // mounted only to hold the dialog), and closing the dialog closes the whole of it.
+    let embedding = use_state(|| false);
     let toggle = {
-        let (open, shown) = (open.clone(), shown.setter());
+        let (open, shown, embedding) = (open.clone(), shown.setter(), embedding.setter());
         Callback::from(move |_| {
             shown.set(None);
+            embedding.set(false);
             open.set(!*open)
         })
     };
     let inside = use_node_ref();
     let close = {
-        let (open, shown) = (open.setter(), shown.setter());
+        let (open, shown, embedding) = (open.setter(), shown.setter(), embedding.setter());
         use_callback((), move |_: (), _| {
             shown.set(None);
+            embedding.set(false);
             open.set(false)
         })
     };
-    crate::view::dismiss::use_dismiss(*open, inside.clone(), close);
+    crate::view::dismiss::use_dismiss(*open, inside.clone(), close.clone());
+    let on_embed = {
+        let embedding = embedding.setter();
+        Callback::from(move |e: MouseEvent| {
+            use wasm_bindgen::JsCast;
+            let Some(button) =
+                e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|el| el.closest("button").ok().flatten())
+            else {
+                return;
+            };
+            if button.get_attribute("aria-label").as_deref() == Some("Close") && button.closest(".embed-dialog").ok().flatten().is_some() {
+                close.emit(());
+            } else if button.text_content().as_deref() == Some("Embed") {
+                embedding.set(true);
+            }
+        })
+    };
+    let menu_open = *open && !*embedding;
     html! {
         <div class="share" ref={inside}>
-            <button class="btn share-toggle" aria-expanded={open.to_string()} aria-controls="share-menu" onclick={toggle}>{ "Share ▾" }</button>
+            <button class="btn share-toggle" aria-expanded={menu_open.to_string()} aria-controls="share-menu" onclick={toggle}>{ "Share ▾" }</button>
             if *open {
-                <div class="share-menu" id="share-menu">
-                    { copy_link(&p.screen, &shown) }
-                    <crate::view::embed_dialog::EmbedButton screen={p.screen.clone()} />
+                <div class={classes!("share-menu", embedding.then_some("embedding"))} id="share-menu">
+                    if !*embedding { { copy_link(&p.screen, &shown) } }
+                    <div class="embed-slot" onclick={on_embed}>
+                        <crate::view::embed_dialog::EmbedButton screen={p.screen.clone()} />
+                    </div>
                 </div>
             }
         </div>
