@@ -9,10 +9,11 @@
 //! wrong gets a message that says what is wrong, and the text it carries is only ever shown as
 //! text.
 
+pub mod answers;
 mod changes;
 
 use changes::as_settings;
-pub use changes::{decode_settings, stale_note, MAX_SETTINGS};
+pub use changes::{apply, as_changes, decode_settings, stale_note, MAX_SETTINGS};
 use sim::scenario::Scenario;
 
 /// The longest scenario link accepted, in characters.

@@ -168,13 +168,35 @@ pub fn decode_settings(id: &str, fixed: bool, sets: &[String]) -> Result<Scenari
         return Err(format!("the link changes {} settings; at most {MAX_SETTINGS}", sets.len()));
     }
     let base = library_base(&lib, fixed).ok_or_else(|| format!("{id} has no one-click fix"))?;
+    apply(&base, sets, "of the link", "the link's changes")
+}
+
+/// The changes (as `path=value`, the form of `set`) that turn `from` into `to`, if there are
+/// few enough and they reproduce it exactly: how a link carries the run a comparison shows
+/// beside the one it opens (`&was=…`).
+pub fn as_changes(from: &Scenario, to: &Scenario) -> Option<Vec<String>> {
+    let mut set = Vec::new();
+    diff("", &from.to_value(), &to.to_value(), &mut set);
+    if set.len() > MAX_SETTINGS || from.with_settings(&set).ok().as_ref() != Some(to) {
+        return None;
+    }
+    Some(set.iter().map(|st| format!("{}={}", st.path, encode_value(&st.value))).collect())
+}
+
+/// `base` with a link's changes (`path=value`, percent-decoded) applied; each refused in words
+/// that say which change of what (`whose`: "of the link") is wrong, and why (`what`: "the
+/// link's changes" make an invalid scenario).
+pub fn apply(base: &Scenario, sets: &[String], whose: &str, what: &str) -> Result<Scenario, String> {
+    if sets.len() > MAX_SETTINGS {
+        return Err(format!("{what} are {} settings; at most {MAX_SETTINGS}", sets.len()));
+    }
     let mut settings = Vec::new();
     for (i, text) in sets.iter().enumerate() {
         let (path, value) = text
             .split_once('=')
             .filter(|(p, _)| !p.is_empty())
-            .ok_or_else(|| format!("change {} of the link (`{text}`) is not of the form path=value", i + 1))?;
-        let value = decode_value(value).map_err(|why| format!("change {} of the link: {why}", i + 1))?;
+            .ok_or_else(|| format!("change {} {whose} (`{text}`) is not of the form path=value", i + 1))?;
+        let value = decode_value(value).map_err(|why| format!("change {} {whose}: {why}", i + 1))?;
         settings.push(Setting { path: path.to_string(), value });
     }
     let sc = base.with_settings(&settings).map_err(|e| {
@@ -188,12 +210,12 @@ pub fn decode_settings(id: &str, fixed: bool, sets: &[String]) -> Result<Scenari
             e.message.starts_with("unknown field").then(|| settings.iter().position(|st| serde_path(&st.path)[1..] == e.path)).flatten()
         };
         match n.filter(|&n| n < settings.len()).or_else(misspelt) {
-            Some(n) => format!("change {} of the link: there is no setting `{}`", n + 1, settings[n].path),
-            None => format!("the link's changes make an invalid scenario: {e}"),
+            Some(n) => format!("change {} {whose}: there is no setting `{}`", n + 1, settings[n].path),
+            None => format!("{what} make an invalid scenario: {e}"),
         }
     })?;
     // As for any loaded scenario: a fix or a solution the link changed must still apply.
-    sc.check_settings().map_err(|e| format!("the link's changes make an invalid scenario: {e}"))?;
+    sc.check_settings().map_err(|e| format!("{what} make an invalid scenario: {e}"))?;
     Ok(sc)
 }
 

@@ -20,6 +20,25 @@ pub enum Against {
     AsWritten,
 }
 
+impl Against {
+    /// Its name in an address (`&compare=fix`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Against::Before => "before",
+            Against::Fix => "fix",
+            Against::AsWritten => "as-written",
+        }
+    }
+
+    /// The comparison an address names, or what is wrong with the name.
+    pub fn from_name(name: &str) -> Result<Against, String> {
+        [Against::Before, Against::Fix, Against::AsWritten]
+            .into_iter()
+            .find(|a| a.name() == name)
+            .ok_or_else(|| format!("its comparison “{}” is none of before, fix and as-written", name.chars().take(40).collect::<String>()))
+    }
+}
+
 /// The other run of a comparison.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Other {
@@ -75,6 +94,46 @@ impl Screen {
         let against = if self.fixed() { Against::AsWritten } else { Against::Fix };
         self.compare = self.other(against).ok().map(ByPtr::new);
         self
+    }
+
+    /// The comparison in an address: `&compare=<name>`, and for the run before the last change,
+    /// that change taken back as `&was=<path>=<value>` (what turns the run shown into it); empty
+    /// when nothing is compared, or when the change cannot be carried (then the link opens
+    /// without the comparison rather than with another).
+    pub fn compare_query(&self) -> String {
+        let Some(o) = &self.compare else { return String::new() };
+        if o.against != Against::Before {
+            return format!("&compare={}", o.against.name());
+        }
+        let Some(was) = crate::share::as_changes(&self.scenario, &o.scenario) else { return String::new() };
+        was.iter().fold("&compare=before".to_string(), |q, w| format!("{q}&was={w}"))
+    }
+
+    /// This screen comparing as an address says (`compare`, with `was` for the run before the
+    /// last change, which becomes the change Undo takes back), or the reason it cannot, in
+    /// words for the reader: the run stays as opened.
+    pub fn comparing(self, compare: &str, was: &[String]) -> Result<Screen, String> {
+        let against = Against::from_name(compare)?;
+        let mut s = self;
+        if against == Against::Before {
+            if was.is_empty() {
+                return Err("its comparison with the run before a change does not say what that change was (no `was=`)".into());
+            }
+            let before = crate::share::apply(&s.scenario, was, "of its compared run", "its compared run's changes")?;
+            s.undo.push((ByPtr::new(before), s.fix_undo.clone(), None));
+        } else if !was.is_empty() {
+            return Err(format!("`was=` belongs to a comparison with the run before a change, not with “{compare}”"));
+        }
+        if !s.comparable().contains(&against) {
+            return Err(match against {
+                Against::Fix if s.fixed() => "it compares with the fix, which is already on".into(),
+                Against::Fix => "it compares with the fix, but this scenario has none".into(),
+                _ => "it compares with the run as written, which is the run it opens".into(),
+            });
+        }
+        let other = s.other(against)?;
+        s.compare = Some(ByPtr::new(other));
+        Ok(s)
     }
 
     /// The comparison brought up to date with the run on screen: kept on the same kind of run

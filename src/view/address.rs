@@ -116,6 +116,22 @@ pub(super) fn initial() -> Screen {
     if let Some(step) = get("step").and_then(|v| v.parse::<usize>().ok()) {
         s.cursor = step.saturating_sub(1).min(s.steps().saturating_sub(1));
     }
+    // The comparison the link was made with (an embed has its own, `compare=fix`): a bad one is
+    // said, and the run opens without it.
+    let problem = match get("compare").filter(|_| get("embed").is_none()) {
+        Some(compare) => {
+            let was: Vec<String> =
+                params.as_ref().map(|p| p.get_all("was").iter().filter_map(|v| v.as_string()).collect()).unwrap_or_default();
+            match s.clone().comparing(&compare, &was) {
+                Ok(c) => {
+                    s = c;
+                    problem
+                }
+                Err(e) => problem.or(Some(format!("This link's comparison could not be shown: {e}. The run opens without it."))),
+            }
+        }
+        None => problem,
+    };
     if get("predict").is_some_and(|v| v == "1" || v == "true") {
         // Predict mode starts from the beginning, whatever the step.
         s.predict = true;
@@ -158,8 +174,16 @@ pub(super) fn sync_url(s: &Screen) {
     }
 }
 
-/// The address for a screen: the run, the step, and predict mode.
+/// The address for a screen: the run, the step, predict mode, and the comparison shown.
 fn address_of(s: &Screen) -> crate::share::Address {
+    let mut a = run_address(s);
+    a.query.push_str(&s.compare_query());
+    a
+}
+
+/// The address of the run alone (an embed offers its own comparison): the run, the step and
+/// predict mode.
+fn run_address(s: &Screen) -> crate::share::Address {
     let mut a = crate::share::query(&s.scenario, &s.original, s.fixed(), s.cursor + 1);
     if s.predict {
         a.query.push_str("&predict=1");
@@ -219,14 +243,17 @@ pub(super) fn remember(sc: &Scenario) {
 /// Where the app lives (origin and path), and the address of the current run with a scenario
 /// in the fragment deflated: what links and the Embed dialog's snippets are made from.
 pub async fn embed_base(s: &Screen) -> (String, crate::share::Address) {
-    let loc = web_sys::window().map(|w| w.location());
-    let base = loc.map(|l| format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())).unwrap_or_default();
-    (base, compact(address_of(s)).await)
+    (site(), compact(run_address(s)).await)
 }
 
-/// The address of the current run, for "Copy link" and "Embed", with more parameters
-/// (`&embed=1`) if given; a scenario in the fragment is deflated.
+/// Where the app lives: origin and path.
+fn site() -> String {
+    let loc = web_sys::window().map(|w| w.location());
+    loc.map(|l| format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())).unwrap_or_default()
+}
+
+/// The address of the current run and the comparison shown, for "Copy link", with more
+/// parameters if given; a scenario in the fragment is deflated.
 pub async fn link_to(s: &Screen, extra: &str) -> String {
-    let (base, address) = embed_base(s).await;
-    format!("{base}{}", address.with(extra))
+    format!("{}{}", site(), compact(address_of(s)).await.with(extra))
 }

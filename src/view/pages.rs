@@ -152,11 +152,42 @@ fn save_answers(a: &Answers) {
     }
 }
 
+/// The answers the address carries (`&answers=yn-y`), else the reader's own (local storage);
+/// and what is wrong with the address's, if they cannot be read (then the reader's own are
+/// shown, and kept: a link's answers are saved only once the reader changes one).
+fn opening_answers() -> (Answers, Option<String>) {
+    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    let given = web_sys::UrlSearchParams::new_with_str(&search).ok().and_then(|p| p.get("answers"));
+    match given.map(|t| crate::share::answers::decode(&t)) {
+        Some(Ok(a)) => (a, None),
+        Some(Err(e)) => (load_answers(), Some(format!("This link's answers could not be read: {e}. Your own answers are shown instead."))),
+        None => (load_answers(), None),
+    }
+}
+
+/// Writes the answers into the address (`?page=guide&answers=…`), so that a copied link
+/// reopens the guide with them.
+fn sync_answers(a: &Answers) {
+    let Some(w) = web_sys::window() else { return };
+    if Page::from_query(&w.location().search().unwrap_or_default()) != Page::Guide {
+        return;
+    }
+    let url = match crate::share::answers::encode(a) {
+        Some(text) => format!("{}&answers={text}", Page::Guide.query()),
+        None => Page::Guide.query().to_string(),
+    };
+    if let Ok(h) = w.history() {
+        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}
+
 /// The guide: five questions, the approach they lead to, and the trade-off table.
 #[component]
 pub fn GuidePage(p: &PageProps) -> Html {
-    let answers = use_state(load_answers);
-    // Replaces the answers (kept in local storage).
+    let opening = use_memo((), |_| opening_answers());
+    let answers = use_state(|| opening.0);
+    use_effect_with(*answers, |a| sync_answers(a));
+    // Replaces the answers (kept in local storage, and in the address).
     let change = |a: Answers| {
         let answers = answers.clone();
         Callback::from(move |()| {
@@ -209,6 +240,7 @@ pub fn GuidePage(p: &PageProps) -> Html {
         <div class="app page guide" id="page">
             <header class="top">{ brand() }{ site_nav(Page::Guide, &p.nav) }</header>
             <main class="page-main">
+                if let Some(problem) = &opening.1 { <p class="banner" role="alert">{ problem }</p> }
                 <h1 class="page-title">{ "Which approach fits your system?" }</h1>
                 <p class="lede">{ "A distributed lock coordinates clients; it does not stop an expired or paused client from writing. If correctness depends on exclusive access, the resource must reject stale owners (a fencing token it checks), or the operation must be serialized by a transaction that covers the shared state. Answer these questions to find what your system needs, and see each answer played out in the lab." }</p>
                 <div class="guide-grid">

@@ -206,6 +206,73 @@ await test('the Share menu closes on its button, a press outside it, or Escape, 
   expect(!(await shown()), 'its button closes it again');
 });
 
+await test('share: a copied link keeps the comparison, and a bad one is said', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.click('#tab-Change');
+  await page.fill('#f-ttl', '30000');
+  await page.press('#f-ttl', 'Enter');
+  await page.selectOption('select[aria-label="Compare this run with"]', { label: 'the run before your last change' });
+  expect(await page.locator('svg.timeline').count() === 2, 'two timelines');
+  await page.click('button.share-toggle');
+  await page.click('button.copy');
+  const shown = await page.inputValue('.copied input');
+  expect(shown.includes('&compare=before&was=lock.ttl_ms=10000'), shown);
+  const other = await browser.newPage();
+  await other.goto(shown);
+  await other.waitForSelector('#app[data-steps]');
+  expect(await other.locator('svg.timeline').count() === 2, 'the link reopens comparing');
+  const picked = await other.$eval('select[aria-label="Compare this run with"]', (s) => s.selectedOptions[0].textContent);
+  expect(picked === 'the run before your last change', picked);
+  expect((await other.textContent('.compare-caption >> nth=1')).includes('Before your last change'), await other.textContent('.compare-caption >> nth=1'));
+  expect(await other.getAttribute('#app', 'data-verdict') === 'safe', 'the run shown is the edited one');
+  await other.click('text=↶ Undo');
+  await other.waitForFunction(() => document.querySelector('#app').dataset.verdict === 'unsafe');
+  // The fix, by link; and a comparison that cannot be made is said, the run opened without it.
+  await other.goto(`${base}/?scenario=gc-pause-unfenced&compare=fix`);
+  await other.waitForSelector('#app[data-steps]');
+  expect(await other.locator('svg.timeline').count() === 2 && (await other.textContent('.compare-caption >> nth=1')).includes('With the fix'), 'compared with the fix');
+  await other.goto(`${base}/?scenario=gc-pause-unfenced&compare=sideways`);
+  await other.waitForSelector('.banner');
+  const said = await other.textContent('.banner');
+  expect(said.includes('comparison could not be shown') && said.includes('“sideways”'), said);
+  expect(await other.locator('svg.timeline').count() === 1 && await other.getAttribute('#app', 'data-verdict') === 'unsafe', 'the run opens without it');
+  await other.close();
+});
+
+await test('share: the guide\'s answers are in its address, and a bad one is said', async (page) => {
+  await page.goto(`${base}/?page=guide`);
+  await page.waitForSelector('.guide-q');
+  await page.locator('.guide-q').nth(0).locator('input').nth(0).click();   // damage: yes
+  await page.locator('.guide-q').nth(1).locator('input').nth(1).click();   // transaction: no
+  await page.waitForURL(/answers=yn/);
+  const link = page.url();
+  const other = await browser.newPage();
+  await other.goto(link);
+  await other.waitForSelector('.guide-q');
+  const checked = await other.$$eval('.guide-q input', (is) => is.map((i) => i.checked));
+  expect(checked[0] === true && checked[3] === true, `the same answers: ${checked}`);
+  await other.evaluate(() => localStorage.clear());
+  await other.goto(`${base}/?page=guide&answers=yx`);
+  await other.waitForSelector('.banner');
+  const said = await other.textContent('.banner');
+  expect(said.includes("answers could not be read: answer 2 is `x`"), said);
+  await other.close();
+});
+
+await test('Share → Embed closes the Share popover, and the dialog stays', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  await page.click('button.share-toggle');
+  await page.click('text=Embed');
+  await page.waitForSelector('.embed-dialog');
+  expect(!(await page.locator('button.copy').isVisible()), 'the popover\'s Copy link is gone');
+  expect(await page.getAttribute('button.share-toggle', 'aria-expanded') === 'false', 'Share says it is closed');
+  const dialog = await page.locator('.embed-dialog').boundingBox();
+  const hit = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y).closest('.embed-dialog') !== null, { x: dialog.x + 20, y: dialog.y + 10 });
+  expect(hit, 'nothing covers the dialog');
+  await page.click('.embed-dialog button[aria-label="Close"]');
+  expect(await page.locator('.embed-dialog').count() === 0 && await page.locator('#share-menu').count() === 0, 'closing the dialog closes all of it');
+});
+
 await test('?scenario=…&fix=1 opens the fixed variant', async (page) => {
   await open(page, '?scenario=gc-pause-unfenced&fix=1');
   expect(await attr(page, 'data-verdict') === 'safe' && await attr(page, 'data-fixed') === 'true', 'fixed on load');
