@@ -184,14 +184,19 @@ fn sync_answers(a: &Answers) {
 /// The guide: five questions, the approach they lead to, and the trade-off table.
 #[component]
 pub fn GuidePage(p: &PageProps) -> Html {
-    let opening = use_memo((), |_| opening_answers());
+    // The address says the answers from the start (a page opened by the site's links has none).
+    let opening = use_memo((), |_| {
+        let opening = opening_answers();
+        sync_answers(&opening.0);
+        opening
+    });
     let answers = use_state(|| opening.0);
-    use_effect_with(*answers, |a| sync_answers(a));
     // Replaces the answers (kept in local storage, and in the address).
     let change = |a: Answers| {
         let answers = answers.clone();
         Callback::from(move |()| {
             save_answers(&a);
+            sync_answers(&a);
             answers.set(a);
         })
     };
