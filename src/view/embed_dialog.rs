@@ -46,9 +46,10 @@ struct Source {
 /// The column an iframe's height is worked out for (a documentation page's), in pixels.
 const COLUMN_PX: f64 = 760.0;
 
-/// The height of the run's tallest narration in a [`COLUMN_PX`] column: the line of time and
-/// actor, the sentence (15 px type) and a key moment's note (14 px), each line about 0.55 em a
-/// letter wide, as the app's fonts are on average, less the frame's and the box's padding.
+/// The height of the run's tallest narration in a [`COLUMN_PX`] column (and of its title's
+/// bar's second line, if it has one): the line of time and actor, the sentence (15 px type) and
+/// a key moment's note (14 px), each line about 0.55 em a letter wide, as the app's fonts are on
+/// average, less the frame's and the box's padding.
 fn narration_px(s: &Screen) -> f64 {
     let lines = |text: &str, width: f64, size: f64| (text.chars().count() as f64 * size * 0.55 / width).ceil().max(1.0);
     let text_px = COLUMN_PX - 16.0 - 32.0;
@@ -57,8 +58,13 @@ fn narration_px(s: &Screen) -> f64 {
         let moment = e.moment.as_ref().map_or(0.0, |m| 18.0 + lines(m, text_px - 20.0, 14.0) * 20.3);
         text + moment
     });
-    // The line of time and actor, the box's padding and border.
-    tallest.fold(0.0, f64::max) + 17.0 + 4.0 + 22.0
+    // The line of time and actor, the box's padding and border; and a second line of the bar
+    // above the run when a long title (15 px bold, about 0.57 em a letter) leaves too little
+    // room beside it for the verdict and "Open in Lease Lab ↗" (about 235 pixels).
+    let bar = if s.original.title.chars().count() as f64 * 8.6 + 235.0 > COLUMN_PX - 16.0 { 29.0 } else { 0.0 };
+    // One line more than the letters' count makes, for words carried to the next line and code
+    // set wider (measured over the library: without it, six scenarios were cut by 13 pixels).
+    tallest.fold(0.0, f64::max) + 17.0 + 4.0 + 22.0 + bar + 21.75
 }
 
 fn source(s: &Screen, base: String, address: Address) -> Source {
@@ -106,14 +112,16 @@ impl Source {
     /// The height an iframe needs in a [`COLUMN_PX`] column: the zoom bar, the timeline (twice
     /// when compared), the legend, the controls chosen and the run's tallest narration.
     fn height(&self, o: Opts) -> u32 {
-        let runs = if o.compare { 2.0 } else { 1.0 };
         // As drawn in a 760-pixel column (120 and 112 pixels), with the gap above them.
         let controls = match o.controls {
             "full" => 130.0,
             "play" => 122.0,
             _ => 0.0,
         };
-        (40.0 + runs * (self.timeline_px + 40.0) + 90.0 + controls + self.narration_px + 30.0).round() as u32
+        // The compared run: its caption, its timeline and its head (measured over the library:
+        // up to 100 pixels besides the timeline, as tall as the run's).
+        let compared = if o.compare { self.timeline_px + 100.0 } else { 0.0 };
+        (40.0 + self.timeline_px + 40.0 + compared + 90.0 + controls + self.narration_px + 30.0).round() as u32
     }
 
     /// The iframe, and embed.js, which grows it to fit a narrower column or a longer step, and
