@@ -162,10 +162,12 @@ impl Screen {
         let original = ByPtr::new(scenario);
         let run = simulate(&original)?;
         let quiz = ByPtr::new(quiz(&original, &run));
+        let facts = Facts::of(&run);
+        let view = View::opening(&run, &facts);
         let mut s = Screen {
             original: original.clone(),
             scenario: original,
-            facts: ByPtr::new(Facts::of(&run)),
+            facts: ByPtr::new(facts),
             run: ByPtr::new(run),
             fix_undo: None,
             cursor: 0,
@@ -186,7 +188,7 @@ impl Screen {
             compare: None,
             at_us: None,
             searched: None,
-            view: View::default(),
+            view,
             notice: None,
             credit: None,
         };

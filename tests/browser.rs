@@ -130,10 +130,18 @@ fn document() -> web_sys::Document {
     web_sys::window().unwrap().document().unwrap()
 }
 
+/// A screen showing the whole run (1×): a run crowded at its first key moment opens zoomed in
+/// on it, drawing only what is near the part in view, and these tests compare whole drawings.
+fn whole(sc: sim::scenario::Scenario) -> Rc<Screen> {
+    let mut s = Screen::new(sc, false).unwrap();
+    s.view = Default::default();
+    Rc::new(s)
+}
+
 async fn mount(id: &str) -> web_sys::Element {
     let root = document().create_element("div").unwrap();
     document().body().unwrap().append_child(&root).unwrap();
-    let start = Rc::new(Screen::new(sim::library::get(id).unwrap(), false).unwrap());
+    let start = whole(sim::library::get(id).unwrap());
     yew::Renderer::<Lab>::with_root_and_props(root.clone(), LabProps { start, embed: None, active: true, nav: None, open: None }).render();
     yew::scheduler::flush().await;
     root
@@ -315,7 +323,7 @@ async fn an_edit_draws_again_only_the_chunks_it_changed() {
     sc.lock.ttl_ms = 12000;
     let fresh = document().create_element("div").unwrap();
     document().body().unwrap().append_child(&fresh).unwrap();
-    let start = Rc::new(Screen::new(sc, false).unwrap());
+    let start = whole(sc);
     yew::Renderer::<Lab>::with_root_and_props(fresh.clone(), LabProps { start, embed: None, active: true, nav: None, open: None }).render();
     yew::scheduler::flush().await;
     let drawn = |r: &web_sys::Element, part: &str| {

@@ -3,7 +3,9 @@
 //! that scrolls; which time stays in place is the timeline's business (the pointer's time for a
 //! wheel or a pinch, else the cursor's).
 
+use sim::facts::Facts;
 use sim::time::{Micros, MS};
+use sim::trace::{EventKind, Run};
 
 use super::Screen;
 
@@ -21,11 +23,49 @@ pub struct View {
     pub zoom: f64,
     /// Centre the cursor after this zoom (zoom to a moment), rather than keep it where it was.
     pub center: bool,
+    /// Opened zoomed in on the run's first key moment, at this true time (see [`View::opening`]):
+    /// the timeline puts it three quarters of the way across, and says why it is zoomed in.
+    /// Gone with the first change of zoom.
+    pub first: Option<Micros>,
 }
 
 impl Default for View {
     fn default() -> View {
-        View { zoom: 1.0, center: false }
+        View { zoom: 1.0, center: false, first: None }
+    }
+}
+
+/// A run is crowded at 1× when this many messages leave within [`CROWD_PX`] of each other,
+/// before its first key moment, on a timeline [`CROWD_WIDTH`] pixels wide (a laptop's): their
+/// arrows are a grey tangle there (a Redlock round to five nodes in 3 ms of a 30 s run).
+const CROWD_MESSAGES: usize = 8;
+const CROWD_PX: f64 = 5.0;
+const CROWD_WIDTH: f64 = 800.0;
+
+impl View {
+    /// How a run opens: whole (1×), unless it is crowded at its first key moment; then zoomed in
+    /// so that the messages before that moment are drawn apart, with the moment three quarters
+    /// of the way across (what led to it in view before it).
+    pub fn opening(run: &Run, facts: &Facts) -> View {
+        let end = run.end_us.max(1);
+        let Some(&first) = facts.moments().first() else { return View::default() };
+        let Some(at) = run.events.get(first).map(|e| e.at_us) else { return View::default() };
+        let sends: Vec<Micros> =
+            run.events[..=first].iter().filter(|e| matches!(e.kind, EventKind::Send { .. })).map(|e| e.at_us).collect();
+        let px = |d: Micros| d as f64 / end as f64 * CROWD_WIDTH;
+        let crowded = sends.windows(CROWD_MESSAGES).any(|w| px(w[CROWD_MESSAGES - 1] - w[0]) <= CROWD_PX);
+        if !crowded {
+            return View::default();
+        }
+        // From the first of those messages to the moment across three quarters of the width,
+        // and at least the narrowest stretch between two of them drawn 8 pixels apart.
+        let from = sends.first().copied().unwrap_or(0);
+        let span = ((at - from) as f64 * 4.0 / 3.0).max(1.0);
+        let zoom = (end as f64 / span).clamp(1.0, max_zoom(end));
+        if zoom < 2.0 {
+            return View::default();
+        }
+        View { zoom, center: false, first: Some(at) }
     }
 }
 
@@ -59,7 +99,7 @@ impl Screen {
             ZoomTo::By(_) => return None,
             ZoomTo::Moment => (end as f64 / self.moment_span() as f64, true),
         };
-        let view = View { zoom: zoom.clamp(1.0, max_zoom(end)), center };
+        let view = View { zoom: zoom.clamp(1.0, max_zoom(end)), center, first: None };
         (view != self.view || center).then(|| Screen { view, ..self.clone() })
     }
 
@@ -110,5 +150,35 @@ mod tests {
         assert!(z.view.zoom > 100.0, "{}", z.view.zoom);
         // The zoom survives a step and an edit of the run, and a new scenario fits again.
         assert_eq!(z.at(at + 1).view.zoom, z.view.zoom);
+    }
+
+    /// Issue 34: redlock-split-vote was a grey tangle in the first 1.5 s of a 12 s axis. A run
+    /// crowded at its first key moment opens zoomed in on it; the others open whole.
+    #[test]
+    fn a_run_crowded_at_its_first_key_moment_opens_zoomed_in_on_it() {
+        let mut zoomed = Vec::new();
+        for entry in sim::library::INDEX {
+            let s = screen(entry.id);
+            let v = s.view;
+            if let Some(at) = v.first {
+                let first = s.facts.moments()[0];
+                assert_eq!(at, s.run.events[first].at_us, "{}", entry.id);
+                assert!(v.zoom >= 2.0 && v.zoom <= max_zoom(s.run.end_us), "{}: {}", entry.id, v.zoom);
+                zoomed.push(entry.id);
+            } else {
+                assert_eq!(v, View::default(), "{}", entry.id);
+            }
+        }
+        eprintln!("{zoomed:?}");
+        for id in ["redlock-split-vote", "redlock-happy"] {
+            assert!(zoomed.contains(&id), "{id} opens zoomed in: {zoomed:?}");
+        }
+        for id in ["gc-pause-unfenced", "gc-pause-fenced", "db-transaction"] {
+            assert!(!zoomed.contains(&id), "{id} opens whole: {zoomed:?}");
+        }
+        // A zoom button forgets the opening (and its note).
+        let s = screen("redlock-split-vote");
+        assert_eq!(s.zoomed(ZoomTo::Fit).unwrap().view, View::default());
+        assert_eq!(s.zoomed(ZoomTo::In).unwrap().view.first, None);
     }
 }

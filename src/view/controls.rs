@@ -18,6 +18,8 @@ pub fn icon(name: &str) -> Html {
         "forward" => "M4 3v10l7-5z",
         "next-moment" => "M1 3v10l6-5z M8 3v10l6-5z",
         "last" => "M10 3h2v10h-2z M2 3v10l7-5z",
+        // A warning triangle with its bar and dot (the timeline's violation marks are triangles).
+        "violation" => "M8 1L15.5 14.5H.5z M7.1 5.5v4.5h1.8V5.5z M7.1 11.2v1.8h1.8v-1.8z",
         _ => "",
     };
     html! { <svg class="ico" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false"><path d={d} /></svg> }
@@ -115,7 +117,7 @@ pub fn controls(p: &ControlsProps) -> Html {
                 <button class="btn icon" aria-label="Step forward (Right)" title="Step forward (→)" onclick={act(Action::Step(1))}>{ icon("forward") }</button>
                 <button class="btn icon" aria-label="Next key moment (Shift+Right)" title="Next key moment (Shift+→)" onclick={act(Action::NextMoment)}>{ icon("next-moment") }</button>
                 <button class="btn icon far" aria-label="Go to the end (End)" title="End (End)" onclick={act(Action::Last)}>{ icon("last") }</button>
-                <button class="btn violation" aria-label="Next violation (V)" title="Next violation (V)" disabled={!has_violation} onclick={act(Action::NextViolation)}>{ "Next violation" }</button>
+                <button class="btn violation" aria-label="Next violation (V)" title="Next violation (V)" disabled={!has_violation} onclick={act(Action::NextViolation)}>{ icon("violation") }<span class="label">{ "Next violation" }</span></button>
                 <label class="speed">
                     <span>{ "Play" }</span>
                     <select aria-label="Play step by step or in time (T)" onchange={on_pace}>

@@ -163,26 +163,32 @@ pub fn Story(p: &StoryProps) -> Html {
                 }
                 <h2>{ &sc.title }</h2>
                 { crate::view::header::lesson_actions(&crate::view::header::LessonActionsProps { original: p.original.clone(), fixed: p.fixed, predict: p.predict, has_quiz: p.has_quiz, dispatch: p.dispatch.clone() }) }
-                if !p.predicting {
-                    <button class="btn small more" aria-expanded={open.to_string()} aria-controls="story-more" onclick={toggle}>
-                        { if *open { "Less" } else { "The whole story" } }
-                    </button>
-                }
-                if let Some(go) = next {
-                    <button class="btn small ghost next" onclick={go} title="The next lesson of the course">{ "Next lesson →" }</button>
-                }
             </div>
-            if p.predicting && !sc.setup.is_empty() {
-                <p class="story-text setup">{ crate::view::glossary::glossed(&sc.setup) }<span class="story-rest">{ " The rest of the story is told at the end of the run." }</span></p>
-            } else {
-                <p class="story-text">
-                    // Inline, so that the card keeps its height after a change.
-                    if p.changed {
-                        <span class="as-written" title="This run is not the scenario as written (changed, or with the fix on); the story tells the scenario as written">{ "As written: " }</span>
+            // The story's first lines with its links beside them, so that the card stays short
+            // and the run below it is on the first screen.
+            <div class="story-body">
+                if p.predicting && !sc.setup.is_empty() {
+                    <p class="story-text setup">{ crate::view::glossary::glossed(&sc.setup) }<span class="story-rest">{ " The rest of the story is told at the end of the run." }</span></p>
+                } else {
+                    <p class="story-text">
+                        // Inline, so that the card keeps its height after a change.
+                        if p.changed {
+                            <span class="as-written" title="This run is not the scenario as written (changed, or with the fix on); the story tells the scenario as written">{ "As written: " }</span>
+                        }
+                        { crate::view::glossary::glossed(&sc.story) }
+                    </p>
+                }
+                <div class="story-links">
+                    if !p.predicting {
+                        <button class="btn small more" aria-expanded={open.to_string()} aria-controls="story-more" onclick={toggle}>
+                            { if *open { "Less" } else { "The whole story" } }
+                        </button>
                     }
-                    { crate::view::glossary::glossed(&sc.story) }
-                </p>
-            }
+                    if let Some(go) = next {
+                        <button class="btn small ghost next" onclick={go} title="The next lesson of the course">{ "Next lesson →" }</button>
+                    }
+                </div>
+            </div>
             if *open && !p.predicting {
                 <div id="story-more">
                     // The notices tell the run as written, as the story does.

@@ -41,6 +41,7 @@ struct Source {
     /// The run's height as the timeline draws it, and its tallest narration, for the iframe's.
     timeline_px: f64,
     narration_px: f64,
+    legend_px: f64,
 }
 
 /// The column an iframe's height is worked out for (a documentation page's), in pixels.
@@ -67,6 +68,20 @@ fn narration_px(s: &Screen) -> f64 {
     tallest.fold(0.0, f64::max) + 17.0 + 4.0 + 22.0 + bar + 21.75
 }
 
+/// The height of the run's legend in a [`COLUMN_PX`] column: its heading, and a row of 24
+/// pixels for each row the export's layout of the same entries takes (the app's type and gaps
+/// are a little smaller, so it takes as many rows or fewer).
+fn legend_px(s: &Screen) -> f64 {
+    let l = draw::layout::layout(&s.run, &s.scenario, COLUMN_PX);
+    let beside = draw::legend::Beside {
+        leases: !draw::lease::Leases::of(&s.run, &s.scenario).is_empty(),
+        moments: !s.facts.moments().is_empty(),
+        violations: !s.facts.violations().is_empty(),
+    };
+    let rows = draw::legend::rows(draw::legend::kinds(&l, beside, None), COLUMN_PX - 36.0).len();
+    22.0 + 24.0 * rows as f64
+}
+
 fn source(s: &Screen, base: String, address: Address) -> Source {
     let library = sim::library::get(&s.original.id).is_some_and(|l| l == *s.original);
     let fixed_as_is = s.original.fixed().and_then(Result::ok).is_some_and(|f| f == *s.scenario);
@@ -84,6 +99,7 @@ fn source(s: &Screen, base: String, address: Address) -> Source {
         has_fix: s.original.fix.is_some(),
         timeline_px: draw::layout::layout(&s.run, &s.scenario, 800.0).height,
         narration_px: narration_px(s),
+        legend_px: legend_px(s),
     }
 }
 
@@ -110,7 +126,8 @@ impl Source {
     }
 
     /// The height an iframe needs in a [`COLUMN_PX`] column: the zoom bar, the timeline (twice
-    /// when compared), the legend, the controls chosen and the run's tallest narration.
+    /// when compared), the legend (as many rows as its entries take: up to seven), the controls
+    /// chosen and the run's tallest narration.
     fn height(&self, o: Opts) -> u32 {
         // As drawn in a 760-pixel column (120 and 112 pixels), with the gap above them.
         let controls = match o.controls {
@@ -121,7 +138,9 @@ impl Source {
         // The compared run: its caption, its timeline and its head (measured over the library:
         // up to 100 pixels besides the timeline, as tall as the run's).
         let compared = if o.compare { self.timeline_px + 100.0 } else { 0.0 };
-        (40.0 + self.timeline_px + 40.0 + compared + 90.0 + controls + self.narration_px + 30.0).round() as u32
+        // The bar above the run, the zoom bar, the timeline, its legend, the compared run, the
+        // controls, the tallest narration, and the frame's and boxes' padding.
+        (40.0 + 28.0 + self.timeline_px + self.legend_px + compared + controls + self.narration_px + 30.0).round() as u32
     }
 
     /// The iframe, and embed.js, which grows it to fit a narrower column or a longer step, and

@@ -26,6 +26,7 @@ use crate::view::search::SearchPanel;
 use crate::view::timeline::Timeline;
 use crate::view::verdict::VerdictPanel;
 
+mod harm;
 mod hooks;
 
 #[derive(Properties, PartialEq)]
@@ -70,6 +71,7 @@ pub fn Lab(p: &LabProps) -> Html {
     latest.set(s.clone());
     let (met, its_way) = hooks::use_challenge(&s);
     let root_ref = use_node_ref();
+    harm::use_harm_in_view(s.cursor, s.facts.violations().contains(&s.cursor), p.embed.is_none() && p.active);
     let progress = hooks::use_lab_effects(&screen, p, root_ref.clone());
     let verdict = if s.run.verdict.is_safe() { "safe" } else { "unsafe" };
     let embed_link = hooks::use_embed_link(&s, p.embed.is_some());
@@ -78,7 +80,7 @@ pub fn Lab(p: &LabProps) -> Html {
         <Timeline run={s.run.clone()} facts={s.facts.clone()} scenario={s.scenario.clone()} cursor={s.cursor} time_us={time_us}
                   hide={s.hides_future()} error={s.error.as_ref().filter(|e| e.field == "timeline").map(|e| e.message.clone())}
                   dispatch={dispatch.clone()} readonly={p.embed.as_ref().is_some_and(|e| !e.editable)} diff={s.compare.as_ref().and_then(|o| o.parting).map(|(t, mine, _)| (t, mine))}
-                  end_us={s.compare.as_ref().map(|o| o.run.end_us)} view={s.view} />
+                  end_us={s.compare.as_ref().map(|o| o.run.end_us)} view={s.view} legend_apart={p.embed.is_none()} />
     };
     let compared = s
         .compare
@@ -134,8 +136,9 @@ pub fn Lab(p: &LabProps) -> Html {
                     screen={latest.clone()} dispatch={dispatch.clone()} nav={p.nav.clone()} />
             { for open_error }
             <main class="main">
+                // Beside the run on a wide screen (over the side panel), above it on a phone.
+                <crate::view::lesson::Intro />
                 <section class="stage" aria-label="The run">
-                    <crate::view::lesson::Intro />
                     <Story original={s.original.clone()} predicting={s.predict && !at_end} fixed={s.fixed()} predict={s.predict}
                            has_quiz={!s.quiz.is_empty()} changed={!s.as_written} dispatch={dispatch.clone()} />
                     <RunBar can_undo={!s.undo.is_empty()} comparable={s.comparable()} comparing={s.compare.as_ref().map(|o| o.against)} notice={s.notice.clone()}
@@ -149,8 +152,8 @@ pub fn Lab(p: &LabProps) -> Html {
                                  revealed={s.revealed()} at_end={at_end} dispatch={dispatch.clone()} />
                     </div>
                     { narration }
-                    { lesson(&s, at_end, (met, its_way), &dispatch) }
                     <VerdictPanel run={s.run.clone()} hidden={s.hides_future()} dispatch={dispatch.clone()} />
+                    { lesson(&s, at_end, (met, its_way), &dispatch) }
                     if !s.hides_future() { <SearchPanel scenario={s.scenario.clone()} dispatch={dispatch.clone()} /> }
                 </section>
                 <aside class="side" aria-label="Details">
@@ -169,7 +172,7 @@ pub fn Lab(p: &LabProps) -> Html {
     }
 }
 
-/// The lesson's words under the run: the challenge ("Your turn", under the timeline so that its
+/// The lesson's words under the verdict: the challenge ("Your turn", below the run so that its
 /// appearing after a change moves nothing above), the hint at the start, the end of the run.
 fn lesson(s: &Screen, at_end: bool, (met, its_way): (bool, bool), dispatch: &Callback<Action>) -> Html {
     html! {

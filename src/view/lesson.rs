@@ -16,7 +16,7 @@ pub fn start_hint(shown: bool, offer_predict: bool) -> Html {
     if crate::view::touch_only() {
         return html! {
             <p class="start-hint">
-                { "Step through with the ▶ buttons below, or swipe the narration to the left; ▶▶ jumps to the next key moment." }
+                { "Step through with the ▶ buttons under the timeline, or swipe the narration to the left; ▶▶ jumps to the next key moment." }
                 if offer_predict { { " Preparing for an interview? Turn on Predict and answer what happens next." } }
             </p>
         };
@@ -42,7 +42,7 @@ pub fn end_of_run(at_end: bool, original: &Scenario, safe: bool, challenge_open:
         <section class="end-of-run" aria-label="End of the run">
             <p>
                 <strong>{ "End of the run. " }</strong>
-                { if safe { "The checker found the data safe." } else { "The checker found harm to the data or its effects: see the verdict below." } }
+                { if safe { "The checker found the data safe." } else { "The checker found harm to the data or its effects: see the verdict above." } }
                 if challenge_open { { " Now your turn: change the run (see “Your turn” just above)." } }
             </p>
             if let Some(n) = next {
@@ -76,6 +76,18 @@ pub fn Intro() -> Html {
             shown.set(false);
         })
     };
+    // A phone's first screen is the run's: two lines, the rest said by the lesson's hint.
+    if crate::view::narrow() {
+        return html! {
+            <section class="intro short" aria-label="Welcome">
+                <p>
+                    <strong>{ "Welcome to Lease Lab." }</strong>
+                    { " Each row of the timeline is one process: the clients, the lock service, the resource. Time runs left to right; step with ▶ (or swipe the narration) and read the verdict." }
+                </p>
+                <button class="btn primary small" onclick={close}>{ "Got it" }</button>
+            </section>
+        };
+    }
     html! {
         <section class="intro" aria-label="Welcome">
             <p>

@@ -54,7 +54,12 @@ pub fn site_nav(here: Page, nav: &Callback<Page>) -> Html {
                 nav.emit(page);
             }
         });
-        html! { <a class={classes!("site-link", (here == page).then_some("here"))} aria-current={(here == page).then_some("page")} {href} {onclick}>{ label.to_string() }</a> }
+        // "Redlock debate" is "debate" on a phone, so that the links and the scenario share a row.
+        let words = match label.strip_prefix("Redlock ") {
+            Some(rest) => html! { <><span class="wide-only">{ "Redlock " }</span>{ rest.to_string() }</> },
+            None => html! { { label.to_string() } },
+        };
+        html! { <a class={classes!("site-link", (here == page).then_some("here"))} aria-current={(here == page).then_some("page")} {href} {onclick}>{ words }</a> }
     };
     html! {
         <nav class="site-nav" aria-label="Lease Lab">

@@ -63,6 +63,10 @@ pub struct TimelineProps {
     /// How far it is zoomed (two runs compared share one zoom).
     #[prop_or_default]
     pub view: View,
+    /// The legend after the timeline's box rather than in it, so that the lab can place it
+    /// under the verdict (the first screen holds the run, its controls, narration and verdict).
+    #[prop_or_default]
+    pub legend_apart: bool,
 }
 
 /// Whether the reader asked for reduced motion (then steps are instant and nothing moves).
@@ -195,7 +199,11 @@ pub fn Timeline(p: &TimelineProps) -> Html {
         .cast::<web_sys::Element>()
         .filter(|_| menu.is_some())
         .map_or((0.0, lay.width), |e| (f64::from(e.scroll_left()), f64::from(e.client_width())));
+    // One legend for the lab (a compared run, which has a label, shares it).
+    let legend = p.label.is_none().then(|| html! { <Legend {kinds} /> });
+    let (inside, apart) = if p.legend_apart { (None, legend) } else { (legend, None) };
     html! {
+        <>
         <div class={classes!("timeline-wrap", hide.then_some("hide-future"))} ref={wrap}>
             // Not on a compared run (it has a label, and shares the zoom of the run above it).
             if p.label.is_none() {
@@ -209,22 +217,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
                 <svg class="timeline" width={lay.width.to_string()} height={lay.height.to_string()} role="group"
                      aria-label={format!("{}Timeline from 0 to {}: {} lanes. The cursor is at {}.", p.label.as_ref().map(|l| format!("{l}: ")).unwrap_or_default(), fmt(lay.end_us), lay.lanes.len(), fmt(t_now))}
                      onpointermove={on_move} onpointerup={on_up.clone()} onpointercancel={on_up}>
-                    <defs>
-                        <marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                            <path d="M0 0 L10 5 L0 10 z" class="head" />
-                        </marker>
-                        // A burst's line is three times as thick: its head, a third as large.
-                        <marker id="head-burst" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="2.5" markerHeight="2.5" orient="auto-start-reverse">
-                            <path d="M0 0 L10 5 L0 10 z" class="head" />
-                        </marker>
-                        <marker id="lost" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="8" markerHeight="8">
-                            <path d="M1 1 L9 9 M9 1 L1 9" class="lost-x" />
-                        </marker>
-                        // Where a message leaves.
-                        <marker id="dot" viewBox="0 0 4 4" refX="2" refY="2" markerWidth="4" markerHeight="4" markerUnits="userSpaceOnUse">
-                            <circle cx="2" cy="2" r="2" class="head" />
-                        </marker>
-                    </defs>
+                    { defs() }
                     <Backdrop layout={lay.clone()} parts={parts.clone()} run={p.run.clone()} scenario={p.scenario.clone()} drag={drag.clone()} menu={menu.setter()} dispatch={p.dispatch.clone()} readonly={p.readonly} {window} />
                     <chunks::BarLabels layout={lay.clone()} view={(*scrolled as i32, width as i32)} />
                     // The cursor behind the marks, so that the event at it is seen whole; in predict
@@ -240,8 +233,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
                     if hide { { cursor_line(&lay, t_now) } }
                 </svg>
             </div>
-            // One legend for the lab (a compared run, which has a label, shares it).
-            if p.label.is_none() { <Legend {kinds} /> }
+            { for inside }
             if let Some(m) = (*menu).clone().filter(|_| !p.readonly) {
                 { lane_menu(&MenuProps { menu: m, run: p.run.clone(), scenario: p.scenario.clone(), close, dispatch: p.dispatch.clone(),
                                          node: menu_ref, scroll_left: scroll.0, visible_width: scroll.1 }) }
@@ -250,5 +242,29 @@ pub fn Timeline(p: &TimelineProps) -> Html {
                 <p class="field-error" role="alert">{ crate::view::prose(&msg) }</p>
             }
         </div>
+        { for apart }
+        </>
+    }
+}
+
+/// The arrowheads and markers the timeline's marks refer to.
+fn defs() -> Html {
+    html! {
+        <defs>
+            <marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                <path d="M0 0 L10 5 L0 10 z" class="head" />
+            </marker>
+            // A burst's line is three times as thick: its head, a third as large.
+            <marker id="head-burst" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="2.5" markerHeight="2.5" orient="auto-start-reverse">
+                <path d="M0 0 L10 5 L0 10 z" class="head" />
+            </marker>
+            <marker id="lost" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="8" markerHeight="8">
+                <path d="M1 1 L9 9 M9 1 L1 9" class="lost-x" />
+            </marker>
+            // Where a message leaves.
+            <marker id="dot" viewBox="0 0 4 4" refX="2" refY="2" markerWidth="4" markerHeight="4" markerUnits="userSpaceOnUse">
+                <circle cx="2" cy="2" r="2" class="head" />
+            </marker>
+        </defs>
     }
 }

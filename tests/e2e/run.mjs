@@ -120,6 +120,79 @@ await test('a first visit: an introduction that goes for good, the lesson\'s pla
   await page.waitForFunction(() => document.querySelector('.lesson-pos').textContent === 'lesson 2 of 35');
 });
 
+// Issue 34: the first screen of a run holds its timeline (with the harm), the controls, the
+// narration and the verdict, with the welcome beside them; on a phone, the harm with the
+// controls, and after V the harm mark uncovered and its sentence in view.
+const boxes = (page, sels) => page.evaluate((sels) => Object.fromEntries(sels.map((s) => {
+  const e = document.querySelector(s);
+  const r = e && e.getBoundingClientRect();
+  return [s, r ? { top: Math.round(r.top), bottom: Math.round(r.bottom), left: Math.round(r.left), right: Math.round(r.right) } : null];
+})), sels);
+const FIRST = ['.intro', '.stage > .timeline-wrap', '.stage > .timeline-wrap .mark.harm', '.stage > .controls', '.stage > .narration', '.stage > .verdict h2', '.stage > .verdict'];
+await test('first screen 1366×800: the timeline with its harm, the controls, the narration and the verdict, the welcome beside them', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  const b = await boxes(page, FIRST);
+  console.log(`     1366×800: ${JSON.stringify(b)}`);
+  for (const s of FIRST.slice(1, 6)) expect(b[s] && b[s].bottom <= 800, `${s} is on the first screen: ${JSON.stringify(b[s])}`);
+  expect(b['.stage > .verdict'].top < 800 - 60, `the verdict's heading and first line show: ${JSON.stringify(b['.stage > .verdict'])}`);
+  expect(b['.intro'] && b['.intro'].left >= b['.stage > .timeline-wrap'].right, `the welcome is beside the run, not above it: ${JSON.stringify(b['.intro'])}`);
+  // V: the harm and the sentence that explains it, without scrolling.
+  await page.keyboard.press('v');
+  await page.waitForFunction(() => document.querySelector('.narration').textContent.includes('33'));
+  const v = await boxes(page, FIRST);
+  expect(v['.stage > .narration'].bottom <= 800 && v['.stage > .timeline-wrap .mark.harm'].top >= 0, `after V: ${JSON.stringify(v)}`);
+}, { width: 1366, height: 800 });
+
+await test('first screen 390×844: the harm with the controls, which cover nothing of it; all eight buttons', async (page) => {
+  await open(page, '?scenario=gc-pause-unfenced');
+  const b = await boxes(page, FIRST);
+  console.log(`     390×844: ${JSON.stringify(b)}`);
+  const mark = b['.stage > .timeline-wrap .mark.harm'], controls = b['.stage > .controls'];
+  expect(mark.top >= 0 && mark.bottom <= 844, `the harm mark is on the first screen: ${JSON.stringify(mark)}`);
+  expect(controls.bottom <= 844 + 1 && mark.bottom <= controls.top, `the controls are on screen and below the harm: ${JSON.stringify(b)}`);
+  for (const label of ['Go to the start (Home)', 'Go to the end (End)', 'Next violation (V)', 'Next key moment (Shift+Right)']) {
+    const r = await page.locator(`.controls button[aria-label="${label}"]`).boundingBox();
+    expect(r && r.x >= 0 && r.x + r.width <= 390 && r.width >= 30, `${label} is on screen: ${JSON.stringify(r)}`);
+  }
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow <= 0, `the page scrolls sideways by ${overflow}px`);
+}, { width: 390, height: 844, hasTouch: true, isMobile: true });
+
+await test('phone: on a run taller than the screen, Next violation brings the harm into view above the controls, with its sentence', async (page) => {
+  // Dismissed welcome, then scrolled to the bottom: the sticky controls over the timeline.
+  await page.goto(`${base}/?scenario=gc-pause-unfenced`);
+  await page.evaluate(() => localStorage.setItem('leaselab.intro', 'seen'));
+  await open(page, '?scenario=gc-pause-unfenced');
+  for (const scrolled of ['the top', 'the middle']) {
+    await page.click('.controls button[aria-label="Go to the start (Home)"]');
+    await page.evaluate((mid) => window.scrollTo(0, mid ? document.querySelector('.stage > .timeline-wrap').getBoundingClientRect().bottom + window.scrollY - 300 : 0), scrolled === 'the middle');
+    await page.click('.controls button[aria-label="Next violation (V)"]');
+    await page.waitForFunction(() => document.querySelector('.narration').textContent.includes('33'));
+    await page.waitForTimeout(100);
+    const b = await boxes(page, FIRST);
+    const mark = b['.stage > .timeline-wrap .mark.harm'], controls = b['.stage > .controls'];
+    expect(mark.top >= 0 && mark.bottom <= controls.top, `from ${scrolled}, the harm mark is in view and not covered: ${JSON.stringify(b)}`);
+    expect(b['.stage > .narration'].bottom <= 844, `from ${scrolled}, its sentence is in view: ${JSON.stringify(b)}`);
+  }
+}, { width: 390, height: 844, hasTouch: true, isMobile: true });
+
+await test('a run crowded at its first key moment opens zoomed in on it, and says so', async (page) => {
+  await open(page, '?scenario=redlock-split-vote');
+  const z = await zoomState(page);
+  expect(z.zoom > 2, `zoomed in: ${JSON.stringify(z)}`);
+  expect((await page.textContent('.zoom-note')).includes('first key moment'), 'it says why');
+  const first = await page.evaluate(() => {
+    const m = document.querySelector('svg.timeline g.marker');
+    const s = document.querySelector('.timeline-scroll');
+    return m.getBoundingClientRect().left - s.getBoundingClientRect().left;
+  });
+  expect(first > 88 && first < z.width, `the first key moment is in view: ${first} of ${z.width}`);
+  await page.click('button[aria-label="Show the whole run (0)"]');
+  expect((await zoomState(page)).zoom === 1 && !(await page.$('.zoom-note')), 'Fit shows the whole run, and the note goes');
+  await open(page, '?scenario=gc-pause-unfenced');
+  expect((await zoomState(page)).zoom === 1 && !(await page.$('.zoom-note')), 'a run readable at 1× opens whole');
+});
+
 await test('gc-pause-unfenced: step through by mouse and see the stale write accepted', async (page) => {
   await open(page, '?scenario=gc-pause-unfenced');
   expect(await attr(page, 'data-verdict') === 'unsafe', 'unsafe');
@@ -577,7 +650,7 @@ await test('share: a scenario not from the library travels deflated in the fragm
   await other.click('button.share-toggle');
   await other.click('text=Embed');
   const snippet = await other.inputValue('.embed-dialog textarea.snippet-iframe');
-  expect(/src="[^"]*\?step=30&embed=1#z=/.test(snippet), snippet);
+  expect(/src="[^"]*\?step=30&embed=1(&theme=page)?#z=/.test(snippet), snippet);
   await other.close();
 });
 
@@ -1056,9 +1129,11 @@ async function zoomState(page) {
 
 await test('zoom: to a Redlock round and back, by keys and buttons, the cursor kept in view', async (page) => {
   await open(page, '?scenario=redlock-happy');
+  expect((await zoomState(page)).zoom > 1, 'a Redlock round opens zoomed in on its first key moment');
+  await page.keyboard.press('0');
   await untilNarration(page, 'ArrowRight', 'votes');
   const before = await zoomState(page);
-  expect(before.zoom === 1, `opens fitting the whole run: ${before.zoom}`);
+  expect(before.zoom === 1, `0 fits the whole run: ${before.zoom}`);
   await page.keyboard.press('m');
   await page.waitForFunction(() => parseFloat(document.querySelector('.zoom-level').textContent) > 50);
   const z = await zoomState(page);
@@ -1087,7 +1162,8 @@ await test('zoom: to a Redlock round and back, by keys and buttons, the cursor k
 
 await test('zoom: key-moment markers never cover each other; a group of them names them all and zooms in where they stand apart', async (page) => {
   await open(page, '?scenario=gc-pause-unfenced');
-  const markers = () => page.evaluate(() => [...document.querySelectorAll('g.marker')].map((g) => {
+  // The timeline's markers, not the samples in the legend.
+  const markers = () => page.evaluate(() => [...document.querySelectorAll('svg.timeline g.marker')].map((g) => {
     const b = g.querySelector('path').getBBox();
     return { x: b.x, right: b.x + b.width, many: g.classList.contains('many'), title: g.querySelector('title').textContent };
   }));
@@ -1107,12 +1183,12 @@ await test('zoom: key-moment markers never cover each other; a group of them nam
   const harm = before.filter((m) => m.title.includes('violation'));
   expect(harm.length === 1 && harm[0].title.match(/violation/g).length === 1 && harm[0].title.startsWith('2 moments'),
     `one marker names the stale write once: ${JSON.stringify(harm)}`);
-  await page.locator('g.marker.bad').click();
+  await page.locator('svg.timeline g.marker.bad').click();
   await page.waitForFunction(() => document.querySelector('.narration').textContent.includes('token 33'));
   await page.keyboard.press('0');
   const group = before.findIndex((m) => m.many && m.title.includes("A's lease runs out"));
   expect(group >= 0, `"A's lease runs out" and "B gets the lock", 20 ms apart, are one marker: ${JSON.stringify(before)}`);
-  await page.locator('g.marker').nth(group).click();
+  await page.locator('svg.timeline g.marker').nth(group).click();
   await page.waitForFunction(() => parseFloat(document.querySelector('.zoom-level').textContent) > 5);
   const apart = (await markers()).filter((m) => !m.many);
   expect(apart.some((m) => m.title.startsWith("A's lease runs out")) && apart.some((m) => m.title.startsWith('B gets the lock')),
@@ -1120,12 +1196,14 @@ await test('zoom: key-moment markers never cover each other; a group of them nam
   // A single marker: a click jumps there, a double click zooms in around it.
   await page.keyboard.press('0');
   const single = (await markers()).findIndex((m) => !m.many);
-  await page.locator('g.marker').nth(single).dblclick();
+  await page.locator('svg.timeline g.marker').nth(single).dblclick();
   await page.waitForFunction(() => parseFloat(document.querySelector('.zoom-level').textContent) > 1);
 });
 
 await test('zoom: a bar begun out of view is labelled from where the view begins, never under the lane names', async (page) => {
   await open(page, '?scenario=redlock-split-vote');
+  // From the whole run (it opens zoomed in on its first key moment).
+  await page.keyboard.press('0');
   for (let i = 0; i < 4; i++) await page.click('button[aria-label="Zoom in (Z)"]');
   // Scroll so that the view begins inside client3's lease (it holds the lock from about 0.2 s).
   const state = () => page.evaluate(() => {
@@ -1735,7 +1813,7 @@ await test('phone width: nothing overlaps, the whole run fits, zoomed in the tim
     expect(boxes[i].top >= boxes[i - 1].bottom - 1, `${boxes[i].s} overlaps ${boxes[i - 1].s}`);
   }
   // On a phone the violations are the red marks on the axis.
-  await page.locator('g.marker.bad').last().click();
+  await page.locator('svg.timeline g.marker.bad').last().click();
   expect((await narration(page)).includes("token 33"), 'usable at phone width');
   await page.click('.search button[type=submit]');
   await page.waitForSelector('.search-result.found');
@@ -1758,7 +1836,12 @@ await test('phone: touch wording, a swipe on the narration steps, the controls s
   expect(intro.includes('swipe the narration') && !(await page.$('.intro kbd')), `the introduction speaks of touch: ${intro}`);
   expect((await page.textContent('.start-hint')).includes('swipe'), 'so does the hint');
   const c = await page.locator('.controls').boundingBox();
-  expect(c.y + c.height <= 844 + 1 && c.y + c.height > 800, `the controls are at the bottom of the screen (${c.y}+${c.height})`);
+  expect(c.y >= 0 && c.y + c.height <= 844 + 1, `the controls are on the first screen (${c.y}+${c.height})`);
+  // The whole story pushes them below the screen's bottom: they stay there, over the timeline.
+  await page.click('.story .more');
+  const s = await page.locator('.controls').boundingBox();
+  expect(Math.abs(s.y + s.height - 844) <= 1, `the controls stay at the bottom of the screen (${s.y}+${s.height})`);
+  await page.click('.story .more');
   expect(await page.locator('.legend[open]').count() === 0, 'the legend starts folded');
   const swipe = async (from, to) => {
     const n = await page.locator('.narration').boundingBox();

@@ -112,6 +112,29 @@ pub fn kinds(l: &Layout, beside: Beside, upto: Option<Micros>) -> Kinds {
     Kinds { bits, client }
 }
 
+/// The legend's entries in rows across `width`, as the SVG export lays them out (each its
+/// sample, then its words in 12-pixel type): also how many rows the app's legend, whose type
+/// and gaps are a little smaller, takes at most.
+pub fn rows(kinds: Kinds, width: f64) -> Vec<Vec<(f64, Entry)>> {
+    let mut rows: Vec<Vec<(f64, Entry)>> = vec![Vec::new()];
+    let mut x = 10.0;
+    for e in entries(kinds) {
+        let w = match &e.sample {
+            Sample::Glyph(_, w) => *w,
+            Sample::Ring(_) => 18.0,
+        };
+        // 12-pixel words: a little wider than the layout's 11-pixel estimate.
+        let span = w + 6.0 + crate::layout::text_width(e.text) * 12.0 / 11.0;
+        if x > 10.0 && x + span > width - 10.0 {
+            rows.push(Vec::new());
+            x = 10.0;
+        }
+        rows.last_mut().expect("one row at least").push((x, e));
+        x += span + 18.0;
+    }
+    rows
+}
+
 /// The entries of a legend, in its order: bars, marks, messages, rings, markers.
 pub fn entries(k: Kinds) -> Vec<Entry> {
     let on = |i: usize| k.bits & (1 << i) != 0;

@@ -12,7 +12,7 @@ use sim::trace::{Event, Run};
 
 use crate::glyph::{self, Glyph, Shape};
 use crate::layout::{layout, layout_until, Layout};
-use crate::legend::{self, Beside, Entry, Kinds, Sample};
+use crate::legend::{self, Beside, Kinds, Sample};
 
 /// The width the export is drawn at unless asked otherwise: a page's column (GitHub's is about
 /// 760 pixels wide at most), so that shown there its labels keep their 11 pixels rather than
@@ -163,30 +163,9 @@ pub fn render(run: &Run, sc: &Scenario, width: f64, cursor: Option<usize>) -> St
     s
 }
 
-/// The legend's entries in rows across `width`: each its sample, then its words.
-fn legend_rows(kinds: Kinds, width: f64) -> Vec<Vec<(f64, Entry)>> {
-    let mut rows: Vec<Vec<(f64, Entry)>> = vec![Vec::new()];
-    let mut x = 10.0;
-    for e in legend::entries(kinds) {
-        let w = match &e.sample {
-            Sample::Glyph(_, w) => *w,
-            Sample::Ring(_) => 18.0,
-        };
-        // 12-pixel words: a little wider than the layout's 11-pixel estimate.
-        let span = w + 6.0 + crate::layout::text_width(e.text) * 12.0 / 11.0;
-        if x > 10.0 && x + span > width - 10.0 {
-            rows.push(Vec::new());
-            x = 10.0;
-        }
-        rows.last_mut().expect("one row at least").push((x, e));
-        x += span + 18.0;
-    }
-    rows
-}
-
 /// The legend's height: its heading and its rows.
 fn legend_height(kinds: Kinds, width: f64) -> f64 {
-    LEGEND_ROW * (1 + legend_rows(kinds, width).len()) as f64 + 6.0
+    LEGEND_ROW * (1 + legend::rows(kinds, width).len()) as f64 + 6.0
 }
 
 /// Writes the legend under the timeline, from `y`: the same entries as the app's legend.
@@ -196,7 +175,7 @@ fn draw_legend(s: &mut String, kinds: Kinds, width: f64, y: f64) {
         r#"<g class="legend" transform="translate(0 {})"><text class="legend-head" x="10" y="17">Legend</text>"#,
         crate::glyph::num(y)
     );
-    for (r, row) in legend_rows(kinds, width).into_iter().enumerate() {
+    for (r, row) in legend::rows(kinds, width).into_iter().enumerate() {
         let top = LEGEND_ROW * (r + 1) as f64;
         for (x, e) in row {
             let Sample::Glyph(g, w) = &e.sample else { continue };

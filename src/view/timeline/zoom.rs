@@ -91,6 +91,9 @@ pub fn use_anchor(scroller: NodeRef, lay: ByPtr<Layout>, view: View, t_now: Micr
                         *anchor.borrow_mut() = None;
                         (t_now, mid)
                     }
+                    // Opened zoomed in on the first key moment: it three quarters of the way
+                    // across, what led to it before it (until the cursor passes it).
+                    None if view.first.is_some_and(|f| t_now <= f) => (view.first.unwrap_or(0), GUTTER + (w - GUTTER) * 0.75),
                     // Measured on the layout before this zoom: its time stays where it was.
                     Some((t, off, measured)) if measured != lay.width => {
                         *anchor.borrow_mut() = None;
@@ -245,10 +248,15 @@ pub fn zoom_bar(p: &ZoomBarProps) -> Html {
         <div class="zoombar" role="toolbar" aria-label="Zoom">
             <span class="zoom-word" aria-hidden="true">{ "Zoom" }</span>
             <button class="btn icon small" aria-label="Zoom out (X)" title="Zoom out (X)" disabled={z <= 1.0} onclick={zoom(ZoomTo::Out)}>{ "−" }</button>
-            <span class="zoom-level" title="Magnification: 1× shows the whole run">{ level }</span>
+            <span class="zoom-level" title="Magnification: 1× shows the whole run">{ level.clone() }</span>
             <button class="btn icon small" aria-label="Zoom in (Z)" title="Zoom in (Z)" disabled={z >= max_zoom(p.layout.end_us)} onclick={zoom(ZoomTo::In)}>{ "+" }</button>
             <button class="btn small" aria-label="Show the whole run (0)" title="Show the whole run (0)" disabled={z <= 1.0} onclick={zoom(ZoomTo::Fit)}>{ "Fit" }</button>
             <button class="btn small" aria-label="Zoom to the step at the cursor (M)" title="Zoom to the step at the cursor and its neighbours (M)" onclick={zoom(ZoomTo::Moment)}>{ "Zoom to step" }</button>
+            if p.view.first.is_some() {
+                <span class="zoom-note" role="note" title={format!("The run opened zoomed in {level} on its first key moment, where it is crowded; Fit (0) shows the whole run")}>
+                    { "Zoomed in on the first key moment" }
+                </span>
+            }
             <Overview layout={p.layout.clone()} run={p.run.clone()} facts={p.facts.clone()} {from} {to} scroller={p.scroller.clone()} t_us={p.t_us} hide={p.hide} cursor={p.cursor} />
         </div>
     }

@@ -72,7 +72,7 @@ fn the_export_has_the_legend_of_what_it_draws() {
     }
     assert!(svg.contains(">stale write accepted</text>") && !svg.contains(">crash</text>"), "only what it draws");
     // Rows stay inside the picture, at the narrowest width the command line allows.
-    for row in legend_rows(legend::kinds(&l, Beside::default(), None), 640.0) {
+    for row in legend::rows(legend::kinds(&l, Beside::default(), None), 640.0) {
         let (x, e) = row.last().unwrap();
         let Sample::Glyph(_, w) = &e.sample else { panic!("no ring in the export") };
         assert!(x + w + 6.0 + crate::layout::text_width(e.text) * 12.0 / 11.0 <= 630.0, "{}", e.text);
