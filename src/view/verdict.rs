@@ -1,20 +1,12 @@
 //! The verdict: safe or unsafe, the violations that decide it, and the hazards and notes that
 //! explain it, each a button to its moment.
 
+use sim::render::{final_value, how_it_came_about};
 use sim::time::fmt;
 use sim::Run;
 use yew::prelude::*;
 
 use crate::state::{Action, ByPtr};
-
-fn how_it_came_about(hazards: usize, notes: usize) -> String {
-    let count = |n: usize, what: &str| if n == 1 { format!("1 {what}") } else { format!("{n} {what}s") };
-    match (hazards, notes) {
-        (h, 0) => format!("How it came about: {}", count(h, "hazard")),
-        (0, n) => format!("Notes: {}", count(n, "note")),
-        (h, n) => format!("How it came about: {} and {}", count(h, "hazard"), count(n, "note")),
-    }
-}
 
 #[derive(Properties, PartialEq)]
 pub struct VerdictProps {
@@ -67,7 +59,7 @@ pub fn VerdictPanel(p: &VerdictProps) -> Html {
         <section class={classes!("verdict", if v.is_safe() { "safe" } else { "unsafe" })} aria-label="Verdict">
             <h2>
                 { v.headline() }
-                <span class="final">{ format!(" · final value {} after {} accepted writes", run.final_value, run.applied.len()) }</span>
+                <span class="final">{ format!(" · final value {}", final_value(run)) }</span>
             </h2>
             if !v.violations.is_empty() {
                 <ul class="findings">{ for v.violations.iter().map(|f| finding(f, "violation")) }</ul>

@@ -42,6 +42,30 @@ impl<'a> Cx<'a> {
     }
 }
 
+/// `text` cut into its plain parts and its `quoted` parts (`true`), without the backticks (an
+/// empty quote is dropped); a backtick with no partner stays in the text. A sentence quotes
+/// each message it tells of (`SET lock … NX PX 10000`), and a scenario's prose may quote a
+/// setting: the app shows these as code, and so do the walkthroughs of the command line.
+// FIXME: the app's `view::code_spans` is a copy of this one; it is to re-export it.
+pub fn code_spans(text: &str) -> Vec<(bool, &str)> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('`') {
+        let Some(len) = rest[open + 1..].find('`') else { break };
+        if open > 0 {
+            out.push((false, &rest[..open]));
+        }
+        if len > 0 {
+            out.push((true, &rest[open + 1..open + 1 + len]));
+        }
+        rest = &rest[open + len + 2..];
+    }
+    if !rest.is_empty() {
+        out.push((false, rest));
+    }
+    out
+}
+
 /// The sentence for one event of `run`, a run of `sc` (for many, make one [`Cx`]).
 pub fn text(sc: &Scenario, run: &Run, e: &Event) -> String {
     Cx::new(sc, run).event(e)

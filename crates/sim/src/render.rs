@@ -35,20 +35,42 @@ pub fn verdict_text(run: &Run) -> String {
     let mut s = String::new();
     let v = &run.verdict;
     let _ = writeln!(s, "verdict: {}", if v.is_safe() { "SAFE" } else { "UNSAFE" });
-    let _ = writeln!(s, "final value: {} after {} accepted writes", run.final_value, run.applied.len());
+    let _ = writeln!(s, "final value: {}", final_value(run));
     let section = |s: &mut String, name: &str, items: &[Finding]| {
         if items.is_empty() {
             return;
         }
         let _ = writeln!(s, "{name}:");
         for f in items {
-            let _ = writeln!(s, "  - {} at {} ({}): {}", f.property, fmt(f.at_us), f.actors.join(", "), f.explanation);
+            let _ = writeln!(s, "  - {}", finding(f));
         }
     };
     section(&mut s, "violations", &v.violations);
     section(&mut s, "hazards", &v.hazards);
     section(&mut s, "notes", &v.notes);
     s
+}
+
+/// A finding in one line: "out-of-order-write at 27.01 s (A, B): the resource accepted …".
+pub fn finding(f: &Finding) -> String {
+    format!("{} at {} ({}): {}", f.property, fmt(f.at_us), f.actors.join(", "), f.explanation)
+}
+
+/// What the protected value ended as: "1 after 2 accepted writes" (the verdict's line in the
+/// app, the text above and `leaselab walkthrough`).
+pub fn final_value(run: &Run) -> String {
+    format!("{} after {} accepted writes", run.final_value, run.applied.len())
+}
+
+/// The heading of the findings that explain a verdict: "How it came about: 2 hazards and 1
+/// note", or "Notes: 1 note" when there are only notes.
+pub fn how_it_came_about(hazards: usize, notes: usize) -> String {
+    let count = |n: usize, what: &str| if n == 1 { format!("1 {what}") } else { format!("{n} {what}s") };
+    match (hazards, notes) {
+        (h, 0) => format!("How it came about: {}", count(h, "hazard")),
+        (0, n) => format!("Notes: {}", count(n, "note")),
+        (h, n) => format!("How it came about: {} and {}", count(h, "hazard"), count(n, "note")),
+    }
 }
 
 /// A finding as `leaselab run --json` prints it.
