@@ -69,6 +69,10 @@ svg { font-family: system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-ser
 }
 "#;
 
+/// The arrowheads and the dot that messages are drawn with: in each picture, or once in a page
+/// that holds several ([`walk::page_defs`]).
+const DEFS: &str = r#"<defs><marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" class="head"/></marker><marker id="head-burst" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="2.5" markerHeight="2.5" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" class="head"/></marker><marker id="lost" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="8" markerHeight="8"><path d="M1 1 L9 9 M9 1 L1 9" class="lost-x"/></marker><marker id="dot" viewBox="0 0 4 4" refX="2" refY="2" markerWidth="4" markerHeight="4" markerUnits="userSpaceOnUse"><circle cx="2" cy="2" r="2" class="head"/></marker></defs>"#;
+
 /// XML-escapes text (names, titles and narration can come from a user's scenario).
 pub fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -236,7 +240,7 @@ fn open(width: f64, height: f64, label: &str, title: &str, extra_style: &str) ->
         label = esc(label)
     );
     let _ = write!(s, "<title>{}</title><style>{STYLE}{extra_style}</style>", esc(title));
-    s.push_str(r#"<defs><marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" class="head"/></marker><marker id="head-burst" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="2.5" markerHeight="2.5" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" class="head"/></marker><marker id="lost" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="8" markerHeight="8"><path d="M1 1 L9 9 M9 1 L1 9" class="lost-x"/></marker><marker id="dot" viewBox="0 0 4 4" refX="2" refY="2" markerWidth="4" markerHeight="4" markerUnits="userSpaceOnUse"><circle cx="2" cy="2" r="2" class="head"/></marker></defs>"#);
+    s.push_str(DEFS);
     let _ = write!(s, r#"<rect class="bg" width="{width}" height="{height}"/>"#);
     s
 }
@@ -307,6 +311,8 @@ fn body(s: &mut String, run: &Run, sc: &Scenario, l: &Layout, y: f64, at: Option
     }
     s.push_str("</g>");
 }
+
+pub mod walk;
 
 #[cfg(test)]
 mod tests;
