@@ -17,6 +17,7 @@ use sim::scenario::Scenario;
 
 mod search;
 mod term;
+mod walkthrough;
 
 /// Distributed locks, leases and fencing, simulated.
 ///
@@ -83,6 +84,7 @@ enum Command {
         #[arg(long, value_name = "WHAT", conflicts_with = "fix")]
         compare: Option<OsString>,
     },
+    Walkthrough(walkthrough::Args),
     /// "Can this break?": search fault schedules for one that makes the run unsafe.
     ///
     /// Adds faults to the scenario's schedule (pauses, delays, clock jumps and drift, crashes,
@@ -194,6 +196,7 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<(), Failure> {
         Command::Svg { scenario, fix, step, width, compare } => {
             write(out, &svg(&scenario, fix, step, f64::from(width), compare.as_deref())?)
         }
+        Command::Walkthrough(args) => walkthrough::walkthrough(args, out),
         Command::Search { scenario, fix, faults, budget, seed, time_limit, json } => {
             let s = apply_fix(load(&scenario)?, fix)?;
             // Not before: Ctrl-C while standard input is read ends the program as usual.

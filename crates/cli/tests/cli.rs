@@ -2,17 +2,8 @@
 
 use std::process::{Command, Output};
 
-fn leaselab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_leaselab")).args(args).output().expect("run leaselab")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{leaselab, stderr, stdout};
 
 fn json(o: &Output) -> serde_json::Value {
     serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(o)))
