@@ -197,11 +197,11 @@ pub fn walkthrough(a: Args, out: &mut impl Write) -> Result<(), Failure> {
             match &a.out {
                 None => out.write_all(page.as_bytes()).map_err(Failure::Write),
                 Some(path) => {
-                    if !a.force && std::fs::symlink_metadata(path).is_ok() {
-                        return Err(Bad(format!("{}: already exists; give --force to replace it", path.display())).into());
-                    }
                     if path.is_dir() {
                         return Err(Bad(format!("{}: is a directory; --format html writes one file", path.display())).into());
+                    }
+                    if !a.force && std::fs::symlink_metadata(path).is_ok() {
+                        return Err(Bad(format!("{}: already exists; give --force to replace it", path.display())).into());
                     }
                     write_file(path, &page)
                 }
@@ -292,6 +292,7 @@ fn write_dir(dir: &Path, files: &[(String, String)], force: bool) -> Result<(), 
                 return Err(Bad(msg).into());
             }
         }
+        Err(e) if dir.is_dir() => return Err(cannot(e)),
         Err(_) if dir.exists() => return Err(Bad(format!("{}: not a directory; --format md writes a directory", dir.display())).into()),
         Err(_) => std::fs::create_dir_all(dir).map_err(cannot)?,
     }

@@ -175,6 +175,11 @@ fn a_directory_that_is_not_empty_is_written_into_only_with_force() {
     let o = leaselab(&["walkthrough", "gc-pause-unfenced", "--format", "html", "--out", page.to_str().unwrap(), "--force"]);
     assert!(o.status.success());
     assert!(std::fs::read_to_string(&page).unwrap().starts_with("<!DOCTYPE html>"));
+    // A file where a directory belongs, and the other way round.
+    let o = leaselab(&["walkthrough", "gc-pause-unfenced", "--out", page.to_str().unwrap(), "--force"]);
+    assert!(o.status.code() == Some(2) && stderr(&o).contains("page.html: not a directory"), "{}", stderr(&o));
+    let o = leaselab(&["walkthrough", "gc-pause-unfenced", "--format", "html", "--out", out_s, "--force"]);
+    assert!(o.status.code() == Some(2) && stderr(&o).contains("walk: is a directory"), "{}", stderr(&o));
 }
 
 #[test]
