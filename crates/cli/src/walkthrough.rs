@@ -183,11 +183,14 @@ fn tell(w: &Walk, out: &mut impl Writer) {
 
 /// `leaselab walkthrough`.
 pub fn walkthrough(a: Args, out: &mut impl Write) -> Result<(), Failure> {
-    let sc = apply_fix(load(&a.scenario)?, a.fix)?;
+    let written = load(&a.scenario)?;
+    // The fix's words are the scenario's as written (a fixed scenario has no fix of its own).
+    let fix = written.fix.clone().filter(|_| a.fix);
+    let sc = apply_fix(written, a.fix)?;
     let run = run_of(&sc, &a.scenario)?;
     let width = f64::from(a.width);
-    let fix = if a.fix { sc.fix.as_ref().map(|f| (f.label.as_str(), f.explain.as_str())) } else { None };
     let origin = origin(&a.scenario, &sc, a.fix);
+    let fix = fix.as_ref().map(|f| (f.label.as_str(), f.explain.as_str()));
     let walk = Walk { sc: &sc, run: &run, width, fix, origin, moments: moments(&sc, &run, width) };
     match a.format {
         Format::Html => {

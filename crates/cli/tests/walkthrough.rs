@@ -82,15 +82,15 @@ fn every_library_scenario_walks_through_as_markdown_with_its_pictures() {
 
 #[test]
 fn every_library_scenario_walks_through_as_one_page_with_and_without_its_fix() {
-    for sc in sim::library::all() {
+    for written in sim::library::all() {
         for fix in [false, true] {
             let sc = if fix {
-                match sc.fixed() {
+                match written.fixed() {
                     Some(f) => f.unwrap(),
                     None => continue,
                 }
             } else {
-                sc.clone()
+                written.clone()
             };
             let run = sim::run(&sc).unwrap();
             let moments = Facts::of(&run).moments().to_vec();
@@ -124,6 +124,12 @@ fn every_library_scenario_walks_through_as_one_page_with_and_without_its_fix() {
                 let pic = (0..el.len()).find(|&i| xml::within(&el, i, s) && el[i].name == "svg").unwrap();
                 assert!(el[pic].attr("aria-label").unwrap().contains(&format!("at step {} of", step + 1)), "{what}");
             }
+            // With the fix, the page says so, and that the story and the notices tell the
+            // scenario as written.
+            let label = written.fix.as_ref().map(|f| f.label.as_str()).unwrap_or_default();
+            let about = el.iter().find(|e| e.attr("class") == Some("w-about")).unwrap();
+            assert_eq!(about.text.ends_with(&format!("with the fix: {label}")), fix, "{what}: {}", about.text);
+            assert_eq!(page.contains("What to notice in the run as written"), fix, "{what}");
             let headline = el.iter().find(|e| e.attr("class").is_some_and(|c| c.starts_with("w-headline"))).unwrap();
             assert_eq!(headline.text, format!("{}.", run.verdict.headline()), "{what}");
             for v in &run.verdict.violations {
