@@ -33,6 +33,7 @@ code { font: .88em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; bac
 .w-made { color: var(--muted); font-size: 13px; border-top: 1px solid var(--rule); margin-top: 40px; padding-top: 10px; }
 svg.timeline { display: block; width: 100%; max-width: 100%; height: auto; margin: 10px 0 4px; }
 svg.defs { position: absolute; }
+@media screen and (max-width: 640px) { .w-picture { overflow-x: auto; } .w-picture svg.timeline { min-width: 600px; } }
 @page { margin: 14mm; }
 @media print {
   body { font-size: 10.5pt; }
