@@ -48,7 +48,7 @@ const LABEL_REACH: f64 = 120.0;
 
 /// What a walkthrough's pictures add to the export's style: the zoomed picture's note and strip.
 const WALK_STYLE: &str = r#"
-.caption-note { font-size: 12px; text-anchor: end; } .overview .track { fill: #eef1f5; stroke: #c9d0da; }
+.caption-note { font-size: 12px; text-anchor: end; } .window .lane-name, .window .lane-role { display: none; } .overview .track { fill: #eef1f5; stroke: #c9d0da; }
 .overview .view { fill: #1f6feb; fill-opacity: .25; stroke: #1f6feb; stroke-width: 1.5; } .overview .now { stroke: #1f6feb; stroke-width: 2; }
 @media screen and (prefers-color-scheme: dark) { .overview .track { fill: #1f2630; stroke: #3a4552; } }
 "#;
@@ -179,19 +179,22 @@ pub fn draw(run: &Run, sc: &Scenario, width: f64, picture: Picture, standalone: 
 /// (`whole`, the run laid out at the picture's width); the lanes' names in the gutter.
 fn zoomed(run: &Run, sc: &Scenario, whole: Layout, cursor: usize, w: Window, label: &str, standalone: bool) -> String {
     let at = run.events.get(cursor).map(|e| e.at_us);
-    let plot = whole.x1 - whole.x0;
-    let zoom = whole.end_us as f64 / (w.to_us - w.from_us) as f64;
-    let l = crop(layout(run, sc, GUTTER + PAD + plot * zoom), w, plot);
+    let leader = at.and_then(|t| Facts::of(run).leader_at(t));
+    let roles: Vec<&str> = whole.lanes.iter().map(|lane| glyph::role_label(lane.role, sc.lock.kind, leader == Some(lane.actor))).collect();
+    // The gutter as wide as the longest role ("protected resource"), which the whole run's
+    // picture lets run on into its lane, and a window cannot.
+    let gutter = roles.iter().map(|r| 16.0 + text_width(r)).fold(whole.x0, f64::max);
+    let plot = whole.x1 - gutter;
+    let span = (w.to_us - w.from_us) as f64;
+    let l = crop(layout(run, sc, GUTTER + PAD + plot * whole.end_us as f64 / span), w, plot);
     let top = CAPTION + STRIP;
     let mut s = open(whole.width, top + l.height, label, standalone);
+    let zoom = (plot / span) / ((whole.x1 - whole.x0) / whole.end_us as f64);
     let note = format!("zoomed in ×{}: {} to {} of {}", zoom.round(), fmt(w.from_us), fmt(w.to_us), fmt(whole.end_us));
     heading(&mut s, &format!("Step {} of {}", cursor + 1, run.events.len()), &note, whole.width);
     strip(&mut s, &whole, w, at, CAPTION);
-    // The lanes' names in the gutter (those the body draws are out of the window), under the
-    // window, as the body draws them under the lanes: a long role is cut where the lanes begin.
-    let leader = at.and_then(|t| Facts::of(run).leader_at(t));
-    for lane in &whole.lanes {
-        let role = glyph::role_label(lane.role, sc.lock.kind, leader == Some(lane.actor));
+    // The lanes' names in the gutter (the body's, in the window, are not shown).
+    for (lane, role) in whole.lanes.iter().zip(&roles) {
         let _ = write!(
             s,
             r#"<g class="lane {}"><text class="lane-name" x="10" y="{}" fill="currentColor">{}</text><text class="lane-role" x="10" y="{}">{role}</text></g>"#,
@@ -201,8 +204,8 @@ fn zoomed(run: &Run, sc: &Scenario, whole: Layout, cursor: usize, w: Window, lab
             num(top + lane.mid + 12.0),
         );
     }
-    let (x, h) = (num(whole.x0), num(l.height));
-    let _ = write!(s, r#"<svg x="{x}" y="{}" width="{}" height="{h}" viewBox="{x} 0 {} {h}">"#, num(top), num(plot), num(plot));
+    let (w, h) = (num(plot), num(l.height));
+    let _ = write!(s, r#"<svg class="window" x="{}" y="{}" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#, num(gutter), num(top));
     body(&mut s, run, sc, &l, 0.0, at, None);
     s.push_str("</svg>");
     s
@@ -245,11 +248,12 @@ fn open(width: f64, height: f64, label: &str, standalone: bool) -> String {
 }
 
 /// The layout `wide` (the run laid out at the window's scale) cut to `w`, `plot` pixels wide, and
-/// moved left so that the window begins where the gutter ends: small coordinates, and only what
-/// the window shows (a bar begun before it starts at its edge, so that its label is seen).
+/// moved left so that the window begins at 0: small coordinates, labels near either edge moved
+/// in as at a picture's edges, and only what the window shows (a bar begun before it starts at
+/// its edge, so that its label is seen).
 fn crop(mut l: Layout, w: Window, plot: f64) -> Layout {
     let (a, b) = (l.x(w.from_us), l.x(w.to_us));
-    let dx = GUTTER - a;
+    let dx = -a;
     let within = |x0: f64, x1: f64, reach: f64| x0.max(x1) >= a - reach && x0.min(x1) <= b + reach;
     // Only ticks whose labels are whole in the window.
     l.ticks.retain(|t| t.x - text_width(&t.label) / 2.0 >= a && t.x + text_width(&t.label) / 2.0 <= b);
@@ -273,9 +277,9 @@ fn crop(mut l: Layout, w: Window, plot: f64) -> Layout {
         }
     }
     for m in &mut l.marks {
-        (m.x, m.edge) = (m.x + dx, GUTTER + plot);
+        (m.x, m.edge) = (m.x + dx, plot);
     }
-    (l.x0, l.x1, l.width) = (l.x0 + dx, l.x1 + dx, GUTTER + plot + PAD);
+    (l.x0, l.x1, l.width) = (l.x0 + dx, l.x1 + dx, plot);
     l
 }
 
