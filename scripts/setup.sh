@@ -122,6 +122,13 @@ lean_std() {
 build_app() {
   (lean_std && trunk build --offline --release)
   minify_glue dist
+  prerender dist
+}
+
+# The first view's pictures (src/prerender.rs): each library scenario's lab rendered to HTML by
+# the app's own components, natively, at the widths static/loader.js chooses from.
+prerender() {
+  cargo run --quiet --locked --offline --features prerender --bin leaselab-prerender -- "$1"
 }
 
 # Minifies wasm-bindgen's JavaScript in $1 with terser (from npm; Trunk's own minifier cannot

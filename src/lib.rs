@@ -9,6 +9,7 @@ pub mod drill;
 pub mod edit;
 pub mod guide;
 pub mod library;
+pub mod prerender;
 pub mod revise;
 pub use draw::layout;
 pub mod share;

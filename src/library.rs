@@ -46,7 +46,7 @@ pub async fn load(ids: &[&str]) -> Result<(), String> {
     if wanted.is_empty() {
         return Ok(());
     }
-    let window = web_sys::window().ok_or("the page has no window to fetch scenario files with")?;
+    let window = crate::view::window().ok_or("the page has no window to fetch scenario files with")?;
     // A file that never arrives fails like any other, after a while, rather than leaving the
     // page loading for ever.
     let deadline = js_sys::Promise::new(&mut |_, reject| {

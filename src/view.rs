@@ -82,15 +82,30 @@ fn quoted_parts_are_code_and_a_lone_backtick_stays() {
     assert_eq!(unquoted("A sends `SET lock a1` to redis."), "A sends SET lock a1 to redis.");
 }
 
+/// The browser's window; none when the views are rendered ahead of time, natively
+/// (`prerender`: the first view's picture, made when the site is built).
+pub fn window() -> Option<web_sys::Window> {
+    #[cfg(target_arch = "wasm32")]
+    return web_sys::window();
+    #[cfg(not(target_arch = "wasm32"))]
+    None
+}
+
 /// Whether the reader's only pointer is a finger (a phone or a tablet): hints then speak of
-/// tapping and swiping, not of keys.
+/// tapping and swiping, not of keys. Rendered ahead of time: as the picture's screen says.
 pub fn touch_only() -> bool {
-    web_sys::window().and_then(|w| w.match_media("(hover: none) and (pointer: coarse)").ok().flatten()).is_some_and(|m| m.matches())
+    match window() {
+        Some(w) => w.match_media("(hover: none) and (pointer: coarse)").ok().flatten().is_some_and(|m| m.matches()),
+        None => crate::prerender::screen().narrow,
+    }
 }
 
 /// Whether the screen is a phone's width (the legend then starts folded).
 pub fn narrow() -> bool {
-    web_sys::window().and_then(|w| w.match_media("(max-width: 700px)").ok().flatten()).is_some_and(|m| m.matches())
+    match window() {
+        Some(w) => w.match_media("(max-width: 700px)").ok().flatten().is_some_and(|m| m.matches()),
+        None => crate::prerender::screen().narrow,
+    }
 }
 
 /// Whether a library scenario (with its fix, or as written) is safe, by running it; each is run

@@ -29,6 +29,63 @@ if (parent !== window && /[?&]embed=(1|true)(&|$)/.test(location.search)) {
   new ResizeObserver(tell).observe(document.body);
 }
 const base = new URL('.', import.meta.url);
+// The first view's picture: the lab of a library scenario (`?scenario=<id>`, with or without
+// `&fix=1`, or the bare address of a first visit), rendered when the site was built by the same
+// components the program runs (src/prerender.rs), at the widest of a few widths that fits this
+// screen's timeline. It is shown while the program downloads; the program takes it away and
+// draws the same boxes in the same places. Keys pressed meanwhile are kept for the program.
+// Any other address (a link with changes, a scenario of one's own, a page) waits for the
+// program: its run is not in the pictures, and a wrong one is never shown.
+const picture = (() => {
+  if (parent !== window) return null;
+  const q = new URLSearchParams(location.search);
+  const keys = [...q.keys()];
+  const id = q.get('scenario') || (keys.length === 0 && !localStorage.getItem('leaselab.last-scenario') ? 'lease-basics' : null);
+  if (!id || location.hash || !/^[a-z0-9-]+$/.test(id) || keys.some((k) => k !== 'scenario' && k !== 'fix')) return null;
+  const fix = q.has('fix') ? (/^(1|true)$/.test(q.get('fix')) ? '.fix' : null) : '';
+  // The runs there are pictures of (the build writes their names here: src/bin/prerender.rs).
+  if (fix === null || !` @@PICTURES@@ `.includes(` ${id}${fix} `)) return null;
+  // The timeline's width as the style sheet lays the lab out (src/prerender.rs WIDTHS).
+  const probe = document.createElement('div');
+  probe.style.cssText = 'position:absolute;visibility:hidden;overflow:scroll;width:100px;height:100px';
+  document.body.append(probe);
+  const bar = probe.offsetWidth - probe.clientWidth;
+  probe.remove();
+  const w = innerWidth - bar;
+  const narrow = matchMedia('(max-width: 700px)').matches;
+  const timeline = w > 980 ? w - 410 : w - 18;
+  const widths = narrow ? [340, 372, 600] : [683, 855, 941, 1175, 1497];
+  const width = widths.filter((x) => x <= timeline).pop() || widths[0];
+  return fetch(new URL(`first/${id}${fix}.${width}.html`, base)).then((r) => (r.ok ? r.text() : null)).catch(() => null);
+})();
+const early = [];
+if (picture) {
+  picture.then((html) => {
+    const boot = document.getElementById('boot');
+    // Not once the program is up (it removed the loading line), nor over why it could not start.
+    if (!html || !boot || boot.classList.contains('start-error')) return;
+    const holder = document.createElement('div');
+    holder.innerHTML = html;
+    const shown = holder.firstElementChild;
+    if (!shown) return;
+    shown.dataset.static = '';
+    shown.querySelector('#app')?.removeAttribute('id');
+    if (localStorage.getItem('leaselab.intro')) shown.querySelector('.intro')?.remove();
+    // Another lesson chosen before the program is up: go to it.
+    shown.querySelector('header select')?.addEventListener('change', (e) => { location.search = `?scenario=${encodeURIComponent(e.target.value)}`; });
+    boot.hidden = true;
+    boot.after(shown);
+    // A run that opens zoomed in on its first key moment, scrolled to it as the program does.
+    for (const box of shown.querySelectorAll('.timeline-scroll[data-left]')) box.scrollLeft = Number(box.dataset.left);
+  });
+  // The lab's keys pressed over the picture, for the program to play (src/view/lab/hooks.rs).
+  window.leaselabEarlyKeys = early;
+  addEventListener('keydown', (e) => {
+    if (!document.querySelector('[data-static]') || e.ctrlKey || e.metaKey || e.altKey || /^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName)) return;
+    if (/^(Arrow(Left|Right)| |Home|End)$/.test(e.key)) e.preventDefault();
+    early.push(e);
+  });
+}
 try {
   const app = await import(new URL('leaselab-app.js', base).href);
   await app.default({ module_or_path: new URL('leaselab-app_bg.wasm', base) });
@@ -38,6 +95,7 @@ try {
   const boot = document.getElementById('boot');
   if (boot) {
     const why = e && e.message ? e.message : String(e);
+    boot.hidden = false;
     boot.classList.add('start-error');
     if (typeof WebAssembly !== 'object') {
       boot.textContent = 'Lease Lab needs a browser with WebAssembly, and this one has none.';

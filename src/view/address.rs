@@ -41,7 +41,7 @@ fn first_lesson() -> Scenario {
 /// reader's last scenario, so that their work is not lost; on a first visit, to the lesson the
 /// link names (without the changes that could not be made), or else the course's first lesson.
 pub(super) fn initial() -> Screen {
-    let loc = web_sys::window().map(|w| w.location());
+    let loc = crate::view::window().map(|w| w.location());
     let search = loc.as_ref().and_then(|l| l.search().ok()).unwrap_or_default();
     let hash = loc.as_ref().and_then(|l| l.hash().ok()).unwrap_or_default();
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
@@ -145,7 +145,7 @@ pub(super) fn initial() -> Screen {
 
 /// Writes the run into the address bar (so a reload or a copied address reopens it).
 pub(super) fn sync_url(s: &Screen) {
-    let Some(w) = web_sys::window() else { return };
+    let Some(w) = crate::view::window() else { return };
     let search = w.location().search().unwrap_or_default();
     if Page::from_query(&search) != Page::Lab || LINK_LOADING.with(|l| l.get()) {
         // A page beside the lab owns the address (a sync may still be due from before it
@@ -156,7 +156,7 @@ pub(super) fn sync_url(s: &Screen) {
     SYNC_GENERATION.with(|g| g.set(generation));
     let address = address_of(s);
     let replace = move |url: String| {
-        let Some(w) = web_sys::window() else { return };
+        let Some(w) = crate::view::window() else { return };
         let search = w.location().search().unwrap_or_default();
         let here = format!("{search}{}", w.location().hash().unwrap_or_default());
         // Checked again after a compression: a page may have opened, or a newer sync begun.
@@ -203,7 +203,7 @@ async fn compact(a: crate::share::Address) -> crate::share::Address {
 /// Inflates and opens a `#z=` link, then lets the address follow the run again.
 pub(super) fn open_pending_link(d: UseReducerDispatcher<Screen>) {
     let Some(z) = PENDING_LINK.with(|p| p.borrow_mut().take()) else { return };
-    let step = web_sys::window()
+    let step = crate::view::window()
         .and_then(|w| w.location().search().ok())
         .and_then(|q| web_sys::UrlSearchParams::new_with_str(&q).ok())
         .and_then(|p| p.get("step"))
@@ -248,7 +248,7 @@ pub async fn embed_base(s: &Screen) -> (String, crate::share::Address) {
 
 /// Where the app lives: origin and path.
 fn site() -> String {
-    let loc = web_sys::window().map(|w| w.location());
+    let loc = crate::view::window().map(|w| w.location());
     loc.map(|l| format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())).unwrap_or_default()
 }
 

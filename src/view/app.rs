@@ -3,6 +3,7 @@
 use std::rc::Rc;
 
 use gloo_events::EventListener;
+use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
 use crate::view::address::initial;
@@ -17,15 +18,15 @@ use crate::view::revise::RevisePage;
 /// is shown, so nothing the reader was doing is lost.
 #[component]
 pub fn App() -> Html {
-    let page = use_state(|| Page::from_query(&web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()));
+    let page = use_state(|| Page::from_query(&crate::view::window().and_then(|w| w.location().search().ok()).unwrap_or_default()));
     let open_request = use_state(|| None::<(u32, String, bool, Option<usize>)>);
     // Back and forward move between the lab and the pages.
     {
         let page = page.clone();
         use_effect_with((), move |_| {
-            let window = web_sys::window().expect("a window");
+            let window = crate::view::window().expect("a window");
             let listener = EventListener::new(&window, "popstate", move |_| {
-                page.set(Page::from_query(&web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()));
+                page.set(Page::from_query(&crate::view::window().and_then(|w| w.location().search().ok()).unwrap_or_default()));
             });
             move || drop(listener)
         });
@@ -34,12 +35,12 @@ pub fn App() -> Html {
         let page = page.clone();
         Callback::from(move |to: Page| {
             if to != *page {
-                if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
+                if let Some(h) = crate::view::window().and_then(|w| w.history().ok()) {
                     let url = if to == Page::Lab { "?".to_string() } else { to.query().to_string() };
                     let _ = h.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
                 }
                 page.set(to);
-                if let Some(w) = web_sys::window() {
+                if let Some(w) = crate::view::window() {
                     w.scroll_to_with_x_and_y(0.0, 0.0);
                 }
             }
@@ -68,7 +69,7 @@ pub fn App() -> Html {
             }
             // The embedding page's theme, on the frame's root element (the stylesheet reads it).
             if let Some(t) = embed.as_ref().and_then(|e| e.theme.attribute()) {
-                let root = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element());
+                let root = crate::view::window().and_then(|w| w.document()).and_then(|d| d.document_element());
                 if let Some(r) = root {
                     let _ = r.set_attribute("data-theme", t);
                 }
@@ -118,7 +119,7 @@ pub(super) fn start_problem() -> Option<String> {
 pub fn mount() {
     wasm_bindgen_futures::spawn_local(async {
         let loaded = crate::library::load(&first_needs()).await;
-        let doc = web_sys::window().and_then(|w| w.document());
+        let doc = crate::view::window().and_then(|w| w.document());
         // The page's "Loading Lease Lab…" line (index.html).
         let boot = doc.as_ref().and_then(|d| d.get_element_by_id("boot"));
         match loaded {
@@ -131,6 +132,16 @@ pub fn mount() {
                 START_PROBLEM.with(|p| *p.borrow_mut() = loaded.err());
                 if let Some(boot) = boot {
                     boot.remove();
+                }
+                // The first view's picture (static/loader.js) makes way: the program draws the
+                // same boxes in the same places before the browser paints again (Yew renders in
+                // a microtask of this task).
+                if let Ok(shown) = doc.as_ref().map_or(Err(JsValue::NULL), |d| d.query_selector_all("[data-static]")) {
+                    for i in 0..shown.length() {
+                        if let Some(e) = shown.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
+                            e.remove();
+                        }
+                    }
                 }
                 yew::Renderer::<App>::new().render();
             }
@@ -149,6 +160,7 @@ fn can_start() -> bool {
 /// Says on the page's loading line why Lease Lab could not start, with a button that tries
 /// again (and puts the loading line back meanwhile).
 fn cannot_start(boot: &web_sys::Element, e: &str) {
+    let _ = boot.remove_attribute("hidden");
     boot.set_class_name("boot start-error");
     let _ = boot.set_attribute("role", "alert");
     boot.set_text_content(Some(&format!("Lease Lab could not start: {e}. ")));
@@ -171,7 +183,7 @@ fn cannot_start(boot: &web_sys::Element, e: &str) {
 /// and the one the reader last had open; every file for a page beside the lab, and for a
 /// scenario in the fragment (whose library scenario is known only once it is read).
 fn first_needs() -> Vec<&'static str> {
-    let loc = web_sys::window().map(|w| w.location());
+    let loc = crate::view::window().map(|w| w.location());
     let search = loc.as_ref().and_then(|l| l.search().ok()).unwrap_or_default();
     let hash = loc.as_ref().and_then(|l| l.hash().ok()).unwrap_or_default();
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok();

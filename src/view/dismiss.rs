@@ -10,7 +10,7 @@ use yew::prelude::*;
 #[hook]
 pub fn use_dismiss(open: bool, inside: NodeRef, close: Callback<()>) {
     use_effect_with(open, move |&open| {
-        let listeners = open.then(|| web_sys::window().and_then(|w| w.document())).flatten().map(|doc| {
+        let listeners = open.then(|| crate::view::window().and_then(|w| w.document())).flatten().map(|doc| {
             let outside = {
                 let close = close.clone();
                 // Capture: a press that something inside the page stops still closes the menu.

@@ -34,7 +34,7 @@ enum Where {
 
 impl Where {
     fn from_location() -> Where {
-        let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+        let search = crate::view::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
         let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
         let get = |k: &str| params.as_ref().and_then(|p| p.get(k));
         let Some(set) = get("set").as_deref().and_then(Set::from_param) else { return Where::Choose };
@@ -59,7 +59,7 @@ fn local() -> Option<web_sys::Storage> {
 }
 
 fn session_storage() -> Option<web_sys::Storage> {
-    web_sys::window().and_then(|w| w.session_storage().ok().flatten())
+    crate::view::window().and_then(|w| w.session_storage().ok().flatten())
 }
 
 /// A record kept in local storage (`None` when it is there but cannot be read).
@@ -124,7 +124,7 @@ pub fn DrillPage(p: &DrillProps) -> Html {
     {
         let at = at.clone();
         use_effect_with((), move |_| {
-            let window = web_sys::window().expect("a window");
+            let window = crate::view::window().expect("a window");
             let listener = EventListener::new(&window, "popstate", move |_| at.set(Where::from_location()));
             move || drop(listener)
         });
@@ -132,7 +132,7 @@ pub fn DrillPage(p: &DrillProps) -> Html {
     let go = {
         let at = at.clone();
         Callback::from(move |(to, push): (Where, bool)| {
-            if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
+            if let Some(h) = crate::view::window().and_then(|w| w.history().ok()) {
                 let url = to.query();
                 let _ = if push {
                     h.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
@@ -141,7 +141,7 @@ pub fn DrillPage(p: &DrillProps) -> Html {
                 };
             }
             at.set(to);
-            if let Some(w) = web_sys::window() {
+            if let Some(w) = crate::view::window() {
                 w.scroll_to_with_x_and_y(0.0, 0.0);
             }
         })

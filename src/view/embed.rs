@@ -134,7 +134,7 @@ pub fn mount_into(element: &web_sys::Element, options: &wasm_bindgen::JsValue) -
     };
     let stylesheet = get("stylesheet").and_then(|v| v.as_string());
     let app_base = stylesheet.as_ref().map(|css| css.rsplit_once('/').map(|(b, _)| format!("{b}/")).unwrap_or_default());
-    let doc = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let doc = crate::view::window().and_then(|w| w.document()).ok_or("no document")?;
     let shadow = element
         .attach_shadow(&web_sys::ShadowRootInit::new(web_sys::ShadowRootMode::Open))
         .map_err(|_| "this element already holds a run (or cannot hold one)".to_string())?;
@@ -162,7 +162,7 @@ pub fn mount_into(element: &web_sys::Element, options: &wasm_bindgen::JsValue) -
 /// (a name that is no option, a value that is not one of the option's) is said in the embed
 /// ([`Embed::problems`]) rather than ignored.
 pub fn embed_options() -> Option<Embed> {
-    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    let search = crate::view::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
     if !params.get("embed").is_some_and(|v| v == "1" || v == "true") {
         return None;

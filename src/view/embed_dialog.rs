@@ -212,7 +212,7 @@ fn select(label: &'static str, choices: &'static [(&'static str, &'static str)],
 
 fn copy(text: String) -> Callback<MouseEvent> {
     Callback::from(move |_| {
-        if let Some(clip) = web_sys::window().map(|w| w.navigator().clipboard()) {
+        if let Some(clip) = crate::view::window().map(|w| w.navigator().clipboard()) {
             let _ = clip.write_text(&text);
         }
     })

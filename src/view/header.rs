@@ -194,7 +194,7 @@ fn copy_link(screen: &Latest<Screen>, shown: &UseStateHandle<Option<String>>) ->
             let (s, shown) = (s.get(), shown.clone());
             wasm_bindgen_futures::spawn_local(async move {
                 let link = link_to(&s, "").await;
-                if let Some(clip) = web_sys::window().map(|w| w.navigator().clipboard()) {
+                if let Some(clip) = crate::view::window().map(|w| w.navigator().clipboard()) {
                     let _ = clip.write_text(&link);
                 }
                 shown.set(Some(link));

@@ -227,7 +227,7 @@ fn side_panel(s: &Screen, latest: &Latest<Screen>, progress: hooks::ProgressStat
 /// directory, or this frame's own address.
 fn app_base(e: &Embed) -> String {
     e.app_base.clone().unwrap_or_else(|| {
-        let loc = web_sys::window().map(|w| w.location());
+        let loc = crate::view::window().map(|w| w.location());
         loc.map(|l| format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())).unwrap_or_default()
     })
 }

@@ -56,7 +56,10 @@ pub fn end_of_run(at_end: bool, original: &Scenario, safe: bool, challenge_open:
 
 /// Whether the introduction was dismissed (local storage, `leaselab.intro`).
 fn intro_seen() -> bool {
-    web_sys::window().and_then(|w| w.local_storage().ok().flatten()).and_then(|st| st.get_item("leaselab.intro").ok().flatten()).is_some()
+    crate::view::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .and_then(|st| st.get_item("leaselab.intro").ok().flatten())
+        .is_some()
 }
 
 /// The first visit's introduction: what this is, what the lanes are, how to go on. Dismissed
@@ -70,7 +73,7 @@ pub fn Intro() -> Html {
     let close = {
         let shown = shown.clone();
         Callback::from(move |_| {
-            if let Some(st) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+            if let Some(st) = crate::view::window().and_then(|w| w.local_storage().ok().flatten()) {
                 let _ = st.set_item("leaselab.intro", "seen");
             }
             shown.set(false);

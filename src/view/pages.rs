@@ -139,7 +139,7 @@ pub struct PageProps {
 const GUIDE_KEY: &str = "leaselab.guide";
 
 fn load_answers() -> Answers {
-    let stored = web_sys::window()
+    let stored = crate::view::window()
         .and_then(|w| w.local_storage().ok().flatten())
         .and_then(|st| st.get_item(GUIDE_KEY).ok().flatten())
         .and_then(|t| sim::json::parse(&t).ok())
@@ -152,7 +152,7 @@ fn load_answers() -> Answers {
 }
 
 fn save_answers(a: &Answers) {
-    if let Some(st) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+    if let Some(st) = crate::view::window().and_then(|w| w.local_storage().ok().flatten()) {
         let _ = st.set_item(GUIDE_KEY, &sim::to_value::ToValue::to_value(&a.to_vec()).to_string());
     }
 }
@@ -161,7 +161,7 @@ fn save_answers(a: &Answers) {
 /// and what is wrong with the address's, if they cannot be read (then the reader's own are
 /// shown, and kept: a link's answers are saved only once the reader changes one).
 fn opening_answers() -> (Answers, Option<String>) {
-    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    let search = crate::view::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
     let given = web_sys::UrlSearchParams::new_with_str(&search).ok().and_then(|p| p.get("answers"));
     match given.map(|t| crate::share::answers::decode(&t)) {
         Some(Ok(a)) => (a, None),
@@ -173,7 +173,7 @@ fn opening_answers() -> (Answers, Option<String>) {
 /// Writes the answers into the address (`?page=guide&answers=…`), so that a copied link
 /// reopens the guide with them.
 fn sync_answers(a: &Answers) {
-    let Some(w) = web_sys::window() else { return };
+    let Some(w) = crate::view::window() else { return };
     if Page::from_query(&w.location().search().unwrap_or_default()) != Page::Guide {
         return;
     }

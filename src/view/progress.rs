@@ -10,7 +10,7 @@ const VISITED_KEY: &str = "leaselab.visited";
 const PREDICT_KEY: &str = "leaselab.predict";
 
 pub fn storage() -> Option<web_sys::Storage> {
-    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+    crate::view::window().and_then(|w| w.local_storage().ok().flatten())
 }
 
 fn read<T: sim::from_value::FromValue + Default>(key: &str) -> T {

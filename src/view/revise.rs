@@ -10,7 +10,7 @@ use crate::view::pages::{brand, demo_link, site_nav, Page, PageProps};
 
 /// Where the app lives, so that a printed link names a whole address.
 fn base() -> String {
-    let loc = web_sys::window().map(|w| w.location());
+    let loc = crate::view::window().map(|w| w.location());
     loc.map(|l| format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())).unwrap_or_default()
 }
 
@@ -19,7 +19,7 @@ fn base() -> String {
 pub fn RevisePage(p: &PageProps) -> Html {
     let base = use_memo((), |_| base());
     let print = Callback::from(|_| {
-        if let Some(w) = web_sys::window() {
+        if let Some(w) = crate::view::window() {
             let _ = w.print();
         }
     });

@@ -20,7 +20,7 @@ const SLICE_MS: f64 = 12.0;
 const MAX_BUDGET: usize = 200_000;
 
 fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+    crate::view::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
 /// Where the search is, as shown.
@@ -242,7 +242,7 @@ fn found_view(found: &sim::search::Found, ms: f64, dispatch: &Callback<Action>) 
             d.emit(Action::Compare(Some(Against::Before)));
             // The comparison opens above, under the run: bring it into view once drawn.
             gloo_timers::callback::Timeout::new(0, || {
-                let el = web_sys::window().and_then(|w| w.document()).and_then(|d| d.query_selector(".compare").ok().flatten());
+                let el = crate::view::window().and_then(|w| w.document()).and_then(|d| d.query_selector(".compare").ok().flatten());
                 if let Some(el) = el {
                     el.scroll_into_view();
                 }

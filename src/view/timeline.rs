@@ -71,7 +71,7 @@ pub struct TimelineProps {
 
 /// Whether the reader asked for reduced motion (then steps are instant and nothing moves).
 fn reduced_motion() -> bool {
-    web_sys::window().and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten()).is_some_and(|m| m.matches())
+    crate::view::window().and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten()).is_some_and(|m| m.matches())
 }
 
 /// The container's width, measured now and whenever it changes size (a window resize, or the
@@ -79,7 +79,7 @@ fn reduced_motion() -> bool {
 /// container (width 0) keeps the last width.
 #[hook]
 fn use_width(wrap: NodeRef) -> f64 {
-    let width = use_state_eq(|| 1000.0f64);
+    let width = use_state_eq(|| crate::prerender::screen().width);
     {
         let width = width.clone();
         use_effect_with((), move |_| {
@@ -210,7 +210,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
                 { zoom_bar(&ZoomBarProps { layout: lay.clone(), run: p.run.clone(), facts: p.facts.clone(), view: p.view, scroll: (*scrolled, width),
                                            scroller: scroller.clone(), t_us: t_now, hide, cursor: p.cursor, dispatch: p.dispatch.clone() }) }
             }
-            <div class="timeline-scroll" ref={scroller} onscroll={on_scroll} tabindex="0" role="region"
+            <div class="timeline-scroll" ref={scroller} onscroll={on_scroll} tabindex="0" role="region" data-left={zoom::opening_left(&lay, p.view, width).map(|l| l.to_string())}
                  aria-label={format!("{}Timeline (scrolls sideways when zoomed in)", p.label.as_ref().map(|l| format!("{l}: ")).unwrap_or_default())}
                  onpointerdown={pinch_down} onpointermove={pinch_move} onpointerup={pinch_up.clone()} onpointercancel={pinch_up}>
                 { lane_labels(&LabelsProps { layout: lay.clone(), run: p.run.clone(), facts: p.facts.clone(), lock: p.scenario.lock.kind, leases: leases.clone(), t_us: t_now }) }

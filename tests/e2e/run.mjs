@@ -176,6 +176,77 @@ await test('phone: on a run taller than the screen, Next violation brings the ha
   }
 }, { width: 390, height: 844, hasTouch: true, isMobile: true });
 
+// Issue 35, item 1: the first view's picture (src/prerender.rs, static/loader.js) before the
+// program arrives, and the program taking over in place.
+async function withProgramHeld(page, query) {
+  let release;
+  const gate = new Promise((r) => { release = r; });
+  await page.route('**/leaselab-app_bg.wasm', async (route) => { await gate; await route.continue().catch(() => {}); });
+  await page.addInitScript(() => {
+    window.__shifts = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        const what = e.sources.map((x) => `${x.node?.nodeName}.${x.node?.className?.baseVal ?? x.node?.className} ${x.previousRect.y}→${x.currentRect.y}`);
+        window.__shifts.push({ value: e.value, input: e.hadRecentInput, what });
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  await page.goto(`${base}/${query}`);
+  return release;
+}
+const PARTS = ['.top', '.intro', '.story', '.timeline-wrap', '.controls', '.narration', '.verdict', '.side', '.legend'];
+for (const [w, h] of [[1366, 800], [390, 844], [1280, 800]]) {
+  await test(`first view ${w}×${h}: the run's picture before the program, which takes over in place (no layout shift)`, async (page) => {
+    const release = await withProgramHeld(page, '?scenario=gc-pause-unfenced');
+    await page.waitForSelector('[data-static] .timeline-wrap svg.timeline');
+    expect(!(await page.$('#app[data-steps]')), 'the program is held back');
+    const pic = await boxes(page, PARTS);
+    expect((await page.textContent('[data-static] .verdict')).includes('Unsafe'), 'the picture has the verdict');
+    expect((await page.textContent('[data-static] .narration')).includes('A starts'), 'and the narration of the first step');
+    release();
+    await page.waitForSelector('#app[data-steps]');
+    expect(!(await page.$('[data-static]')), 'the picture is gone');
+    await page.waitForTimeout(300);
+    const live = await boxes(page, PARTS);
+    for (const s of PARTS) expect(JSON.stringify(pic[s]) === JSON.stringify(live[s]), `${s} moved: picture ${JSON.stringify(pic[s])}, live ${JSON.stringify(live[s])}`);
+    // The browser's cumulative layout shift, from the loading line to the live lab.
+    const shifts = await page.evaluate(() => window.__shifts);
+    expect(shifts.length === 0, `layout shifts: ${JSON.stringify(shifts)}`);
+  }, { width: w, height: h, isMobile: w < 700, hasTouch: w < 700 });
+}
+
+await test('first view: keys pressed over the picture count once the program is up; a zoomed-in opening is scrolled as the program scrolls it', async (page) => {
+  const release = await withProgramHeld(page, '?scenario=gc-pause-unfenced');
+  await page.waitForSelector('[data-static] svg.timeline');
+  for (const k of ['ArrowRight', 'ArrowRight', 'Shift+ArrowRight']) await page.keyboard.press(k);
+  release();
+  await page.waitForSelector('#app[data-steps]');
+  await page.waitForFunction(() => Number(document.querySelector('#app').dataset.step) > 3);
+  expect((await narration(page)).length > 0 && !(await page.$('[data-static]')), 'two steps and the next key moment');
+  const zoomed = await browser.newPage({ viewport: { width: 1366, height: 800 } });
+  const go = await withProgramHeld(zoomed, '?scenario=redlock-split-vote');
+  await zoomed.waitForSelector('[data-static] .timeline-scroll');
+  const before = await zoomed.evaluate(() => document.querySelector('[data-static] .timeline-scroll').scrollLeft);
+  go();
+  await zoomed.waitForSelector('#app[data-steps]');
+  await zoomed.waitForTimeout(300);
+  const after = await zoomed.evaluate(() => document.querySelector('.timeline-scroll').scrollLeft);
+  expect(before > 0 && Math.abs(before - after) <= 1, `scrolled to the first key moment alike: picture ${before}, live ${after}`);
+  await zoomed.close();
+});
+
+await test('first view: a link with changes or a scenario of one\'s own shows no picture (never the wrong run); an unknown one neither', async (page) => {
+  for (const q of ['?scenario=gc-pause-unfenced&set=lock.ttl_ms=30000', '?scenario=gc-pause-unfenced&step=40', '?scenario=no-such-thing', '?scenario=redlock-split-vote&fix=1', '?page=guide']) {
+    const other = await browser.newPage();
+    const release = await withProgramHeld(other, q);
+    await other.waitForTimeout(400);
+    expect(!(await other.$('[data-static]')), `${q}: no picture`);
+    expect(await other.isVisible('#boot'), `${q}: the loading line`);
+    release();
+    await other.close();
+  }
+});
+
 await test('a run crowded at its first key moment opens zoomed in on it, and says so', async (page) => {
   await open(page, '?scenario=redlock-split-vote');
   const z = await zoomState(page);
@@ -1996,6 +2067,8 @@ if (process.argv.includes('--measure')) {
     // polling, slowed by the responses it watches.
     await page.addInitScript(() => {
       new MutationObserver((_, o) => {
+        // The run's picture (issue 35), then the live lab.
+        if (!window.leaselabPictureAt && document.querySelector('[data-static] svg.timeline')) window.leaselabPictureAt = performance.now();
         if (document.querySelector('#app[data-steps]')) {
           window.leaselabInteractiveAt = performance.now();
           o.disconnect();
@@ -2007,7 +2080,11 @@ if (process.argv.includes('--measure')) {
     await page.goto(`${base}/`);
     await page.waitForSelector('#app[data-steps]', { timeout: 60000 });
     const ms = await page.evaluate(() => window.leaselabInteractiveAt);
-    const wasm = await page.evaluate(() => performance.getEntriesByType('resource').find((e) => e.name.endsWith('.wasm')).responseEnd);
+    const pic = await page.evaluate(() => window.leaselabPictureAt);
+    const res = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => ({ name: e.name, end: e.responseEnd, size: e.encodedBodySize })));
+    const wasm = res.find((e) => e.name.endsWith('.wasm')).end;
+    const before = (t) => res.filter((e) => e.end <= t).reduce((a, e) => a + e.size, 0);
+    console.log(`     the run's picture at ${pic ? (pic / 1000).toFixed(2) + ' s' : '(none)'}${pic ? `, after ${before(pic)} bytes of files` : ''}`);
     console.log(`     first interactive lab in ${(ms / 1000).toFixed(2)} s (the app's file arrived at ${(wasm / 1000).toFixed(2)} s), ${bytes.reduce((a, b) => a + b, 0)} bytes over the wire in ${bytes.length} responses when the harness saw it`);
   });
   await test('measure: edit → render on the largest library scenario and on a 9,818-event run', async (page) => {

@@ -88,7 +88,7 @@ pub(super) fn Question(p: &QuestionProps) -> Html {
         let (answer, next) = (p.answer.clone(), p.next.clone());
         let right = asked.as_ref().as_ref().ok().and_then(|a| Some((a.quiz.answer.right?, a.quiz.question.choices.len())));
         use_effect_with((picked, right), move |&(picked, right)| {
-            let doc = web_sys::window().and_then(|w| w.document()).expect("a document");
+            let doc = crate::view::window().and_then(|w| w.document()).expect("a document");
             let listener = EventListener::new_with_options(&doc, "keydown", EventListenerOptions::enable_prevent_default(), move |e| {
                 let Some(e) = wasm_bindgen::JsCast::dyn_ref::<web_sys::KeyboardEvent>(e) else { return };
                 let on = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());

@@ -14,7 +14,7 @@ fn download_json(sc: &Scenario) {
 /// Saves text as a file through a temporary object URL.
 fn save_file(name: &str, mime: &str, text: &str) {
     use wasm_bindgen::JsCast;
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    let Some(doc) = crate::view::window().and_then(|w| w.document()) else { return };
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type(mime);

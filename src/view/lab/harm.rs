@@ -35,7 +35,7 @@ pub fn use_harm_in_view(cursor: usize, at_violation: bool, enabled: bool) {
         if !(moved && at_violation && enabled) {
             return;
         }
-        let Some(w) = web_sys::window() else { return };
+        let Some(w) = crate::view::window() else { return };
         let Some(doc) = w.document() else { return };
         let rect = |sel: &str| doc.query_selector(sel).ok().flatten().map(|e| e.get_bounding_client_rect());
         let (Some(mark), Some(narration)) = (rect(".stage > .timeline-wrap .mark.harm"), rect(".stage > .narration")) else { return };

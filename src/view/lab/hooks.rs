@@ -20,7 +20,7 @@ use crate::view::progress::Progress;
 pub type ProgressState = (ByPtr<Progress>, Callback<()>);
 
 fn document() -> web_sys::Document {
-    web_sys::window().and_then(|w| w.document()).expect("a document")
+    crate::view::window().and_then(|w| w.document()).expect("a document")
 }
 
 /// Everything the lab does besides drawing: returns the reader's progress (read from storage
@@ -62,6 +62,7 @@ fn use_keyboard(screen: &UseReducerHandle<Screen>, p: &LabProps, root_ref: NodeR
     let active = use_mut_ref(|| true);
     *active.borrow_mut() = p.active;
     let d = screen.dispatcher();
+    let d2 = d.clone();
     let embedded = p.embed.is_some();
     use_effect_with((), move |_| {
         let target: web_sys::EventTarget = match root_ref.cast::<web_sys::Element>() {
@@ -105,8 +106,25 @@ fn use_keyboard(screen: &UseReducerHandle<Screen>, p: &LabProps, root_ref: NodeR
                 d.dispatch(a);
             }
         });
+        if !embedded {
+            replay_early_keys(&d2);
+        }
         move || drop(listener)
     });
+}
+
+/// The lab's keys the reader pressed over the first view's picture, before the program was up
+/// (static/loader.js keeps them): played now, in order, so that the cursor is where they put it.
+fn replay_early_keys(d: &UseReducerDispatcher<Screen>) {
+    let Some(w) = crate::view::window() else { return };
+    let name = wasm_bindgen::JsValue::from_str("leaselabEarlyKeys");
+    let Ok(keys) = js_sys::Reflect::get(&w, &name).and_then(|k| k.dyn_into::<js_sys::Array>()) else { return };
+    let _ = js_sys::Reflect::delete_property(&w, &name);
+    for e in keys.iter().filter_map(|k| k.dyn_into::<web_sys::KeyboardEvent>().ok()) {
+        if let Some(a) = key_action(&e) {
+            d.dispatch(a);
+        }
+    }
 }
 
 /// Playback: an interval that lives only while playing.
@@ -115,7 +133,7 @@ fn use_playback(screen: &UseReducerHandle<Screen>) {
     let d = screen.dispatcher();
     use_effect_with(screen.playing, move |playing| {
         let timer = playing.then(|| {
-            let perf = web_sys::window().and_then(|w| w.performance());
+            let perf = crate::view::window().and_then(|w| w.performance());
             let now = move || perf.as_ref().map(|p| p.now()).unwrap_or(0.0);
             let last = std::cell::Cell::new(now());
             Interval::new(33, move || {

@@ -55,7 +55,7 @@ pub fn Backdrop(p: &BackdropProps) -> Html {
                 let (x, y) = svg_x(&e);
                 // Upwards where the window has not room below for it (a phone's controls sit at
                 // the bottom of the screen) and has more above.
-                let below = web_sys::window().and_then(|w| w.inner_height().ok()?.as_f64()).unwrap_or(1e9) - f64::from(e.client_y());
+                let below = crate::view::window().and_then(|w| w.inner_height().ok()?.as_f64()).unwrap_or(1e9) - f64::from(e.client_y());
                 let up = below < 340.0 && f64::from(e.client_y()) > below;
                 menu.set(Some(Menu { actor, t: lay.t(x), x, y, up }));
             })

@@ -67,6 +67,13 @@ fn put(el: &web_sys::Element, lay: &Layout, t: Micros, off: f64) {
     el.set_scroll_left((lay.x(t) - off).round().max(0.0) as i32);
 }
 
+/// Where a run that opens zoomed in on its first key moment ([`View::first`]) is scrolled to in
+/// a box `width` wide: the moment three quarters of the way across. Also written on the box for
+/// the first view's picture, which has no program to scroll it (static/loader.js does).
+pub fn opening_left(lay: &Layout, view: View, width: f64) -> Option<i32> {
+    view.first.map(|t| (lay.x(t) - (GUTTER + (width - GUTTER) * 0.75)).round().max(0.0) as i32)
+}
+
 /// Keeps a time in place when the zoom changes: the anchor a wheel or a pinch left, else the
 /// cursor's time where it was on screen (centred when zooming to a moment), or the middle of the
 /// view if the cursor was out of it. Runs before the layout drawn last is forgotten.
@@ -93,7 +100,10 @@ pub fn use_anchor(scroller: NodeRef, lay: ByPtr<Layout>, view: View, t_now: Micr
                     }
                     // Opened zoomed in on the first key moment: it three quarters of the way
                     // across, what led to it before it (until the cursor passes it).
-                    None if view.first.is_some_and(|f| t_now <= f) => (view.first.unwrap_or(0), GUTTER + (w - GUTTER) * 0.75),
+                    None if view.first.is_some_and(|f| t_now <= f) => {
+                        el.set_scroll_left(opening_left(&lay, *view, w).unwrap_or(0));
+                        return;
+                    }
                     // Measured on the layout before this zoom: its time stays where it was.
                     Some((t, off, measured)) if measured != lay.width => {
                         *anchor.borrow_mut() = None;

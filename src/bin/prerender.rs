@@ -1,0 +1,66 @@
+//! Writes the first view's pictures of every library scenario (as written, and with its fix
+//! where it has one) into `<dist>/first`: `<id>.<width>.html` and `<id>.fix.<width>.html`, one
+//! for each of `app::prerender::WIDTHS`; and names them in `<dist>/loader.js` (in place of
+//! `@@PICTURES@@`), so that the page asks only for a picture there is.
+//! Usage: leaselab-prerender <dist>
+
+use std::process::ExitCode;
+
+use app::prerender::{render, Screen, WIDTHS};
+
+fn main() -> ExitCode {
+    let Some(dir) = std::env::args_os().nth(1) else {
+        eprintln!("usage: leaselab-prerender <dist>");
+        return ExitCode::from(2);
+    };
+    let dist = std::path::PathBuf::from(dir);
+    let dir = dist.join("first");
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        eprintln!("leaselab-prerender: cannot create {}: {e}", dir.display());
+        return ExitCode::FAILURE;
+    }
+    let mut written = 0;
+    let mut names = Vec::new();
+    for sc in sim::library::all() {
+        let variants = [(false, ""), (true, ".fix")];
+        for (fixed, suffix) in variants.into_iter().filter(|(f, _)| !f || sc.fix.is_some()) {
+            names.push(format!("{}{suffix}", sc.id));
+            for (width, narrow) in WIDTHS {
+                let at = Screen { width: f64::from(width), narrow };
+                let html = match render(sc.clone(), fixed, at) {
+                    Ok(h) => h,
+                    Err(e) => {
+                        eprintln!("leaselab-prerender: {}{suffix}: {e}", sc.id);
+                        return ExitCode::FAILURE;
+                    }
+                };
+                let path = dir.join(format!("{}{suffix}.{width}.html", sc.id));
+                if let Err(e) = std::fs::write(&path, html) {
+                    eprintln!("leaselab-prerender: cannot write {}: {e}", path.display());
+                    return ExitCode::FAILURE;
+                }
+                written += 1;
+            }
+        }
+    }
+    let loader = dist.join("loader.js");
+    let named = std::fs::read_to_string(&loader).map(|js| js.replace("@@PICTURES@@", &names.join(" ")));
+    match named {
+        Ok(js) if !js.contains("@@PICTURES@@") && js.contains(&names.join(" ")) => {
+            if let Err(e) = std::fs::write(&loader, js) {
+                eprintln!("leaselab-prerender: cannot write {}: {e}", loader.display());
+                return ExitCode::FAILURE;
+            }
+        }
+        Ok(_) => {
+            eprintln!("leaselab-prerender: {} has no @@PICTURES@@ to name the pictures in", loader.display());
+            return ExitCode::FAILURE;
+        }
+        Err(e) => {
+            eprintln!("leaselab-prerender: cannot read {}: {e}", loader.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    println!("{written} pictures of {} runs in {}", names.len(), dir.display());
+    ExitCode::SUCCESS
+}

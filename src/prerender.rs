@@ -1,0 +1,100 @@
+//! The first view rendered ahead of time: when the site is built, each library scenario's lab is
+//! rendered to HTML by the same components the browser runs (Yew's server renderer, natively),
+//! at a few widths of screen. The page shows that picture at once (static/loader.js) and the
+//! program takes over in place when it arrives, drawing the same boxes at the same places.
+//!
+//! Natively there is no window ([`crate::view::window`]): what the views would ask the browser
+//! (the timeline's width, a phone's screen, a finger for a pointer) comes from [`screen`].
+
+use std::cell::Cell;
+
+/// The screen a picture is rendered for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Screen {
+    /// The timeline's width in pixels (the browser measures it; 1000 until it has).
+    pub width: f64,
+    /// A phone: the narrow layout, the short welcome, touch wording.
+    pub narrow: bool,
+}
+
+thread_local! {
+    static SCREEN: Cell<Screen> = const { Cell::new(Screen { width: 1000.0, narrow: false }) };
+}
+
+/// The screen the views are rendered for ahead of time (in the browser: the timeline's width
+/// before its first measure).
+pub fn screen() -> Screen {
+    SCREEN.with(Cell::get)
+}
+
+/// The widths of timeline a library scenario's picture is rendered at, with whether each is a
+/// phone's (a screen at most 700 pixels wide: the narrow layout): the timeline's width in the
+/// lab at common screens (360- and 390-pixel phones; 1280, 1366 and 1920 pixels wide with a
+/// 15-pixel scroll bar), and between them. The page picks the widest of its kind that is not
+/// wider than its own timeline (static/loader.js has the same list).
+pub const WIDTHS: [(u32, bool); 8] =
+    [(340, true), (372, true), (600, true), (683, false), (855, false), (941, false), (1175, false), (1497, false)];
+
+/// The lab of `scenario` (with its fix on if `fixed`) as the page first shows it, rendered to
+/// HTML for a screen: the lab's holder and everything in it, as [`crate::view::app::App`]
+/// draws it for the lab.
+#[cfg(feature = "prerender")]
+pub fn render(scenario: sim::scenario::Scenario, fixed: bool, at: Screen) -> Result<String, String> {
+    use std::rc::Rc;
+    let start = Rc::new(crate::state::Screen::new(scenario, fixed)?);
+    SCREEN.with(|s| s.set(at));
+    let renderer = yew::LocalServerRenderer::<First>::with_props(FirstProps { start }).hydratable(false);
+    let rt = tokio::runtime::Builder::new_current_thread().build().map_err(|e| e.to_string())?;
+    let html = rt.block_on(tokio::task::LocalSet::new().run_until(renderer.render()));
+    Ok(html)
+}
+
+#[cfg(feature = "prerender")]
+#[derive(yew::Properties, PartialEq)]
+struct FirstProps {
+    start: std::rc::Rc<crate::state::Screen>,
+}
+
+/// What [`crate::view::app::App`] draws for the lab.
+#[cfg(feature = "prerender")]
+#[yew::component]
+fn First(p: &FirstProps) -> yew::Html {
+    use yew::prelude::*;
+    html! {
+        <div class="lab-holder">
+            <crate::view::lab::Lab start={p.start.clone()} nav={Callback::noop()} />
+        </div>
+    }
+}
+
+#[cfg(all(test, feature = "prerender"))]
+mod tests {
+    use super::*;
+
+    /// The picture is the lab as the browser draws it at first: the run's timeline at the
+    /// screen's width, its story, the first step's narration, the verdict; on a phone, the short
+    /// welcome and the touch wording.
+    #[test]
+    fn a_picture_is_the_lab_at_its_first_step_for_its_screen() {
+        let sc = sim::library::get("gc-pause-unfenced").unwrap();
+        let wide = render(sc.clone(), false, Screen { width: 941.0, narrow: false }).unwrap();
+        assert!(wide.starts_with(r#"<div class="lab-holder"><div id="app" data-verdict="unsafe" data-step="1""#), "{}", &wide[..200]);
+        for said in [
+            r#"<svg width="941" height="298""#,
+            "A GC pause outlives the lease",
+            "A starts.",
+            "Unsafe: the protected data was corrupted",
+            "Welcome to Lease Lab.",
+            "by step",
+        ] {
+            assert!(wide.contains(said), "{said}");
+        }
+        let phone = render(sc.clone(), false, Screen { width: 372.0, narrow: true }).unwrap();
+        assert!(phone.contains(r#"<svg width="372""#) && phone.contains(r#"class="intro short""#) && phone.contains("swipe the narration"));
+        let fixed = render(sc, true, Screen { width: 941.0, narrow: false }).unwrap();
+        assert!(fixed.contains(r#"data-verdict="safe""#) && fixed.contains(r#"data-fixed="true""#));
+        // A run that opens zoomed in says where its box is scrolled to.
+        let crowded = render(sim::library::get("redlock-split-vote").unwrap(), false, Screen { width: 941.0, narrow: false }).unwrap();
+        assert!(crowded.contains("data-left=") && crowded.contains("Zoomed in on the first key moment"));
+    }
+}
