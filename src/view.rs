@@ -49,26 +49,7 @@ pub fn unquoted(text: &str) -> String {
     code_spans(text).into_iter().map(|(_, part)| part).collect()
 }
 
-/// `text` cut into its plain parts and its `quoted` parts (`true`), without the backticks (an
-/// empty quote is dropped); a backtick with no partner stays in the text.
-pub fn code_spans(text: &str) -> Vec<(bool, &str)> {
-    let mut out = Vec::new();
-    let mut rest = text;
-    while let Some(open) = rest.find('`') {
-        let Some(len) = rest[open + 1..].find('`') else { break };
-        if open > 0 {
-            out.push((false, &rest[..open]));
-        }
-        if len > 0 {
-            out.push((true, &rest[open + 1..open + 1 + len]));
-        }
-        rest = &rest[open + len + 2..];
-    }
-    if !rest.is_empty() {
-        out.push((false, rest));
-    }
-    out
-}
+pub use sim::narrate::code_spans;
 
 #[cfg(test)]
 #[test]

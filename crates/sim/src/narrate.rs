@@ -46,7 +46,6 @@ impl<'a> Cx<'a> {
 /// empty quote is dropped); a backtick with no partner stays in the text. A sentence quotes
 /// each message it tells of (`SET lock … NX PX 10000`), and a scenario's prose may quote a
 /// setting: the app shows these as code, and so do the walkthroughs of the command line.
-// FIXME: the app's `view::code_spans` is a copy of this one; it is to re-export it.
 pub fn code_spans(text: &str) -> Vec<(bool, &str)> {
     let mut out = Vec::new();
     let mut rest = text;
