@@ -34,8 +34,9 @@ const CROWD_PX: f64 = 6.0;
 const NEAR_PX: f64 = 8.0;
 /// The narrowest stretch a picture zooms in to (a millisecond is 65 pixels across 650).
 pub const NARROWEST_US: Micros = 10 * MS;
-/// The most a picture is magnified: the layout is computed at its width times this.
-const MAX_ZOOM: f64 = 5_000.0;
+/// The widest a run is laid out to draw a window of it, in pixels (a 10 ms window of an
+/// hour-long run would be 235 million): its ticks alone are a string per few dozen pixels.
+const WIDEST_PX: f64 = 4_000_000.0;
 /// Where the step stands across a zoomed picture (what led to it is to its left), and how much
 /// of the width the tangle that led to it takes.
 const CURSOR_AT: f64 = 0.75;
@@ -77,7 +78,7 @@ pub fn focus(run: &Run, cursor: usize, width: f64) -> Option<Window> {
     let plot = (width.max(MIN_WIDTH) - GUTTER - PAD).max(1.0);
     let mut sends: Vec<Micros> = run.intervals.messages.iter().map(|m| m.sent_us).filter(|&t| t <= now).collect();
     sim::sort::by_key(&mut sends, |&t| t);
-    let narrowest = NARROWEST_US.max((end as f64 / MAX_ZOOM) as Micros);
+    let narrowest = NARROWEST_US.max(least_span(end, plot));
     let mut span = end;
     while let Some(&last) = sends.last() {
         let us_per_px = span as f64 / plot;
@@ -174,6 +175,11 @@ pub fn draw(run: &Run, sc: &Scenario, width: f64, picture: Picture, standalone: 
     s
 }
 
+/// The narrowest window of a run `end_us` long drawn `plot` pixels wide, by [`WIDEST_PX`].
+fn least_span(end_us: Micros, plot: f64) -> Micros {
+    (end_us as f64 * plot / WIDEST_PX).ceil() as Micros
+}
+
 /// Step `cursor` within window `w`: the run laid out at the window's scale and cut to it, under
 /// a caption that says how far it is zoomed in and a strip that shows where it lies in the run
 /// (`whole`, the run laid out at the picture's width); the lanes' names in the gutter.
@@ -185,6 +191,14 @@ fn zoomed(run: &Run, sc: &Scenario, whole: Layout, cursor: usize, w: Window, lab
     // picture lets run on into its lane, and a window cannot.
     let gutter = roles.iter().map(|r| 16.0 + text_width(r)).fold(whole.x0, f64::max);
     let plot = whole.x1 - gutter;
+    // A window narrower than the widest layout allows is widened about its middle.
+    let least = least_span(whole.end_us, plot);
+    let w = if w.to_us - w.from_us >= least {
+        w
+    } else {
+        let from_us = ((w.from_us + w.to_us) / 2 - least / 2).clamp(0, (whole.end_us - least).max(0));
+        Window { from_us, to_us: from_us + least }
+    };
     let span = (w.to_us - w.from_us) as f64;
     let l = crop(layout(run, sc, GUTTER + PAD + plot * whole.end_us as f64 / span), w, plot);
     let top = CAPTION + STRIP;

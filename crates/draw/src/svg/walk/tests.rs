@@ -103,3 +103,18 @@ fn each_picture_says_what_it_shows() {
     let svg = draw(&r, &sc, WIDTH, Picture::Moment { cursor: 6, window: None }, true);
     assert!(svg.contains(&format!(r#"aria-label="{}""#, esc(&step))));
 }
+
+/// However narrow a window is asked for, the run is laid out no wider than [`WIDEST_PX`]: a
+/// window of a microsecond in an hour is drawn as the narrowest that allows, about its middle.
+#[test]
+fn a_window_too_narrow_to_draw_is_widened() {
+    let mut sc = sim::library::get("gc-pause-unfenced").unwrap();
+    sc.duration_ms = 3_600_000;
+    let r = sim::run(&sc).unwrap();
+    let m = Facts::of(&r).moments()[0];
+    let at = r.events[m].at_us;
+    let svg = draw(&r, &sc, WIDTH, Picture::Moment { cursor: m, window: Some(Window { from_us: at, to_us: at + 1 }) }, true);
+    let zoom: f64 = svg.split("zoomed in ×").nth(1).unwrap().split(':').next().unwrap().parse().unwrap();
+    assert!(zoom > 1.0 && zoom <= WIDEST_PX / 600.0, "×{zoom}");
+    assert!(svg.matches("<text").count() < 200, "a few ticks, not millions");
+}
