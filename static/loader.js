@@ -73,6 +73,17 @@ if (picture) {
     if (localStorage.getItem('leaselab.intro')) shown.querySelector('.intro')?.remove();
     // Another lesson chosen before the program is up: go to it.
     shown.querySelector('header select')?.addEventListener('change', (e) => { location.search = `?scenario=${encodeURIComponent(e.target.value)}`; });
+    // The welcome's "Got it", for good, as the program's does.
+    shown.querySelector('.intro .btn')?.addEventListener('click', (e) => {
+      localStorage.setItem('leaselab.intro', 'seen');
+      e.target.closest('.intro').remove();
+    });
+    // A press of a playback button counts as its key ("Step forward (Right)", "Play (Space)").
+    shown.querySelector('.controls')?.addEventListener('click', (e) => {
+      const m = e.target.closest('button')?.getAttribute('aria-label')?.match(/\((Shift\+)?(\w+)\)$/);
+      const key = m && ({ Right: 'ArrowRight', Left: 'ArrowLeft', Space: ' ' }[m[2]] || m[2]);
+      if (key) early.push(new KeyboardEvent('keydown', { key: key.length === 1 && key !== ' ' ? key.toLowerCase() : key, shiftKey: !!m[1] }));
+    });
     boot.hidden = true;
     boot.after(shown);
     // A run that opens zoomed in on its first key moment, scrolled to it as the program does.
