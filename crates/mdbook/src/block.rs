@@ -1,0 +1,205 @@
+//! One ```` ```leaselab ```` fenced block, read: [`Block`] from its info string and body by
+//! [`parse`], or a [`Bad`] that says what is wrong and on which of its lines.
+//!
+//! ````text
+//! ```leaselab scenario=redlock-clock-jump fix compare=fix step=key:3
+//! ```
+//! ````
+//!
+//! The options are words after `leaselab`, separated by spaces: `scenario=<library id>`, `fix`,
+//! `compare=fix`, `step=<N>` (1 is the first event) or `step=key:<N>` (the N-th key moment),
+//! `height=<px>` and `loading=lazy|eager|visible` (passed to the `<lease-lab>` element). A block
+//! without `scenario=` holds a scenario's JSON as its body.
+
+/// What a block asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    pub source: Source,
+    /// The scenario with its one-click fix.
+    pub fix: bool,
+    /// The run drawn above the other run of its pair (`compare=fix`): the run with its fix below
+    /// the run as written, or with `fix`, the run as written below the run with its fix.
+    pub compare_fix: bool,
+    pub step: Option<Step>,
+    /// The live lab's height in pixels, for the element to reserve.
+    pub height: Option<u32>,
+    pub loading: Option<Loading>,
+}
+
+/// Where the block's scenario comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A library scenario by id (`scenario=gc-pause-fenced`).
+    Library(String),
+    /// A scenario of the author's own: the block's body, JSON.
+    Json(String),
+}
+
+/// Where the cursor is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A step number, 1 for the first event (as `leaselab svg --step` and the app's `&step=`).
+    Number(usize),
+    /// The N-th key moment of the run, from 1 (`step=key:3`).
+    Key(usize),
+}
+
+/// When the element becomes the live lab (its `loading` attribute).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Loading {
+    /// When the reader clicks or focuses it (the element's default).
+    Lazy,
+    /// As soon as the page has loaded.
+    Eager,
+    /// When it scrolls into view.
+    Visible,
+}
+
+impl Loading {
+    pub fn name(self) -> &'static str {
+        match self {
+            Loading::Lazy => "lazy",
+            Loading::Eager => "eager",
+            Loading::Visible => "visible",
+        }
+    }
+}
+
+/// What is wrong with a block, and where: `line` counts from the fence's line (0), so that the
+/// body's first line is 1.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bad {
+    pub line: usize,
+    pub message: String,
+}
+
+impl Bad {
+    /// A problem with the fence's line (its options).
+    pub fn fence(message: impl Into<String>) -> Bad {
+        Bad { line: 0, message: message.into() }
+    }
+}
+
+/// The options a block takes.
+pub const OPTIONS: [&str; 6] = ["scenario", "fix", "compare", "step", "height", "loading"];
+
+/// The largest `height=`, in pixels.
+const HEIGHT_MAX: u32 = 10_000;
+
+/// Whether a fenced block's info string makes it ours: its first word is `leaselab`.
+pub fn is_ours(info: &str) -> bool {
+    info.split_whitespace().next() == Some("leaselab")
+}
+
+/// Reads a block from its info string (`leaselab scenario=… fix`) and its body.
+pub fn parse(info: &str, body: &str) -> Result<Block, Bad> {
+    let mut scenario = None;
+    let mut block = Block { source: Source::Json(String::new()), fix: false, compare_fix: false, step: None, height: None, loading: None };
+    let mut seen: Vec<&str> = Vec::new();
+    for word in info.split_whitespace().skip(1) {
+        let (name, value) = match word.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (word, None),
+        };
+        if !OPTIONS.contains(&name) {
+            return Err(Bad::fence(format!(
+                "there is no option `{name}`{}; the options are {}",
+                crate::closest::suggest(name, OPTIONS.iter().copied()),
+                OPTIONS.join(", ")
+            )));
+        }
+        if seen.contains(&name) {
+            return Err(Bad::fence(format!("`{name}` is given twice; keep one")));
+        }
+        seen.push(name);
+        match (name, value) {
+            ("fix", None) => block.fix = true,
+            ("fix", Some(v)) => return Err(Bad::fence(format!("`fix` takes no value (write `fix`, not `fix={v}`)"))),
+            (_, None) => return Err(Bad::fence(format!("`{name}` needs a value: {}", usage(name)))),
+            (_, Some("")) => return Err(Bad::fence(format!("`{name}=` is empty: {}", usage(name)))),
+            ("scenario", Some(v)) => scenario = Some(v.to_string()),
+            ("compare", Some("fix")) => block.compare_fix = true,
+            ("compare", Some(v)) => {
+                return Err(Bad::fence(format!("compare={v}: the only comparison is compare=fix (the run with its one-click fix)")))
+            }
+            ("step", Some(v)) => block.step = Some(step(v)?),
+            ("height", Some(v)) => block.height = Some(height(v)?),
+            ("loading", Some(v)) => block.loading = Some(loading(v)?),
+            _ => unreachable!("every option in OPTIONS is matched"),
+        }
+    }
+    let has_body = !body.trim().is_empty();
+    block.source = match (scenario, has_body) {
+        (Some(id), false) => Source::Library(id),
+        (Some(id), true) => {
+            let first = body.lines().position(|l| !l.trim().is_empty()).unwrap_or(0) + 1;
+            return Err(Bad {
+                line: first,
+                message: format!(
+                    "a block with scenario={id} has no body; to run a scenario of your own, leave out scenario= and write its JSON here"
+                ),
+            });
+        }
+        (None, true) => Source::Json(body.to_string()),
+        (None, false) => {
+            return Err(Bad::fence("which run? Give scenario=<library id> (see `leaselab list`), or a scenario's JSON as the block's body"))
+        }
+    };
+    Ok(block)
+}
+
+/// How to write an option's value.
+fn usage(name: &str) -> &'static str {
+    match name {
+        "scenario" => "a library id such as scenario=gc-pause-fenced (see `leaselab list`)",
+        "compare" => "compare=fix",
+        "step" => "a step number (step=12; 1 is the first event) or a key moment (step=key:3)",
+        "height" => "the live lab's height in pixels, such as height=420",
+        _ => "loading=lazy (on a click or focus), eager (at once) or visible (when scrolled into view)",
+    }
+}
+
+fn step(v: &str) -> Result<Step, Bad> {
+    let (key, digits) = match v.strip_prefix("key:") {
+        Some(n) => (true, n),
+        None => (false, v),
+    };
+    let n = whole(digits).ok_or_else(|| Bad::fence(format!("step={v}: use {}", usage("step"))))?;
+    match (key, n) {
+        (true, 0) => Err(Bad::fence(format!("step={v}: key moments count from 1 (key:1 is the first)"))),
+        (false, 0) => Err(Bad::fence(format!("step={v}: steps count from 1 (step=1 is the first event)"))),
+        (true, n) => Ok(Step::Key(n)),
+        (false, n) => Ok(Step::Number(n)),
+    }
+}
+
+fn height(v: &str) -> Result<u32, Bad> {
+    match whole(v) {
+        Some(n) if (1..=HEIGHT_MAX as usize).contains(&n) => Ok(n as u32),
+        _ => Err(Bad::fence(format!("height={v}: use a whole number of pixels from 1 to {HEIGHT_MAX}, such as height=420"))),
+    }
+}
+
+fn loading(v: &str) -> Result<Loading, Bad> {
+    match v {
+        "lazy" => Ok(Loading::Lazy),
+        "eager" => Ok(Loading::Eager),
+        "visible" => Ok(Loading::Visible),
+        _ => Err(Bad::fence(format!(
+            "loading={v}{}: use {}",
+            crate::closest::suggest(v, ["lazy", "eager", "visible"].into_iter()),
+            usage("loading")
+        ))),
+    }
+}
+
+/// Digits only (no sign, no spaces), as a number; `None` past `usize`.
+fn whole(s: &str) -> Option<usize> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
+#[cfg(test)]
+mod tests;

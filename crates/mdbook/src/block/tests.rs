@@ -1,0 +1,82 @@
+use super::*;
+
+fn bad(info: &str, body: &str) -> Bad {
+    parse(info, body).expect_err(info)
+}
+
+#[test]
+fn every_option_is_read() {
+    let b = parse("leaselab scenario=redlock-clock-jump fix compare=fix step=key:3 height=420 loading=visible", "").unwrap();
+    assert_eq!(
+        b,
+        Block {
+            source: Source::Library("redlock-clock-jump".into()),
+            fix: true,
+            compare_fix: true,
+            step: Some(Step::Key(3)),
+            height: Some(420),
+            loading: Some(Loading::Visible),
+        }
+    );
+    let plain = parse("leaselab   scenario=gc-pause-fenced  step=12", "\n").unwrap();
+    assert_eq!((plain.fix, plain.compare_fix, plain.step, plain.height, plain.loading), (false, false, Some(Step::Number(12)), None, None));
+    assert_eq!(parse("leaselab loading=eager scenario=x", "").unwrap().loading, Some(Loading::Eager));
+    assert_eq!(parse("leaselab loading=lazy scenario=x", "").unwrap().loading, Some(Loading::Lazy));
+}
+
+#[test]
+fn a_body_without_scenario_is_the_scenario_json() {
+    let b = parse("leaselab step=2", "{\"title\": \"mine\"}\n").unwrap();
+    assert_eq!(b.source, Source::Json("{\"title\": \"mine\"}\n".into()));
+}
+
+#[test]
+fn only_blocks_whose_first_word_is_leaselab_are_ours() {
+    assert!(is_ours("leaselab scenario=x") && is_ours("leaselab") && is_ours("  leaselab\tfix"));
+    assert!(!is_ours("rust") && !is_ours("leaselabs") && !is_ours("leaselab,ignore") && !is_ours(""));
+}
+
+#[test]
+fn an_unknown_option_names_the_closest_and_the_options() {
+    let e = bad("leaselab scenario=x stpe=3", "");
+    assert_eq!(e.line, 0);
+    assert_eq!(
+        e.message,
+        "there is no option `stpe` (did you mean `step`?); the options are scenario, fix, compare, step, height, loading"
+    );
+    assert!(!bad("leaselab colour=red", "").message.contains("did you mean"));
+}
+
+#[test]
+fn bad_values_say_what_to_write() {
+    let cases = [
+        ("leaselab scenario=x step=abc", "step=abc: use a step number (step=12; 1 is the first event) or a key moment (step=key:3)"),
+        ("leaselab scenario=x step=0", "step=0: steps count from 1 (step=1 is the first event)"),
+        ("leaselab scenario=x step=key:0", "step=key:0: key moments count from 1 (key:1 is the first)"),
+        ("leaselab scenario=x step=key:", "step=key:: use a step number (step=12; 1 is the first event) or a key moment (step=key:3)"),
+        ("leaselab scenario=x step=-2", "step=-2: use a step number (step=12; 1 is the first event) or a key moment (step=key:3)"),
+        ("leaselab scenario=x step", "`step` needs a value: a step number (step=12; 1 is the first event) or a key moment (step=key:3)"),
+        ("leaselab scenario=", "`scenario=` is empty: a library id such as scenario=gc-pause-fenced (see `leaselab list`)"),
+        ("leaselab scenario=x fix=yes", "`fix` takes no value (write `fix`, not `fix=yes`)"),
+        ("leaselab scenario=x compare=before", "compare=before: the only comparison is compare=fix (the run with its one-click fix)"),
+        ("leaselab scenario=x height=0", "height=0: use a whole number of pixels from 1 to 10000, such as height=420"),
+        ("leaselab scenario=x height=12px", "height=12px: use a whole number of pixels from 1 to 10000, such as height=420"),
+        ("leaselab scenario=x loading=lazzy", "loading=lazzy (did you mean `lazy`?): use loading=lazy (on a click or focus), eager (at once) or visible (when scrolled into view)"),
+        ("leaselab scenario=x fix fix", "`fix` is given twice; keep one"),
+    ];
+    for (info, message) in cases {
+        let e = bad(info, "");
+        assert_eq!((e.line, e.message.as_str()), (0, message), "{info}");
+    }
+}
+
+#[test]
+fn a_block_needs_one_scenario_not_two() {
+    let e = bad("leaselab fix", "  \n");
+    assert_eq!(e.line, 0);
+    assert!(e.message.starts_with("which run? Give scenario=<library id>"), "{}", e.message);
+    // The body's first written line is where the extra scenario is.
+    let e = bad("leaselab scenario=gc-pause-fenced", "\n{\"title\": \"x\"}\n");
+    assert_eq!(e.line, 2);
+    assert!(e.message.starts_with("a block with scenario=gc-pause-fenced has no body"), "{}", e.message);
+}
