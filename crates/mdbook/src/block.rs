@@ -83,8 +83,8 @@ impl Bad {
 /// The options a block takes.
 pub const OPTIONS: [&str; 6] = ["scenario", "fix", "compare", "step", "height", "loading"];
 
-/// The largest `height=`, in pixels.
-const HEIGHT_MAX: u32 = 10_000;
+/// The `height=` range, in pixels: the element's (static/embed.js).
+const HEIGHT: std::ops::RangeInclusive<u32> = 100..=100_000;
 
 /// Whether a fenced block's info string makes it ours: its first word is `leaselab`.
 pub fn is_ours(info: &str) -> bool {
@@ -174,9 +174,13 @@ fn step(v: &str) -> Result<Step, Bad> {
 }
 
 fn height(v: &str) -> Result<u32, Bad> {
-    match whole(v) {
-        Some(n) if (1..=HEIGHT_MAX as usize).contains(&n) => Ok(n as u32),
-        _ => Err(Bad::fence(format!("height={v}: use a whole number of pixels from 1 to {HEIGHT_MAX}, such as height=420"))),
+    match whole(v).and_then(|n| u32::try_from(n).ok()) {
+        Some(n) if HEIGHT.contains(&n) => Ok(n),
+        _ => Err(Bad::fence(format!(
+            "height={v}: use a whole number of pixels from {} to {}, such as height=420",
+            HEIGHT.start(),
+            HEIGHT.end()
+        ))),
     }
 }
 

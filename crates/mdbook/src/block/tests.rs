@@ -59,8 +59,8 @@ fn bad_values_say_what_to_write() {
         ("leaselab scenario=", "`scenario=` is empty: a library id such as scenario=gc-pause-fenced (see `leaselab list`)"),
         ("leaselab scenario=x fix=yes", "`fix` takes no value (write `fix`, not `fix=yes`)"),
         ("leaselab scenario=x compare=before", "compare=before: the only comparison is compare=fix (the run with its one-click fix)"),
-        ("leaselab scenario=x height=0", "height=0: use a whole number of pixels from 1 to 10000, such as height=420"),
-        ("leaselab scenario=x height=12px", "height=12px: use a whole number of pixels from 1 to 10000, such as height=420"),
+        ("leaselab scenario=x height=99", "height=99: use a whole number of pixels from 100 to 100000, such as height=420"),
+        ("leaselab scenario=x height=12px", "height=12px: use a whole number of pixels from 100 to 100000, such as height=420"),
         ("leaselab scenario=x loading=lazzy", "loading=lazzy (did you mean `lazy`?): use loading=lazy (on a click or focus), eager (at once) or visible (when scrolled into view)"),
         ("leaselab scenario=x fix fix", "`fix` is given twice; keep one"),
     ];
