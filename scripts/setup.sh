@@ -6,6 +6,7 @@
 TRUNK_VERSION=0.21.14
 WASM_BINDGEN_VERSION=0.2.130
 TWIGGY_VERSION=0.8.0
+MDBOOK_VERSION=0.5.4
 
 step() { printf '\n== %s\n' "$*"; }
 
@@ -71,6 +72,36 @@ ensure_chromium() {
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
   fi
+}
+
+# mdBook, which the example book (examples/book) is built with: mdbook-leaselab is its preprocessor.
+ensure_mdbook() {
+  if ! mdbook --version 2>/dev/null | grep -q " v$MDBOOK_VERSION$"; then
+    step "installing mdBook $MDBOOK_VERSION (a few minutes, once)"
+    cargo install mdbook --version "$MDBOOK_VERSION" --locked
+  fi
+}
+
+# Builds the example book into target/example-book (html/ and markdown/) with this checkout's
+# mdbook-leaselab, Lease Lab's site being the root of the host that serves the book beside
+# dist/, as the end-to-end tests do (tests/e2e/run.mjs, /__book/). Then checks that a bad block
+# fails mdBook's build with its file and line.
+build_book() {
+  cargo build --locked -q -p mdbook-leaselab
+  local target bad
+  target="$(cargo metadata --format-version 1 --no-deps | node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).target_directory))')"
+  PATH="$target/debug:$PATH" MDBOOK_PREPROCESSOR__LEASELAB__SITE=/ mdbook build examples/book -d "$PWD/target/example-book"
+  bad="$(mktemp -d)"
+  cp -r examples/book/. "$bad"
+  printf '\n```leaselab scenario=gc-pause-fencd step=key:2\n```\n' >> "$bad/src/redlock.md"
+  local line
+  line="$(grep -n 'gc-pause-fencd' "$bad/src/redlock.md" | cut -d: -f1)"
+  if PATH="$target/debug:$PATH" mdbook build "$bad" -d "$bad/out" 2> "$bad/err"; then
+    echo "a bad leaselab block did not fail the book's build" >&2; rm -rf "$bad"; return 1
+  fi
+  grep -qF "src/redlock.md:$line: scenario=gc-pause-fencd: there is no such scenario in the library (did you mean \`gc-pause-fenced\`?)" "$bad/err" \
+    || { echo "a bad leaselab block failed the build without its file and line:" >&2; cat "$bad/err" >&2; rm -rf "$bad"; return 1; }
+  rm -rf "$bad"
 }
 
 # The real servers the conformance tests compare the engine's models with.

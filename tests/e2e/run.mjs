@@ -9,17 +9,21 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import * as measure from './measure.mjs';
+import { bookTests } from './book.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
+// The example book, as scripts/test builds it (build_book).
+const book = path.resolve(root, '../target/example-book');
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml' };
 
 const gzipped = new Map();
 function serve() {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
-    // /__test/… serves the test pages; /sub/… serves the site under a sub-path.
+    // /__test/… serves the test pages; /__book/… the example book; /sub/… serves the site under a sub-path.
     const pages = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'pages');
     let [dir, rel] = url.pathname.startsWith('/__test/') ? [pages, url.pathname.slice(7)]
+      : url.pathname.startsWith('/__book/') ? [book, url.pathname.slice(7)]
       : url.pathname.startsWith('/sub/') ? [root, url.pathname.slice(4)] : [root, url.pathname];
     let file = path.join(dir, decodeURIComponent(rel));
     if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
@@ -2051,6 +2055,8 @@ await test('arrows: a request and its reply are two arrows, and a write says wha
   const straight = await page.locator('g.msg path:not([d*="Q"]), path.msg:not([d*="Q"])').count();
   expect(straight > 0, 'zoomed in, slanted arrows are straight');
 });
+
+await bookTests({ test, expect, base, browser, book });
 
 if (process.argv.includes('--measure')) {
   // Edit → render: from the change event to the end of the render work (the next macrotask) and
