@@ -24,12 +24,12 @@ export async function bookTests({ test, expect, base, browser, book }) {
     expect(fs.existsSync(path.join(book, 'html', 'gc-pause.html')), `no example book at ${book}: scripts/test builds it (build_book)`);
     await page.goto(`${base}/__book/html/gc-pause.html`);
     const attrs = await page.locator('lease-lab').evaluateAll((els) => els.map((e) => ({
-      scenario: e.getAttribute('scenario'), fix: e.hasAttribute('fix'), step: e.getAttribute('step'), loading: e.getAttribute('loading'),
+      scenario: e.getAttribute('scenario'), fix: e.hasAttribute('fix'), step: e.getAttribute('step'), loading: e.getAttribute('loading'), controls: e.getAttribute('controls'),
     })));
     expect(attrs.length === 2, `two blocks, two elements: ${JSON.stringify(attrs)}`);
     // `step=key:7` is written as the step it is.
     expect(attrs[0].scenario === 'gc-pause-unfenced' && !attrs[0].fix && /^\d+$/.test(attrs[0].step) && !attrs[0].loading, JSON.stringify(attrs[0]));
-    expect(attrs[1].scenario === 'gc-pause-unfenced' && attrs[1].fix && attrs[1].loading === 'visible', JSON.stringify(attrs[1]));
+    expect(attrs[1].scenario === 'gc-pause-unfenced' && attrs[1].fix && attrs[1].loading === 'visible' && attrs[1].controls === 'play', JSON.stringify(attrs[1]));
     expect(await page.locator('script[src="/embed.js"]').count() === 1, 'embed.js once for the page');
     const shown = await page.evaluate(pictures);
     expect(shown.length === 2 && shown.every((p) => p.width > 600 && p.height > 300 && p.caption === 'A GC pause outlives the lease'), JSON.stringify(shown));

@@ -8,8 +8,10 @@
 //!
 //! The options are words after `leaselab`, separated by spaces: `scenario=<library id>`, `fix`,
 //! `compare=fix`, `step=<N>` (1 is the first event) or `step=key:<N>` (the N-th key moment),
-//! `height=<px>` and `loading=lazy|eager|visible` (passed to the `<lease-lab>` element). A block
-//! without `scenario=` holds a scenario's JSON as its body.
+//! and `height=<px>`; and the live lab's own, which only the `<lease-lab>` element reads:
+//! `loading=lazy|eager|visible`, `controls=full|play|none`, `theme=page|light|dark|system`,
+//! `autoplay` and `edit` ([`LIVE`]). A block without `scenario=` holds a scenario's JSON as its
+//! body.
 
 /// What a block asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,7 +25,9 @@ pub struct Block {
     pub step: Option<Step>,
     /// The live lab's height in pixels, for the element to reserve.
     pub height: Option<u32>,
-    pub loading: Option<Loading>,
+    /// The live lab's options, for the element only, in the order given: (name, value), a
+    /// flag without one.
+    pub live: Vec<(&'static str, Option<&'static str>)>,
 }
 
 /// Where the block's scenario comes from.
@@ -44,27 +48,6 @@ pub enum Step {
     Key(usize),
 }
 
-/// When the element becomes the live lab (its `loading` attribute).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Loading {
-    /// When the reader clicks or focuses it (the element's default).
-    Lazy,
-    /// As soon as the page has loaded.
-    Eager,
-    /// When it scrolls into view.
-    Visible,
-}
-
-impl Loading {
-    pub fn name(self) -> &'static str {
-        match self {
-            Loading::Lazy => "lazy",
-            Loading::Eager => "eager",
-            Loading::Visible => "visible",
-        }
-    }
-}
-
 /// What is wrong with a block, and where: `line` counts from the fence's line (0), so that the
 /// body's first line is 1.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,7 +64,17 @@ impl Bad {
 }
 
 /// The options a block takes.
-pub const OPTIONS: [&str; 6] = ["scenario", "fix", "compare", "step", "height", "loading"];
+pub const OPTIONS: [&str; 10] = ["scenario", "fix", "compare", "step", "height", "loading", "controls", "theme", "autoplay", "edit"];
+
+/// The options the live lab alone reads, passed to the element as they are: each with its
+/// choices and what they mean (none for a flag), as static/embed.js takes them.
+pub const LIVE: [(&str, &[(&str, &str)]); 5] = [
+    ("loading", &[("lazy", "on a click or focus"), ("eager", "at once"), ("visible", "when scrolled into view")]),
+    ("controls", &[("full", "every control"), ("play", "play and step only"), ("none", "no controls")]),
+    ("theme", &[("page", "the page's colours"), ("light", "light"), ("dark", "dark"), ("system", "the reader's system's")]),
+    ("autoplay", &[]),
+    ("edit", &[]),
+];
 
 /// The `height=` range, in pixels: the element's (static/embed.js).
 const HEIGHT: std::ops::RangeInclusive<u32> = 100..=100_000;
@@ -94,7 +87,8 @@ pub fn is_ours(info: &str) -> bool {
 /// Reads a block from its info string (`leaselab scenario=… fix`) and its body.
 pub fn parse(info: &str, body: &str) -> Result<Block, Bad> {
     let mut scenario = None;
-    let mut block = Block { source: Source::Json(String::new()), fix: false, compare_fix: false, step: None, height: None, loading: None };
+    let mut block =
+        Block { source: Source::Json(String::new()), fix: false, compare_fix: false, step: None, height: None, live: Vec::new() };
     let mut seen: Vec<&str> = Vec::new();
     for word in info.split_whitespace().skip(1) {
         let (name, value) = match word.split_once('=') {
@@ -112,6 +106,10 @@ pub fn parse(info: &str, body: &str) -> Result<Block, Bad> {
             return Err(Bad::fence(format!("`{name}` is given twice; keep one")));
         }
         seen.push(name);
+        if let Some(&(name, choices)) = LIVE.iter().find(|(n, _)| *n == name) {
+            block.live.push((name, live(name, choices, value)?));
+            continue;
+        }
         match (name, value) {
             ("fix", None) => block.fix = true,
             ("fix", Some(v)) => return Err(Bad::fence(format!("`fix` takes no value (write `fix`, not `fix={v}`)"))),
@@ -124,7 +122,6 @@ pub fn parse(info: &str, body: &str) -> Result<Block, Bad> {
             }
             ("step", Some(v)) => block.step = Some(step(v)?),
             ("height", Some(v)) => block.height = Some(height(v)?),
-            ("loading", Some(v)) => block.loading = Some(loading(v)?),
             _ => unreachable!("every option in OPTIONS is matched"),
         }
     }
@@ -154,8 +151,7 @@ fn usage(name: &str) -> &'static str {
         "scenario" => "a library id such as scenario=gc-pause-fenced (see `leaselab list`)",
         "compare" => "compare=fix",
         "step" => "a step number (step=12; 1 is the first event) or a key moment (step=key:3)",
-        "height" => "the live lab's height in pixels, such as height=420",
-        _ => "loading=lazy (on a click or focus), eager (at once) or visible (when scrolled into view)",
+        _ => "the live lab's height in pixels, such as height=420",
     }
 }
 
@@ -184,16 +180,17 @@ fn height(v: &str) -> Result<u32, Bad> {
     }
 }
 
-fn loading(v: &str) -> Result<Loading, Bad> {
-    match v {
-        "lazy" => Ok(Loading::Lazy),
-        "eager" => Ok(Loading::Eager),
-        "visible" => Ok(Loading::Visible),
-        _ => Err(Bad::fence(format!(
-            "loading={v}{}: use {}",
-            crate::closest::suggest(v, ["lazy", "eager", "visible"].into_iter()),
-            usage("loading")
-        ))),
+/// A live lab's option: a flag alone, or one of its choices.
+fn live(name: &'static str, choices: &[(&'static str, &str)], value: Option<&str>) -> Result<Option<&'static str>, Bad> {
+    let words = || choices.iter().map(|(c, what)| format!("{name}={c} ({what})")).collect::<Vec<_>>().join(", ");
+    match (choices.is_empty(), value) {
+        (true, None) => Ok(None),
+        (true, Some(v)) => Err(Bad::fence(format!("`{name}` takes no value (write `{name}`, not `{name}={v}`)"))),
+        (false, None) => Err(Bad::fence(format!("`{name}` needs a value: {}", words()))),
+        (false, Some(v)) => match choices.iter().find(|(c, _)| *c == v) {
+            Some(&(c, _)) => Ok(Some(c)),
+            None => Err(Bad::fence(format!("{name}={v}{}: use {}", crate::closest::suggest(v, choices.iter().map(|(c, _)| *c)), words()))),
+        },
     }
 }
 

@@ -27,8 +27,11 @@ pub fn element(block: &Block, picture: &Picture) -> String {
     if let Some(h) = block.height {
         attrs.push_str(&format!(r#" height="{h}""#));
     }
-    if let Some(l) = block.loading {
-        attrs.push_str(&format!(r#" loading="{}""#, l.name()));
+    for (name, value) in &block.live {
+        match value {
+            Some(v) => attrs.push_str(&format!(r#" {name}="{v}""#)),
+            None => attrs.push_str(&format!(" {name}")),
+        }
     }
     wrap(&format!("<lease-lab{attrs}>{}</lease-lab>", picture.svg))
 }

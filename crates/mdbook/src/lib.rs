@@ -82,9 +82,10 @@ fn site(value: &serde_json::Value) -> Result<String, String> {
 }
 
 /// Replaces every block of ours in the book's chapters, for `renderer` (`html` gets the
-/// elements, any other the pictures alone). The errors are each bad block's
-/// `<chapter file>:<line>: <what is wrong>`, the file named from the book's folder.
-pub fn preprocess(book: &mut Book, config: &Config, renderer: &str) -> Result<(), Vec<String>> {
+/// elements, any other the pictures alone), and says how many chapters have one. The errors
+/// are each bad block's `<chapter file>:<line>: <what is wrong>`, the file named from the
+/// book's folder.
+pub fn preprocess(book: &mut Book, config: &Config, renderer: &str) -> Result<usize, Vec<String>> {
     let settings = Settings::from_config(config).map_err(|e| vec![e])?;
     let output = match renderer {
         "html" => chapter::Output::Html { site: settings.site.as_deref() },
@@ -92,10 +93,14 @@ pub fn preprocess(book: &mut Book, config: &Config, renderer: &str) -> Result<()
     };
     let src = &config.book.src;
     let mut errors = Vec::new();
+    let mut drawn = 0;
     book.for_each_mut(|item| {
         let BookItem::Chapter(ch) = item else { return };
         match chapter::rewrite(&ch.content, output) {
-            Ok(Some(content)) => ch.content = content,
+            Ok(Some(content)) => {
+                ch.content = content;
+                drawn += 1;
+            }
             Ok(None) => {}
             Err(problems) => {
                 let file = ch.source_path.as_deref().map_or_else(|| ch.name.clone(), |p| Path::new(src).join(p).display().to_string());
@@ -104,7 +109,7 @@ pub fn preprocess(book: &mut Book, config: &Config, renderer: &str) -> Result<()
         }
     });
     if errors.is_empty() {
-        Ok(())
+        Ok(drawn)
     } else {
         Err(errors)
     }

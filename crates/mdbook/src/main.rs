@@ -71,15 +71,18 @@ fn preprocess() -> ExitCode {
             ctx.mdbook_version
         );
     }
-    if let Err(errors) = mdbook_leaselab::preprocess(&mut book, &ctx.config, &ctx.renderer) {
-        for e in &errors {
-            eprintln!("{e}");
+    let drawn = match mdbook_leaselab::preprocess(&mut book, &ctx.config, &ctx.renderer) {
+        Ok(drawn) => drawn,
+        Err(errors) => {
+            for e in &errors {
+                eprintln!("{e}");
+            }
+            let n = errors.len();
+            eprintln!("mdbook-leaselab: {n} bad leaselab block{}; the book is not built", if n == 1 { "" } else { "s" });
+            return ExitCode::FAILURE;
         }
-        let n = errors.len();
-        eprintln!("mdbook-leaselab: {n} bad leaselab block{}; the book is not built", if n == 1 { "" } else { "s" });
-        return ExitCode::FAILURE;
-    }
-    if ctx.renderer == "html" && !ctx.config.contains_key(&format!("preprocessor.{}.site", mdbook_leaselab::NAME)) {
+    };
+    if drawn > 0 && ctx.renderer == "html" && !ctx.config.contains_key(&format!("preprocessor.{}.site", mdbook_leaselab::NAME)) {
         eprintln!("mdbook-leaselab: no site in [preprocessor.leaselab] of book.toml: the blocks are drawn as pictures, and nothing makes them live labs");
     }
     let mut out = std::io::stdout().lock();

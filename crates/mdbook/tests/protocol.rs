@@ -109,6 +109,9 @@ fn a_mistyped_setting_fails_the_build_and_no_site_leaves_the_pictures() {
     );
     let (out, book) = preprocess("[preprocessor.leaselab]\n", "html", &example_chapters());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no site in [preprocessor.leaselab]"));
+    // Said only to a book that has blocks.
+    let (quiet, _) = preprocess("[preprocessor.leaselab]\n", "html", &example_chapters()[..1]);
+    assert!(quiet.status.success() && quiet.stderr.is_empty(), "{}", String::from_utf8_lossy(&quiet.stderr));
     let html = contents(&book.unwrap());
     assert_eq!(html[1].matches("<lease-lab ").count(), 2);
     assert!(!html.iter().any(|c| c.contains("<script")));

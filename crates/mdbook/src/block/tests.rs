@@ -6,7 +6,11 @@ fn bad(info: &str, body: &str) -> Bad {
 
 #[test]
 fn every_option_is_read() {
-    let b = parse("leaselab scenario=redlock-clock-jump fix compare=fix step=key:3 height=420 loading=visible", "").unwrap();
+    let b = parse(
+        "leaselab scenario=redlock-clock-jump fix compare=fix step=key:3 height=420 loading=visible controls=play theme=dark autoplay edit",
+        "",
+    )
+    .unwrap();
     assert_eq!(
         b,
         Block {
@@ -15,13 +19,23 @@ fn every_option_is_read() {
             compare_fix: true,
             step: Some(Step::Key(3)),
             height: Some(420),
-            loading: Some(Loading::Visible),
+            live: vec![
+                ("loading", Some("visible")),
+                ("controls", Some("play")),
+                ("theme", Some("dark")),
+                ("autoplay", None),
+                ("edit", None)
+            ],
         }
     );
     let plain = parse("leaselab   scenario=gc-pause-fenced  step=12", "\n").unwrap();
-    assert_eq!((plain.fix, plain.compare_fix, plain.step, plain.height, plain.loading), (false, false, Some(Step::Number(12)), None, None));
-    assert_eq!(parse("leaselab loading=eager scenario=x", "").unwrap().loading, Some(Loading::Eager));
-    assert_eq!(parse("leaselab loading=lazy scenario=x", "").unwrap().loading, Some(Loading::Lazy));
+    assert_eq!((plain.fix, plain.compare_fix, plain.step, plain.height, plain.live), (false, false, Some(Step::Number(12)), None, vec![]));
+    // Every choice of every live option is taken as it is.
+    for (name, choices) in LIVE {
+        for (choice, _) in choices {
+            assert_eq!(parse(&format!("leaselab {name}={choice} scenario=x"), "").unwrap().live, vec![(name, Some(*choice))]);
+        }
+    }
 }
 
 #[test]
@@ -42,7 +56,7 @@ fn an_unknown_option_names_the_closest_and_the_options() {
     assert_eq!(e.line, 0);
     assert_eq!(
         e.message,
-        "there is no option `stpe` (did you mean `step`?); the options are scenario, fix, compare, step, height, loading"
+        "there is no option `stpe` (did you mean `step`?); the options are scenario, fix, compare, step, height, loading, controls, theme, autoplay, edit"
     );
     assert!(!bad("leaselab colour=red", "").message.contains("did you mean"));
 }
@@ -61,7 +75,11 @@ fn bad_values_say_what_to_write() {
         ("leaselab scenario=x compare=before", "compare=before: the only comparison is compare=fix (the run with its one-click fix)"),
         ("leaselab scenario=x height=99", "height=99: use a whole number of pixels from 100 to 100000, such as height=420"),
         ("leaselab scenario=x height=12px", "height=12px: use a whole number of pixels from 100 to 100000, such as height=420"),
-        ("leaselab scenario=x loading=lazzy", "loading=lazzy (did you mean `lazy`?): use loading=lazy (on a click or focus), eager (at once) or visible (when scrolled into view)"),
+        ("leaselab scenario=x loading=lazzy", "loading=lazzy (did you mean `lazy`?): use loading=lazy (on a click or focus), loading=eager (at once), loading=visible (when scrolled into view)"),
+        ("leaselab scenario=x controls", "`controls` needs a value: controls=full (every control), controls=play (play and step only), controls=none (no controls)"),
+        ("leaselab scenario=x theme=drak", "theme=drak (did you mean `dark`?): use theme=page (the page's colours), theme=light (light), theme=dark (dark), theme=system (the reader's system's)"),
+        ("leaselab scenario=x edit=1", "`edit` takes no value (write `edit`, not `edit=1`)"),
+        ("leaselab scenario=x autoplay autoplay", "`autoplay` is given twice; keep one"),
         ("leaselab scenario=x fix fix", "`fix` is given twice; keep one"),
     ];
     for (info, message) in cases {

@@ -14,14 +14,14 @@ fn blocks_are_found_with_their_lines_and_a_fence_inside_a_longer_one_is_text() {
 
 #[test]
 fn html_gets_the_element_with_the_picture_and_the_script_once() {
-    let md = "Before.\n```leaselab scenario=redlock-clock-jump fix compare=fix step=key:3 height=420 loading=lazy\n```\nAfter, *emphasised*.\n\n```leaselab scenario=gc-pause-unfenced\n```\n";
+    let md = "Before.\n```leaselab scenario=redlock-clock-jump fix compare=fix step=key:3 height=420 loading=lazy controls=play edit\n```\nAfter, *emphasised*.\n\n```leaselab scenario=gc-pause-unfenced\n```\n";
     let out = rewrite(md, SITE).unwrap().unwrap();
     assert!(
         out.starts_with("Before.\n<div class=\"leaselab\"><lease-lab scenario=\"redlock-clock-jump\" fix compare=\"fix\" step=\""),
         "{}",
         &out[..200]
     );
-    assert!(out.contains("\" height=\"420\" loading=\"lazy\"><svg style="));
+    assert!(out.contains("\" height=\"420\" loading=\"lazy\" controls=\"play\" edit><svg style="));
     assert_eq!(out.matches("<lease-lab ").count(), 2);
     assert_eq!(out.matches("</svg></lease-lab></div>\n\n").count(), 2);
     // What follows a block is Markdown again: the blank line ends the HTML block.
