@@ -149,17 +149,25 @@ lean_std() {
 }
 
 # Builds the app into dist/ (release: optimised with wasm-opt, wasm-bindgen's JavaScript
-# minified).
+# minified), with the first view's pictures (dist/first) and those <lease-lab> shows before the
+# program arrives (dist/pictures).
 build_app() {
   (lean_std && trunk build --offline --release)
   minify_glue dist
   prerender dist
+  element_pictures dist
 }
 
 # The first view's pictures (src/prerender.rs): each library scenario's lab rendered to HTML by
 # the app's own components, natively, at the widths static/loader.js chooses from.
 prerender() {
   cargo run --quiet --locked --offline --features prerender --bin leaselab-prerender -- "$1"
+}
+
+# Every library scenario's picture for <lease-lab> (`leaselab pictures`: drawn by draw::svg as
+# `leaselab svg` draws them; the debug build, which the native tests build too).
+element_pictures() {
+  cargo run --quiet --locked --offline -p leaselab-cli -- pictures "$1/pictures" | tail -n 1
 }
 
 # Minifies wasm-bindgen's JavaScript in $1 with terser (from npm; Trunk's own minifier cannot

@@ -15,6 +15,7 @@ use sim::library;
 use sim::render;
 use sim::scenario::Scenario;
 
+mod pictures;
 mod search;
 mod term;
 mod walkthrough;
@@ -85,6 +86,15 @@ enum Command {
         compare: Option<OsString>,
     },
     Walkthrough(walkthrough::Args),
+    /// Every library scenario's picture, as the site's build writes them for `<lease-lab>`.
+    ///
+    /// Writes `<id>.svg` and, for a scenario with a one-click fix, `<id>.fix.svg` into DIR (made
+    /// if missing), each drawn as `leaselab svg <id>` draws it (760 pixels wide, no cursor), and
+    /// prints their sizes.
+    Pictures {
+        /// The directory to write them in (e.g. dist/pictures).
+        dir: std::path::PathBuf,
+    },
     /// "Can this break?": search fault schedules for one that makes the run unsafe.
     ///
     /// Adds faults to the scenario's schedule (pauses, delays, clock jumps and drift, crashes,
@@ -197,6 +207,10 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             write(out, &svg(&scenario, fix, step, f64::from(width), compare.as_deref())?)
         }
         Command::Walkthrough(args) => walkthrough::walkthrough(args, out),
+        Command::Pictures { dir } => {
+            let written = pictures::write_all(&dir).map_err(Failure::Write)?;
+            write_text(out, &pictures::summary(&dir, &written))
+        }
         Command::Search { scenario, fix, faults, budget, seed, time_limit, json } => {
             let s = apply_fix(load(&scenario)?, fix)?;
             // Not before: Ctrl-C while standard input is read ends the program as usual.

@@ -177,10 +177,37 @@ fn svg_compare_refuses_what_it_cannot_draw() {
 }
 
 #[test]
+fn pictures_writes_every_scenario_and_its_fix_as_svg_draws_them() {
+    let dir = std::env::temp_dir().join(format!("leaselab-cli-pictures-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = leaselab(&["pictures", dir.join("deep").to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let all = sim::library::all();
+    let fixes = all.iter().filter(|s| s.fix.is_some()).count();
+    let names: Vec<String> = std::fs::read_dir(dir.join("deep")).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    assert_eq!(names.len(), all.len() + fixes, "{names:?}");
+    assert!(stdout(&o).ends_with(&format!("in {} pictures in {}\n", names.len(), dir.join("deep").display())), "{}", stdout(&o));
+    // The same image as `leaselab svg` draws, with and without the fix.
+    for (file, args) in [
+        ("gc-pause-unfenced.svg", &["svg", "gc-pause-unfenced"][..]),
+        ("gc-pause-unfenced.fix.svg", &["svg", "gc-pause-unfenced", "--fix"]),
+    ] {
+        let picture = std::fs::read_to_string(dir.join("deep").join(file)).unwrap();
+        assert_eq!(picture, stdout(&leaselab(args)), "{file}");
+    }
+    assert!(!names.iter().any(|n| n == "lease-basics.fix.svg"), "lease-basics has no fix");
+    // A directory that cannot be made is named, with exit status 1.
+    let o = leaselab(&["pictures", "/proc/leaselab/pictures"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("cannot write the output: /proc/leaselab/pictures: "), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn help_version_and_completions() {
     let o = leaselab(&["--help"]);
     assert!(o.status.success());
-    for cmd in ["list", "show", "run", "svg", "completions"] {
+    for cmd in ["list", "show", "run", "svg", "pictures", "completions"] {
         assert!(stdout(&o).contains(cmd), "{}", stdout(&o));
         let o = leaselab(&[cmd, "--help"]);
         assert!(o.status.success() && stdout(&o).contains("Usage: leaselab"), "{cmd}: {}", stderr(&o));
