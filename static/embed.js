@@ -247,5 +247,169 @@
   }).observe(document.documentElement, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-leaselab', 'src'] });
   scan(document.documentElement);
   watchSwitches();
+  // <lease-lab>: the run's picture at once, in the space the live run will take, and the live run
+  // when the reader reaches for it (a click, or the focus: Tab then Enter), when it scrolls into
+  // view (loading="visible") or at once (loading="eager"). The program is fetched only then, once
+  // for every element of the page on Lease Lab's own site (a frame each on another site).
+  //
+  //   <lease-lab scenario="gc-pause-unfenced" fix compare="fix" step="12" height="420"></lease-lab>
+  //   <lease-lab src="my-run.json" height="600">A picture or words for readers without scripts</lease-lab>
+  const ATTRIBUTES = { scenario: 'a library id', src: 'the address of a scenario file (JSON)', fix: 'yes or no', compare: ['fix'],
+    step: 'a step number', height: 'a height in pixels', controls: ['full', 'play', 'none'], autoplay: 'yes or no',
+    theme: ['page', 'light', 'dark', 'system'], edit: 'yes or no', loading: ['lazy', 'visible', 'eager'] };
+  // Attributes any element may have, which are the page's business.
+  const GLOBAL = /^(id|class|style|title|lang|dir|hidden|tabindex|role|slot|part|exportparts|translate|inert|is|nonce|autofocus|accesskey|draggable|spellcheck|(aria|data)-.*|on.*)$/;
+  // What the live run needs besides its picture (the title's bar, the zoom bar, the legend's
+  // extra rows, the controls chosen and the tallest narration), when the page gives no height:
+  // the most over the library's scenarios, every step, in a 760-pixel column, was 390 pixels with
+  // all the controls (zookeeper-unfenced), 33 less with play only and 119 less with none; ten
+  // pixels more here. The Embed dialog's snippet gives the height each run needs.
+  const BESIDE_PICTURE_PX = { full: 400, play: 367, none: 281 };
+  // The height held for a run of the author's own (src) when the page gives none.
+  const DEFAULT_PX = 600;
+  const CSS = `:host { display: block; contain: layout; }
+    .box { position: relative; overflow: hidden; display: flex; flex-direction: column; border-radius: 6px; }
+    .picture { flex: 0 1 auto; min-height: 0; cursor: pointer; }
+    .picture img, ::slotted(svg), ::slotted(img) { display: block; width: 100%; height: auto; max-height: 100%; object-fit: contain; object-position: top left; }
+    .placeholder { display: grid; place-items: center; height: 100%; margin: 0; padding: 16px; box-sizing: border-box;
+      border: 1px dashed #9aa4b2; border-radius: 6px; font: 15px system-ui, sans-serif; color: inherit; }
+    .band { flex: 1 0 44px; display: flex; align-items: center; justify-content: center; cursor: pointer; }
+    .open { font: 600 15px system-ui, sans-serif; padding: 9px 16px; border-radius: 6px; border: 0; background: #1f6feb; color: #fff; cursor: pointer; }
+    .open:focus-visible { outline: 3px solid #1f6feb; outline-offset: 3px; } [aria-busy] .open { opacity: .75; cursor: progress; }
+    .live { position: absolute; inset: 0; overflow: auto; visibility: hidden; }
+    .box.live-now .live { visibility: visible; } .box.live-now > :not(.live) { visibility: hidden; }
+    .problem { margin: 0 0 8px; font: 14px system-ui, sans-serif; color: #c0392b; }`;
+  let sheet = null;
+
+  // The element's attributes as LeaseLab.mount's options; what is wrong with them, said.
+  function readAttributes(el) {
+    const options = {}, problems = [];
+    const flag = (name, v) => (v === '' || v === 'true' || v === name ? true : v === 'false' ? false : null);
+    for (const { name, value } of el.attributes) {
+      const want = ATTRIBUTES[name];
+      if (!want) {
+        if (!GLOBAL.test(name)) problems.push(`there is no attribute “${name}”${closest(name, Object.keys(ATTRIBUTES))}: the attributes are ${Object.keys(ATTRIBUTES).join(', ')}`);
+      } else if (Array.isArray(want)) {
+        if (want.includes(value)) options[name] = value;
+        else problems.push(`${name}="${value}"${closest(value, want)}: use ${want.join(', ').replace(/, ([^,]*)$/, ' or $1')}`);
+      } else if (want === 'yes or no') {
+        if (flag(name, value) === null) problems.push(`${name}="${value}": write ${name} alone for yes, or leave it out`);
+        else options[name] = flag(name, value);
+      } else if (name === 'step' || name === 'height') {
+        const n = /^\d+$/.test(value.replace(/px$/, '')) ? Number(value.replace(/px$/, '')) : NaN;
+        if (!(n >= (name === 'step' ? 1 : 100) && n <= 100000)) problems.push(`${name}="${value}": use ${name === 'step' ? 'a step number (1, 2, 3, …)' : 'a height in pixels, 100 or more'}`);
+        else options[name] = n;
+      } else if (value.trim()) options[name] = value.trim();
+      else problems.push(`${name}="" is empty: give ${want}`);
+    }
+    if (!problems.length && !options.scenario === !options.src) {
+      problems.push(options.src ? 'give scenario or src, not both' : 'give scenario (a library id such as “gc-pause-fenced”) or src (the address of a scenario file)');
+    }
+    return { options, problems };
+  }
+
+  class LeaseLabElement extends HTMLElement {
+    connectedCallback() {
+      if (this.shadowRoot) return;
+      // Its children (the fallback) are all in only once the page is parsed.
+      if (document.readyState === 'loading') {
+        document.addEventListener('DOMContentLoaded', () => this.connectedCallback(), { once: true });
+        return;
+      }
+      const { options, problems } = readAttributes(this);
+      const { loading = 'lazy', height, src, ...mount } = options;
+      const shadow = this.attachShadow({ mode: 'open', delegatesFocus: true });
+      if (!sheet) (sheet = new CSSStyleSheet()).replaceSync(CSS);
+      shadow.adoptedStyleSheets = [sheet];
+      // The run reads left to right, whatever the page's direction: time runs that way.
+      const box = Object.assign(document.createElement('div'), { className: 'box', dir: 'ltr' });
+      const picture = Object.assign(document.createElement('div'), { className: 'picture' });
+      const live = Object.assign(document.createElement('div'), { className: 'live' });
+      const band = Object.assign(document.createElement('div'), { className: 'band' });
+      const open = Object.assign(document.createElement('button'), { className: 'open', type: 'button', textContent: '▶ Open the live lab' });
+      band.append(open);
+      box.append(picture, band, live);
+      shadow.append(box);
+      const say = (text) => box.prepend(Object.assign(document.createElement('p'), { className: 'problem', role: 'alert', textContent: `Lease Lab: ${text}` }));
+      // The author's fallback, if it holds a picture (mdbook-leaselab puts the SVG there), else
+      // the library's picture from beside this script, else a placeholder that names the file.
+      const fallback = this.querySelector('svg, img, picture');
+      const name = src ? src.split(/[/?#]/).filter(Boolean).pop() || src : `${mount.scenario || 'the run'}${mount.fix ? ' with its fix' : ''}`;
+      if (fallback || problems.length) picture.append(document.createElement('slot'));
+      else if (src) picture.append(Object.assign(document.createElement('p'), { className: 'placeholder', textContent: `Lease Lab: the run of ${name}` }));
+      else {
+        const img = Object.assign(document.createElement('img'), { alt: `Lease Lab's picture of ${name}: its timeline, legend and verdict`, decoding: 'async' });
+        img.src = new URL(`pictures/${encodeURIComponent(mount.scenario)}${mount.fix ? '.fix' : ''}.svg`, base).href;
+        img.addEventListener('error', () => picture.replaceChildren(Object.assign(document.createElement('p'), { className: 'placeholder',
+          textContent: `Lease Lab has no picture of “${mount.scenario}” at ${base.href}pictures/ (is it a library id? leaselab list names them)` })));
+        picture.append(img);
+        // Its colours: the page's where it sits (and as they change), or the author's.
+        const theme = mount.theme === 'page' || !mount.theme ? pageTheme(this) : mount.theme;
+        const tell = (t) => { img.style.colorScheme = t === 'system' ? '' : t; };
+        tell(theme);
+        if (!mount.theme || mount.theme === 'page') following.set(img, { theme, tell });
+      }
+      open.setAttribute('aria-label', `Open the live lab: ${name}`);
+      if (problems.length) {
+        problems.forEach(say);
+        band.remove();
+        return;
+      }
+      // The space the live run takes, held from the start (or from when the picture is in), so
+      // that the page around it does not move when it goes live.
+      const hold = () => {
+        // Compared with its fix: a second run as tall, with its caption and head.
+        const shown = picture.getBoundingClientRect().height * (mount.compare ? 2 : 1) + (mount.compare ? 100 : 0);
+        if (!box.style.height) box.style.height = `${height || (src ? DEFAULT_PX : shown + BESIDE_PICTURE_PX[mount.controls || 'full'])}px`;
+      };
+      if (height || src || fallback) hold(); else picture.querySelector('img').addEventListener('load', hold, { once: true });
+      let started = false, observer = null;
+      const start = async () => {
+        if (started) return;
+        started = true;
+        observer?.disconnect();
+        hold();
+        // (Its words stay as they are: the button would move, a layout shift.)
+        box.setAttribute('aria-busy', 'true');
+        try {
+          let scenario = mount.scenario;
+          if (src) {
+            const r = await fetch(new URL(src, document.baseURI)).catch((e) => { throw `cannot fetch ${src}: ${e.message}`; });
+            if (!r.ok) throw `cannot fetch ${src}: ${r.status} ${r.statusText}`;
+            scenario = await r.json().catch((e) => { throw `${src} is not JSON: ${e.message}`; });
+          }
+          await window.LeaseLab.mount(live, { ...mount, scenario });
+        } catch (e) {
+          live.remove();
+          open.remove();
+          box.removeAttribute('aria-busy');
+          say(typeof e === 'string' ? e : e.message);
+          return;
+        }
+        following.delete(picture.querySelector('img'));
+        // Shown once its style sheet is in and its first frames are drawn (the timeline fits
+        // itself to the width it is given a frame after its first render), so that nothing in
+        // it moves as it appears.
+        const css = live.shadowRoot?.querySelector('link[rel=stylesheet]');
+        if (css && !css.sheet) await new Promise((r) => { css.addEventListener('load', r, { once: true }); css.addEventListener('error', r, { once: true }); });
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        // Focus goes into the run if it was on the button (the reader tabbed to it, or pressed it),
+        // once the run is shown (a hidden element takes no focus) and the button is not.
+        const focused = shadow.activeElement === open;
+        box.classList.add('live-now');
+        box.removeAttribute('aria-busy');
+        if (focused) (live.querySelector('iframe') || live.shadowRoot?.querySelector('#app'))?.focus({ preventScroll: true });
+      };
+      picture.addEventListener('click', start);
+      band.addEventListener('click', start);
+      open.addEventListener('focus', start);
+      if (loading === 'eager') start();
+      else if (loading === 'visible') {
+        observer = new IntersectionObserver((seen) => seen.some((s) => s.isIntersecting) && start());
+        observer.observe(this);
+      }
+    }
+  }
+  if (!customElements.get('lease-lab')) customElements.define('lease-lab', LeaseLabElement);
   window.dispatchEvent(new CustomEvent('LeaseLabReady'));
 })();

@@ -1,7 +1,9 @@
 //! "Embed": the snippets that put this exact run in another page, built from options chosen
-//! with checkboxes, with a live preview and a Copy button for each. The script form comes first:
-//! `embed.js` draws the run in the page itself, so it takes the height it needs; the iframe form
-//! gets a height worked out from the run's lanes and the controls chosen.
+//! with checkboxes, with a live preview and a Copy button for each. The `<lease-lab>` element
+//! comes first: its picture at once, the program when the reader reaches for it, in the height
+//! worked out for the iframe. Then `data-leaselab`: `embed.js` draws the run in the page at once,
+//! so it takes the height it needs; then the iframe, with a height worked out from the run's
+//! lanes and the controls chosen.
 
 use yew::prelude::*;
 
@@ -161,7 +163,8 @@ impl Source {
         format!("<script src=\"{app}embed.js\" async></script>")
     }
 
-    fn script(&self, o: Opts) -> String {
+    /// The options chosen, as `data-leaselab`'s JSON has them and `<lease-lab>`'s attributes.
+    fn options(&self, o: Opts) -> sim::json::Map {
         let mut opts = sim::json::Map::new();
         let mut put = |key: &str, v: sim::json::Value| opts.insert(key.to_string(), v);
         put("scenario", self.scenario.clone());
@@ -184,7 +187,31 @@ impl Source {
         if o.edit {
             put("edit", true.into());
         }
-        let opts = sim::json::Value::Object(opts);
+        opts
+    }
+
+    /// `<lease-lab>`: its picture at once in the height the run needs (the iframe's), the live
+    /// run when the reader reaches for it. A run not in the library is the author's own file.
+    fn element(&self, o: Opts) -> String {
+        let mut attrs = String::new();
+        for (k, v) in self.options(o).iter() {
+            // A library id, a step, an option's value (no quotes or ampersands in any), a flag
+            // written alone, or a run of the author's own as its file.
+            let v = v.to_string();
+            let v = if v.starts_with('{') {
+                " src=\"my-run.json\"".into()
+            } else if v == "true" {
+                format!(" {k}")
+            } else {
+                format!(" {k}=\"{}\"", v.trim_matches('"'))
+            };
+            attrs.push_str(&v);
+        }
+        format!("{}\n<lease-lab{attrs} height=\"{}\"></lease-lab>", self.loader(), self.height(o))
+    }
+
+    fn script(&self, o: Opts) -> String {
+        let opts = sim::json::Value::Object(self.options(o));
         format!("{}\n<div data-leaselab='{}'></div>", self.loader(), opts.to_string().replace('&', "&amp;").replace('\'', "&#39;"))
     }
 }
@@ -207,6 +234,16 @@ fn select(label: &'static str, choices: &'static [(&'static str, &'static str)],
                 { for choices.iter().map(|(v, text)| html! { <option value={*v} selected={*v == current}>{ *text }</option> }) }
             </select>
         </label>
+    }
+}
+
+/// One snippet: what it is, its Copy button, and its text.
+fn snippet(note: &str, class: &'static str, label: &'static str, text: String) -> Html {
+    html! {
+        <>
+            <p class="embed-form">{ note }<button class="btn small" onclick={copy(text.clone())}>{ "Copy" }</button></p>
+            <textarea {class} readonly=true rows="3" aria-label={label} value={text} />
+        </>
     }
 }
 
@@ -257,7 +294,8 @@ pub fn EmbedButton(p: &EmbedProps) -> Html {
         let opts = opts.clone();
         Callback::from(move |theme| opts.set(Opts { theme, ..*opts }))
     };
-    let (script, iframe) = (src.script(o), src.iframe(o, &title));
+    let (element, script, iframe) = (src.element(o), src.script(o), src.iframe(o, &title));
+
     html! {
         <>
             <button class="btn" onclick={toggle.clone()} aria-expanded="true">{ "Embed" }</button>
@@ -275,12 +313,9 @@ pub fn EmbedButton(p: &EmbedProps) -> Html {
                         <label><input type="checkbox" checked={o.compare} onchange={set(|o, i| Opts { compare: i.checked(), ..o })} />{ " with its fix below" }</label>
                     }
                 </div>
-                <p class="embed-form">{ "With a script, from any static host: the run takes the height it needs (on another site, in a frame from here)." }
-                    <button class="btn small" onclick={copy(script.clone())}>{ "Copy" }</button></p>
-                <textarea class="snippet-script" readonly=true rows="3" aria-label="Embed snippet, script" value={script} />
-                <p class="embed-form">{ format!("Or an iframe: {} pixels high in a {COLUMN_PX}-pixel column; the script line grows it to fit and gives it the page's colours (without it, the reader's system's):", src.height(o)) }
-                    <button class="btn small" onclick={copy(iframe.clone())}>{ "Copy" }</button></p>
-                <textarea class="snippet-iframe" readonly=true rows="3" aria-label="Embed snippet, iframe" value={iframe} />
+                { snippet("As an element: its picture at once, live on a click or Tab (a run of your own: Download JSON, as my-run.json beside the page).", "snippet-element", "Embed snippet, element", element) }
+                { snippet("With a script, from any static host: the run takes the height it needs (on another site, in a frame from here).", "snippet-script", "Embed snippet, script", script) }
+                { snippet(&format!("Or an iframe: {} pixels high in a {COLUMN_PX}-pixel column; the script line grows it to fit and gives it the page's colours (without it, the reader's system's):", src.height(o)), "snippet-iframe", "Embed snippet, iframe", iframe) }
                 <p class="embed-form">{ "Preview:" }</p>
                 <iframe class="embed-preview" src={src.iframe_src(o)} title="Preview of the embedded run" height={src.height(o).to_string()} loading="lazy"></iframe>
             </div>

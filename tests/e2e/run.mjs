@@ -1169,6 +1169,144 @@ await test('embed: &edit=1 lets readers change the run, and says what each chang
   expect(notice.includes('unsafe → safe'), `the change is described: ${notice}`);
 });
 
+/** The element `sel`'s own shadow root's part (its picture box, its button, its problems). */
+const part = (page, sel, inner) => page.locator(sel).evaluate((e, inner) => {
+  const n = e.shadowRoot.querySelector(inner);
+  return n && { text: n.textContent, label: n.getAttribute('aria-label'), height: n.getBoundingClientRect().height, style: n.getAttribute('style') };
+}, inner);
+/** Counts the layout shifts of the page from now on, each whatever input came before it. */
+const watchShifts = (page) => page.evaluate(() => {
+  window.shifted = 0;
+  window.shifts = [];
+  new PerformanceObserver((l) => {
+    for (const e of l.getEntries()) {
+      window.shifted += e.value;
+      window.shifts.push(`${e.value.toFixed(4)} ${e.hadRecentInput ? "after input " : ""}` + e.sources.map((s) => `${s.node?.nodeName}.${s.node?.className} ${JSON.stringify(s.previousRect)} → ${JSON.stringify(s.currentRect)}`).join('; '));
+    }
+  }).observe({ type: 'layout-shift' });
+});
+
+await test('element: three <lease-lab> on a page show their pictures for at most 150 KB; a click, or Tab, makes one live in place (no layout shift, one program, the focus in the run)', async (page) => {
+  const responses = [];
+  page.on('requestfinished', async (r) => responses.push({ url: r.url(), bytes: (await r.sizes()).responseBodySize }));
+  await page.goto(`${base}/__test/element.html`);
+  await page.waitForLoadState('networkidle');
+  // Each picture is in, and each element holds the space its run will take.
+  for (const id of ['first', 'second']) await page.waitForFunction((id) => document.getElementById(id).shadowRoot?.querySelector('img')?.complete, id);
+  await page.waitForFunction(() => document.getElementById('first').shadowRoot.querySelector('.box').style.height);
+  const before = responses.reduce((a, r) => a + r.bytes, 0);
+  console.log(`     before the reader interacts: ${before} bytes in ${responses.length} responses (${responses.map((r) => `${r.url.split('/').pop()} ${r.bytes}`).join(', ')})`);
+  expect(before <= 150000, `at most 150 KB before interacting: ${before} bytes`);
+  expect(!responses.some((r) => /\.wasm$|leaselab-app\.js$/.test(r.url)), 'no program before interacting');
+  const pictures = responses.filter((r) => r.url.includes('/pictures/')).map((r) => r.url.split('/').pop()).sort().join();
+  expect(pictures === 'consensus-fenced.svg,gc-pause-unfenced.fix.svg,gc-pause-unfenced.svg', `one picture each: ${pictures}`);
+  // A fallback without a picture is not shown, the library's picture is; the second's height is the page's.
+  expect(!(await page.locator('#third p').isVisible()) && (await part(page, '#third', 'img')) !== null, 'the third shows its picture');
+  expect((await part(page, '#second', '.box')).height === 640, 'height="640" holds 640 pixels');
+  const reserved = (await part(page, '#first', '.box')).height;
+  const picture = (await part(page, '#first', '.picture')).height;
+  expect(reserved > picture + 300, `room held for the live run's controls and narration: ${reserved} px for a ${picture} px picture`);
+  // A click: the picture becomes the run, at its step, and nothing below it moves.
+  // (Where it is in the page: the run may scroll the page to show its step.)
+  const after = () => page.evaluate(() => document.getElementById('after-first').getBoundingClientRect().top + scrollY);
+  const y0 = await after();
+  await watchShifts(page);
+  await page.locator('#first').click();
+  await page.locator('#first #app[data-steps]').waitFor();
+  await page.waitForFunction(() => document.getElementById('first').shadowRoot.querySelector('.box.live-now'));
+  expect(await page.locator('#first #app').getAttribute('data-step') === '83', 'at step 83');
+  await page.waitForTimeout(300);
+  expect(await page.evaluate(() => window.shifted) === 0 && await after() === y0, `no layout shift: ${await page.evaluate(() => window.shifts.join(' | '))}, ${y0} → ${await after()}`);
+  const fits = await page.locator('#first').evaluate((e) => { const l = e.shadowRoot.querySelector('.live'); return l.scrollHeight - l.clientHeight; });
+  expect(fits <= 0, `the run fits the height held (${fits} px over)`);
+  // The keyboard: Tab reaches the second's button, which says what it opens; the focus opens it,
+  // and goes into the run.
+  expect((await part(page, '#second', 'button')).label === 'Open the live lab: gc-pause-unfenced with its fix', 'the button\'s name');
+  await page.locator('#after-first').evaluate((p) => { p.tabIndex = -1; p.focus(); });
+  await page.keyboard.press('Tab');
+  const run = page.locator('#second #app[data-steps]');
+  await run.waitFor();
+  await page.waitForFunction(() => document.getElementById('second').shadowRoot.querySelector('.live').shadowRoot?.activeElement?.id === 'app');
+  expect(await run.getAttribute('data-fixed') === 'true' && await page.locator('#second .controls button').count() === 1, 'with its fix, play only');
+  await page.waitForTimeout(300);
+  expect(await page.evaluate(() => window.shifted) === 0 && await after() === y0, `no layout shift: ${await page.evaluate(() => window.shifts.join(' | '))}`);
+  // (A step may move what is inside the run, never the page around it.)
+  const y1 = await page.evaluate(() => document.getElementById('after-second').getBoundingClientRect().top + scrollY);
+  await page.keyboard.press('ArrowRight');
+  expect(await run.getAttribute('data-step') === '2', 'keys act on the run the focus went into');
+  expect(await page.locator('#first #app').getAttribute('data-step') === '83', 'and not on the other');
+  expect(await page.evaluate(() => document.getElementById('after-second').getBoundingClientRect().top + scrollY) === y1, 'the page stays');
+  // One copy of the program for both; the third is still its picture.
+  expect(responses.filter((r) => r.url.endsWith('.wasm')).length === 1, `the program once: ${responses.filter((r) => r.url.endsWith('.wasm')).length}`);
+  expect(await page.locator('#third #app').count() === 0, 'the third is untouched');
+});
+
+await test('element: loading="visible" goes live as it scrolls into view, "eager" at once; a fallback with a picture is shown instead of the library\'s, and without scripts the children are', async (page) => {
+  await docsPage(page, base, `<script src="${base}/embed.js" async></script>
+    <lease-lab id="eager" scenario="lease-basics" loading="eager" controls="none"></lease-lab>
+    <div style="height: 2000px"></div>
+    <lease-lab id="visible" scenario="holder-crash" loading="visible"><svg id="mine" xmlns="http://www.w3.org/2000/svg" width="760" height="200" viewBox="0 0 760 200"><title>My own picture</title><rect width="760" height="200" fill="#ccc"/></svg></lease-lab>`);
+  await page.locator('#eager #app[data-steps]').waitFor();
+  await page.waitForTimeout(500);
+  expect(await page.locator('#visible #app').count() === 0, 'not live out of view');
+  expect(await page.locator('#visible svg#mine').isVisible() && (await part(page, '#visible', 'img')) === null, 'the fallback\'s picture, not the library\'s');
+  expect((await part(page, '#visible', '.box')).height === 200 + 400, 'the room of its picture and the run\'s controls');
+  expect((await part(page, '#visible', 'button')).label === 'Open the live lab: holder-crash', 'named');
+  await page.locator('#visible').scrollIntoViewIfNeeded();
+  await page.locator('#visible #app[data-steps]').waitFor();
+  expect(await page.locator('#visible #app').getAttribute('data-verdict') === 'safe', 'live once in view');
+  // Without scripts: the children.
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const still = await context.newPage();
+  await still.goto(`${base}/__test/element.html`);
+  expect(await still.locator('#third p').isVisible() && (await still.textContent('#third')).includes('Lease Lab shows this run when JavaScript runs.'), 'the fallback shows');
+  await context.close();
+});
+
+await test('element: from the Embed dialog, on another site (a frame), in a right-to-left page, in the page\'s colours; a run of the author\'s own file; mistyped attributes said', async (page) => {
+  await page.goto(`${base}/sub/?scenario=gc-pause-fenced&step=84`);
+  await page.waitForSelector('#app[data-steps]');
+  await page.click('button.share-toggle');
+  await page.click('text=Embed');
+  const element = await page.inputValue('.embed-dialog textarea.snippet-element');
+  expect(/^<script src="http:\/\/127\.0\.0\.1:\d+\/sub\/embed\.js" async><\/script>\n<lease-lab scenario="gc-pause-fenced" step="84" height="\d+"><\/lease-lab>$/.test(element), element);
+  await page.selectOption('.embed-options select[aria-label=Controls]', 'play');
+  await page.selectOption('.embed-options select[aria-label=Colours]', 'dark');
+  const chosen = await page.inputValue('.embed-dialog textarea.snippet-element');
+  expect(chosen.includes(' controls="play" theme="dark" height="'), chosen);
+  // Another site, right to left, dark: the picture in the page's colours, the run left to right in a frame.
+  await docsPage(page, otherSite, element, 'background: #1e1e1e; color: #ddd');
+  await page.evaluate(() => { document.documentElement.dir = 'rtl'; });
+  await page.waitForFunction(() => document.querySelector('lease-lab')?.shadowRoot?.querySelector('img')?.complete);
+  expect((await part(page, 'lease-lab', 'img')).style === 'color-scheme: dark;', `the picture dark on a dark page: ${(await part(page, 'lease-lab', 'img')).style}`);
+  expect(await page.locator('lease-lab').evaluate((e) => getComputedStyle(e.shadowRoot.querySelector('.box')).direction) === 'ltr', 'left to right');
+  await watchShifts(page);
+  await page.locator('lease-lab').click();
+  const frame = page.frameLocator('lease-lab iframe');
+  await frame.locator('#app[data-steps]').waitFor();
+  expect(await frame.locator('#app').getAttribute('data-step') === '84', 'at its step, in a frame');
+  await page.waitForFunction(() => document.querySelector('lease-lab').shadowRoot.querySelector('.box.live-now'));
+  expect(await page.evaluate(() => window.shifted) === 0, `no layout shift: ${await page.evaluate(() => window.shifts.join(' | '))}`);
+  // The same site: a run of the author's own file, its picture a placeholder that names it.
+  await docsPage(page, base, `<script src="${base}/embed.js" async></script>
+    <lease-lab id="own" src="${base}/scenarios/lease-basics.json" height="700"></lease-lab>
+    <lease-lab id="not-json" src="${base}/__test/blank.html"></lease-lab>
+    <lease-lab id="typo" scenaro="gc-pause-fenced" loading="eagre" fix="yes"></lease-lab>`);
+  await page.waitForFunction(() => document.querySelector('#typo')?.shadowRoot);
+  expect((await part(page, '#own', '.placeholder')).text === 'Lease Lab: the run of lease-basics.json', 'the placeholder names the file');
+  await page.locator('#own').click();
+  await page.locator('#own #app[data-steps]').waitFor();
+  expect(await page.locator('#own #app').getAttribute('data-verdict') === 'safe' && await page.locator('#own').evaluate((e) => getComputedStyle(e.shadowRoot.querySelector('.live').shadowRoot.querySelector('#app')).direction) === 'ltr', 'the file\'s run');
+  await page.locator('#not-json').click();
+  await page.waitForFunction(() => document.querySelector('#not-json').shadowRoot.querySelector('.problem'));
+  const notJson = (await part(page, '#not-json', '.problem')).text;
+  expect(notJson.startsWith(`Lease Lab: ${base}/__test/blank.html is not JSON: `), notJson);
+  const said = await page.locator('#typo').evaluate((e) => [...e.shadowRoot.querySelectorAll('.problem')].map((p) => p.textContent));
+  expect(said.some((t) => t.startsWith('Lease Lab: there is no attribute “scenaro” (did you mean “scenario”?): the attributes are scenario, src, fix'))
+    && said.includes('Lease Lab: loading="eagre" (did you mean “eager”?): use lazy, visible or eager')
+    && said.includes('Lease Lab: fix="yes": write fix alone for yes, or leave it out'), said.join(' | '));
+});
+
 /** The zoom level shown, the part of the run in view (true times, in µs) and the cursor's x in the scroll box. */
 async function zoomState(page) {
   // A scroll event comes at the next frame after the scroll, and the strip follows it: until
