@@ -2235,6 +2235,21 @@ if (process.argv.includes('--measure')) {
     console.log(`     the run's picture at ${pic ? (pic / 1000).toFixed(2) + ' s' : '(none)'}${pic ? `, after ${before(pic)} bytes of files` : ''}`);
     console.log(`     first interactive lab in ${(ms / 1000).toFixed(2)} s (the app's file arrived at ${(wasm / 1000).toFixed(2)} s), ${bytes.reduce((a, b) => a + b, 0)} bytes over the wire in ${bytes.length} responses when the harness saw it`);
   });
+  await test('measure: <lease-lab> on a slow network (1.6 Mbps down, 150 ms round trip, gzip): three pictures, then a click to the live run', async (page) => {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 });
+    await page.goto(`${base}/__test/element.html`);
+    for (const id of ['first', 'second', 'third']) await page.waitForFunction((id) => document.getElementById(id).shadowRoot?.querySelector('img')?.complete, id, { timeout: 60000 });
+    // The page's own clock: the pictures' arrival, and the click to the run shown in place.
+    const pictures = await page.evaluate(() => Math.max(...performance.getEntriesByType('resource').filter((e) => e.name.includes('/pictures/')).map((e) => e.responseEnd)));
+    const t0 = await page.evaluate(() => performance.now());
+    await page.locator('#first').click();
+    await page.waitForFunction(() => document.getElementById('first').shadowRoot.querySelector('.box.live-now'), null, { timeout: 60000 });
+    const live = await page.evaluate(() => performance.now()) - t0;
+    console.log(`     the three pictures in by ${(pictures / 1000).toFixed(2)} s after navigation; a click to the live run: ${(live / 1000).toFixed(2)} s`);
+  });
   await test('measure: edit → render on the largest library scenario and on a 9,818-event run', async (page) => {
     // The largest library scenario by events (921): check with `leaselab run <id> --json`.
     await open(page, '?scenario=redlock-split-vote');
