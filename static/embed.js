@@ -334,7 +334,9 @@
       // The author's fallback, if it holds a picture (mdbook-leaselab puts the SVG there), else
       // the library's picture from beside this script, else a placeholder that names the file.
       const fallback = this.querySelector('svg, img, picture');
-      const name = src ? src.split(/[/?#]/).filter(Boolean).pop() || src : `${mount.scenario || 'the run'}${mount.fix ? ' with its fix' : ''}`;
+      // What the run is called: its picture's title, else its file or its id.
+      const file = src && (src.startsWith('data:') ? "the page's own scenario" : src.split(/[/?#]/).filter(Boolean).pop() || src);
+      const name = fallback?.querySelector('title')?.textContent.trim() || file || `${mount.scenario || 'the run'}${mount.fix ? ' with its fix' : ''}`;
       if (fallback || problems.length) picture.append(document.createElement('slot'));
       else if (src) picture.append(Object.assign(document.createElement('p'), { className: 'placeholder', textContent: `Lease Lab: the run of ${name}` }));
       else {
@@ -358,9 +360,11 @@
       // The space the live run takes, held from the start (or from when the picture is in), so
       // that the page around it does not move when it goes live.
       const hold = () => {
-        // Compared with its fix: a second run as tall, with its caption and head.
-        const shown = picture.getBoundingClientRect().height * (mount.compare ? 2 : 1) + (mount.compare ? 100 : 0);
-        if (!box.style.height) box.style.height = `${height || (src ? DEFAULT_PX : shown + BESIDE_PICTURE_PX[mount.controls || 'full'])}px`;
+        // Compared with its fix: a second run as tall, with its caption and head (an author's
+        // picture may be the pair already, as mdbook-leaselab's is).
+        const h = picture.getBoundingClientRect().height;
+        const shown = mount.compare && !fallback ? 2 * h + 100 : h;
+        if (!box.style.height) box.style.height = `${height || (src && !fallback ? DEFAULT_PX : shown + BESIDE_PICTURE_PX[mount.controls || 'full'])}px`;
       };
       if (height || src || fallback) hold(); else picture.querySelector('img').addEventListener('load', hold, { once: true });
       let started = false, observer = null;

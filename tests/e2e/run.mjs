@@ -1251,7 +1251,7 @@ await test('element: loading="visible" goes live as it scrolls into view, "eager
   expect(await page.locator('#visible #app').count() === 0, 'not live out of view');
   expect(await page.locator('#visible svg#mine').isVisible() && (await part(page, '#visible', 'img')) === null, 'the fallback\'s picture, not the library\'s');
   expect((await part(page, '#visible', '.box')).height === 200 + 400, 'the room of its picture and the run\'s controls');
-  expect((await part(page, '#visible', 'button')).label === 'Open the live lab: holder-crash', 'named');
+  expect((await part(page, '#visible', 'button')).label === 'Open the live lab: My own picture', 'named by its picture\'s title');
   await page.locator('#visible').scrollIntoViewIfNeeded();
   await page.locator('#visible #app[data-steps]').waitFor();
   expect(await page.locator('#visible #app').getAttribute('data-verdict') === 'safe', 'live once in view');
