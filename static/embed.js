@@ -4,6 +4,11 @@
 //   <script src="https://example.org/leaselab/embed.js" async></script>
 //   <div data-leaselab='{"scenario": "gc-pause-fenced", "step": 84}'></div>
 //
+// or as an element that shows the run's picture at once and the live run when the reader
+// reaches for it (its attributes are the options, and loading, height and src: see below):
+//
+//   <lease-lab scenario="gc-pause-fenced" step="84" height="900"></lease-lab>
+//
 // or mount from your own script, as often as you like:
 //
 //   LeaseLab.mount(element, { scenario: 'gc-pause-fenced', step: 84, fix: false,
