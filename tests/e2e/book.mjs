@@ -55,3 +55,40 @@ export async function bookTests({ test, expect, base, browser, book }) {
     expect(md.includes('<div class="leaselab"><svg ') && !md.includes('<lease-lab') && !md.includes('<script'), 'the Markdown renderer gets the picture alone');
   });
 }
+
+// The live run inside a <lease-lab> (through its shadow roots): its step and verdict, or null
+// while it is a picture.
+function liveRun(el) {
+  const find = (root) => {
+    for (const e of root.querySelectorAll('*')) {
+      if (e.matches('[data-steps]')) return e;
+      const inner = e.shadowRoot && find(e.shadowRoot);
+      if (inner) return inner;
+    }
+    return null;
+  };
+  const run = el.shadowRoot && find(el.shadowRoot);
+  return run && { step: run.getAttribute('data-step'), verdict: run.getAttribute('data-verdict') };
+}
+
+export async function bookLiveTest({ test, expect, base }) {
+  await test('the example book: a click makes a picture the live lab at its step; loading=visible goes live when scrolled to; a JSON block runs its own scenario', async (page) => {
+    const live = (i) => page.locator('lease-lab').nth(i).evaluate(liveRun);
+    const until = (i, want) => page.waitForFunction(([i, fn, want]) => {
+      const r = new Function(`return ${fn}`)()(document.querySelectorAll('lease-lab')[i]);
+      return r && r.step === want.step && r.verdict === want.verdict;
+    }, [i, liveRun.toString(), want], { timeout: 20000 });
+    await page.goto(`${base}/__book/html/gc-pause.html`);
+    const steps = await page.locator('lease-lab').evaluateAll((els) => els.map((e) => e.getAttribute('step')));
+    expect(await live(0) === null && await live(1) === null, 'pictures until the reader asks');
+    await page.locator('lease-lab').nth(0).click();
+    await until(0, { step: steps[0], verdict: 'unsafe' });
+    expect(await live(1) === null, 'the other block stays a picture until it is in view');
+    await page.locator('lease-lab').nth(1).scrollIntoViewIfNeeded();
+    await until(1, { step: steps[1], verdict: 'safe' });
+    await page.goto(`${base}/__book/html/own.html`);
+    const own = await page.getAttribute('lease-lab', 'step');
+    await page.click('lease-lab');
+    await until(0, { step: own, verdict: 'unsafe' });
+  });
+}

@@ -9,7 +9,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import * as measure from './measure.mjs';
-import { bookTests } from './book.mjs';
+import { bookTests, bookLiveTest } from './book.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
 // The example book, as scripts/test builds it (build_book).
@@ -2195,6 +2195,7 @@ await test('arrows: a request and its reply are two arrows, and a write says wha
 });
 
 await bookTests({ test, expect, base, browser, book });
+await bookLiveTest({ test, expect, base });
 
 if (process.argv.includes('--measure')) {
   // Edit → render: from the change event to the end of the render work (the next macrotask) and
