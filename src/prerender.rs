@@ -31,7 +31,7 @@ pub fn screen() -> Screen {
 /// phone's (a screen at most 700 pixels wide: the narrow layout): the timeline's width in the
 /// lab at common screens (360- and 390-pixel phones; 1280, 1366 and 1920 pixels wide with a
 /// 15-pixel scroll bar), and between them. The page picks the widest of its kind that is not
-/// wider than its own timeline (static/loader.js has the same list).
+/// wider than its own timeline (the build writes this list into static/loader.js).
 pub const WIDTHS: [(u32, bool); 8] =
     [(340, true), (372, true), (600, true), (683, false), (855, false), (941, false), (1175, false), (1497, false)];
 

@@ -45,7 +45,7 @@ const picture = (() => {
   const fix = q.has('fix') ? (/^(1|true)$/.test(q.get('fix')) ? '.fix' : null) : '';
   // The runs there are pictures of (the build writes their names here: src/bin/prerender.rs).
   if (fix === null || !` @@PICTURES@@ `.includes(` ${id}${fix} `)) return null;
-  // The timeline's width as the style sheet lays the lab out (src/prerender.rs WIDTHS).
+  // The timeline's width as the style sheet lays the lab out.
   const probe = document.createElement('div');
   probe.style.cssText = 'position:absolute;visibility:hidden;overflow:scroll;width:100px;height:100px';
   document.body.append(probe);
@@ -54,7 +54,9 @@ const picture = (() => {
   const w = innerWidth - bar;
   const narrow = matchMedia('(max-width: 700px)').matches;
   const timeline = w > 980 ? w - 410 : w - 18;
-  const widths = narrow ? [340, 372, 600] : [683, 855, 941, 1175, 1497];
+  // The widths there are pictures at, each with whether it is a phone's (src/prerender.rs
+  // WIDTHS: the build writes them here).
+  const widths = JSON.parse('@@WIDTHS@@').filter(([, phone]) => phone === narrow).map(([x]) => x);
   const width = widths.filter((x) => x <= timeline).pop() || widths[0];
   return fetch(new URL(`first/${id}${fix}.${width}.html`, base)).then((r) => (r.ok ? r.text() : null)).catch(() => null);
 })();

@@ -1,7 +1,8 @@
 //! Writes the first view's pictures of every library scenario (as written, and with its fix
 //! where it has one) into `<dist>/first`: `<id>.<width>.html` and `<id>.fix.<width>.html`, one
-//! for each of `app::prerender::WIDTHS`; and names them in `<dist>/loader.js` (in place of
-//! `@@PICTURES@@`), so that the page asks only for a picture there is.
+//! for each of `app::prerender::WIDTHS`; and names them and their widths in `<dist>/loader.js`
+//! (in place of `@@PICTURES@@` and `@@WIDTHS@@`), so that the page asks only for a picture
+//! there is.
 //! Usage: leaselab-prerender <dist>
 
 use std::process::ExitCode;
@@ -44,16 +45,18 @@ fn main() -> ExitCode {
         }
     }
     let loader = dist.join("loader.js");
-    let named = std::fs::read_to_string(&loader).map(|js| js.replace("@@PICTURES@@", &names.join(" ")));
+    let widths: Vec<String> = WIDTHS.iter().map(|(w, phone)| format!("[{w},{phone}]")).collect();
+    let widths = format!("[{}]", widths.join(","));
+    let named = std::fs::read_to_string(&loader).map(|js| js.replace("@@PICTURES@@", &names.join(" ")).replace("@@WIDTHS@@", &widths));
     match named {
-        Ok(js) if !js.contains("@@PICTURES@@") && js.contains(&names.join(" ")) => {
+        Ok(js) if !js.contains("@@") && js.contains(&names.join(" ")) && js.contains(&widths) => {
             if let Err(e) = std::fs::write(&loader, js) {
                 eprintln!("leaselab-prerender: cannot write {}: {e}", loader.display());
                 return ExitCode::FAILURE;
             }
         }
         Ok(_) => {
-            eprintln!("leaselab-prerender: {} has no @@PICTURES@@ to name the pictures in", loader.display());
+            eprintln!("leaselab-prerender: {} has no @@PICTURES@@ and @@WIDTHS@@ to name the pictures in", loader.display());
             return ExitCode::FAILURE;
         }
         Err(e) => {

@@ -5,7 +5,7 @@
 
 use sim::facts::Facts;
 use sim::time::{Micros, MS};
-use sim::trace::{EventKind, Run};
+use sim::trace::Run;
 
 use super::Screen;
 
@@ -35,37 +35,23 @@ impl Default for View {
     }
 }
 
-/// A run is crowded at 1× when this many messages leave within [`CROWD_PX`] of each other,
-/// before its first key moment, on a timeline [`CROWD_WIDTH`] pixels wide (a laptop's): their
-/// arrows are a grey tangle there (a Redlock round to five nodes in 3 ms of a 30 s run).
-const CROWD_MESSAGES: usize = 8;
-const CROWD_PX: f64 = 5.0;
-const CROWD_WIDTH: f64 = 800.0;
+/// The width of timeline a run is judged crowded at (a laptop's).
+const OPENING_WIDTH: f64 = 800.0;
 
 impl View {
-    /// How a run opens: whole (1×), unless it is crowded at its first key moment; then zoomed in
-    /// so that the messages before that moment are drawn apart, with the moment three quarters
-    /// of the way across (what led to it in view before it).
+    /// How a run opens: whole (1×), unless its first key moment is a tangle of messages there
+    /// (a Redlock round to five nodes in 3 ms of a 30 s run); then zoomed in on the stretch a
+    /// walkthrough's picture of that moment draws (`draw::svg::walk::focus`: what led to it
+    /// drawn apart, the moment three quarters of the way across).
     pub fn opening(run: &Run, facts: &Facts) -> View {
-        let end = run.end_us.max(1);
         let Some(&first) = facts.moments().first() else { return View::default() };
-        let Some(at) = run.events.get(first).map(|e| e.at_us) else { return View::default() };
-        let sends: Vec<Micros> =
-            run.events[..=first].iter().filter(|e| matches!(e.kind, EventKind::Send { .. })).map(|e| e.at_us).collect();
-        let px = |d: Micros| d as f64 / end as f64 * CROWD_WIDTH;
-        let crowded = sends.windows(CROWD_MESSAGES).any(|w| px(w[CROWD_MESSAGES - 1] - w[0]) <= CROWD_PX);
-        if !crowded {
-            return View::default();
+        let Some(w) = draw::svg::walk::focus(run, first, OPENING_WIDTH) else { return View::default() };
+        let end = run.end_us.max(1);
+        let zoom = (end as f64 / (w.to_us - w.from_us).max(1) as f64).clamp(1.0, max_zoom(end));
+        match run.events.get(first) {
+            Some(e) if zoom >= 2.0 => View { zoom, center: false, first: Some(e.at_us) },
+            _ => View::default(),
         }
-        // From the first of those messages to the moment across three quarters of the width,
-        // and at least the narrowest stretch between two of them drawn 8 pixels apart.
-        let from = sends.first().copied().unwrap_or(0);
-        let span = ((at - from) as f64 * 4.0 / 3.0).max(1.0);
-        let zoom = (end as f64 / span).clamp(1.0, max_zoom(end));
-        if zoom < 2.0 {
-            return View::default();
-        }
-        View { zoom, center: false, first: Some(at) }
     }
 }
 
