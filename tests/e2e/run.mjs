@@ -1692,6 +1692,15 @@ await test('the whole course in predict mode: every lesson, every question, star
     let asked = 0;
     for (let i = 0; i < 50; i++) {
       await page.keyboard.press('End');
+      // End goes to a question or to the end of the run; wait for the page to show which, and
+      // say where it stood (and what had the keys) if it shows neither.
+      const stood = await page.waitForFunction(() => document.querySelector('.predict.ask')
+        || document.querySelector('#app').dataset.step === document.querySelector('#app').dataset.steps, null, { timeout: 5000 })
+        .then(() => null, async () => JSON.stringify(await page.evaluate(() => ({
+          step: document.querySelector('#app').dataset.step, steps: document.querySelector('#app').dataset.steps,
+          focus: document.activeElement && document.activeElement.outerHTML.slice(0, 160), predict: location.search,
+        }))));
+      expect(stood === null, `${id}: End at question ${asked} showed neither a question nor the end: ${stood}`);
       if (await page.locator('.predict.ask').count()) {
         expect(await page.locator('.verdict.hidden-verdict').count() === 1, `${id}: the verdict is hidden while asking`);
         await page.keyboard.press('a');
@@ -1701,7 +1710,7 @@ await test('the whole course in predict mode: every lesson, every question, star
         break;
       }
     }
-    expect(asked >= 1, `${id}: at least one question was asked`);
+    expect(asked >= 1, `${id}: at least one question was asked (at step ${await step(page)} of ${await attr(page, 'data-steps')}, ${await page.evaluate(() => location.search)})`);
     expect(await page.locator('.verdict.hidden-verdict').count() === 0, `${id}: the verdict shows at the end`);
     expect(await page.locator('.your-turn').count() === 1, `${id}: the end invites a change`);
     const next = page.locator('.end-of-run .next-lesson');
