@@ -49,6 +49,23 @@ pub fn render(scenario: sim::scenario::Scenario, fixed: bool, at: Screen) -> Res
     Ok(html)
 }
 
+/// The revision page (src/view/revise.rs) as a document of its own: `index` is the built
+/// site's page, whose head (its content security policy, style sheet and icon) it keeps, less
+/// the program's scripts; static/page.js does what the page's button does.
+#[cfg(feature = "prerender")]
+pub fn revise_page(index: &str) -> Result<String, String> {
+    let renderer = yew::LocalServerRenderer::<crate::view::revise::RevisePage>::new().hydratable(false);
+    let rt = tokio::runtime::Builder::new_current_thread().build().map_err(|e| e.to_string())?;
+    let body = rt.block_on(tokio::task::LocalSet::new().run_until(renderer.render()));
+    let head = index.find("<script").map(|at| &index[..at]).ok_or("the site's page has no <script> to end its head before")?;
+    let title = "<title>Lease Lab</title>";
+    if !head.contains(title) {
+        return Err(format!("the site's page has no {title} to name the revision page in"));
+    }
+    let head = head.replace(title, "<title>Distributed locks: one page to revise from · Lease Lab</title>");
+    Ok(format!("{head}<script src=./page.js defer></script></head><body>{body}</body></html>\n"))
+}
+
 #[cfg(feature = "prerender")]
 #[derive(yew::Properties, PartialEq)]
 struct FirstProps {
@@ -96,5 +113,20 @@ mod tests {
         // A run that opens zoomed in says where its box is scrolled to.
         let crowded = render(sim::library::get("redlock-split-vote").unwrap(), false, Screen { width: 941.0, narrow: false }).unwrap();
         assert!(crowded.contains("data-left=") && crowded.contains("Zoomed in on the first key moment"));
+    }
+
+    /// The revision page is a document of its own: the site's head less the program, every way
+    /// with its linked runs and the verdicts the engine gives them, and a page that will not do
+    /// is said, not written wrong.
+    #[test]
+    fn the_revision_page_is_the_sites_head_and_the_page_without_the_program() {
+        let index = "<!doctype html><html lang=en><meta charset=utf-8><title>Lease Lab</title><link href=./style.css rel=stylesheet><script src=./loader.js type=module></script><link href=./leaselab-app.js rel=modulepreload></head><body></body></html>";
+        let page = revise_page(index).unwrap();
+        assert!(page.starts_with("<!doctype html><html lang=en><meta charset=utf-8><title>Distributed locks: one page to revise from · Lease Lab</title><link href=./style.css rel=stylesheet><script src=./page.js defer></script></head><body><div id=\"page\" class=\"app page revise\""), "{}", &page[..300]);
+        assert!(!page.contains("leaselab-app") && !page.contains("loader.js"));
+        assert_eq!(page.matches("class=\"revise-way\"").count(), crate::revise::WAYS.len());
+        assert!(page.contains("href=\"./?scenario=gc-pause-fenced\"") && page.contains(">safe</span>") && page.contains(">unsafe</span>"));
+        assert!(revise_page("<html><title>Lease Lab</title></html>").unwrap_err().contains("<script>"));
+        assert!(revise_page("<html><title>Other</title><script></script>").unwrap_err().contains("<title>"));
     }
 }

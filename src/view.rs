@@ -21,6 +21,7 @@ pub mod pages;
 pub mod predict;
 pub mod probe;
 pub mod progress;
+#[cfg(feature = "prerender")]
 pub mod revise;
 pub mod search;
 pub mod timeline;

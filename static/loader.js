@@ -5,6 +5,12 @@
 // In another page's frame (`?embed=1`): the page's embed.js is told the height the run needs (it
 // grows the frame to fit) and what is wrong, if the run cannot be shown as asked; and it may set
 // the run's colours to the page's (`&theme=page`).
+// The revision page is a file of its own, made when the site is built (src/view/revise.rs): go
+// there, and start nothing here meanwhile.
+if (/^\?page=revise(&|$)/.test(location.search)) {
+  location.replace(new URL('revise.html', import.meta.url));
+  await new Promise(() => {});
+}
 if (parent !== window && /[?&]embed=(1|true)(&|$)/.test(location.search)) {
   // The colours asked for from the start, so that a dark page's frame does not flash white.
   const theme = location.search.match(/[?&]theme=(light|dark)(&|$)/);

@@ -2,7 +2,8 @@
 //! where it has one) into `<dist>/first`: `<id>.<width>.html` and `<id>.fix.<width>.html`, one
 //! for each of `app::prerender::WIDTHS`; and names them and their widths in `<dist>/loader.js`
 //! (in place of `@@PICTURES@@` and `@@WIDTHS@@`), so that the page asks only for a picture
-//! there is.
+//! there is. And the revision page, `<dist>/revise.html` (src/view/revise.rs), which changes
+//! no more than the pictures do.
 //! Usage: leaselab-prerender <dist>
 
 use std::process::ExitCode;
@@ -64,6 +65,14 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    println!("{written} pictures of {} runs in {}", names.len(), dir.display());
+    let (index, revise) = (dist.join("index.html"), dist.join("revise.html"));
+    let page = std::fs::read_to_string(&index)
+        .map_err(|e| format!("cannot read {}: {e}", index.display()))
+        .and_then(|i| app::prerender::revise_page(&i));
+    if let Err(e) = page.and_then(|p| std::fs::write(&revise, p).map_err(|e| format!("cannot write {}: {e}", revise.display()))) {
+        eprintln!("leaselab-prerender: the revision page: {e}");
+        return ExitCode::FAILURE;
+    }
+    println!("{written} pictures of {} runs in {}, and {}", names.len(), dir.display(), revise.display());
     ExitCode::SUCCESS
 }

@@ -11,10 +11,9 @@ use crate::view::drill::DrillPage;
 use crate::view::embed::embed_options;
 use crate::view::lab::Lab;
 use crate::view::pages::{DebatePage, GuidePage, Page};
-use crate::view::revise::RevisePage;
 
 /// The app as the page opens it: the scenario named in the address bar, or one of the pages
-/// beside the lab (`?page=guide`, `?page=debate`, `?page=drill`, `?page=revise`). The lab stays mounted (hidden) while a page
+/// beside the lab (`?page=guide`, `?page=debate`, `?page=drill`; `?page=revise` is the file `revise.html`). The lab stays mounted (hidden) while a page
 /// is shown, so nothing the reader was doing is lost.
 #[component]
 pub fn App() -> Html {
@@ -34,10 +33,16 @@ pub fn App() -> Html {
     let nav = {
         let page = page.clone();
         Callback::from(move |to: Page| {
+            // The revision page is a file of its own (static/loader.js sends `?page=revise` there).
+            if to == Page::Revise {
+                if let Some(w) = crate::view::window() {
+                    let _ = w.location().assign(to.query());
+                }
+                return;
+            }
             if to != *page {
                 if let Some(h) = crate::view::window().and_then(|w| w.history().ok()) {
-                    let url = if to == Page::Lab { "?".to_string() } else { to.query().to_string() };
-                    let _ = h.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+                    let _ = h.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(to.query()));
                 }
                 page.set(to);
                 if let Some(w) = crate::view::window() {
@@ -79,6 +84,14 @@ pub fn App() -> Html {
         (both.0.clone(), both.1.clone())
     };
     let here = *page;
+    // Back to an address of the revision page from before it was a file.
+    use_effect_with(here, |here| {
+        if *here == Page::Revise {
+            if let Some(w) = crate::view::window() {
+                let _ = w.location().replace(here.query());
+            }
+        }
+    });
     // The rest of the course's files are fetched now that the first view is up (not for an
     // embedded run); the pages beside the lab run several scenarios, and wait for them.
     let course = crate::library::use_course(embed.is_none().then_some(here));
@@ -95,7 +108,6 @@ pub fn App() -> Html {
             else if here == Page::Guide { <GuidePage nav={nav.clone()} open={open.clone()} /> }
             else if here == Page::Debate { <DebatePage nav={nav.clone()} open={open.clone()} /> }
             else if here == Page::Drill { <DrillPage nav={nav.clone()} {show} /> }
-            else if here == Page::Revise { <RevisePage nav={nav} open={open} /> }
         </>
     }
 }

@@ -28,13 +28,15 @@ impl Page {
         }
     }
 
+    /// Its address, relative to the app's (the revision page is a file of its own, made when the
+    /// site is built: src/bin/prerender.rs).
     pub fn query(self) -> &'static str {
         match self {
-            Page::Lab => "",
-            Page::Guide => "?page=guide",
-            Page::Debate => "?page=debate",
-            Page::Drill => "?page=drill",
-            Page::Revise => "?page=revise",
+            Page::Lab => "./",
+            Page::Guide => "./?page=guide",
+            Page::Debate => "./?page=debate",
+            Page::Drill => "./?page=drill",
+            Page::Revise => "revise.html",
         }
     }
 }
@@ -47,7 +49,7 @@ pub type Open = Callback<(String, bool)>;
 pub fn site_nav(here: Page, nav: &Callback<Page>) -> Html {
     let link = |page: Page, label: &str| {
         let nav = nav.clone();
-        let href = if page == Page::Lab { "?".to_string() } else { page.query().to_string() };
+        let href = page.query();
         let onclick = Callback::from(move |e: MouseEvent| {
             if !(e.ctrl_key() || e.meta_key() || e.shift_key()) {
                 e.prevent_default();
@@ -73,6 +75,9 @@ pub fn site_nav(here: Page, nav: &Callback<Page>) -> Html {
 
 /// A plain link to a page beside the lab (it also works in a new tab).
 fn page_link(page: Page, label: &str, nav: &Callback<Page>) -> Html {
+    if page == Page::Revise {
+        return html! { <a href={page.query()}>{ label.to_string() }</a> };
+    }
     let nav = nav.clone();
     let onclick = Callback::from(move |e: MouseEvent| {
         if !(e.ctrl_key() || e.meta_key() || e.shift_key()) {
@@ -108,12 +113,11 @@ fn title_of(id: &str) -> String {
     sim::library::entry(id).map_or_else(|| id.to_string(), |e| e.title.to_string())
 }
 
-/// A link that opens a scenario in the lab, with its verdict (from running it). With `base`
-/// (where the app lives), the link carries its whole address for the print style sheet.
-pub(crate) fn demo_link(d: &Demo, open: &Open, base: &str) -> Html {
+/// A link that opens a scenario in the lab, with its verdict (from running it).
+pub(crate) fn demo_link(d: &Demo, open: &Open) -> Html {
     let safe = crate::view::library_safe(d.id, d.fixed);
     let (id, fixed) = (d.id.to_string(), d.fixed);
-    let href = format!("?scenario={id}{}", if fixed { "&fix=1" } else { "" });
+    let href = format!("./?scenario={id}{}", if fixed { "&fix=1" } else { "" });
     let open = open.clone();
     let onclick = Callback::from(move |e: MouseEvent| {
         if !(e.ctrl_key() || e.meta_key() || e.shift_key()) {
@@ -123,7 +127,7 @@ pub(crate) fn demo_link(d: &Demo, open: &Open, base: &str) -> Html {
     });
     html! {
         <li>
-            <a data-url={(!base.is_empty()).then(|| format!("{base}{href}"))} {href} {onclick} class="demo">{ title_of(d.id) }{ if d.fixed { " (fixed)" } else { "" } }</a>
+            <a {href} {onclick} class="demo">{ title_of(d.id) }{ if d.fixed { " (fixed)" } else { "" } }</a>
             <span class={classes!("mini", if safe { "safe" } else { "unsafe" })}>{ if safe { "safe" } else { "unsafe" } }</span>
             <span class="demo-what">{ format!(" {}", d.what) }</span>
         </li>
@@ -241,7 +245,7 @@ pub fn GuidePage(p: &PageProps) -> Html {
                 <h3>{ "In code" }</h3>
                 <ul class="calls">{ for crate::revise::calls_for(x).map(|(name, c)| html! { <li>{ format!("{name}: ") }<code>{ c }</code></li> }) }</ul>
                 <h3>{ "See it in the lab" }</h3>
-                <ul class="demos">{ for a.demos.iter().map(|d| demo_link(d, &p.open, "")) }</ul>
+                <ul class="demos">{ for a.demos.iter().map(|d| demo_link(d, &p.open)) }</ul>
             </section>
         }
     });
@@ -277,7 +281,7 @@ pub fn GuidePage(p: &PageProps) -> Html {
                                 <tr class={classes!((rec == Some(r.approach)).then_some("chosen"))}>
                                     <th scope="row">{ r.name }if rec == Some(r.approach) { <span class="mini safe">{ "recommended" }</span> }</th>
                                     <td>{ r.pause }</td><td>{ r.stale }</td><td>{ r.quorum }</td><td>{ r.fit }</td><td>{ r.boundary }</td>
-                                    <td><ul class="demos">{ for r.demos.iter().map(|d| demo_link(d, &p.open, "")) }</ul></td>
+                                    <td><ul class="demos">{ for r.demos.iter().map(|d| demo_link(d, &p.open)) }</ul></td>
                                 </tr>
                             }) }
                         </tbody>
@@ -302,7 +306,7 @@ fn side(id: &'static str, heading: &str, body: &str, open: &Open) -> Html {
             <h2>{ heading.to_string() }</h2>
             <p>{ body.to_string() }</p>
             <img class="debate-svg" src={src} alt={format!("Timeline of {}: {}", sc.title, if safe { "safe" } else { "unsafe" })} width="640" />
-            <ul class="demos">{ demo_link(&d, open, "") }</ul>
+            <ul class="demos">{ demo_link(&d, open) }</ul>
             if let Some(e) = run.verdict.violations.first() {
                 <p class="hint">{ format!("The checker: {}", e.explanation) }</p>
             }
@@ -344,7 +348,7 @@ pub fn DebatePage(p: &PageProps) -> Html {
                     </section>
                 </div>
                 <h2 class="table-title">{ "More from the same chapter" }</h2>
-                <ul class="demos">{ for guide::DEBATE_MORE.iter().map(|d| demo_link(d, &p.open, "")) }</ul>
+                <ul class="demos">{ for guide::DEBATE_MORE.iter().map(|d| demo_link(d, &p.open)) }</ul>
                 <p class="sources"><strong>{ "Sources: " }</strong>
                     { "Martin Kleppmann, “How to do distributed locking”, 8 February 2016 (martin.kleppmann.com), with his update of 9 February; Salvatore Sanfilippo, “Is Redlock safe?”, 9 February 2016 (antirez.com/news/101); Redis docs, “Distributed Locks with Redis”. The positions above are summaries in our words; read both posts." }
                 </p>

@@ -1,46 +1,31 @@
-//! One page to revise from (`?page=revise`): each way of taking a lock, its guarantee, the
+//! One page to revise from (`revise.html`): each way of taking a lock, its guarantee, the
 //! failure it still has (linked to the scenario that shows it, with its verdict computed by
 //! running it), the fencing it needs and what people call. Printable: the print style sheet
 //! leaves out the header and the buttons and writes each link's address after it.
+//!
+//! Nothing on it changes, so it is a file of its own, rendered when the site is built
+//! (src/prerender.rs) rather than a part of the program: a reader gets it without the program,
+//! and the program is 3 KB the smaller. static/page.js does its two things: the Print button,
+//! and each link's whole address for the print style sheet.
 
 use yew::prelude::*;
 
 use crate::revise::WAYS;
-use crate::view::pages::{brand, demo_link, site_nav, Page, PageProps};
-
-/// Where the app lives, so that a printed link names a whole address.
-fn base() -> String {
-    let loc = crate::view::window().map(|w| w.location());
-    loc.map(|l| format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())).unwrap_or_default()
-}
+use crate::view::pages::{brand, demo_link, site_nav, Page};
 
 /// The revision page.
 #[component]
-pub fn RevisePage(p: &PageProps) -> Html {
-    let base = use_memo((), |_| base());
-    let print = Callback::from(|_| {
-        if let Some(w) = crate::view::window() {
-            let _ = w.print();
-        }
-    });
-    let drill = {
-        let nav = p.nav.clone();
-        Callback::from(move |e: MouseEvent| {
-            if !(e.ctrl_key() || e.meta_key() || e.shift_key()) {
-                e.prevent_default();
-                nav.emit(Page::Drill);
-            }
-        })
-    };
+pub fn RevisePage() -> Html {
+    let (nav, open) = (Callback::noop(), Callback::noop());
     html! {
         <div class="app page revise" id="page">
-            <header class="top">{ brand() }{ site_nav(Page::Revise, &p.nav) }</header>
+            <header class="top">{ brand() }{ site_nav(Page::Revise, &nav) }</header>
             <main class="page-main">
                 <h1 class="page-title">{ "Distributed locks: one page to revise from" }</h1>
                 <p class="lede">
                     { "A lock coordinates clients; it does not stop a paused or expired client from writing. For each way of taking a lock: what it promises, how it still fails (each linked to the run that shows it, with the verdict the engine computes), the fencing it needs, and what people actually call. " }
-                    <span class="no-print"><a href="?page=drill" onclick={drill}>{ "Drill the course's questions" }</a>{ " · " }
-                    <button class="btn small ghost" onclick={print}>{ "Print this page" }</button></span>
+                    <span class="no-print"><a href={Page::Drill.query()}>{ "Drill the course's questions" }</a>{ " · " }
+                    <button class="btn small ghost" data-print="">{ "Print this page" }</button></span>
                 </p>
                 <div class="revise-ways">
                     { for WAYS.iter().map(|w| html! {
@@ -53,7 +38,7 @@ pub fn RevisePage(p: &PageProps) -> Html {
                                 <dt>{ "In code" }</dt>
                                 <dd><ul class="calls">{ for w.calls.iter().map(|c| html! { <li><code>{ *c }</code></li> }) }</ul></dd>
                                 <dt>{ "See it" }</dt>
-                                <dd><ul class="demos">{ for w.demos.iter().map(|d| demo_link(d, &p.open, &base)) }</ul></dd>
+                                <dd><ul class="demos">{ for w.demos.iter().map(|d| demo_link(d, &open)) }</ul></dd>
                             </dl>
                             <p class="sources">{ format!("Source: the project's protocol notes, {}.", w.source) }</p>
                         </section>

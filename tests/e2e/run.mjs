@@ -1975,7 +1975,9 @@ await test('the revise page: each way with its real calls and linked verdicts, a
   await page.goto(`${base}/?page=guide`);
   await page.click('.guide-more a:has-text("One page to revise from")');
   await page.waitForSelector('.revise-way');
-  expect(page.url().includes('page=revise'), page.url());
+  // A page of its own, made when the site is built: the program is neither run nor fetched.
+  expect(page.url().endsWith('/revise.html'), page.url());
+  expect(await page.evaluate(() => !window.wasmBindings && performance.getEntriesByType('resource').every((r) => !r.name.includes('leaselab-app'))), 'no program on the revision page');
   const text = await page.textContent('.page-main');
   for (const t of ['RLock', 'lockWatchdogTimeout', '30 s', '10 s', 'concurrency.Mutex', 'create revision', 'Header().Revision', 'InterProcessMutex', 'czxid', 'FOR UPDATE', 'version = version + 1', 'ConditionExpression']) {
     expect(text.includes(t), `the page names ${t}`);
