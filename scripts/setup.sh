@@ -155,11 +155,14 @@ build_app() {
   (lean_std && trunk build --offline --release)
   minify_glue dist
   prerender dist
+  node scripts/inline.mjs dist/index.html first.js
   element_pictures dist
 }
 
 # The first view's pictures (src/prerender.rs): each library scenario's lab rendered to HTML by
-# the app's own components, natively, at the widths static/loader.js chooses from.
+# the app's own components, natively, at the widths static/first.js chooses from; and the
+# revision page (dist/revise.html). static/first.js, which asks for the picture, is then written
+# into the page (scripts/inline.mjs).
 prerender() {
   cargo run --quiet --locked --offline --features prerender --bin leaselab-prerender -- "$1"
 }
@@ -180,5 +183,8 @@ minify_glue() {
     terser "$js" --module --compress --mangle -o "$js.min"
     mv "$js.min" "$js"
   done
+  # A classic script, which the page holds (scripts/inline.mjs): its names are the page's.
+  terser "$1/first.js" --compress -o "$1/first.js.min"
+  mv "$1/first.js.min" "$1/first.js"
   node scripts/integrity.mjs "$1/index.html" leaselab-app.js
 }

@@ -1,6 +1,7 @@
 //! The first view rendered ahead of time: when the site is built, each library scenario's lab is
 //! rendered to HTML by the same components the browser runs (Yew's server renderer, natively),
-//! at a few widths of screen. The page shows that picture at once (static/loader.js) and the
+//! at a few widths of screen. The page asks for that picture as it is read (static/first.js),
+//! shows it (static/loader.js), and the
 //! program takes over in place when it arrives, drawing the same boxes at the same places.
 //!
 //! Natively there is no window ([`crate::view::window`]): what the views would ask the browser
@@ -31,7 +32,7 @@ pub fn screen() -> Screen {
 /// phone's (a screen at most 700 pixels wide: the narrow layout): the timeline's width in the
 /// lab at common screens (360- and 390-pixel phones; 1280, 1366 and 1920 pixels wide with a
 /// 15-pixel scroll bar), and between them. The page picks the widest of its kind that is not
-/// wider than its own timeline (the build writes this list into static/loader.js).
+/// wider than its own timeline (the build writes this list into static/first.js).
 pub const WIDTHS: [(u32, bool); 8] =
     [(340, true), (372, true), (600, true), (683, false), (855, false), (941, false), (1175, false), (1497, false)];
 
@@ -57,13 +58,36 @@ pub fn revise_page(index: &str) -> Result<String, String> {
     let renderer = yew::LocalServerRenderer::<crate::view::revise::RevisePage>::new().hydratable(false);
     let rt = tokio::runtime::Builder::new_current_thread().build().map_err(|e| e.to_string())?;
     let body = rt.block_on(tokio::task::LocalSet::new().run_until(renderer.render()));
-    let head = index.find("<script").map(|at| &index[..at]).ok_or("the site's page has no <script> to end its head before")?;
+    let head = head_without_program(index)?;
     let title = "<title>Lease Lab</title>";
     if !head.contains(title) {
         return Err(format!("the site's page has no {title} to name the revision page in"));
     }
     let head = head.replace(title, "<title>Distributed locks: one page to revise from · Lease Lab</title>");
     Ok(format!("{head}<script src=./page.js defer></script></head><body>{body}</body></html>\n"))
+}
+
+/// The head of the site's page (up to its `<body>`) less its scripts, the files it preloads
+/// for the program, and its end tag.
+#[cfg(feature = "prerender")]
+fn head_without_program(index: &str) -> Result<String, String> {
+    let end = index.find("<body").ok_or("the site's page has no <body> to end its head at")?;
+    let (mut head, mut rest) = (String::new(), &index[..end]);
+    while let Some(at) = rest.find('<') {
+        head.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let tag = &rest[..rest.find('>').ok_or("the site's page has a tag with no end")? + 1];
+        if tag.starts_with("<script") {
+            rest = &rest[rest.find("</script>").ok_or("the site's page has a <script> with no </script>")? + "</script>".len()..];
+            continue;
+        }
+        if !(tag.starts_with("<link") && tag.contains("preload") || tag.starts_with("</head")) {
+            head.push_str(tag);
+        }
+        rest = &rest[tag.len()..];
+    }
+    head.push_str(rest);
+    Ok(head)
 }
 
 #[cfg(feature = "prerender")]
@@ -120,13 +144,14 @@ mod tests {
     /// is said, not written wrong.
     #[test]
     fn the_revision_page_is_the_sites_head_and_the_page_without_the_program() {
-        let index = "<!doctype html><html lang=en><meta charset=utf-8><title>Lease Lab</title><link href=./style.css rel=stylesheet><script src=./loader.js type=module></script><link href=./leaselab-app.js rel=modulepreload></head><body></body></html>";
+        let index = "<!doctype html><html lang=en><meta charset=utf-8><title>Lease Lab</title><script>window.x=1</script><link href=./style.css rel=stylesheet><script src=./loader.js type=module></script><link href=./leaselab-app.js rel=modulepreload><link as=fetch href=a.json rel=preload></head><body></body></html>";
         let page = revise_page(index).unwrap();
         assert!(page.starts_with("<!doctype html><html lang=en><meta charset=utf-8><title>Distributed locks: one page to revise from · Lease Lab</title><link href=./style.css rel=stylesheet><script src=./page.js defer></script></head><body><div id=\"page\" class=\"app page revise\""), "{}", &page[..300]);
-        assert!(!page.contains("leaselab-app") && !page.contains("loader.js"));
+        assert!(!page.contains("leaselab-app") && !page.contains("loader.js") && !page.contains("window.x") && !page.contains("a.json"));
         assert_eq!(page.matches("class=\"revise-way\"").count(), crate::revise::WAYS.len());
         assert!(page.contains("href=\"./?scenario=gc-pause-fenced\"") && page.contains(">safe</span>") && page.contains(">unsafe</span>"));
-        assert!(revise_page("<html><title>Lease Lab</title></html>").unwrap_err().contains("<script>"));
-        assert!(revise_page("<html><title>Other</title><script></script>").unwrap_err().contains("<title>"));
+        assert!(revise_page("<html><title>Lease Lab</title></html>").unwrap_err().contains("<body>"));
+        assert!(revise_page("<html><title>Lease Lab</title><script>x<body>").unwrap_err().contains("</script>"));
+        assert!(revise_page("<html><title>Other</title><body>").unwrap_err().contains("<title>"));
     }
 }

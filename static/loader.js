@@ -35,37 +35,10 @@ if (parent !== window && /[?&]embed=(1|true)(&|$)/.test(location.search)) {
   new ResizeObserver(tell).observe(document.body);
 }
 const base = new URL('.', import.meta.url);
-// The first view's picture: the lab of a library scenario (`?scenario=<id>`, with or without
-// `&fix=1`, or the bare address of a first visit), rendered when the site was built by the same
-// components the program runs (src/prerender.rs), at the widest of a few widths that fits this
-// screen's timeline. It is shown while the program downloads; the program takes it away and
-// draws the same boxes in the same places. Keys pressed meanwhile are kept for the program.
-// Any other address (a link with changes, a scenario of one's own, a page) waits for the
-// program: its run is not in the pictures, and a wrong one is never shown.
-const picture = (() => {
-  if (parent !== window) return null;
-  const q = new URLSearchParams(location.search);
-  const keys = [...q.keys()];
-  const id = q.get('scenario') || (keys.length === 0 && !localStorage.getItem('leaselab.last-scenario') ? 'lease-basics' : null);
-  if (!id || location.hash || !/^[a-z0-9-]+$/.test(id) || keys.some((k) => k !== 'scenario' && k !== 'fix')) return null;
-  const fix = q.has('fix') ? (/^(1|true)$/.test(q.get('fix')) ? '.fix' : null) : '';
-  // The runs there are pictures of (the build writes their names here: src/bin/prerender.rs).
-  if (fix === null || !` @@PICTURES@@ `.includes(` ${id}${fix} `)) return null;
-  // The timeline's width as the style sheet lays the lab out.
-  const probe = document.createElement('div');
-  probe.style.cssText = 'position:absolute;visibility:hidden;overflow:scroll;width:100px;height:100px';
-  document.body.append(probe);
-  const bar = probe.offsetWidth - probe.clientWidth;
-  probe.remove();
-  const w = innerWidth - bar;
-  const narrow = matchMedia('(max-width: 700px)').matches;
-  const timeline = w > 980 ? w - 410 : w - 18;
-  // The widths there are pictures at, each with whether it is a phone's (src/prerender.rs
-  // WIDTHS: the build writes them here).
-  const widths = JSON.parse('@@WIDTHS@@').filter(([, phone]) => phone === narrow).map(([x]) => x);
-  const width = widths.filter((x) => x <= timeline).pop() || widths[0];
-  return fetch(new URL(`first/${id}${fix}.${width}.html`, base)).then((r) => (r.ok ? r.text() : null)).catch(() => null);
-})();
+// The first view's picture, asked for by the page (static/first.js), shown while the program
+// downloads; the program takes it away and draws the same boxes in the same places. Keys pressed
+// meanwhile are kept for the program.
+const picture = window.leaselabPicture;
 const early = [];
 if (picture) {
   picture.then((html) => {

@@ -1,6 +1,6 @@
 //! Writes the first view's pictures of every library scenario (as written, and with its fix
 //! where it has one) into `<dist>/first`: `<id>.<width>.html` and `<id>.fix.<width>.html`, one
-//! for each of `app::prerender::WIDTHS`; and names them and their widths in `<dist>/loader.js`
+//! for each of `app::prerender::WIDTHS`; and names them and their widths in `<dist>/first.js`
 //! (in place of `@@PICTURES@@` and `@@WIDTHS@@`), so that the page asks only for a picture
 //! there is. And the revision page, `<dist>/revise.html` (src/view/revise.rs), which changes
 //! no more than the pictures do.
@@ -45,7 +45,7 @@ fn main() -> ExitCode {
             }
         }
     }
-    let loader = dist.join("loader.js");
+    let loader = dist.join("first.js");
     let widths: Vec<String> = WIDTHS.iter().map(|(w, phone)| format!("[{w},{phone}]")).collect();
     let widths = format!("[{}]", widths.join(","));
     let named = std::fs::read_to_string(&loader).map(|js| js.replace("@@PICTURES@@", &names.join(" ")).replace("@@WIDTHS@@", &widths));

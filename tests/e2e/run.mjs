@@ -2249,6 +2249,7 @@ if (process.argv.includes('--measure')) {
     const wasm = res.find((e) => e.name.endsWith('.wasm')).end;
     const before = (t) => res.filter((e) => e.end <= t).reduce((a, e) => a + e.size, 0);
     console.log(`     the run's picture at ${pic ? (pic / 1000).toFixed(2) + ' s' : '(none)'}${pic ? `, after ${before(pic)} bytes of files` : ''}`);
+    if (process.env.WATERFALL) for (const e of [...res].sort((a, b) => a.end - b.end)) console.log(`       ${(e.end / 1000).toFixed(2)} s ${e.size} ${e.name.replace(base, '')}`);
     console.log(`     first interactive lab in ${(ms / 1000).toFixed(2)} s (the app's file arrived at ${(wasm / 1000).toFixed(2)} s), ${bytes.reduce((a, b) => a + b, 0)} bytes over the wire in ${bytes.length} responses when the harness saw it`);
   });
   await test('measure: <lease-lab> on a slow network (1.6 Mbps down, 150 ms round trip, gzip): three pictures, then a click to the live run', async (page) => {

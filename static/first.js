@@ -1,0 +1,35 @@
+// Which picture of the first view this address shows, fetched at once: the lab of a library
+// scenario (`?scenario=<id>`, with or without `&fix=1`, or the bare address of a first visit),
+// rendered when the site was built by the same components the program runs (src/prerender.rs),
+// at the widest of a few widths that fits this screen's timeline. static/loader.js shows it.
+// Any other address (a link with changes, a scenario of one's own, a page) waits for the
+// program: its run is not in the pictures, and a wrong one is never shown.
+// The release build writes this script into the page itself, with its hash in the page's
+// content security policy (scripts/inline.mjs), so that the picture is asked for as soon as the
+// page is read rather than after a round trip for a script; the development build loads it as
+// a file, without pictures.
+window.leaselabPicture = (() => {
+  if (parent !== window) return null;
+  const q = new URLSearchParams(location.search);
+  const keys = [...q.keys()];
+  const id = q.get('scenario') || (keys.length === 0 && !localStorage.getItem('leaselab.last-scenario') ? 'lease-basics' : null);
+  if (!id || location.hash || !/^[a-z0-9-]+$/.test(id) || keys.some((k) => k !== 'scenario' && k !== 'fix')) return null;
+  const fix = q.has('fix') ? (/^(1|true)$/.test(q.get('fix')) ? '.fix' : null) : '';
+  // The runs there are pictures of (the build writes their names here: src/bin/prerender.rs).
+  if (fix === null || !` @@PICTURES@@ `.includes(` ${id}${fix} `)) return null;
+  // The timeline's width as the style sheet lays the lab out.
+  const probe = document.createElement('div');
+  probe.style.cssText = 'position:absolute;visibility:hidden;overflow:scroll;width:100px;height:100px';
+  // Run in the page's head, before its body exists.
+  document.documentElement.append(probe);
+  const bar = probe.offsetWidth - probe.clientWidth;
+  probe.remove();
+  const w = innerWidth - bar;
+  const narrow = matchMedia('(max-width: 700px)').matches;
+  const timeline = w > 980 ? w - 410 : w - 18;
+  // The widths there are pictures at, each with whether it is a phone's (src/prerender.rs
+  // WIDTHS: the build writes them here).
+  const widths = JSON.parse('@@WIDTHS@@').filter(([, phone]) => phone === narrow).map(([x]) => x);
+  const width = widths.filter((x) => x <= timeline).pop() || widths[0];
+  return fetch(`first/${id}${fix}.${width}.html`).then((r) => (r.ok ? r.text() : null)).catch(() => null);
+})();
