@@ -50,20 +50,35 @@ pub fn render(scenario: sim::scenario::Scenario, fixed: bool, at: Screen) -> Res
     Ok(html)
 }
 
-/// The revision page (src/view/revise.rs) as a document of its own: `index` is the built
-/// site's page, whose head (its content security policy, style sheet and icon) it keeps, less
-/// the program's scripts; static/page.js does what the page's button does.
+/// The pages beside the lab on which nothing changes, each a document of its own: (file name,
+/// title). Their views are compiled with the `prerender` feature alone.
+pub const PAGES: [(&str, &str); 2] =
+    [("revise.html", "Distributed locks: one page to revise from"), ("debate.html", "Is Redlock safe? Kleppmann and antirez")];
+
+/// One of [`PAGES`] (src/view/revise.rs, src/view/debate.rs) as a document of its own: `index`
+/// is the built site's page, whose head (its content security policy, style sheet and icon) it
+/// keeps, less the program's scripts; static/page.js does what the page's buttons do.
 #[cfg(feature = "prerender")]
-pub fn revise_page(index: &str) -> Result<String, String> {
-    let renderer = yew::LocalServerRenderer::<crate::view::revise::RevisePage>::new().hydratable(false);
+pub fn static_page(index: &str, file: &str) -> Result<String, String> {
     let rt = tokio::runtime::Builder::new_current_thread().build().map_err(|e| e.to_string())?;
-    let body = rt.block_on(tokio::task::LocalSet::new().run_until(renderer.render()));
+    let body = match file {
+        "revise.html" => rt.block_on(
+            tokio::task::LocalSet::new()
+                .run_until(yew::LocalServerRenderer::<crate::view::revise::RevisePage>::new().hydratable(false).render()),
+        ),
+        "debate.html" => rt.block_on(
+            tokio::task::LocalSet::new()
+                .run_until(yew::LocalServerRenderer::<crate::view::debate::DebatePage>::new().hydratable(false).render()),
+        ),
+        _ => return Err(format!("there is no page called {file}")),
+    };
+    let title = PAGES.iter().find(|(f, _)| *f == file).map_or("Lease Lab", |(_, t)| t);
     let head = head_without_program(index)?;
-    let title = "<title>Lease Lab</title>";
-    if !head.contains(title) {
-        return Err(format!("the site's page has no {title} to name the revision page in"));
+    let lab = "<title>Lease Lab</title>";
+    if !head.contains(lab) {
+        return Err(format!("the site's page has no {lab} to name the page in"));
     }
-    let head = head.replace(title, "<title>Distributed locks: one page to revise from · Lease Lab</title>");
+    let head = head.replace(lab, &format!("<title>{title} · Lease Lab</title>"));
     Ok(format!("{head}<script src=./page.js defer></script></head><body>{body}</body></html>\n"))
 }
 
@@ -143,15 +158,25 @@ mod tests {
     /// with its linked runs and the verdicts the engine gives them, and a page that will not do
     /// is said, not written wrong.
     #[test]
-    fn the_revision_page_is_the_sites_head_and_the_page_without_the_program() {
+    fn the_static_pages_are_the_sites_head_and_the_page_without_the_program() {
         let index = "<!doctype html><html lang=en><meta charset=utf-8><title>Lease Lab</title><script>window.x=1</script><link href=./style.css rel=stylesheet><script src=./loader.js type=module></script><link href=./leaselab-app.js rel=modulepreload><link as=fetch href=a.json rel=preload></head><body></body></html>";
-        let page = revise_page(index).unwrap();
+        let page = static_page(index, "revise.html").unwrap();
         assert!(page.starts_with("<!doctype html><html lang=en><meta charset=utf-8><title>Distributed locks: one page to revise from · Lease Lab</title><link href=./style.css rel=stylesheet><script src=./page.js defer></script></head><body><div id=\"page\" class=\"app page revise\""), "{}", &page[..300]);
         assert!(!page.contains("leaselab-app") && !page.contains("loader.js") && !page.contains("window.x") && !page.contains("a.json"));
         assert_eq!(page.matches("class=\"revise-way\"").count(), crate::revise::WAYS.len());
         assert!(page.contains("href=\"./?scenario=gc-pause-fenced\"") && page.contains(">safe</span>") && page.contains(">unsafe</span>"));
-        assert!(revise_page("<html><title>Lease Lab</title></html>").unwrap_err().contains("<body>"));
-        assert!(revise_page("<html><title>Lease Lab</title><script>x<body>").unwrap_err().contains("</script>"));
-        assert!(revise_page("<html><title>Other</title><body>").unwrap_err().contains("<title>"));
+        assert!(static_page("<html><title>Lease Lab</title></html>", "revise.html").unwrap_err().contains("<body>"));
+        assert!(static_page("<html><title>Lease Lab</title><script>x<body>", "revise.html").unwrap_err().contains("</script>"));
+        assert!(static_page("<html><title>Other</title><body>", "revise.html").unwrap_err().contains("<title>"));
+        // The debate: both runs drawn, with the verdicts the engine gives them.
+        let debate = static_page(index, "debate.html").unwrap();
+        assert!(debate.contains("<title>Is Redlock safe? Kleppmann and antirez · Lease Lab</title>"));
+        assert_eq!(debate.matches("<img src=\"data:image/svg+xml;charset=utf-8,%3Csvg").count(), 2);
+        assert_eq!(debate.matches("class=\"debate-svg\"").count(), 2);
+        assert!(
+            debate.contains("data-scenario=\"redlock-slow-acquire\"")
+                && debate.contains("Timeline of Redlock: a pause after acquiring: unsafe")
+        );
+        assert!(static_page(index, "nothing.html").is_err());
     }
 }

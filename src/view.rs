@@ -6,6 +6,8 @@ pub mod app;
 pub mod compare;
 pub mod controls;
 pub mod course;
+#[cfg(feature = "prerender")]
+pub mod debate;
 pub mod dismiss;
 pub mod drill;
 pub mod editor;

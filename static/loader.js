@@ -5,10 +5,11 @@
 // In another page's frame (`?embed=1`): the page's embed.js is told the height the run needs (it
 // grows the frame to fit) and what is wrong, if the run cannot be shown as asked; and it may set
 // the run's colours to the page's (`&theme=page`).
-// The revision page is a file of its own, made when the site is built (src/view/revise.rs): go
-// there, and start nothing here meanwhile.
-if (/^\?page=revise(&|$)/.test(location.search)) {
-  location.replace(new URL('revise.html', import.meta.url));
+// The debate and the revision page are files of their own, made when the site is built
+// (src/view/debate.rs, src/view/revise.rs): go there, and start nothing here meanwhile.
+const file = location.search.match(/^\?page=(debate|revise)(&|$)/);
+if (file) {
+  location.replace(new URL(`${file[1]}.html`, import.meta.url));
   await new Promise(() => {});
 }
 if (parent !== window && /[?&]embed=(1|true)(&|$)/.test(location.search)) {

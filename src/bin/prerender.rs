@@ -2,8 +2,8 @@
 //! where it has one) into `<dist>/first`: `<id>.<width>.html` and `<id>.fix.<width>.html`, one
 //! for each of `app::prerender::WIDTHS`; and names them and their widths in `<dist>/first.js`
 //! (in place of `@@PICTURES@@` and `@@WIDTHS@@`), so that the page asks only for a picture
-//! there is. And the revision page, `<dist>/revise.html` (src/view/revise.rs), which changes
-//! no more than the pictures do.
+//! there is. And the pages on which nothing changes, no more than on the pictures
+//! (`prerender::PAGES`: `<dist>/revise.html`, `<dist>/debate.html`).
 //! Usage: leaselab-prerender <dist>
 
 use std::process::ExitCode;
@@ -65,14 +65,28 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    let (index, revise) = (dist.join("index.html"), dist.join("revise.html"));
-    let page = std::fs::read_to_string(&index)
-        .map_err(|e| format!("cannot read {}: {e}", index.display()))
-        .and_then(|i| app::prerender::revise_page(&i));
-    if let Err(e) = page.and_then(|p| std::fs::write(&revise, p).map_err(|e| format!("cannot write {}: {e}", revise.display()))) {
-        eprintln!("leaselab-prerender: the revision page: {e}");
-        return ExitCode::FAILURE;
+    let index = dist.join("index.html");
+    let index = match std::fs::read_to_string(&index) {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("leaselab-prerender: cannot read {}: {e}", index.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    for (file, _) in app::prerender::PAGES {
+        let path = dist.join(file);
+        if let Err(e) = app::prerender::static_page(&index, file)
+            .and_then(|p| std::fs::write(&path, p).map_err(|e| format!("cannot write {}: {e}", path.display())))
+        {
+            eprintln!("leaselab-prerender: {file}: {e}");
+            return ExitCode::FAILURE;
+        }
     }
-    println!("{written} pictures of {} runs in {}, and {}", names.len(), dir.display(), revise.display());
+    println!(
+        "{written} pictures of {} runs in {}, and the pages {}",
+        names.len(),
+        dir.display(),
+        app::prerender::PAGES.map(|(f, _)| f).join(", ")
+    );
     ExitCode::SUCCESS
 }

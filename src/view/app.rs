@@ -10,10 +10,11 @@ use crate::view::address::initial;
 use crate::view::drill::DrillPage;
 use crate::view::embed::embed_options;
 use crate::view::lab::Lab;
-use crate::view::pages::{DebatePage, GuidePage, Page};
+use crate::view::pages::{GuidePage, Page};
 
 /// The app as the page opens it: the scenario named in the address bar, or one of the pages
-/// beside the lab (`?page=guide`, `?page=debate`, `?page=drill`; `?page=revise` is the file `revise.html`). The lab stays mounted (hidden) while a page
+/// beside the lab (`?page=guide`, `?page=drill`; `?page=debate` and `?page=revise` are the files `debate.html` and
+/// `revise.html`). The lab stays mounted (hidden) while a page
 /// is shown, so nothing the reader was doing is lost.
 #[component]
 pub fn App() -> Html {
@@ -33,8 +34,9 @@ pub fn App() -> Html {
     let nav = {
         let page = page.clone();
         Callback::from(move |to: Page| {
-            // The revision page is a file of its own (static/loader.js sends `?page=revise` there).
-            if to == Page::Revise {
+            // The debate and the revision page are files of their own (static/loader.js sends
+            // `?page=debate` and `?page=revise` there).
+            if to.is_file() {
                 if let Some(w) = crate::view::window() {
                     let _ = w.location().assign(to.query());
                 }
@@ -84,9 +86,9 @@ pub fn App() -> Html {
         (both.0.clone(), both.1.clone())
     };
     let here = *page;
-    // Back to an address of the revision page from before it was a file.
+    // Back to an address of the debate or the revision page from before they were files.
     use_effect_with(here, |here| {
-        if *here == Page::Revise {
+        if here.is_file() {
             if let Some(w) = crate::view::window() {
                 let _ = w.location().replace(here.query());
             }
@@ -106,7 +108,6 @@ pub fn App() -> Html {
             </div>
             if waiting { <main class="page">{ crate::view::pages::waiting(&course) }</main> }
             else if here == Page::Guide { <GuidePage nav={nav.clone()} open={open.clone()} /> }
-            else if here == Page::Debate { <DebatePage nav={nav.clone()} open={open.clone()} /> }
             else if here == Page::Drill { <DrillPage nav={nav.clone()} {show} /> }
         </>
     }
