@@ -3,68 +3,39 @@
 //! or a message for the field.
 
 use sim::json::Value;
-use sim::scenario::{Fault, Scenario, Setting, Step};
+use sim::scenario::fault_kinds::{self, FAULTS};
+use sim::scenario::settings::{self, Kind, SETTINGS};
+use sim::scenario::{Scenario, Setting, Step};
 
 /// An editable setting.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Field {
-    Ttl,
-    Release,
-    Renew,
-    Persistence,
-    ReplicaLag,
-    TokenSource,
-    TokenStore,
-    ResourceKind,
-    Fencing,
-    Idempotency,
-    Gap,
-    LatencyMin,
-    LatencyMax,
-    Seed,
-    Duration,
-    Nodes,
-    NodeTimeout,
-    Parallel,
-    DriftFactor,
+    /// A setting of [`sim::scenario::settings::SETTINGS`], by its path (`lock.ttl_ms`).
+    Setting(&'static str),
     ClientStart(usize),
     /// The `ms` of step `.1` of client `.0`, a `work` step.
     WorkMs(usize, usize),
     FaultAt(usize),
-    FaultDuration(usize),
-    FaultBy(usize),
-    FaultExtra(usize),
+    /// A number of fault `.0`, by its name in the fault's JSON (`duration_ms`): one of its kind's
+    /// [`sim::scenario::fault_kinds::FaultKind::fields`].
+    FaultField(usize, &'static str),
 }
 
 impl Field {
     /// A stable id for the input element (and its error message).
     pub fn id(&self) -> String {
         match self {
+            Field::Setting(path) => {
+                let id = SETTINGS.iter().find(|s| s.path == *path).map_or(*path, |s| s.id);
+                format!("f-{id}")
+            }
             Field::ClientStart(c) => format!("f-client-{c}-start"),
             Field::WorkMs(c, s) => format!("f-client-{c}-step-{s}"),
             Field::FaultAt(i) => format!("f-fault-{i}-at"),
-            Field::FaultDuration(i) => format!("f-fault-{i}-duration"),
-            Field::FaultBy(i) => format!("f-fault-{i}-by"),
-            Field::FaultExtra(i) => format!("f-fault-{i}-extra"),
-            Field::Ttl => "f-ttl".into(),
-            Field::Release => "f-release".into(),
-            Field::Renew => "f-renew".into(),
-            Field::Persistence => "f-persistence".into(),
-            Field::ReplicaLag => "f-replicalag".into(),
-            Field::TokenSource => "f-tokensource".into(),
-            Field::TokenStore => "f-tokenstore".into(),
-            Field::ResourceKind => "f-resourcekind".into(),
-            Field::Fencing => "f-fencing".into(),
-            Field::Idempotency => "f-idempotency".into(),
-            Field::Gap => "f-gap".into(),
-            Field::LatencyMin => "f-latencymin".into(),
-            Field::LatencyMax => "f-latencymax".into(),
-            Field::Seed => "f-seed".into(),
-            Field::Duration => "f-duration".into(),
-            Field::Nodes => "f-nodes".into(),
-            Field::NodeTimeout => "f-nodetimeout".into(),
-            Field::Parallel => "f-parallel".into(),
-            Field::DriftFactor => "f-driftfactor".into(),
+            Field::FaultField(i, name) => {
+                let id = FAULTS.iter().flat_map(|k| k.fields).find(|f| f.name == *name).map_or(*name, |f| f.id);
+                format!("f-fault-{i}-{id}")
+            }
         }
     }
 }
@@ -105,70 +76,57 @@ fn decimal(raw: &str) -> Option<f64> {
     sim::json::parse(&format!("{sign}{whole}{fraction}{exponent}")).ok()?.as_f64()
 }
 
-fn choice<T: sim::from_value::FromValue>(raw: &str) -> Result<T, String> {
-    // Through the scenario's own reader, whose code for each choice's type is compiled already.
-    sim::from_value::deserialize(&Value::String(raw.to_string())).map_err(|_| format!("`{raw}` is not one of the choices"))
-}
-
 /// The scenario with `field` set from the text the user typed or chose.
 pub fn apply(sc: &Scenario, field: &Field, raw: &str) -> Result<Scenario, String> {
-    let mut s = sc.clone();
     let ms = "a number of milliseconds";
+    let mut s = sc.clone();
     match field {
-        Field::Ttl => s.lock.ttl_ms = non_negative(raw, ms)?,
-        Field::Release => s.lock.release = choice(raw)?,
-        Field::Renew => s.lock.renew = choice(raw)?,
-        Field::Persistence => s.lock.persistence = choice(raw)?,
-        Field::ReplicaLag => match &mut s.lock.replica {
-            Some(r) => r.lag_ms = non_negative(raw, ms)?,
-            None => return Err("this scenario has no replica".into()),
-        },
-        Field::TokenSource => s.token.source = choice(raw)?,
-        Field::TokenStore => s.token.store = choice(raw)?,
-        Field::ResourceKind => s.resource.kind = choice(raw)?,
-        Field::Fencing => s.resource.fencing = choice(raw)?,
-        Field::Idempotency => s.resource.idempotency = raw == "true",
-        Field::Gap => s.resource.check_write_gap_ms = non_negative(raw, ms)?,
-        Field::LatencyMin => s.network.latency_ms[0] = non_negative(raw, ms)?,
-        Field::LatencyMax => s.network.latency_ms[1] = non_negative(raw, ms)?,
-        Field::Seed => s.seed = non_negative(raw, "a whole number from 0 to 9,007,199,254,740,991 (2⁵³ − 1)")?,
-        Field::Duration => s.duration_ms = non_negative(raw, ms)?,
-        Field::Nodes => {
-            let n = non_negative(raw, "a number of nodes from 1 to 9")?;
-            s.lock.nodes = u8::try_from(n).map_err(|_| format!("{n} nodes: Redlock here takes 1 to 9"))?;
-        }
-        Field::NodeTimeout => s.lock.node_timeout_ms = non_negative(raw, ms)?,
-        Field::Parallel => s.lock.parallel = raw == "true",
-        Field::DriftFactor => {
-            s.lock.clock_drift_factor =
-                decimal(raw).ok_or_else(|| format!("`{}` is not a number; enter a factor such as 0.01", raw.trim()))?
+        Field::Setting(path) => {
+            let decl = settings::setting(sc, path).ok_or("this scenario has no such setting")?;
+            let value = read(decl.kind, raw)?;
+            return sc.with_settings(&[Setting { path: path.to_string(), value }]).map_err(|e| e.message);
         }
         Field::ClientStart(c) => s.clients.get_mut(*c).ok_or("no such client")?.start_ms = non_negative(raw, ms)?,
         Field::WorkMs(c, i) => match s.clients.get_mut(*c).and_then(|c| c.steps.get_mut(*i)) {
             Some(Step::Work { ms: m }) => *m = non_negative(raw, ms)?,
             _ => return Err("no such work step".into()),
         },
-        Field::FaultAt(i) | Field::FaultDuration(i) | Field::FaultBy(i) | Field::FaultExtra(i) => {
-            let f = s.faults.get_mut(*i).ok_or("no such fault")?;
-            set_fault_field(f, field, raw)?;
+        Field::FaultAt(i) => *s.faults.get_mut(*i).ok_or("no such fault")?.at_ms_mut() = non_negative(raw, ms)?,
+        Field::FaultField(i, name) => {
+            let f = sc.faults.get(*i).ok_or("no such fault")?;
+            let kind = fault_kinds::kind_of(f);
+            let decl = kind.fields.iter().find(|d| d.name == *name).ok_or("this fault has no such setting")?;
+            let value = read(decl.kind, raw)?;
+            let path = format!("faults.{i}.{}.{name}", kind.tag);
+            return sc.with_settings(&[Setting { path, value }]).map_err(|e| e.message);
         }
     }
     s.validate().map_err(|e| e.message)?;
     Ok(s)
 }
 
-fn set_fault_field(f: &mut Fault, field: &Field, raw: &str) -> Result<(), String> {
+/// What was typed for a setting of `kind`, as the scenario's JSON has it.
+fn read(kind: Kind, raw: &str) -> Result<Value, String> {
     let ms = "a number of milliseconds";
-    match (field, f) {
-        (Field::FaultAt(_), f) => *f.at_ms_mut() = non_negative(raw, ms)?,
-        (Field::FaultDuration(_), Fault::Pause { duration_ms, .. } | Fault::Partition { duration_ms, .. }) => {
-            *duration_ms = non_negative(raw, ms)?
+    Ok(match kind {
+        Kind::Ms { .. } => Value::from(non_negative(raw, ms)?),
+        Kind::SignedMs => Value::from(whole(raw, "a number of milliseconds (negative steps back)")?),
+        Kind::Ppm => Value::from(whole(raw, "a rate in parts per million (negative runs slow)")?),
+        Kind::Count { min, max } => {
+            let what = format!("a whole number from {min} to {max}");
+            let n = non_negative(raw, &what)?;
+            if n < min || n > max {
+                return Err(format!("{n} is out of range; enter {what}"));
+            }
+            Value::from(n)
         }
-        (Field::FaultBy(_), Fault::ClockJump { by_ms, .. }) => *by_ms = whole(raw, "a number of milliseconds (negative steps back)")?,
-        (Field::FaultExtra(_), Fault::Delay { extra_ms, .. }) => *extra_ms = non_negative(raw, ms)?,
-        _ => return Err("this fault has no such setting".into()),
-    }
-    Ok(())
+        Kind::Decimal => Value::from(decimal(raw).ok_or_else(|| format!("`{}` is not a number; enter a factor such as 0.01", raw.trim()))?),
+        Kind::Choice(choices) => {
+            choices.iter().find(|(v, _)| *v == raw).ok_or_else(|| format!("`{raw}` is not one of the choices"))?;
+            Value::String(raw.to_string())
+        }
+        Kind::Switch(..) => Value::Bool(raw == "true"),
+    })
 }
 
 /// The values the fix's settings have now, so that the fix can be undone.
@@ -215,22 +173,25 @@ mod tests {
 
     #[test]
     fn a_valid_value_changes_the_scenario() {
-        let s = apply(&gc(), &Field::Ttl, "30000").unwrap();
+        let s = apply(&gc(), &Field::Setting("lock.ttl_ms"), "30000").unwrap();
         assert_eq!(s.lock.ttl_ms, 30_000);
-        let s = apply(&gc(), &Field::Fencing, "atomic").unwrap();
+        let s = apply(&gc(), &Field::Setting("resource.fencing"), "atomic").unwrap();
         assert_eq!(s.resource.fencing, sim::scenario::Fencing::Atomic);
-        let s = apply(&gc(), &Field::FaultDuration(0), "2000").unwrap();
-        assert!(matches!(s.faults[0], Fault::Pause { duration_ms: 2000, .. }));
+        let s = apply(&gc(), &Field::FaultField(0, "duration_ms"), "2000").unwrap();
+        assert!(matches!(s.faults[0], sim::scenario::Fault::Pause { duration_ms: 2000, .. }));
     }
 
     #[test]
     fn bad_values_are_refused_with_a_message() {
-        assert_eq!(apply(&gc(), &Field::Ttl, "abc").unwrap_err(), "`abc` is not a whole number; enter a number of milliseconds");
-        assert_eq!(apply(&gc(), &Field::Ttl, "-5").unwrap_err(), "-5 is negative; enter a number of milliseconds");
-        assert!(apply(&gc(), &Field::Ttl, "0").unwrap_err().starts_with("must be between 1"));
+        assert_eq!(
+            apply(&gc(), &Field::Setting("lock.ttl_ms"), "abc").unwrap_err(),
+            "`abc` is not a whole number; enter a number of milliseconds"
+        );
+        assert_eq!(apply(&gc(), &Field::Setting("lock.ttl_ms"), "-5").unwrap_err(), "-5 is negative; enter a number of milliseconds");
+        assert!(apply(&gc(), &Field::Setting("lock.ttl_ms"), "0").unwrap_err().starts_with("must be between 1"));
         assert!(apply(&gc(), &Field::FaultAt(0), "999999999").unwrap_err().contains("after the end of the run"));
-        assert!(apply(&gc(), &Field::LatencyMin, "50").unwrap_err().contains("above the maximum"));
-        assert_eq!(apply(&gc(), &Field::Ttl, "").unwrap_err(), "enter a number of milliseconds");
+        assert!(apply(&gc(), &Field::Setting("network.latency_ms.0"), "50").unwrap_err().contains("above the maximum"));
+        assert_eq!(apply(&gc(), &Field::Setting("lock.ttl_ms"), "").unwrap_err(), "enter a number of milliseconds");
     }
 
     #[test]
@@ -243,20 +204,43 @@ mod tests {
         for bad in ["", ".", "-", "+", "abc", "0.01x", "1e999", "\"0.01\"", "NaN", "inf", "0,01", "1..2", "--1", "+-1", "e5", ".e5"] {
             assert_eq!(decimal(bad), None, "{bad}");
         }
-        assert_eq!(apply(&gc(), &Field::DriftFactor, "x").unwrap_err(), "`x` is not a number; enter a factor such as 0.01");
+        assert_eq!(
+            apply(&sim::library::get("redlock-happy").unwrap(), &Field::Setting("lock.clock_drift_factor"), "x").unwrap_err(),
+            "`x` is not a number; enter a factor such as 0.01"
+        );
     }
 
     /// The ids are those the fields always had (the variant's name in lower case), which links
     /// into the page and the tests name.
     #[test]
     fn field_ids_are_stable() {
-        use Field::*;
-        let named = [Ttl, Release, Renew, Persistence, ReplicaLag, TokenSource, TokenStore, ResourceKind, Fencing, Idempotency];
-        for f in named.into_iter().chain([Gap, LatencyMin, LatencyMax, Seed, Duration, Nodes, NodeTimeout, Parallel, DriftFactor]) {
-            assert_eq!(f.id(), format!("f-{}", format!("{f:?}").to_lowercase()));
+        let named = [
+            ("lock.ttl_ms", "ttl"),
+            ("lock.release", "release"),
+            ("lock.renew", "renew"),
+            ("lock.persistence", "persistence"),
+            ("lock.replica.lag_ms", "replicalag"),
+            ("token.source", "tokensource"),
+            ("token.store", "tokenstore"),
+            ("resource.kind", "resourcekind"),
+            ("resource.fencing", "fencing"),
+            ("resource.idempotency", "idempotency"),
+            ("resource.check_write_gap_ms", "gap"),
+            ("network.latency_ms.0", "latencymin"),
+            ("network.latency_ms.1", "latencymax"),
+            ("seed", "seed"),
+            ("duration_ms", "duration"),
+            ("lock.nodes", "nodes"),
+            ("lock.node_timeout_ms", "nodetimeout"),
+            ("lock.parallel", "parallel"),
+            ("lock.clock_drift_factor", "driftfactor"),
+        ];
+        for (path, id) in named {
+            assert_eq!(Field::Setting(path).id(), format!("f-{id}"));
         }
-        assert_eq!(Field::NodeTimeout.id(), "f-nodetimeout");
         assert_eq!(Field::WorkMs(1, 2).id(), "f-client-1-step-2");
+        assert_eq!(Field::FaultField(0, "duration_ms").id(), "f-fault-0-duration");
+        assert_eq!(Field::FaultField(3, "extra_ms").id(), "f-fault-3-extra");
     }
 
     #[test]

@@ -293,13 +293,13 @@ async fn a_playback_tick_renders_only_what_follows_the_cursor() {
 async fn an_edit_renders_the_parts_that_draw_the_run() {
     use app::state::Action;
     let root = mount("gc-pause-unfenced").await;
-    let edited = after(Action::Edit(app::edit::Field::Ttl, "12000".into())).await;
+    let edited = after(Action::Edit(app::edit::Field::Setting("lock.ttl_ms"), "12000".into())).await;
     for part in ["Backdrop", "Marks", "Markers", "VerdictPanel", "Inspector"] {
         assert!(edited.contains_key(part), "{part} draws the new run: {edited:?}");
     }
     // The legend shows the kinds of glyph the run draws: a longer TTL changes none of them.
     assert!(!edited.contains_key("Legend"), "the legend is drawn again only when what it shows changes: {edited:?}");
-    let fenced = after(Action::Edit(app::edit::Field::Fencing, "atomic".into())).await;
+    let fenced = after(Action::Edit(app::edit::Field::Setting("resource.fencing"), "atomic".into())).await;
     assert!(fenced.contains_key("Legend"), "fencing adds a rejected write to the legend: {fenced:?}");
     root.remove();
 }
@@ -316,7 +316,7 @@ async fn an_edit_draws_again_only_the_chunks_it_changed() {
     // A zoom moves everything: every chunk is drawn again (at least once).
     let all = chunks(&after(Action::Zoom(ZoomTo::In)).await);
     after(Action::Zoom(ZoomTo::Fit)).await;
-    let edited = chunks(&after(Action::Edit(app::edit::Field::Ttl, "12000".into())).await);
+    let edited = chunks(&after(Action::Edit(app::edit::Field::Setting("lock.ttl_ms"), "12000".into())).await);
     // Here the lease bars' chunk and the marks' (an expiry moves), out of seven.
     assert!(edited > 0 && edited * 2 < all, "{edited} chunks drawn again, against {all} for a zoom");
     let mut sc = sim::library::get(id).unwrap();

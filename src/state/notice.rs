@@ -199,9 +199,9 @@ mod tests {
 
     #[test]
     fn a_change_says_what_it_changed_and_what_it_did_to_the_verdict() {
-        let s = gc().reduce(Action::Edit(Field::Ttl, "30000".into()));
+        let s = gc().reduce(Action::Edit(Field::Setting("lock.ttl_ms"), "30000".into()));
         assert_eq!(s.notice.as_ref().unwrap().text(), "The lock's TTL 10 s → 30 s: unsafe → safe.");
-        let s = gc().reduce(Action::Edit(Field::FaultDuration(0), "24000".into()));
+        let s = gc().reduce(Action::Edit(Field::FaultField(0, "duration_ms"), "24000".into()));
         assert_eq!(s.notice.as_ref().unwrap().text(), "A's pause lasts 25 s → 24 s: still unsafe.");
     }
 
@@ -211,31 +211,36 @@ mod tests {
     fn every_field_is_named_in_words_with_its_unit() {
         use Field::*;
         let cases: &[(&str, Field, &str, &str)] = &[
-            ("gc-pause-unfenced", Ttl, "5000", "The lock's TTL 10 s → 5 s"),
-            ("gc-pause-unfenced", Release, "del", "How the lock is released compare and delete → del"),
-            ("gc-pause-unfenced", Renew, "pexpire", "How the lock is renewed compare and extend → pexpire"),
-            ("gc-pause-unfenced", Persistence, "always", "The lock servers' persistence none → always"),
-            ("failover-lost-lock", ReplicaLag, "50", "The replica's lag behind the primary 1 s → 50 ms"),
-            ("gc-pause-unfenced", TokenSource, "none", "Where tokens come from counter → none"),
-            ("gc-pause-unfenced", TokenStore, "redis", "Where the token counter is kept durable → redis"),
-            ("gc-pause-unfenced", ResourceKind, "database", "The resource's kind store → database"),
-            ("gc-pause-unfenced", Fencing, "atomic", "Fencing at the resource none → atomic"),
-            ("gc-pause-unfenced", Idempotency, "true", "Idempotent writes at the resource off → on"),
-            ("gc-pause-unfenced", Gap, "300", "The resource's time between its check and its write 200 ms → 300 ms"),
-            ("gc-pause-unfenced", LatencyMin, "2", "The network's latency, at least 1 ms → 2 ms"),
-            ("gc-pause-unfenced", LatencyMax, "5", "The network's latency, at most 3 ms → 5 ms"),
-            ("gc-pause-unfenced", Seed, "8", "The random seed 7 → 8"),
-            ("gc-pause-unfenced", Duration, "30000", "The run's length 40 s → 30 s"),
-            ("redlock-happy", Nodes, "3", "The number of Redis masters 5 → 3"),
-            ("redlock-happy", NodeTimeout, "20", "Redlock's timeout per master 50 ms → 20 ms"),
-            ("redlock-happy", Parallel, "true", "Redlock's SETs to the masters one after another → all at once"),
-            ("redlock-happy", DriftFactor, "0.02", "Redlock's clock drift factor 0.01 → 0.02"),
+            ("gc-pause-unfenced", Setting("lock.ttl_ms"), "5000", "The lock's TTL 10 s → 5 s"),
+            ("gc-pause-unfenced", Setting("lock.release"), "del", "How the lock is released compare and delete → del"),
+            ("gc-pause-unfenced", Setting("lock.renew"), "pexpire", "How the lock is renewed compare and extend → pexpire"),
+            ("gc-pause-unfenced", Setting("lock.persistence"), "always", "The lock servers' persistence none → always"),
+            ("failover-lost-lock", Setting("lock.replica.lag_ms"), "50", "The replica's lag behind the primary 1 s → 50 ms"),
+            ("gc-pause-unfenced", Setting("token.source"), "none", "Where tokens come from counter → none"),
+            ("gc-pause-unfenced", Setting("token.store"), "redis", "Where the token counter is kept durable → redis"),
+            ("gc-pause-unfenced", Setting("resource.kind"), "database", "The resource's kind store → database"),
+            ("gc-pause-unfenced", Setting("resource.fencing"), "atomic", "Fencing at the resource none → atomic"),
+            ("gc-pause-unfenced", Setting("resource.idempotency"), "true", "Idempotent writes at the resource off → on"),
+            (
+                "check-then-write",
+                Setting("resource.check_write_gap_ms"),
+                "300",
+                "The resource's time between its check and its write 500 ms → 300 ms",
+            ),
+            ("gc-pause-unfenced", Setting("network.latency_ms.0"), "2", "The network's latency, at least 1 ms → 2 ms"),
+            ("gc-pause-unfenced", Setting("network.latency_ms.1"), "5", "The network's latency, at most 3 ms → 5 ms"),
+            ("gc-pause-unfenced", Setting("seed"), "8", "The random seed 7 → 8"),
+            ("gc-pause-unfenced", Setting("duration_ms"), "30000", "The run's length 40 s → 30 s"),
+            ("redlock-happy", Setting("lock.nodes"), "3", "The number of Redis masters 5 → 3"),
+            ("redlock-happy", Setting("lock.node_timeout_ms"), "20", "Redlock's timeout per master 50 ms → 20 ms"),
+            ("redlock-happy", Setting("lock.parallel"), "true", "Redlock's SETs to the masters one after another → all at once"),
+            ("redlock-happy", Setting("lock.clock_drift_factor"), "0.02", "Redlock's clock drift factor 0.01 → 0.02"),
             ("gc-pause-unfenced", ClientStart(1), "6000", "B's start 5 s → 6 s"),
             ("gc-pause-unfenced", WorkMs(0, 2), "500", "A's work 1 s → 500 ms"),
             ("gc-pause-unfenced", FaultAt(0), "4200", "A's pause starts 1.5 s → 4.2 s"),
-            ("gc-pause-unfenced", FaultDuration(0), "5000", "A's pause lasts 25 s → 5 s"),
-            ("redlock-clock-jump", FaultBy(4), "-2000", "The jump of C's clock 15 s forward → 2 s back"),
-            ("delayed-write", FaultExtra(0), "5000", "The delay of A's messages to resource 90 s → 5 s"),
+            ("gc-pause-unfenced", FaultField(0, "duration_ms"), "5000", "A's pause lasts 25 s → 5 s"),
+            ("redlock-clock-jump", FaultField(4, "by_ms"), "-2000", "The jump of C's clock 15 s forward → 2 s back"),
+            ("delayed-write", FaultField(0, "extra_ms"), "5000", "The delay of A's messages to resource 90 s → 5 s"),
         ];
         let mut wrong = Vec::new();
         for (id, field, raw, want) in cases {
@@ -268,7 +273,7 @@ mod tests {
 
     #[test]
     fn the_verdict_part_is_apart_from_the_words_of_the_change() {
-        let s = gc().reduce(Action::Edit(Field::Ttl, "30000".into()));
+        let s = gc().reduce(Action::Edit(Field::Setting("lock.ttl_ms"), "30000".into()));
         let n = s.notice.as_ref().unwrap();
         assert_eq!((n.what.as_str(), n.did().as_str()), ("The lock's TTL 10 s → 30 s", ": unsafe → safe."));
     }
@@ -287,9 +292,9 @@ mod tests {
     #[test]
     fn a_challenge_met_another_way_is_told_apart_from_its_own_way() {
         // gc-pause-unfenced's challenge: shorten the pause until A finishes inside its lease.
-        let short = gc().reduce(Action::Edit(Field::FaultDuration(0), "3000".into()));
+        let short = gc().reduce(Action::Edit(Field::FaultField(0, "duration_ms"), "3000".into()));
         assert!(short.challenge_met() && short.met_its_way());
-        let longer_ttl = gc().reduce(Action::Edit(Field::Ttl, "30000".into()));
+        let longer_ttl = gc().reduce(Action::Edit(Field::Setting("lock.ttl_ms"), "30000".into()));
         assert!(longer_ttl.challenge_met() && !longer_ttl.met_its_way());
     }
 }

@@ -74,7 +74,7 @@ fn the_fix_flips_the_verdict_and_undoes() {
 fn an_edit_reruns_and_keeps_the_cursor_time() {
     let s = go(&gc(), Action::Seek(60));
     let t = s.time_us();
-    let e = go(&s, Action::Edit(Field::Fencing, "atomic".into()));
+    let e = go(&s, Action::Edit(Field::Setting("resource.fencing"), "atomic".into()));
     assert!(e.run.verdict.is_safe());
     // The same instant, and the same place among its events (the resource receives B's read).
     assert_eq!((e.time_us(), e.cursor), (t, 60));
@@ -102,18 +102,18 @@ fn the_fix_at_the_harm_puts_the_cursor_on_the_rejection() {
 #[test]
 fn a_bad_value_is_refused_and_the_last_good_run_stays() {
     let s = gc();
-    let e = go(&s, Action::Edit(Field::Ttl, "-3".into()));
+    let e = go(&s, Action::Edit(Field::Setting("lock.ttl_ms"), "-3".into()));
     assert_eq!(e.error.as_ref().unwrap().field, "f-ttl");
     assert!(e.run == s.run);
     assert_eq!(e.scenario, s.scenario);
-    let ok = go(&e, Action::Edit(Field::Ttl, "30000".into()));
+    let ok = go(&e, Action::Edit(Field::Setting("lock.ttl_ms"), "30000".into()));
     assert!(ok.error.is_none() && ok.scenario.lock.ttl_ms == 30_000);
 }
 
 #[test]
 fn a_run_too_big_to_draw_is_refused_and_the_last_good_run_stays() {
     let s = gc();
-    let e = go(&s, Action::Edit(Field::Duration, "3600000".into()));
+    let e = go(&s, Action::Edit(Field::Setting("duration_ms"), "3600000".into()));
     assert!(e.error.is_none(), "an hour of gc-pause-unfenced is small");
     // Contention for an hour with 1 ms retries: far more events than the timeline draws.
     let mut sc = (*s.scenario).clone();
@@ -223,7 +223,7 @@ fn questions_apply_only_to_the_scenario_as_written() {
     assert_eq!(go(&fixed, Action::Last).cursor, fixed.steps() - 1);
     let back = go(&fixed, Action::ToggleFix);
     assert!(back.asking(), "undoing the fix returns to the scenario as written");
-    let edited = go(&s, Action::Edit(Field::Ttl, "12000".into()));
+    let edited = go(&s, Action::Edit(Field::Setting("lock.ttl_ms"), "12000".into()));
     assert!(edited.error.is_none() && !edited.asking());
 }
 
@@ -248,7 +248,7 @@ fn the_facts_are_computed_once_with_each_run() {
     let s = gc();
     let stepped = go(&s, Action::Step(3));
     assert!(stepped.facts == s.facts, "moving the cursor keeps the run's facts");
-    let edited = go(&s, Action::Edit(Field::Ttl, "12000".into()));
+    let edited = go(&s, Action::Edit(Field::Setting("lock.ttl_ms"), "12000".into()));
     assert!(edited.run != s.run && edited.facts != s.facts, "a new run comes with its own facts");
     assert_eq!(edited.moments(), edited.run.moments().map(|e| e.id).collect::<Vec<_>>());
 }
@@ -356,11 +356,11 @@ fn comparing_puts_the_one_cursor_at_a_time_of_the_other_run() {
 fn a_challenge_met_another_way_credits_the_change_that_turned_the_verdict() {
     let s = Rc::new(Screen::new(sim::library::get("unsafe-release").unwrap(), false).unwrap());
     assert!(!s.run.verdict.is_safe() && !s.challenge_met());
-    let ttl = go(&s, Action::Edit(Field::Ttl, "20000".into()));
+    let ttl = go(&s, Action::Edit(Field::Setting("lock.ttl_ms"), "20000".into()));
     assert!(ttl.challenge_met() && !ttl.met_its_way(), "{:?}", ttl.error);
     assert_eq!(ttl.credit.as_deref(), Some("The lock's TTL 10 s → 20 s"));
     let longer = format!("{}", ttl.scenario.duration_ms + 5000);
-    let longer = go(&ttl, Action::Edit(Field::Duration, longer));
+    let longer = go(&ttl, Action::Edit(Field::Setting("duration_ms"), longer));
     assert!(
         longer.challenge_met() && longer.notice.as_ref().is_some_and(|n| n.what.starts_with("The run's length")),
         "{:?}",
@@ -373,7 +373,7 @@ fn a_challenge_met_another_way_credits_the_change_that_turned_the_verdict() {
     let undone = go(&undone, Action::Undo);
     assert!(!undone.challenge_met() && undone.credit.is_none());
     // A change that turns the verdict back takes the credit from the one before it.
-    let back = go(&longer, Action::Edit(Field::Ttl, "10000".into()));
+    let back = go(&longer, Action::Edit(Field::Setting("lock.ttl_ms"), "10000".into()));
     assert!(!back.run.verdict.is_safe() && back.credit.as_deref() == Some("The lock's TTL 20 s → 10 s"));
 }
 

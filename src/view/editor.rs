@@ -5,6 +5,9 @@
 use sim::scenario::{Scenario, Step};
 use yew::prelude::*;
 
+use sim::scenario::settings::{settings_of, Section};
+use sim::scenario::LockKind;
+
 use crate::edit::Field;
 use crate::state::{Action, ByPtr, FieldError, Latest, Screen};
 
@@ -14,7 +17,7 @@ mod file;
 
 use faults::fault_list;
 pub use faults::{AddFault, CursorAt};
-use fields::{json_name, Form};
+use fields::Form;
 use file::FileBox;
 
 #[derive(Properties, PartialEq)]
@@ -48,26 +51,17 @@ pub fn Editor(p: &EditorProps) -> Html {
             </div>
         }
     });
-    let redlock = (sc.lock.kind == sim::scenario::LockKind::Redlock).then(|| html! {
-        <fieldset>
-            <legend>{ "Redlock" }</legend>
-            { form.number(Field::Ttl, "Lease TTL", sc.lock.ttl_ms.to_string(), "ms", Some(1)) }
-            { form.number(Field::Nodes, "Nodes", sc.lock.nodes.to_string(), "", Some(1)) }
-            { form.number(Field::NodeTimeout, "Per-node timeout", sc.lock.node_timeout_ms.to_string(), "ms", Some(1)) }
-            { form.select(Field::Parallel, "Send the SETs", if sc.lock.parallel { "true" } else { "false" }, &[("false", "one after another"), ("true", "all at once")]) }
-            { form.text(Field::DriftFactor, "Clock drift factor", sc.lock.clock_drift_factor.to_string()) }
-            { form.select(Field::Persistence, "Persistence", &json_name(&sc.lock.persistence), &[("none", "none: lost on restart"), ("always", "fsync always")]) }
-        </fieldset>
-    });
-    let lock = (sc.lock.kind == sim::scenario::LockKind::Redis).then(|| html! {
-        <fieldset>
-            <legend>{ "Lock service (Redis)" }</legend>
-            { form.number(Field::Ttl, "Lease TTL", sc.lock.ttl_ms.to_string(), "ms", Some(1)) }
-            { form.select(Field::Release, "Release with", &json_name(&sc.lock.release), &[("compare-and-delete", "compare-and-delete"), ("del", "plain DEL")]) }
-            { form.select(Field::Renew, "Renew with", &json_name(&sc.lock.renew), &[("compare-and-extend", "compare-and-extend"), ("pexpire", "plain PEXPIRE"), ("none", "none")]) }
-            { form.select(Field::Persistence, "Persistence", &json_name(&sc.lock.persistence), &[("none", "none: lost on restart"), ("always", "fsync always")]) }
-            if let Some(r) = &sc.lock.replica { { form.number(Field::ReplicaLag, "Replication lag", r.lag_ms.to_string(), "ms", Some(0)) } }
-        </fieldset>
+    // Every setting the scenario's lock service, its resource and its run have
+    // (sim::scenario::settings): a service's settings are the editor's as soon as they are declared.
+    let section = |which: Section| -> Vec<Html> { settings_of(sc).filter(|s| s.section == which).map(|s| form.setting(s, sc)).collect() };
+    let lock = section(Section::Lock);
+    let lock = (!lock.is_empty()).then(|| {
+        html! {
+            <fieldset>
+                <legend>{ service_name(sc.lock.kind) }</legend>
+                { for lock }
+            </fieldset>
+        }
     });
     let clients = sc.clients.iter().enumerate().map(|(c, client)| {
         let works = client.steps.iter().enumerate().filter_map(|(i, st)| match st {
@@ -89,25 +83,13 @@ pub fn Editor(p: &EditorProps) -> Html {
             <p class="hint">{ "Every change re-runs the simulation at once. Drag a pause on the timeline, or click a lane to add a fault there." }</p>
             { for fix }
             { for lock }
-            { for redlock }
             <fieldset>
                 <legend>{ "Fencing tokens and the resource" }</legend>
-                { form.select(Field::TokenSource, "Token", &json_name(&sc.token.source), &[("counter", "a counter"), ("random-owner", "random owner value"), ("none", "none")]) }
-                { form.select(Field::TokenStore, "Counter kept", &json_name(&sc.token.store), &[("durable", "durably"), ("redis", "on the Redis node")]) }
-                { form.select(Field::Fencing, "Resource checks tokens", &json_name(&sc.resource.fencing), &[("none", "no"), ("atomic", "atomically"), ("check-then-write", "check, then write")]) }
-                { form.select(Field::ResourceKind, "Resource", &json_name(&sc.resource.kind), &[("store", "storage service"), ("database", "database"), ("external", "external API")]) }
-                { form.select(Field::Idempotency, "Idempotency keys", if sc.resource.idempotency { "true" } else { "false" }, &[("false", "no"), ("true", "yes")]) }
+                { for section(Section::Resource) }
             </fieldset>
             <fieldset>
                 <legend>{ "Network and run" }</legend>
-                <div class="row">
-                    { form.number(Field::LatencyMin, "Latency from", sc.network.latency_ms[0].to_string(), "ms", Some(0)) }
-                    { form.number(Field::LatencyMax, "to", sc.network.latency_ms[1].to_string(), "ms", Some(0)) }
-                </div>
-                <div class="row">
-                    { form.number(Field::Seed, "Seed", sc.seed.to_string(), "", Some(0)) }
-                    { form.number(Field::Duration, "Duration", sc.duration_ms.to_string(), "ms", Some(1)) }
-                </div>
+                <div class="row">{ for section(Section::Run) }</div>
             </fieldset>
             { for clients }
             <FileBox scenario={p.scenario.clone()} error={p.error.clone()} screen={p.screen.clone()} dispatch={p.dispatch.clone()} />
@@ -118,5 +100,16 @@ pub fn Editor(p: &EditorProps) -> Html {
                 <AddFault scenario={p.scenario.clone()} dispatch={p.dispatch.clone()} />
             </fieldset>
         </div>
+    }
+}
+
+/// What the editor calls a lock service, over its settings.
+fn service_name(kind: LockKind) -> &'static str {
+    match kind {
+        LockKind::Redis => "Lock service (Redis)",
+        LockKind::Redlock => "Redlock",
+        LockKind::Consensus => "Lock service (etcd-like consensus)",
+        LockKind::ZooKeeper => "Lock service (ZooKeeper)",
+        LockKind::None => "No lock service",
     }
 }

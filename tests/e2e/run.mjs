@@ -547,6 +547,60 @@ await test('a bad value is refused next to its field and the run stays', async (
   expect(await attr(page, 'data-verdict') === 'safe', 'fencing');
 });
 
+// Issue 36: the editor is made from the engine's declarations (sim::scenario::settings): every
+// lock service's settings, and every kind of fault, added at the cursor and edited in its list.
+await test('the editor: every lock service\'s settings, and every kind of fault added and edited', async (page) => {
+  const services = [
+    ['gc-pause-unfenced', 'Lock service (Redis)', ['Lease TTL', 'Release with', 'Renew with', 'Persistence']],
+    ['failover-lost-lock', 'Lock service (Redis)', ['Lease TTL', 'Replication lag']],
+    ['redlock-happy', 'Redlock', ['Lease TTL', 'Nodes', 'Per-node timeout', 'Send the SETs', 'Clock drift factor']],
+    ['consensus-fenced', 'Lock service (etcd-like consensus)', ['Lease TTL', 'Members', 'Election timeout', 'Check its key after the wait']],
+    ['zookeeper-fenced', 'Lock service (ZooKeeper)', ['Session timeout', 'Servers', 'Election timeout']],
+    ['db-transaction', null, []],
+  ];
+  const kinds = new Set();
+  for (const [id, legend, labels] of services) {
+    await open(page, `?scenario=${id}`);
+    await page.click('#tab-Change');
+    const legends = await page.locator('.editor legend').allTextContents();
+    expect(legend === null || legends.includes(legend), `${id}: the lock service's fieldset: ${legends.join(' | ')}`);
+    if (legend) {
+      const shown = await page.locator('.editor fieldset').first().locator('label').allTextContents();
+      for (const l of labels) expect(shown.includes(l), `${id}: ${l} is among ${shown.join(', ')}`);
+    }
+    // A service's own setting is taken, and the change told in words.
+    if (id.startsWith('consensus') || id.startsWith('zookeeper')) {
+      await page.fill('#f-electiontimeout', '1500');
+      await page.press('#f-electiontimeout', 'Enter');
+      await page.waitForFunction(() => /election timeout 1 s → 1\.5 s/.test(document.querySelector('p.notice')?.textContent || ''));
+    }
+    await page.keyboard.press('ArrowRight');
+    const offered = await page.locator('.add-fault select[aria-label="Kind of fault"] option').evaluateAll((os) => os.map((o) => o.value));
+    expect(offered.includes('pause') && offered.includes('partition') && offered.includes('drop') && offered.includes('drift'), `${id}: ${offered}`);
+    expect(offered.includes('failover') === (id === 'failover-lost-lock'), `${id}: a failover only with a replica: ${offered}`);
+    for (const kind of offered) {
+      kinds.add(kind);
+      const before = await page.locator('.faults li.fault').count();
+      await page.selectOption('.add-fault select[aria-label="Kind of fault"]', kind);
+      await page.click('.add-fault button:has-text("Add fault")');
+      await page.waitForFunction((n) => document.querySelectorAll('.faults li.fault').length === n + 1, before);
+      expect(await page.locator('.editor .field-error').count() === 0, `${id}: ${kind} added without an error: ${await page.locator('.editor .field-error').allTextContents()}`);
+      // Its numbers are fields of its own, and a change to one is taken.
+      const added = page.locator('.faults li.fault').nth(before);
+      const inputs = await added.locator('input').evaluateAll((is) => is.map((i) => i.id));
+      expect(inputs[0] === `f-fault-${before}-at`, `${id}: ${kind}: ${inputs}`);
+      const last = inputs[inputs.length - 1];
+      const value = last.endsWith('-at') ? '1500' : last.endsWith('-count') ? '2' : '700';
+      await page.fill(`#${last}`, value);
+      await page.press(`#${last}`, 'Enter');
+      await page.waitForFunction(([sel, v]) => document.querySelector(sel)?.value === v, [`#${last}`, value]);
+      expect(await page.locator('.editor .field-error').count() === 0, `${id}: ${kind}: ${last} = ${value} taken: ${await page.locator('.editor .field-error').allTextContents()}`);
+      expect((await page.textContent('p.notice')).length > 0, `${id}: ${kind}: the change is told`);
+    }
+  }
+  expect(['pause', 'crash', 'restart', 'clock_jump', 'drift', 'partition', 'delay', 'drop', 'failover'].every((k) => kinds.has(k)), `every kind of fault: ${[...kinds]}`);
+});
+
 await test('editing keeps the reader\'s place and says what the change did', async (page) => {
   await open(page, '?scenario=gc-pause-unfenced');
   await page.keyboard.press('v');

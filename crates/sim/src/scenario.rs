@@ -16,10 +16,12 @@ use serde::{Deserialize, Serialize};
 
 pub use moment::{Moment, When};
 
+pub mod fault_kinds;
 mod lock;
 mod moment;
 mod parts;
 mod read;
+pub mod settings;
 pub mod teach;
 mod validate;
 mod write;

@@ -36,7 +36,7 @@ fn the_comparison_goes_into_the_address_and_comes_back() {
     let fixed = go(&go(&gc(), Action::ToggleFix), Action::Compare(Some(Against::AsWritten)));
     assert_eq!(fixed.compare_query(), "&compare=as-written");
     assert_eq!(reopen(&fixed).unwrap().compare.as_ref().map(|o| o.against), Some(Against::AsWritten));
-    let edited = go(&go(&gc(), Action::Edit(Field::Ttl, "30000".into())), Action::Compare(Some(Against::Before)));
+    let edited = go(&go(&gc(), Action::Edit(Field::Setting("lock.ttl_ms"), "30000".into())), Action::Compare(Some(Against::Before)));
     assert_eq!(edited.compare_query(), "&compare=before&was=lock.ttl_ms=10000");
     let back = reopen(&edited).unwrap();
     let other = back.compare.as_ref().unwrap();

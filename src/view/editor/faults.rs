@@ -1,7 +1,8 @@
 //! The scenario's faults: each with its times and a Remove button ([`FaultList`]), and a row to
 //! add one at the cursor ([`AddFault`], which alone follows the cursor).
 
-use sim::scenario::{Fault, Scenario};
+use sim::scenario::fault_kinds::{self, FaultKind, Target, FAULTS};
+use sim::scenario::Scenario;
 use sim::time::fmt;
 use yew::prelude::*;
 
@@ -19,6 +20,7 @@ pub fn fault_list(sc: &Scenario, form: &Form) -> Html {
     let d = form.dispatch;
     let faults = sc.faults.iter().enumerate().map(|(i, f)| {
         let at = f.at_ms();
+        let kind = fault_kinds::kind_of(f);
         let remove = {
             let d = d.clone();
             Callback::from(move |_| d.emit(Action::RemoveFault(i)))
@@ -31,12 +33,7 @@ pub fn fault_list(sc: &Scenario, form: &Form) -> Html {
                 </div>
                 <div class="row">
                     { form.number(Field::FaultAt(i), "At", at.to_string(), "ms", Some(0)) }
-                    { match f {
-                        Fault::Pause { duration_ms, .. } | Fault::Partition { duration_ms, .. } => form.number(Field::FaultDuration(i), "For", duration_ms.to_string(), "ms", Some(0)),
-                        Fault::ClockJump { by_ms, .. } => form.number(Field::FaultBy(i), "By", by_ms.to_string(), "ms", None),
-                        Fault::Delay { extra_ms, .. } => form.number(Field::FaultExtra(i), "Held for", extra_ms.to_string(), "ms", Some(0)),
-                        _ => html! {},
-                    } }
+                    { for kind.fields.iter().map(|d| form.of_kind(Field::FaultField(i, d.name), d.label, d.kind, kind.get(f, d.name).unwrap_or_default().to_string())) }
                 </div>
             </li>
         }
@@ -50,48 +47,72 @@ pub struct AddFaultProps {
     pub dispatch: Callback<Action>,
 }
 
-/// "Add a pause / crash / … to <actor> at <the cursor's time>".
+/// "Add <a kind of fault> to <whom> at <the cursor's time>": every kind the engine has
+/// (sim::scenario::fault_kinds::FAULTS) that fits the scenario, striking an actor, cutting one
+/// off, or holding or losing the messages from one actor to another.
 #[component]
 pub fn AddFault(p: &AddFaultProps) -> Html {
     crate::view::probe::rendered("AddFault");
-    let kind = use_state(|| "pause".to_string());
+    let kind = use_state(|| "pause");
     let who = use_state(String::new);
-    let names = p.scenario.actor_names();
-    let actor = if names.contains(&*who) { (*who).clone() } else { names[0].clone() };
+    let to = use_state(String::new);
+    let sc = &*p.scenario;
+    let kinds: Vec<&FaultKind> = FAULTS.iter().filter(|k| (k.fits)(sc)).collect();
+    let k = kinds.iter().find(|k| k.tag == *kind).copied().unwrap_or(kinds[0]);
+    let names = sc.actor_names();
+    let pick = |chosen: &str, or: &String| if names.iter().any(|n| n == chosen) { chosen.to_string() } else { or.clone() };
+    let actor = pick(&who, &names[0]);
+    // Held or lost messages go to the resource unless another lane is chosen.
+    let other = names.iter().rev().find(|n| **n != actor).unwrap_or(&names[0]).clone();
+    let dest = pick(&to, &other);
     let at_ms = use_context::<CursorAt>().map_or(0, |c| c.0);
+    let fault = k.new_fault(&actor, &dest, at_ms);
+    let set = |state: &UseStateHandle<String>| {
+        let state = state.clone();
+        Callback::from(move |e: Event| state.set(e.target_unchecked_into::<web_sys::HtmlSelectElement>().value()))
+    };
     let on_kind = {
         let kind = kind.clone();
-        Callback::from(move |e: Event| kind.set(e.target_unchecked_into::<web_sys::HtmlSelectElement>().value()))
-    };
-    let on_who = {
-        let who = who.clone();
-        Callback::from(move |e: Event| who.set(e.target_unchecked_into::<web_sys::HtmlSelectElement>().value()))
-    };
-    let fault = match kind.as_str() {
-        "crash" => Fault::Crash { actor: actor.clone(), at_ms },
-        "restart" => Fault::Restart { actor: actor.clone(), at_ms },
-        "jump" => Fault::ClockJump { actor: actor.clone(), at_ms, by_ms: 10_000 },
-        "delay" => Fault::Delay { from: actor.clone(), to: "resource".into(), at_ms, extra_ms: 30_000, count: 1 },
-        _ => Fault::Pause { actor: actor.clone(), at_ms, duration_ms: 5_000 },
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            if let Some(k) = FAULTS.iter().find(|k| k.tag == v) {
+                kind.set(k.tag);
+            }
+        })
     };
     let on_add = {
         let d = p.dispatch.clone();
-        Callback::from(move |_| d.emit(Action::AddFault(fault.clone())))
+        let fault = fault.clone();
+        Callback::from(move |_| {
+            if let Ok(f) = &fault {
+                d.emit(Action::AddFault(f.clone()))
+            }
+        })
+    };
+    let lane = |label: &str, aria: &str, chosen: &str, onchange: Callback<Event>| {
+        html! {
+            <label>{ label.to_string() }
+                <select aria-label={aria.to_string()} {onchange}>
+                    { for names.iter().map(|n| html! { <option value={n.clone()} selected={n == chosen}>{ n }</option> }) }
+                </select>
+            </label>
+        }
     };
     html! {
         <div class="add-fault">
             <label>{ "Add" }
                 <select aria-label="Kind of fault" onchange={on_kind}>
-                    { for [("pause", "a pause (5 s)"), ("crash", "a crash"), ("restart", "a restart"), ("jump", "a clock jump (+10 s)"), ("delay", "a held message to the resource (30 s)")].iter().map(|(v, l)| html! { <option value={*v} selected={*v == kind.as_str()}>{ *l }</option> }) }
+                    { for kinds.iter().map(|o| html! { <option value={o.tag} selected={o.tag == k.tag}>{ o.label }</option> }) }
                 </select>
             </label>
-            <label>{ "to" }
-                <select aria-label="Actor" onchange={on_who}>
-                    { for names.iter().map(|n| html! { <option value={n.clone()} selected={*n == actor}>{ n }</option> }) }
-                </select>
-            </label>
+            { match k.target {
+                Target::Actor => lane("to", "Actor", &actor, set(&who)),
+                Target::Isolate => lane("cutting off", "Actor", &actor, set(&who)),
+                Target::Link => html! { <>{ lane("from", "Actor", &actor, set(&who)) }{ lane("to", "Receiver", &dest, set(&to)) }</> },
+                Target::Service => html! {},
+            } }
             <span class="at">{ format!("at {}", fmt(at_ms as i64 * 1000)) }</span>
-            <button class="btn" onclick={on_add}>{ "Add fault" }</button>
+            <button class="btn" onclick={on_add} disabled={fault.is_err()}>{ "Add fault" }</button>
         </div>
     }
 }

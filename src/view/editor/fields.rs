@@ -3,6 +3,9 @@
 
 use yew::prelude::*;
 
+use sim::scenario::settings::{Kind, Setting};
+use sim::scenario::Scenario;
+
 use crate::edit::Field;
 use crate::state::{Action, FieldError};
 
@@ -12,12 +15,25 @@ pub struct Form<'a> {
     pub dispatch: &'a Callback<Action>,
 }
 
-/// A setting's value as its JSON name (`compare-and-delete`), for a select.
-pub fn json_name<T: sim::to_value::ToValue>(v: &T) -> String {
-    v.to_value().as_str().map(str::to_string).unwrap_or_default()
-}
-
 impl Form<'_> {
+    /// The field of a declared setting (sim::scenario::settings), with its value in `sc`.
+    pub fn setting(&self, s: &'static Setting, sc: &Scenario) -> Html {
+        self.of_kind(Field::Setting(s.path), s.label, s.kind, (s.get)(sc))
+    }
+
+    /// A field for a value of `kind`: a number with its unit, a decimal, or a select.
+    pub fn of_kind(&self, field: Field, label: &str, kind: Kind, value: String) -> Html {
+        match kind {
+            Kind::Ms { min } => self.number(field, label, value, "ms", Some(min as i64)),
+            Kind::SignedMs => self.number(field, label, value, "ms", None),
+            Kind::Ppm => self.number(field, label, value, "ppm", None),
+            Kind::Count { min, .. } => self.number(field, label, value, "", Some(min as i64)),
+            Kind::Decimal => self.text(field, label, value),
+            Kind::Choice(options) => self.select(field, label, &value, options),
+            Kind::Switch(off, on) => self.select(field, label, &value, &[("false", off), ("true", on)]),
+        }
+    }
+
     fn error_for(&self, f: &Field) -> Option<String> {
         self.error.filter(|e| e.field == f.id()).map(|e| e.message.clone())
     }

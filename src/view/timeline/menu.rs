@@ -52,11 +52,12 @@ pub fn lane_menu(p: &MenuProps) -> Html {
     if actor.role != Role::Client {
         items.push(item(format!("Restart {name} here"), Fault::Restart { actor: name.clone(), at_ms }));
     }
+    items.push(item(format!("Cut {name} off for 5 s here"), Fault::Partition { isolate: vec![name.clone()], at_ms, duration_ms: 5_000 }));
     if actor.role == Role::Redis && p.scenario.lock.replica.is_some() {
         items.push(item("Fail over to the replica here".into(), Fault::Failover { at_ms }));
     }
     if actor.role == Role::Client {
-        for peer in p.run.actors.iter().filter(|a| a.role == Role::Redis || a.role == Role::Resource) {
+        for peer in p.run.actors.iter().filter(|a| matches!(a.role, Role::Redis | Role::Member | Role::Resource)) {
             items.push(item(
                 format!("Hold {name}'s next message to {} for 30 s", peer.name),
                 Fault::Delay { from: name.clone(), to: peer.name.clone(), at_ms, extra_ms: 30_000, count: 1 },

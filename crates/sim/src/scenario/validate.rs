@@ -372,7 +372,8 @@ impl Scenario {
     }
 }
 
-fn fault_name(f: &Fault) -> &'static str {
+/// A fault's name in the scenario's JSON (`clock_jump`).
+pub(super) fn fault_name(f: &Fault) -> &'static str {
     match f {
         Fault::Pause { .. } => "pause",
         Fault::Crash { .. } => "crash",

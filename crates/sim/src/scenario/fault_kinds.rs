@@ -1,0 +1,170 @@
+//! Every kind of fault the engine has, declared once: its name in the scenario's JSON, whom it
+//! strikes, its numbers (with the kind of value each takes, as settings are declared in
+//! `settings.rs`, and the value a new one starts with) and the scenarios it fits. The lab's
+//! editor offers, adds and edits faults from this list.
+
+use super::settings::Kind;
+use super::{Fault, LockKind, Scenario};
+
+fn always(_: &Scenario) -> bool {
+    true
+}
+
+/// Whom a fault strikes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// One actor (`actor`).
+    Actor,
+    /// Actors cut off from the others (`isolate`).
+    Isolate,
+    /// The messages from one actor to another (`from`, `to`).
+    Link,
+    /// The lock service itself (a failover).
+    Service,
+}
+
+/// One of a fault's numbers.
+#[derive(Clone, Copy, Debug)]
+pub struct FaultField {
+    /// Its name in the fault's JSON: `duration_ms`.
+    pub name: &'static str,
+    /// The stable part of its field's id (`f-fault-0-duration`).
+    pub id: &'static str,
+    pub label: &'static str,
+    pub kind: Kind,
+    /// The value a new fault starts with.
+    pub start: i64,
+}
+
+/// One kind of fault.
+#[derive(Clone, Copy, Debug)]
+pub struct FaultKind {
+    /// Its name in the scenario's JSON: `clock_jump`.
+    pub tag: &'static str,
+    /// What the lab offers: "a clock jump".
+    pub label: &'static str,
+    pub target: Target,
+    /// Its numbers beside its time (`at_ms`, which every fault has).
+    pub fields: &'static [FaultField],
+    /// Whether a scenario's lock service has what the fault strikes (a failover needs a
+    /// replica to promote).
+    pub fits: fn(&Scenario) -> bool,
+}
+
+const fn field(name: &'static str, id: &'static str, label: &'static str, kind: Kind, start: i64) -> FaultField {
+    FaultField { name, id, label, kind, start }
+}
+
+const COUNT: FaultField = field("count", "count", "Messages", Kind::Count { min: 1, max: 1_000 }, 1);
+
+/// Every kind of fault the engine has, in the order the lab offers them.
+pub static FAULTS: &[FaultKind] = &[
+    FaultKind {
+        tag: "pause",
+        label: "a pause",
+        target: Target::Actor,
+        fields: &[field("duration_ms", "duration", "For", Kind::Ms { min: 0 }, 5_000)],
+        fits: always,
+    },
+    FaultKind { tag: "crash", label: "a crash", target: Target::Actor, fields: &[], fits: always },
+    FaultKind { tag: "restart", label: "a restart", target: Target::Actor, fields: &[], fits: always },
+    FaultKind {
+        tag: "clock_jump",
+        label: "a clock jump",
+        target: Target::Actor,
+        fields: &[field("by_ms", "by", "By", Kind::SignedMs, 10_000)],
+        fits: always,
+    },
+    FaultKind {
+        tag: "drift",
+        label: "clock drift",
+        target: Target::Actor,
+        fields: &[field("ppm", "ppm", "Rate", Kind::Ppm, 100_000)],
+        fits: always,
+    },
+    FaultKind {
+        tag: "partition",
+        label: "a partition",
+        target: Target::Isolate,
+        fields: &[field("duration_ms", "duration", "For", Kind::Ms { min: 0 }, 5_000)],
+        fits: always,
+    },
+    FaultKind {
+        tag: "delay",
+        label: "held messages",
+        target: Target::Link,
+        fields: &[field("extra_ms", "extra", "Held for", Kind::Ms { min: 0 }, 30_000), COUNT],
+        fits: always,
+    },
+    FaultKind { tag: "drop", label: "lost messages", target: Target::Link, fields: &[COUNT], fits: always },
+    FaultKind {
+        tag: "failover",
+        label: "a failover",
+        target: Target::Service,
+        fields: &[],
+        fits: |s| s.lock.kind == LockKind::Redis && s.lock.replica.is_some(),
+    },
+];
+
+/// The kind of fault `f` is.
+pub fn kind_of(f: &Fault) -> &'static FaultKind {
+    let tag = super::validate::fault_name(f);
+    FAULTS.iter().find(|k| k.tag == tag).unwrap_or(&FAULTS[0])
+}
+
+impl FaultKind {
+    /// A new fault of this kind at `at_ms`, striking `who` (for a link, the messages from `who`
+    /// to `to`), with its fields' starting values.
+    pub fn new_fault(&self, who: &str, to: &str, at_ms: u64) -> Result<Fault, String> {
+        use crate::json::Value;
+        let mut body = vec![("at_ms".to_string(), Value::from(at_ms as i64))];
+        match self.target {
+            Target::Actor => body.push(("actor".into(), Value::String(who.into()))),
+            Target::Isolate => body.push(("isolate".into(), Value::Array(vec![Value::String(who.into())]))),
+            Target::Link => {
+                body.push(("from".into(), Value::String(who.into())));
+                body.push(("to".into(), Value::String(to.into())));
+            }
+            Target::Service => {}
+        }
+        body.extend(self.fields.iter().map(|f| (f.name.to_string(), Value::from(f.start))));
+        let v = Value::Object(vec![(self.tag.to_string(), Value::Object(body.into_iter().collect()))].into_iter().collect());
+        crate::from_value::deserialize(&v).map_err(|(at, e)| format!("{at}: {e}"))
+    }
+
+    /// The value of field `name` of fault `f` (of this kind).
+    pub fn get(&self, f: &Fault, name: &str) -> Option<i64> {
+        Some(match (f, name) {
+            (Fault::Pause { duration_ms, .. } | Fault::Partition { duration_ms, .. }, "duration_ms") => *duration_ms as i64,
+            (Fault::ClockJump { by_ms, .. }, "by_ms") => *by_ms,
+            (Fault::Drift { ppm, .. }, "ppm") => *ppm,
+            (Fault::Delay { extra_ms, .. }, "extra_ms") => *extra_ms as i64,
+            (Fault::Delay { count, .. } | Fault::Drop { count, .. }, "count") => i64::from(*count),
+            _ => return None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kind makes, in every library scenario it fits, a fault of its kind that validation
+    /// takes, and each of its numbers reads back what it starts with.
+    #[test]
+    fn every_kind_makes_a_fault_the_engine_takes() {
+        for sc in crate::library::all() {
+            let names = sc.actor_names();
+            for k in FAULTS.iter().filter(|k| (k.fits)(&sc)) {
+                let f = k.new_fault(&names[0], names.last().unwrap(), 1_000).unwrap_or_else(|e| panic!("{}: {e}", k.tag));
+                assert_eq!(kind_of(&f).tag, k.tag);
+                for field in k.fields {
+                    assert_eq!(k.get(&f, field.name), Some(field.start), "{} {}", k.tag, field.name);
+                }
+                let mut with = sc.clone();
+                with.faults.push(f);
+                assert!(with.validate().is_ok(), "{}: {} is refused: {:?}", sc.id, k.tag, with.validate());
+            }
+        }
+    }
+}
