@@ -1,8 +1,9 @@
 //! A setting's name in a reader's words, from its path in the scenario: whose it is and what it
 //! is ("client1's work", "the lock's TTL", "A's pause starts"), and its value with its unit
-//! ("12 s", "3 ms", "on"). The notice after a change is made of these ([`super::change`]).
+//! ("12 s", "3 ms", "on"). A declared setting (sim::scenario::settings) is named as declared. The notice after a change is made of these ([`super::change`]).
 
 use sim::json::Value;
+use sim::scenario::settings::{self, Kind};
 use sim::scenario::{Fault, Scenario};
 use sim::time::{fmt, from_ms};
 
@@ -15,8 +16,6 @@ pub enum Unit {
     Step,
     /// Parts per million of a clock's rate.
     Ppm,
-    /// A switch: on or off.
-    Switch,
     /// A switch whose two sides have names: (off, on).
     Either(&'static str, &'static str),
     /// A count or a name, as it is.
@@ -34,34 +33,25 @@ pub fn name(path: &str, sc: &Scenario) -> (String, Unit) {
     };
     let fault = || index(1).map_or("a fault".to_string(), |i| fault_name(sc, i));
     use Unit::*;
+    // A declared setting is named as its declaration says it (sim::scenario::settings).
+    if let Some(s) = settings::setting(sc, path) {
+        let unit = match s.kind {
+            Kind::Ms { .. } => Time,
+            Kind::SignedMs => Step,
+            Kind::Ppm => Ppm,
+            Kind::Switch(off, on) => Either(off, on),
+            Kind::Count { .. } | Kind::Decimal | Kind::Choice(_) => Plain,
+        };
+        return (s.said.to_string(), unit);
+    }
     let (words, unit) = match parts.as_slice() {
-        ["lock", "ttl_ms"] => ("the lock's TTL".to_string(), Time),
-        ["lock", "release"] => ("how the lock is released".into(), Plain),
-        ["lock", "renew"] => ("how the lock is renewed".into(), Plain),
-        ["lock", "persistence"] => ("the lock servers' persistence".into(), Plain),
-        ["lock", "replica", "lag_ms"] => ("the replica's lag behind the primary".into(), Time),
-        ["lock", "nodes"] => ("the number of Redis masters".into(), Plain),
-        ["lock", "node_timeout_ms"] => ("Redlock's timeout per master".into(), Time),
-        ["lock", "parallel"] => ("Redlock's SETs to the masters".into(), Either("one after another", "all at once")),
-        ["lock", "clock_drift_factor"] => ("Redlock's clock drift factor".into(), Plain),
-        ["lock", "recheck_after_wait"] => ("the session checked again after the wait".into(), Switch),
         ["lock", field] => (format!("the lock's {}", words(field)), unit_of(field)),
-        ["token", "source"] => ("where tokens come from".into(), Plain),
-        ["token", "store"] => ("where the token counter is kept".into(), Plain),
         ["token", "start"] => ("the first token".into(), Plain),
-        ["resource", "kind"] => ("the resource's kind".into(), Plain),
-        ["resource", "fencing"] => ("fencing at the resource".into(), Plain),
-        ["resource", "idempotency"] => ("idempotent writes at the resource".into(), Switch),
-        ["resource", "check_write_gap_ms"] => ("the resource's time between its check and its write".into(), Time),
-        ["network", "latency_ms", "0"] => ("the network's latency, at least".into(), Time),
-        ["network", "latency_ms", "1"] => ("the network's latency, at most".into(), Time),
         ["network", "links", i, "latency_ms", end] => {
             let link = i.parse::<usize>().ok().and_then(|i| sc.network.links.get(i));
             let between = link.map_or("a link".to_string(), |l| format!("{} → {}", l.from, l.to));
             (format!("the latency of {between}, {}", if *end == "0" { "at least" } else { "at most" }), Time)
         }
-        ["seed"] => ("the random seed".into(), Plain),
-        ["duration_ms"] => ("the run's length".into(), Time),
         ["clients", _, "start_ms"] => (format!("{}'s start", client()), Time),
         ["clients", _, "steps", _, "work", "ms"] => (format!("{}'s work", client()), Time),
         ["clients", _, "steps", _, step, field] => (format!("{}'s {} {}", client(), words(step), words(field)), unit_of(field)),
