@@ -13,6 +13,7 @@ pub mod drill;
 pub mod editor;
 pub mod embed;
 pub mod embed_dialog;
+pub mod embed_options;
 pub mod glossary;
 pub mod header;
 pub mod inspector;

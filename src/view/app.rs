@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use crate::view::address::initial;
 use crate::view::drill::DrillPage;
-use crate::view::embed::embed_options;
+use crate::view::embed_options::embed_options;
 use crate::view::lab::Lab;
 use crate::view::pages::{GuidePage, Page};
 

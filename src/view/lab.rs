@@ -16,7 +16,7 @@ use crate::view::compare::{caption, CompareView, RunBar};
 use crate::view::controls::{ControlsProps, Narration};
 use crate::view::course::{Course, Story};
 use crate::view::editor::{CursorAt, Editor};
-use crate::view::embed::{ControlsShown, Embed};
+use crate::view::embed_options::{ControlsShown, Embed};
 use crate::view::header::{help_dialog, Header};
 use crate::view::inspector::{inspector, InspectorProps};
 use crate::view::lesson::{end_of_run, start_hint};
