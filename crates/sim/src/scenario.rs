@@ -309,10 +309,20 @@ impl Scenario {
     }
 }
 
-/// Whether every setting has the given value in `v`, a serialized scenario (a missing path
-/// has none).
-pub fn settings_hold(v: &mut crate::json::Value, set: &[Setting]) -> bool {
-    set.iter().all(|s| pointer_mut(v, &s.path).is_some_and(|x| *x == s.value))
+/// Whether every setting has the given value in `sc`: a declared one (`settings`) as its
+/// declaration reads it, so that one left at its default counts (Redlock's `lock.nodes`, 5, is
+/// not in the JSON); any other in `v`, `sc` serialized (a missing path has none).
+pub fn settings_hold(sc: &Scenario, v: &mut crate::json::Value, set: &[Setting]) -> bool {
+    set.iter().all(|s| match settings::setting(sc, &s.path) {
+        Some(d) => {
+            let want = match &s.value {
+                crate::json::Value::String(t) => t.clone(),
+                other => other.to_string(),
+            };
+            (d.get)(sc) == want
+        }
+        None => pointer_mut(v, &s.path).is_some_and(|x| *x == s.value),
+    })
 }
 
 /// The slot at a dot-separated path (`clients.1.steps.0.read.activate`), creating a missing

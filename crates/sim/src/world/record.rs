@@ -165,7 +165,7 @@ fn attach_moments(run: &mut Run, sc: &Scenario) {
     for m in &sc.moments {
         let set = &m.when.settings;
         let settings = |v: &mut Option<crate::json::Value>| {
-            set.is_empty() || crate::scenario::settings_hold(v.get_or_insert_with(|| sc.to_value()), set)
+            set.is_empty() || crate::scenario::settings_hold(sc, v.get_or_insert_with(|| sc.to_value()), set)
         };
         let found = run.find(&m.on).filter(|&id| run.holds(&m.when, id) && settings(&mut value));
         if let Some(id) = found {

@@ -39,7 +39,13 @@ pub fn failing(sc: &Scenario, run: &Run, when: &When, id: EventId) -> Vec<String
     }
     let v = sc.to_value();
     for s in &when.settings {
-        need(at_path(&v, &s.path) == Some(&s.value), "settings");
+        // A setting left at its default is not in the JSON: its declaration reads it.
+        let text = |v: &sim::json::Value| v.as_str().map_or_else(|| v.to_string(), str::to_string);
+        let holds = match at_path(&v, &s.path) {
+            Some(x) => *x == s.value,
+            None => sim::scenario::settings::setting(sc, &s.path).is_some_and(|d| (d.get)(sc) == text(&s.value)),
+        };
+        need(holds, "settings");
     }
     if let Some(n) = when.value {
         let after = run.resource_log.iter().filter(|s| s.event <= id).last().map_or(0, |s| s.value);

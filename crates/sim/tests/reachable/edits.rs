@@ -1,10 +1,13 @@
 //! One-change edits of a scenario, the kind a reader makes in the lab: each fault moved earlier
 //! and later, lengthened, shortened or removed; each time setting of the lock, the network, the
-//! resource and the clients a step up and a step down; each choice the Change panel offers
-//! (release, renewal, persistence, token source and store, fencing, idempotency, seed) set to
-//! each value the library gives it.
+//! resource and the clients a step up and a step down; each choice the Change panel offers set
+//! to each value the library gives it, and each setting it declares for the scenario
+//! (sim::scenario::settings) to each of its choices or a step either way; and each kind of fault
+//! it can add (sim::scenario::fault_kinds) added as "Add fault" makes it.
 
 use sim::json::Value;
+use sim::scenario::fault_kinds::FAULTS;
+use sim::scenario::settings::{settings_of, Kind};
 use sim::scenario::Setting;
 use sim::Scenario;
 
@@ -70,6 +73,48 @@ pub fn one_change(sc: &Scenario, choices: &[Setting]) -> Vec<(String, Scenario)>
                     set.push((path, n + n / 2));
                 }
             });
+        }
+    }
+    // Every setting the Change panel shows for this scenario (sim::scenario::settings): each
+    // choice and switch at each value, a count one up and one down, a time that the scenario's
+    // JSON leaves at its default (an election timeout) halved and half as long again.
+    let mut declared = Vec::new();
+    for d in settings_of(sc) {
+        let now = (d.get)(sc);
+        match d.kind {
+            Kind::Choice(options) => declared.extend(options.iter().map(|(v, _)| (d.path, Value::String(v.to_string())))),
+            Kind::Switch(..) => declared.extend([(d.path, Value::Bool(true)), (d.path, Value::Bool(false))]),
+            Kind::Count { min, max } if d.path != "seed" => {
+                let n: u64 = now.parse().unwrap_or(min);
+                declared.extend([n.saturating_sub(1).max(min), (n + 1).min(max)].map(|n| (d.path, Value::from(n))));
+            }
+            Kind::Ms { min } if d.path.starts_with("lock.") => {
+                let n: u64 = now.parse().unwrap_or(min);
+                declared.extend([(n / 2).max(min.max(1)), n + n / 2].map(|n| (d.path, Value::from(n))));
+            }
+            _ => {}
+        }
+    }
+    for (path, value) in declared {
+        if let Ok(s) = sc.with_settings(&[Setting { path: path.into(), value: value.clone() }]) {
+            if s != *sc && !out.iter().any(|(_, o)| *o == s) {
+                out.push((format!("{path} = {value}"), s));
+            }
+        }
+    }
+    // Every kind of fault the panel adds, as "Add fault" makes it without another choice (the
+    // first lane; held or lost messages to the resource), where the run's first fault is, or a
+    // quarter of the way in.
+    let names = sc.actor_names();
+    let at = sc.faults.first().map_or(sc.duration_ms / 4, |f| f.at_ms());
+    for k in FAULTS.iter().filter(|k| (k.fits)(sc)) {
+        let other = names.iter().rev().find(|n| **n != names[0]).unwrap_or(&names[0]);
+        if let Ok(f) = k.new_fault(&names[0], other, at) {
+            let mut s = sc.clone();
+            s.faults.push(f);
+            if s.validate().is_ok() {
+                out.push((format!("{} added at {at} ms", k.tag), s));
+            }
         }
     }
     for (path, n) in set {
