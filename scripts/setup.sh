@@ -160,8 +160,8 @@ build_app() {
 }
 
 # The first view's pictures (src/prerender.rs): each library scenario's lab rendered to HTML by
-# the app's own components, natively, at the widths static/first.js chooses from; and the
-# revision page (dist/revise.html). static/first.js, which asks for the picture, is then written
+# the app's own components, natively, at the widths static/first.js chooses from; and the pages
+# on which nothing changes (dist/revise.html, dist/debate.html). static/first.js, which asks for the picture, is then written
 # into the page (scripts/inline.mjs).
 prerender() {
   cargo run --quiet --locked --offline --features prerender --bin leaselab-prerender -- "$1"

@@ -10,7 +10,7 @@
 //! text.
 
 pub mod answers;
-mod changes;
+pub(crate) mod changes;
 
 use changes::as_settings;
 pub use changes::{apply, as_changes, decode_settings, stale_note, MAX_SETTINGS};

@@ -8,8 +8,13 @@
 // content security policy (scripts/inline.mjs), so that the picture is asked for as soon as the
 // page is read rather than after a round trip for a script; the development build loads it as
 // a file, without pictures.
+// The debate and the revision page are files of their own (src/view/debate.rs, revise.rs): an
+// address of theirs goes there before anything else is asked for (static/loader.js then starts
+// nothing).
+const leaving = location.search.match(/[?&]page=(debate|revise)(&|$)/);
+if (leaving) location.replace(`${leaving[1]}.html`);
 window.leaselabPicture = (() => {
-  if (parent !== window) return null;
+  if (parent !== window || leaving) return null;
   const q = new URLSearchParams(location.search);
   const keys = [...q.keys()];
   const id = q.get('scenario') || (keys.length === 0 && !localStorage.getItem('leaselab.last-scenario') ? 'lease-basics' : null);

@@ -7,7 +7,7 @@
 // the run's colours to the page's (`&theme=page`).
 // The debate and the revision page are files of their own, made when the site is built
 // (src/view/debate.rs, src/view/revise.rs): go there, and start nothing here meanwhile.
-const file = location.search.match(/^\?page=(debate|revise)(&|$)/);
+const file = location.search.match(/[?&]page=(debate|revise)(&|$)/);
 if (file) {
   location.replace(new URL(`${file[1]}.html`, import.meta.url));
   await new Promise(() => {});

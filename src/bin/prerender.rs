@@ -45,23 +45,23 @@ fn main() -> ExitCode {
             }
         }
     }
-    let loader = dist.join("first.js");
+    let first = dist.join("first.js");
     let widths: Vec<String> = WIDTHS.iter().map(|(w, phone)| format!("[{w},{phone}]")).collect();
     let widths = format!("[{}]", widths.join(","));
-    let named = std::fs::read_to_string(&loader).map(|js| js.replace("@@PICTURES@@", &names.join(" ")).replace("@@WIDTHS@@", &widths));
+    let named = std::fs::read_to_string(&first).map(|js| js.replace("@@PICTURES@@", &names.join(" ")).replace("@@WIDTHS@@", &widths));
     match named {
         Ok(js) if !js.contains("@@") && js.contains(&names.join(" ")) && js.contains(&widths) => {
-            if let Err(e) = std::fs::write(&loader, js) {
-                eprintln!("leaselab-prerender: cannot write {}: {e}", loader.display());
+            if let Err(e) = std::fs::write(&first, js) {
+                eprintln!("leaselab-prerender: cannot write {}: {e}", first.display());
                 return ExitCode::FAILURE;
             }
         }
         Ok(_) => {
-            eprintln!("leaselab-prerender: {} has no @@PICTURES@@ and @@WIDTHS@@ to name the pictures in", loader.display());
+            eprintln!("leaselab-prerender: {} has no @@PICTURES@@ and @@WIDTHS@@ to name the pictures in", first.display());
             return ExitCode::FAILURE;
         }
         Err(e) => {
-            eprintln!("leaselab-prerender: cannot read {}: {e}", loader.display());
+            eprintln!("leaselab-prerender: cannot read {}: {e}", first.display());
             return ExitCode::FAILURE;
         }
     }

@@ -113,10 +113,15 @@ fn diff(path: &str, a: &Value, b: &Value, out: &mut Vec<Setting>) {
 /// A setting's value in a link: a string as itself when that cannot be read as anything else
 /// (`fencing=atomic`), anything else as JSON; then percent-encoded where a query needs it.
 fn encode_value(v: &Value) -> String {
-    let text = link_text(v);
+    percent_encode(&link_text(v), b"-_.~:,=[]")
+}
+
+/// `text` with every byte of its UTF-8 but ASCII letters, digits and those of `keep` written as
+/// `%XX` (with `-_.!~*'()` kept, as JavaScript's `encodeURIComponent` writes it).
+pub(crate) fn percent_encode(text: &str, keep: &[u8]) -> String {
     let mut out = String::with_capacity(text.len());
     for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.~:,=[]".contains(&b) {
+        if b.is_ascii_alphanumeric() || keep.contains(&b) {
             out.push(b as char);
         } else {
             out.push_str(&format!("%{b:02X}"));

@@ -13,8 +13,8 @@ use crate::view::lab::Lab;
 use crate::view::pages::{GuidePage, Page};
 
 /// The app as the page opens it: the scenario named in the address bar, or one of the pages
-/// beside the lab (`?page=guide`, `?page=drill`; `?page=debate` and `?page=revise` are the files `debate.html` and
-/// `revise.html`). The lab stays mounted (hidden) while a page
+/// beside the lab (`?page=guide`, `?page=drill`; `?page=debate` and `?page=revise` are the files
+/// `debate.html` and `revise.html`). The lab stays mounted (hidden) while the guide or the drill
 /// is shown, so nothing the reader was doing is lost.
 #[component]
 pub fn App() -> Html {

@@ -9,18 +9,9 @@ use yew::prelude::*;
 use crate::guide::{self, Demo};
 use crate::view::pages::{brand, demo_link, site_nav, Open, Page};
 
-/// `text` as JavaScript's `encodeURIComponent` writes it: every byte of its UTF-8 but ASCII
-/// letters, digits and `-_.!~*'()` as `%XX`.
+/// `text` as JavaScript's `encodeURIComponent` writes it.
 fn encode_uri_component(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() * 3 / 2);
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+    crate::share::changes::percent_encode(text, b"-_.!~*'()")
 }
 
 /// One side of the debate: a scenario, its verdict and its timeline as a picture.

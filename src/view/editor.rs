@@ -97,7 +97,7 @@ pub fn Editor(p: &EditorProps) -> Html {
                 <legend>{ "Faults" }</legend>
                 if sc.faults.is_empty() { <p class="hint">{ "No faults." }</p> }
                 { fault_list(sc, &form) }
-                <AddFault scenario={p.scenario.clone()} dispatch={p.dispatch.clone()} />
+                <AddFault key={sc.id.clone()} scenario={p.scenario.clone()} dispatch={p.dispatch.clone()} />
             </fieldset>
         </div>
     }

@@ -1,5 +1,6 @@
-//! The pages beside the lab: the guide to choosing an approach, and the Kleppmann–antirez
-//! debate. Both link into the lab; every verdict they show is computed by running the scenario.
+//! The pages beside the lab ([`Page`]), the site's links between them, and the guide to choosing
+//! an approach, whose verdicts are computed by running the scenarios (the debate and the
+//! revision page, which are files of their own, are `debate.rs` and `revise.rs`).
 
 use yew::prelude::*;
 

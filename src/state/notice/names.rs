@@ -34,7 +34,8 @@ pub fn name(path: &str, sc: &Scenario) -> (String, Unit) {
     let fault = || index(1).map_or("a fault".to_string(), |i| fault_name(sc, i));
     use Unit::*;
     // A declared setting is named as its declaration says it (sim::scenario::settings).
-    if let Some(s) = settings::setting(sc, path) {
+    // (One the scenario no longer has after the change, as the first that has its path.)
+    if let Some(s) = settings::setting(sc, path).or_else(|| settings::SETTINGS.iter().find(|s| s.path == path)) {
         let unit = match s.kind {
             Kind::Ms { .. } => Time,
             Kind::SignedMs => Step,

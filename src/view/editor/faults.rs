@@ -64,7 +64,7 @@ pub fn AddFault(p: &AddFaultProps) -> Html {
     let actor = pick(&who, &names[0]);
     // Held or lost messages go to the resource unless another lane is chosen.
     let other = names.iter().rev().find(|n| **n != actor).unwrap_or(&names[0]).clone();
-    let dest = pick(&to, &other);
+    let dest = if *to == actor { other } else { pick(&to, &other) };
     let at_ms = use_context::<CursorAt>().map_or(0, |c| c.0);
     let fault = k.new_fault(&actor, &dest, at_ms);
     let set = |state: &UseStateHandle<String>| {
@@ -89,11 +89,12 @@ pub fn AddFault(p: &AddFaultProps) -> Html {
             }
         })
     };
-    let lane = |label: &str, aria: &str, chosen: &str, onchange: Callback<Event>| {
+    // A receiver is another lane than the sender (`but`).
+    let lane = |label: &str, aria: &str, chosen: &str, but: Option<&str>, onchange: Callback<Event>| {
         html! {
             <label>{ label.to_string() }
                 <select aria-label={aria.to_string()} {onchange}>
-                    { for names.iter().map(|n| html! { <option value={n.clone()} selected={n == chosen}>{ n }</option> }) }
+                    { for names.iter().filter(|n| Some(n.as_str()) != but).map(|n| html! { <option value={n.clone()} selected={n == chosen}>{ n }</option> }) }
                 </select>
             </label>
         }
@@ -106,9 +107,9 @@ pub fn AddFault(p: &AddFaultProps) -> Html {
                 </select>
             </label>
             { match k.target {
-                Target::Actor => lane("to", "Actor", &actor, set(&who)),
-                Target::Isolate => lane("cutting off", "Actor", &actor, set(&who)),
-                Target::Link => html! { <>{ lane("from", "Actor", &actor, set(&who)) }{ lane("to", "Receiver", &dest, set(&to)) }</> },
+                Target::Actor => lane("to", "Actor", &actor, None, set(&who)),
+                Target::Isolate => lane("cutting off", "Actor", &actor, None, set(&who)),
+                Target::Link => html! { <>{ lane("from", "Actor", &actor, None, set(&who)) }{ lane("to", "Receiver", &dest, Some(&actor), set(&to)) }</> },
                 Target::Service => html! {},
             } }
             <span class="at">{ format!("at {}", fmt(at_ms as i64 * 1000)) }</span>

@@ -57,7 +57,10 @@ pub fn lane_menu(p: &MenuProps) -> Html {
         items.push(item("Fail over to the replica here".into(), Fault::Failover { at_ms }));
     }
     if actor.role == Role::Client {
-        for peer in p.run.actors.iter().filter(|a| matches!(a.role, Role::Redis | Role::Member | Role::Resource)) {
+        // The lanes this client sends to in this run (a consensus client talks to the leader,
+        // a ZooKeeper client to its server): a hold on another would hold nothing.
+        let sends_to = |to: usize| p.run.intervals.messages.iter().any(|msg| msg.from == m.actor && msg.to == to);
+        for peer in p.run.actors.iter().enumerate().filter(|(i, a)| a.role != Role::Client && sends_to(*i)).map(|(_, a)| a) {
             items.push(item(
                 format!("Hold {name}'s next message to {} for 30 s", peer.name),
                 Fault::Delay { from: name.clone(), to: peer.name.clone(), at_ms, extra_ms: 30_000, count: 1 },

@@ -103,7 +103,7 @@ pub static SETTINGS: &[Setting] = &[
         id: "ttl",
         label: "Session timeout",
         said: "ZooKeeper's session timeout",
-        kind: Kind::Ms { min: 1 },
+        kind: Kind::Ms { min: super::ZK_SESSION_TIMEOUT_MS[0] },
         section: Section::Lock,
         services: &[ZooKeeper],
         get: |s| s.lock.ttl_ms.to_string(),
@@ -204,7 +204,7 @@ pub static SETTINGS: &[Setting] = &[
         said: "how the lock is released",
         kind: Kind::Choice(&[("compare-and-delete", "compare-and-delete"), ("del", "plain DEL")]),
         section: Section::Lock,
-        services: &[Redis],
+        services: &[Redis, Redlock],
         get: |s| written(&s.lock.release),
         present: always,
     },
@@ -215,7 +215,7 @@ pub static SETTINGS: &[Setting] = &[
         said: "how the lock is renewed",
         kind: Kind::Choice(&[("compare-and-extend", "compare-and-extend"), ("pexpire", "plain PEXPIRE"), ("none", "none")]),
         section: Section::Lock,
-        services: &[Redis],
+        services: &[Redis, Redlock],
         get: |s| written(&s.lock.renew),
         present: always,
     },
@@ -249,7 +249,20 @@ pub static SETTINGS: &[Setting] = &[
         said: "where tokens come from",
         kind: Kind::Choice(&[("counter", "a counter"), ("random-owner", "random owner value"), ("none", "none")]),
         section: Section::Resource,
-        services: &[],
+        services: &[Redis, Redlock, LockKind::None],
+        get: |s| written(&s.token.source),
+        present: always,
+    },
+    // A consensus lock's token is its key's revision, ZooKeeper's its znode's zxid: a random
+    // owner value is no token of theirs (validation says so).
+    Setting {
+        path: "token.source",
+        id: "tokensource",
+        label: "Token",
+        said: "where tokens come from",
+        kind: Kind::Choice(&[("counter", "the service's own"), ("none", "none")]),
+        section: Section::Resource,
+        services: &[Consensus, ZooKeeper],
         get: |s| written(&s.token.source),
         present: always,
     },
@@ -260,9 +273,9 @@ pub static SETTINGS: &[Setting] = &[
         said: "where the token counter is kept",
         kind: Kind::Choice(&[("durable", "durably"), ("redis", "on the Redis node")]),
         section: Section::Resource,
-        services: &[],
+        services: &[Redis],
         get: |s| written(&s.token.store),
-        present: always,
+        present: |s| s.token.source == super::TokenKind::Counter,
     },
     Setting {
         path: "resource.fencing",
@@ -366,30 +379,4 @@ pub fn setting(sc: &Scenario, path: &str) -> Option<&'static Setting> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every setting's path is one a scenario has and takes back.
-    #[test]
-    fn every_declaration_is_one_the_engine_has() {
-        for sc in crate::library::all() {
-            for s in settings_of(&sc) {
-                let value = (s.get)(&sc);
-                let json = match s.kind {
-                    Kind::Choice(_) => crate::json::Value::String(value.clone()),
-                    Kind::Switch(..) => crate::json::Value::Bool(value == "true"),
-                    _ => crate::json::parse(&value).unwrap(),
-                };
-                let same = sc.with_settings(&[super::super::Setting { path: s.path.into(), value: json }]);
-                assert_eq!(same.as_ref().ok(), Some(&sc), "{} {}: {} = {value}", sc.id, s.path, s.label);
-                if let Kind::Choice(choices) = s.kind {
-                    assert!(choices.iter().any(|(v, _)| *v == value), "{} {}: {value} is not among the choices", sc.id, s.path);
-                }
-            }
-        }
-        // Each lock service's settings are the editor's: etcd's and ZooKeeper's too.
-        let zk = crate::library::all().into_iter().find(|s| s.lock.kind == ZooKeeper).unwrap();
-        let labels: Vec<&str> = settings_of(&zk).filter(|s| s.section == Section::Lock).map(|s| s.label).collect();
-        assert_eq!(labels, ["Session timeout", "Servers", "Election timeout"]);
-    }
-}
+mod tests;
