@@ -144,27 +144,3 @@ impl FaultKind {
         })
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every kind makes, in every library scenario it fits, a fault of its kind that validation
-    /// takes, and each of its numbers reads back what it starts with.
-    #[test]
-    fn every_kind_makes_a_fault_the_engine_takes() {
-        for sc in crate::library::all() {
-            let names = sc.actor_names();
-            for k in FAULTS.iter().filter(|k| (k.fits)(&sc)) {
-                let f = k.new_fault(&names[0], names.last().unwrap(), 1_000).unwrap_or_else(|e| panic!("{}: {e}", k.tag));
-                assert_eq!(kind_of(&f).tag, k.tag);
-                for field in k.fields {
-                    assert_eq!(k.get(&f, field.name), Some(field.start), "{} {}", k.tag, field.name);
-                }
-                let mut with = sc.clone();
-                with.faults.push(f);
-                assert!(with.validate().is_ok(), "{}: {} is refused: {:?}", sc.id, k.tag, with.validate());
-            }
-        }
-    }
-}

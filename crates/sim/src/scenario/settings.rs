@@ -377,6 +377,3 @@ pub fn settings_of(sc: &Scenario) -> impl Iterator<Item = &'static Setting> + '_
 pub fn setting(sc: &Scenario, path: &str) -> Option<&'static Setting> {
     settings_of(sc).find(|s| s.path == path)
 }
-
-#[cfg(test)]
-mod tests;

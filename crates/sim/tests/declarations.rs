@@ -1,0 +1,52 @@
+//! The settings and fault kinds the lab's editor is made from (sim::scenario::settings and
+//! fault_kinds) are ones the engine has: in every library scenario, each declared setting set
+//! back to the value its declaration reads gives the same scenario, and each kind of fault makes
+//! a fault of its kind that validation takes.
+
+use sim::json::Value;
+use sim::library;
+use sim::scenario::fault_kinds::{kind_of, FAULTS};
+use sim::scenario::settings::{settings_of, Kind, Section};
+use sim::scenario::{LockKind, Setting};
+
+#[test]
+fn every_setting_is_one_the_engine_has() {
+    for sc in library::all() {
+        for s in settings_of(&sc) {
+            let value = (s.get)(&sc);
+            let json = match s.kind {
+                Kind::Choice(_) => Value::String(value.clone()),
+                Kind::Switch(..) => Value::Bool(value == "true"),
+                _ => sim::json::parse(&value).unwrap(),
+            };
+            let same = sc.with_settings(&[Setting { path: s.path.into(), value: json }]);
+            assert_eq!(same.as_ref().ok(), Some(&sc), "{} {}: {} = {value}", sc.id, s.path, s.label);
+            if let Kind::Choice(choices) = s.kind {
+                assert!(choices.iter().any(|(v, _)| *v == value), "{} {}: {value} is not among the choices", sc.id, s.path);
+            }
+        }
+    }
+    // Each lock service's settings are the editor's: etcd's and ZooKeeper's too.
+    let zk = library::all().into_iter().find(|s| s.lock.kind == LockKind::ZooKeeper).unwrap();
+    let labels: Vec<&str> = settings_of(&zk).filter(|s| s.section == Section::Lock).map(|s| s.label).collect();
+    assert_eq!(labels, ["Session timeout", "Servers", "Election timeout"]);
+}
+
+/// Every kind makes, in every library scenario it fits, a fault of its kind that validation
+/// takes, and each of its numbers reads back what it starts with.
+#[test]
+fn every_kind_makes_a_fault_the_engine_takes() {
+    for sc in library::all() {
+        let names = sc.actor_names();
+        for k in FAULTS.iter().filter(|k| (k.fits)(&sc)) {
+            let f = k.new_fault(&names[0], names.last().unwrap(), 1_000).unwrap_or_else(|e| panic!("{}: {e}", k.tag));
+            assert_eq!(kind_of(&f).tag, k.tag);
+            for field in k.fields {
+                assert_eq!(k.get(&f, field.name), Some(field.start), "{} {}", k.tag, field.name);
+            }
+            let mut with = sc.clone();
+            with.faults.push(f);
+            assert!(with.validate().is_ok(), "{}: {} is refused: {:?}", sc.id, k.tag, with.validate());
+        }
+    }
+}
