@@ -8,6 +8,7 @@
 //! SET requests in flight" (replies not yet received), and so on. A phrase this reader does not
 //! know is not judged here; the library lint asks such a text to carry a condition.
 
+use sim::scenario::LockKind;
 use sim::trace::EventId;
 use sim::{EventKind, Run, Scenario};
 
@@ -121,6 +122,25 @@ pub fn false_claims(sc: &Scenario, run: &Run, id: EventId, text: &str) -> Vec<St
     if t.contains("partition has healed") {
         let healed = run.intervals.partitions.iter().any(|p| p.to_us <= e.at_us);
         claim(healed, "says a partition has healed; none had".into());
+    }
+    // The service's size, counted in words: "three of five", "two of the three members",
+    // "all five nodes" (a count of the nodes, members or servers the service has; the Change
+    // panel changes it).
+    if matches!(sc.lock.kind, LockKind::Redlock | LockKind::Consensus | LockKind::ZooKeeper) {
+        let n = i64::from(sc.lock.nodes);
+        for pat in [" of the ", " of ", "all "] {
+            for (i, _) in t.match_indices(pat) {
+                let rest = &t[i + pat.len()..];
+                let Some(w) = rest.split(|c: char| !c.is_ascii_alphabetic()).next() else { continue };
+                let after = &rest[w.len()..];
+                let counted = [" nodes", " members", " servers", " masters", " votes"].iter().any(|x| after.starts_with(x))
+                    || (pat != "all " && (after.is_empty() || after.starts_with(['.', ':', ',', ';'])));
+                // Words only ("five", not "5 s"), and not "no": "none of the".
+                if let Some(said) = number(w).filter(|&m| m > 1 && counted) {
+                    claim(said == n, format!("counts {said} in the service; it has {n}"));
+                }
+            }
+        }
     }
     if let EventKind::Tally { ref votes, elapsed_us, .. } = e.kind {
         for n in numbers_before(&t, "", &[" votes"]) {
