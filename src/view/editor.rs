@@ -58,7 +58,7 @@ pub fn Editor(p: &EditorProps) -> Html {
     let lock = (!lock.is_empty()).then(|| {
         html! {
             <fieldset>
-                <legend>{ service_name(sc.lock.kind) }</legend>
+                <legend>{ LockKind::title(sc.lock.kind) }</legend>
                 { for lock }
             </fieldset>
         }
@@ -100,16 +100,5 @@ pub fn Editor(p: &EditorProps) -> Html {
                 <AddFault key={sc.id.clone()} scenario={p.scenario.clone()} dispatch={p.dispatch.clone()} />
             </fieldset>
         </div>
-    }
-}
-
-/// What the editor calls a lock service, over its settings.
-fn service_name(kind: LockKind) -> &'static str {
-    match kind {
-        LockKind::Redis => "Lock service (Redis)",
-        LockKind::Redlock => "Redlock",
-        LockKind::Consensus => "Lock service (etcd-like consensus)",
-        LockKind::ZooKeeper => "Lock service (ZooKeeper)",
-        LockKind::None => "No lock service",
     }
 }

@@ -91,6 +91,12 @@ fn row(p: &InspectorProps, a: ActorId, role: Role, color: Option<usize>) -> Row 
             }
             Row { status, token, warn, color }
         }
+        // The API server keeps one Lease; its holder is what a candidate reads.
+        Role::Member if p.scenario.lock.kind == LockKind::Kubernetes => server(match (facts.down_at(a, t), facts.keys_on(a, t).first()) {
+            (true, _) => "down".to_string(),
+            (false, Some(k)) => format!("Lease held by {}", k.owner.map(|o| run.name(o)).unwrap_or("?")),
+            (false, None) => "Lease has no holder".to_string(),
+        }),
         Role::Redis | Role::Replica => server(match (facts.down_at(a, t), facts.keys_on(a, t).first()) {
             (true, _) => "down".to_string(),
             (false, Some(k)) => format!("lock key held by {}", k.owner.map(|o| run.name(o)).unwrap_or("?")),

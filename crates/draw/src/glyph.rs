@@ -86,10 +86,7 @@ pub fn role_label(role: Role, lock: LockKind, leads: bool) -> &'static str {
         Role::Redis if lock == LockKind::Redlock => "Redlock node",
         Role::Redis => "Redis (lock)",
         Role::Replica => "Redis replica",
-        Role::Member if lock == LockKind::ZooKeeper && leads => "ZooKeeper · leader",
-        Role::Member if lock == LockKind::ZooKeeper => "ZooKeeper server",
-        Role::Member if leads => "member · leader",
-        Role::Member => "etcd-like member",
+        Role::Member => lock.server_label(leads).unwrap_or("server"),
         Role::Resource => "protected resource",
     }
 }

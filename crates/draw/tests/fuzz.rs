@@ -30,7 +30,7 @@ fn env_u64(name: &str, default: u64) -> u64 {
 /// older grant can be accepted after one made under a newer grant.
 fn fenced_with_growing_tokens(s: &Scenario) -> bool {
     let growing = match s.lock.kind {
-        LockKind::Consensus | LockKind::ZooKeeper => s.token.source == TokenKind::Counter,
+        LockKind::Consensus | LockKind::ZooKeeper | LockKind::Kubernetes => s.token.source == TokenKind::Counter,
         LockKind::Redis | LockKind::Redlock => s.token.source == TokenKind::Counter && s.token.store == CounterStore::Durable,
         LockKind::None => false,
     };
@@ -102,7 +102,7 @@ fn generated_scenarios_never_break_a_stage() {
     let mut failures = Vec::new();
     let began = Instant::now();
     for seed in start..start + count {
-        let generated = gen::scenario(seed);
+        let generated = gen::any_service(seed);
         // Through the text, as a file or a link would come in.
         let s = match Scenario::parse(&generated.to_json()) {
             Ok(s) => s,

@@ -33,11 +33,13 @@ pub mod resource;
 pub mod rng;
 pub mod scenario;
 pub mod search;
+pub mod service;
 pub mod sort;
 pub mod time;
 pub mod to_value;
 pub mod trace;
 pub mod verdict;
+pub mod wire;
 mod world;
 pub mod zookeeper;
 

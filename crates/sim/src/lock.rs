@@ -17,6 +17,7 @@ use crate::redis::server::{self as redis_server, Servers};
 use crate::redlock::Redlock;
 use crate::rng::Rng;
 use crate::scenario::{member_name, min_lease_ttl_ms, node_name, zk_name, CounterStore, LockKind, Persistence, Scenario, TokenKind};
+use crate::service::kubernetes::{self, client::Elector, server::ApiServer};
 use crate::time::{Micros, MS};
 use crate::trace::{Actor, ActorId, EventKind, Role};
 use crate::zookeeper::{self, client::Recipe, server::Ensemble};
@@ -30,6 +31,7 @@ pub enum Service {
     Redis(Servers),
     Consensus(Cluster),
     ZooKeeper(Ensemble),
+    Kubernetes(ApiServer),
 }
 
 /// A lock service's timers.
@@ -63,6 +65,7 @@ fn roles(sc: &Scenario) -> Vec<Role> {
         LockKind::Redis => vec![Role::Redis],
         LockKind::Redlock => vec![Role::Redis; n],
         LockKind::Consensus | LockKind::ZooKeeper => vec![Role::Member; n],
+        LockKind::Kubernetes => vec![Role::Member],
         LockKind::None => vec![],
     }
 }
@@ -101,6 +104,10 @@ impl Service {
                 };
                 Service::ZooKeeper(Ensemble::new(servers, cfg))
             }
+            LockKind::Kubernetes => {
+                let cfg = kubernetes::server::Settings { lease_ms: l.ttl_ms, tokens: sc.token.source == TokenKind::Counter };
+                Service::Kubernetes(ApiServer::new(id(crate::scenario::APISERVER), cfg))
+            }
             LockKind::None => Service::None,
         }
     }
@@ -121,6 +128,7 @@ impl Service {
             (Service::Redis(s), Dest::Node(i)) => s.redlock_nodes.get(i).copied(),
             (Service::Consensus(c), Dest::Leader) => c.contact(),
             (Service::ZooKeeper(z), Dest::Leader) => z.contact(),
+            (Service::Kubernetes(k), Dest::Lock) => Some(k.contact()),
             _ => None,
         }
     }
@@ -131,6 +139,7 @@ impl Service {
             Service::Redis(s) => wrap(out, Timer::Redis, |o| s.on_message(at, from, payload, env, o)),
             Service::Consensus(c) => wrap(out, Timer::Consensus, |o| c.on_message(at, from, payload, env, o)),
             Service::ZooKeeper(z) => wrap(out, Timer::ZooKeeper, |o| z.on_message(at, from, payload, env, o)),
+            Service::Kubernetes(k) => wrap(out, |t| match t {}, |o| k.on_message(from, payload, env, o)),
             Service::None => {}
         }
     }
@@ -150,7 +159,8 @@ impl Service {
             Service::Redis(s) => wrap(out, Timer::Redis, |o| s.on_fault(fault, env, o)),
             Service::Consensus(c) => wrap(out, Timer::Consensus, |o| c.on_fault(fault, env, o)),
             Service::ZooKeeper(z) => wrap(out, Timer::ZooKeeper, |o| z.on_fault(fault, env, o)),
-            Service::None => {}
+            // The Lease is kept in etcd: a crash or pause of the API server loses nothing.
+            Service::Kubernetes(_) | Service::None => {}
         }
     }
 }
@@ -164,6 +174,7 @@ pub enum Protocol {
     Redlock(Redlock),
     Consensus(Session),
     ZooKeeper(Recipe),
+    Kubernetes(Elector),
 }
 
 type Effects = Vec<proto::Effect>;
@@ -183,6 +194,11 @@ impl Protocol {
             }
             LockKind::Consensus => Protocol::Consensus(Session::default()),
             LockKind::ZooKeeper => Protocol::ZooKeeper(Recipe::default()),
+            LockKind::Kubernetes => Protocol::Kubernetes(Elector::new(kubernetes::client::Timing {
+                lease_us: l.ttl_ms as Micros * MS,
+                renew_deadline_us: l.renew_deadline_ms as Micros * MS,
+                retry_us: l.retry_period_ms as Micros * MS,
+            })),
         }
     }
 
@@ -193,6 +209,7 @@ impl Protocol {
             Protocol::Redlock(p) => p.acquire(k, cx, out),
             Protocol::Consensus(p) => p.acquire(timeout_ms, k, cx, out),
             Protocol::ZooKeeper(p) => p.acquire(timeout_ms, k, cx, out),
+            Protocol::Kubernetes(p) => p.acquire(timeout_ms, k, cx, out),
         }
     }
 
@@ -202,7 +219,7 @@ impl Protocol {
             Protocol::Redis(p) => p.renew(k, cx, out),
             Protocol::Redlock(p) => p.renew(k, cx, out),
             // A session renews itself with keepalives or pings (validation refuses the step).
-            Protocol::Consensus(_) | Protocol::ZooKeeper(_) => false,
+            Protocol::Consensus(_) | Protocol::ZooKeeper(_) | Protocol::Kubernetes(_) => false,
         }
     }
 
@@ -213,6 +230,7 @@ impl Protocol {
             Protocol::Redlock(p) => p.release(k, cx, out),
             Protocol::Consensus(p) => p.release(k, cx, out),
             Protocol::ZooKeeper(p) => p.release(k, cx, out),
+            Protocol::Kubernetes(p) => p.release(k, cx, out),
         }
     }
 
@@ -228,6 +246,7 @@ impl Protocol {
     pub fn retry_delay(&self, retry_ms: u64, rng: &mut Rng) -> Micros {
         match self {
             Protocol::Redlock(_) => Redlock::retry_delay(retry_ms, rng),
+            Protocol::Kubernetes(p) => p.retry_delay(rng),
             _ => retry_ms as Micros * MS,
         }
     }
@@ -239,6 +258,7 @@ impl Protocol {
             Protocol::Redlock(s) => s.on_message(p, k, cx, out),
             Protocol::Consensus(s) => s.on_message(p, k, cx, out),
             Protocol::ZooKeeper(s) => s.on_message(p, k, cx, out),
+            Protocol::Kubernetes(s) => s.on_message(p, k, cx, out),
         }
     }
 
@@ -249,6 +269,7 @@ impl Protocol {
             Protocol::Redlock(s) => s.on_timer(kind, k, cx, out),
             Protocol::Consensus(s) => s.on_timer(kind, k, cx, out),
             Protocol::ZooKeeper(s) => s.on_timer(kind, k, cx, out),
+            Protocol::Kubernetes(s) => s.on_timer(kind, k, cx, out),
         }
     }
 }
@@ -258,6 +279,7 @@ pub fn narrate(sc: &Scenario, me: &str, kind: &EventKind, name: &dyn Fn(ActorId)
     match sc.lock.kind {
         LockKind::ZooKeeper => zookeeper::narrate(me, kind, name, sc.lock.ttl_ms),
         LockKind::Consensus => consensus::narrate_client(me, kind),
+        LockKind::Kubernetes => kubernetes::words::narrate(sc, me, kind, name),
         _ => None,
     }
     .or_else(|| consensus::narrate(me, kind, name, sc.lock.election_timeout_ms))

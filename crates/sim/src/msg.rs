@@ -117,6 +117,8 @@ pub enum Payload {
     },
     /// ZooKeeper: a request, reply or watch notification of the lock recipe.
     Zk(crate::zookeeper::Msg),
+    /// Kubernetes: a request to the API server about the `Lease`, or its answer.
+    Kubernetes(crate::wire::kubernetes::Msg),
     /// Consensus: the leader replicates proposal `id` to a follower.
     Append {
         id: u64,
@@ -216,6 +218,7 @@ impl Payload {
             Payload::CUnlocked { deleted: true, .. } => "unlocked".into(),
             Payload::CUnlocked { deleted: false, .. } => "unlocked, 0 keys deleted".into(),
             Payload::Zk(m) => m.describe(),
+            Payload::Kubernetes(m) => m.describe(),
             Payload::Append { id, what } => format!("append #{id}: {what}"),
             Payload::AppendAck { id } => format!("ack #{id}"),
         }

@@ -302,6 +302,7 @@ impl Scenario {
             LockKind::Redlock => names.extend((0..self.lock.nodes as usize).map(node_name)),
             LockKind::Consensus => names.extend((0..self.lock.nodes as usize).map(member_name)),
             LockKind::ZooKeeper => names.extend((0..self.lock.nodes as usize).map(zk_name)),
+            LockKind::Kubernetes => names.push(APISERVER.into()),
             LockKind::None => {}
         }
         names.push("resource".into());

@@ -258,6 +258,7 @@ fn every_server_actor_and_client_protocol_has_unit_tests() {
 
 /// One event of every kind. A new kind does not compile here until it is listed.
 fn every_kind() -> Vec<EventKind> {
+    use sim::wire::kubernetes as kube;
     use EventKind::*;
     let all = vec![
         Start,
@@ -312,6 +313,16 @@ fn every_kind() -> Vec<EventKind> {
         LeaderElected { leases: 0 },
         NoQuorum { since_us: 1 },
         SteppedDown { leader: 0 },
+        Kubernetes(kube::Event::Held { holder: "B".into(), unchanged_us: 1 }),
+        Kubernetes(kube::Event::Held { holder: "B".into(), unchanged_us: 0 }),
+        Kubernetes(kube::Event::Written { client: 0, change: kube::Change::Created, rv: 1, transitions: 0 }),
+        Kubernetes(kube::Event::Written { client: 0, change: kube::Change::TookOver, rv: 1, transitions: 1 }),
+        Kubernetes(kube::Event::Written { client: 0, change: kube::Change::Renewed, rv: 1, transitions: 0 }),
+        Kubernetes(kube::Event::Written { client: 0, change: kube::Change::Released, rv: 1, transitions: 0 }),
+        Kubernetes(kube::Event::Conflict { client: 0, sent: Some(1), rv: Some(2) }),
+        Kubernetes(kube::Event::Conflict { client: 0, sent: None, rv: None }),
+        Kubernetes(kube::Event::RenewFailed { holder: String::new(), left_us: 1 }),
+        Kubernetes(kube::Event::RenewFailed { holder: "B".into(), left_us: 1 }),
     ];
     for k in &all {
         match k {
@@ -366,7 +377,8 @@ fn every_kind() -> Vec<EventKind> {
             | LeaseExpired { .. }
             | LeaderElected { .. }
             | SteppedDown { .. }
-            | NoQuorum { .. } => {}
+            | NoQuorum { .. }
+            | Kubernetes(_) => {}
         }
     }
     all
@@ -374,7 +386,8 @@ fn every_kind() -> Vec<EventKind> {
 
 #[test]
 fn every_event_kind_has_narration() {
-    let sc = sim::library::get("lease-basics").expect("a library scenario");
+    // A service's own events are worded by its slice: narrate them in one of its runs.
+    let sc = sim::library::get("k8s-lease-paused-leader").expect("a library scenario");
     let run = sim::run(&sc).unwrap();
     let cx = sim::narrate::Cx { sc: &sc, actors: &run.actors, messages: &run.intervals.messages, words: &run.words, fences: true };
     for kind in every_kind() {

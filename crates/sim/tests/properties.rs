@@ -45,6 +45,8 @@ fn base(seed: u64, ttl_ms: u64, fencing: Fencing, clients: Vec<Client>, faults: 
             clock_drift_factor: 0.01,
             election_timeout_ms: 1000,
             recheck_after_wait: true,
+            renew_deadline_ms: 10_000,
+            retry_period_ms: 2_000,
         },
         token: TokenSource { source: TokenKind::Counter, start: 33, store: CounterStore::Durable },
         resource: Resource { kind: ResourceKind::Store, fencing, idempotency: false, check_write_gap_ms: 200 },

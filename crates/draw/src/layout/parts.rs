@@ -81,8 +81,7 @@ fn key_rows(run: &Run) -> (Vec<usize>, Map<usize, usize>) {
 
 /// The lock keys on their nodes, in their owners' colours.
 pub(super) fn keys(l: &mut Layout, run: &Run, sc: &Scenario) {
-    // A ZooKeeper lock is a znode; every other service's is a key.
-    let key = if sc.lock.kind == sim::scenario::LockKind::ZooKeeper { "znode" } else { "key" };
+    let key = sc.lock.kind.lock_word();
     let (rows_of, rows_on) = key_rows(run);
     for (i, k) in run.intervals.keys.iter().enumerate() {
         let lane = l.lane(k.node).clone();

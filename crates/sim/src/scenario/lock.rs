@@ -17,8 +17,48 @@ pub enum LockKind {
     /// ephemeral sequential znodes.
     #[serde(rename = "zookeeper")]
     ZooKeeper,
+    /// Kubernetes leader election: a `Lease` object (coordination.k8s.io/v1) on an API server
+    /// whose updates are optimistic (resourceVersion), and candidates that follow client-go's
+    /// `leaderelection`: `ttl_ms` is its LeaseDuration, with `renew_deadline_ms` and
+    /// `retry_period_ms` (`service::kubernetes`).
+    Kubernetes,
     /// No lock service at all (the clients rely on the resource alone).
     None,
+}
+
+impl LockKind {
+    /// What the lab calls the service, over its settings.
+    pub fn title(self) -> &'static str {
+        match self {
+            LockKind::Redis => "Lock service (Redis)",
+            LockKind::Redlock => "Redlock",
+            LockKind::Consensus => "Lock service (etcd-like consensus)",
+            LockKind::ZooKeeper => "Lock service (ZooKeeper)",
+            LockKind::Kubernetes => "Lock service (Kubernetes Lease)",
+            LockKind::None => "No lock service",
+        }
+    }
+
+    /// What the service's lock is called on a server's lane: a key, a znode, the Lease.
+    pub fn lock_word(self) -> &'static str {
+        match self {
+            LockKind::ZooKeeper => "znode",
+            LockKind::Kubernetes => "Lease",
+            _ => "key",
+        }
+    }
+
+    /// The words under a server's lane (`leads`: it is the leader now); `None` for a Redis lane.
+    pub fn server_label(self, leads: bool) -> Option<&'static str> {
+        Some(match self {
+            LockKind::ZooKeeper if leads => "ZooKeeper · leader",
+            LockKind::ZooKeeper => "ZooKeeper server",
+            LockKind::Kubernetes => "API server (Lease)",
+            LockKind::Consensus if leads => "member · leader",
+            LockKind::Consensus => "etcd-like member",
+            _ => return None,
+        })
+    }
 }
 
 /// How a client releases the lock.
@@ -91,7 +131,31 @@ pub struct LockService {
     /// found by Jepsen (etcd-io/etcd#11456).
     #[serde(default = "yes", skip_serializing_if = "is_yes")]
     pub recheck_after_wait: bool,
+    /// Kubernetes: how long a leader keeps trying to renew before it stops leading (client-go's
+    /// RenewDeadline; core clients use 10 s).
+    #[serde(default = "default_renew_deadline", skip_serializing_if = "is_default_renew_deadline")]
+    pub renew_deadline_ms: u64,
+    /// Kubernetes: how long a candidate or leader waits between tries (client-go's RetryPeriod;
+    /// core clients use 2 s).
+    #[serde(default = "default_retry_period", skip_serializing_if = "is_default_retry_period")]
+    pub retry_period_ms: u64,
 }
+
+pub(super) fn default_renew_deadline() -> u64 {
+    10_000
+}
+pub(super) fn is_default_renew_deadline(n: &u64) -> bool {
+    *n == 10_000
+}
+pub(super) fn default_retry_period() -> u64 {
+    2_000
+}
+pub(super) fn is_default_retry_period(n: &u64) -> bool {
+    *n == 2_000
+}
+
+/// The lane of the Kubernetes API server that keeps the `Lease`.
+pub const APISERVER: &str = "apiserver";
 
 pub(super) fn default_election() -> u64 {
     1000

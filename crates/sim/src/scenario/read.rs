@@ -55,6 +55,7 @@ impl FromValue for LockService {
             persistence = default_persistence(), replica = None, nodes = default_nodes(),
             node_timeout_ms = default_node_timeout(), parallel = false, clock_drift_factor = default_drift_factor(),
             election_timeout_ms = default_election(), recheck_after_wait = yes(),
+            renew_deadline_ms = default_renew_deadline(), retry_period_ms = default_retry_period(),
         })
     }
 }
@@ -181,7 +182,7 @@ impl FromValue for Fact {
 
 unit_enums! {
     LockKind { "redis" => LockKind::Redis, "redlock" => LockKind::Redlock, "consensus" => LockKind::Consensus,
-        "zookeeper" => LockKind::ZooKeeper, "none" => LockKind::None }
+        "zookeeper" => LockKind::ZooKeeper, "kubernetes" => LockKind::Kubernetes, "none" => LockKind::None }
     ReleaseStyle { "compare-and-delete" => ReleaseStyle::CompareAndDelete, "del" => ReleaseStyle::Del }
     RenewStyle { "compare-and-extend" => RenewStyle::CompareAndExtend, "pexpire" => RenewStyle::Pexpire,
         "none" => RenewStyle::None }

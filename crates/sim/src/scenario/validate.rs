@@ -3,10 +3,9 @@
 
 use crate::flat::Set;
 
-use super::{
-    limits, member_name, node_name, teach, zk_name, CounterStore, Fault, LockKind, RenewStyle, ResourceKind, Scenario, ScenarioError, Step,
-    TokenKind, ZK_SESSION_TIMEOUT_MS,
-};
+mod lock;
+
+use super::{limits, teach, Fault, LockKind, RenewStyle, ResourceKind, Scenario, ScenarioError, Step};
 
 impl Scenario {
     /// Checks references, ranges and limits. Every error names the field.
@@ -72,84 +71,6 @@ impl Scenario {
         Ok(())
     }
 
-    /// The lock service, the token source and the resource.
-    fn check_lock(&self) -> Result<(), ScenarioError> {
-        use limits::*;
-        let err = |p: String, m: String| Err(ScenarioError::at(p, m));
-        let l = &self.lock;
-        if l.ttl_ms == 0 || l.ttl_ms > DURATION_MS {
-            return err("lock.ttl_ms".into(), format!("must be between 1 and {DURATION_MS}"));
-        }
-        if let Some(r) = &l.replica {
-            if r.lag_ms > DURATION_MS {
-                return err("lock.replica.lag_ms".into(), format!("must be at most {DURATION_MS}"));
-            }
-        }
-        if l.kind == LockKind::Consensus {
-            if l.nodes == 0 || l.nodes > 9 {
-                return err("lock.nodes".into(), "a consensus service needs between 1 and 9 members".into());
-            }
-            if l.replica.is_some() {
-                return err("lock.replica".into(), "a consensus service replicates by itself; remove lock.replica".into());
-            }
-            if l.election_timeout_ms == 0 || l.election_timeout_ms > DURATION_MS {
-                return err("lock.election_timeout_ms".into(), format!("must be between 1 and {DURATION_MS}"));
-            }
-            if self.token.source == TokenKind::RandomOwner {
-                return err("token.source".into(), "a consensus lock's token is its key's revision: use counter (or none)".into());
-            }
-        }
-        if l.kind == LockKind::ZooKeeper {
-            if l.nodes == 0 || l.nodes > 9 {
-                return err("lock.nodes".into(), "a ZooKeeper ensemble needs between 1 and 9 servers".into());
-            }
-            if l.replica.is_some() {
-                return err("lock.replica".into(), "a ZooKeeper ensemble replicates by itself; remove lock.replica".into());
-            }
-            let [lo, hi] = ZK_SESSION_TIMEOUT_MS;
-            if !(lo..=hi).contains(&l.ttl_ms) {
-                return err(
-                    "lock.ttl_ms".into(),
-                    format!("is ZooKeeper's session timeout: between {lo} and {hi} (2 to 20 ticks of tickTime=2000)"),
-                );
-            }
-            if l.election_timeout_ms == 0 || l.election_timeout_ms > DURATION_MS {
-                return err("lock.election_timeout_ms".into(), format!("must be between 1 and {DURATION_MS}"));
-            }
-            if self.token.source == TokenKind::RandomOwner {
-                return err("token.source".into(), "a ZooKeeper lock's token is its znode's creation zxid: use counter (or none)".into());
-            }
-        }
-        // Checked whatever the kind: a scenario switched to Redlock later must still be valid.
-        if !(0.0..=0.5).contains(&l.clock_drift_factor) {
-            return err("lock.clock_drift_factor".into(), "must be between 0 and 0.5".into());
-        }
-        if l.kind == LockKind::Redlock {
-            if l.nodes == 0 || l.nodes > 9 {
-                return err("lock.nodes".into(), "Redlock needs between 1 and 9 nodes".into());
-            }
-            if l.replica.is_some() {
-                return err("lock.replica".into(), "Redlock's nodes are independent masters without replicas".into());
-            }
-            if l.node_timeout_ms == 0 || l.node_timeout_ms > DURATION_MS {
-                return err("lock.node_timeout_ms".into(), format!("must be between 1 and {DURATION_MS}"));
-            }
-            if self.token.source == TokenKind::Counter && self.token.store == CounterStore::Redis {
-                return err(
-                    "token.store".into(),
-                    "Redlock has no counter of its own: a counter on one node is lost with that node; use durable".into(),
-                );
-            }
-        }
-        if self.token.start == 0 || self.token.start > SEED {
-            return err("token.start".into(), format!("must be between 1 and {SEED}"));
-        }
-        if self.resource.check_write_gap_ms > DURATION_MS {
-            return err("resource.check_write_gap_ms".into(), format!("must be at most {DURATION_MS}"));
-        }
-        Ok(())
-    }
-
     /// The clients and their programs.
     fn check_clients(&self) -> Result<(), ScenarioError> {
         use limits::*;
@@ -162,16 +83,15 @@ impl Scenario {
             return err("clients".into(), format!("{} clients; at most {CLIENTS} are allowed", self.clients.len()));
         }
         let mut seen = Set::new();
+        // The servers' lanes of this lock service (and below, the names any service may give one).
+        let servers = self.actor_names().split_off(self.clients.len());
         for (i, c) in self.clients.iter().enumerate() {
             let ok =
                 !c.name.is_empty() && c.name.len() <= 16 && c.name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_');
             if !ok {
                 return err(format!("clients[{i}].name"), "use 1 to 16 letters, digits, '-' or '_'".into());
             }
-            let is_node = (self.lock.kind == LockKind::Redlock && (0..self.lock.nodes as usize).any(|n| node_name(n) == c.name))
-                || (self.lock.kind == LockKind::Consensus && (0..self.lock.nodes as usize).any(|n| member_name(n) == c.name))
-                || (self.lock.kind == LockKind::ZooKeeper && (0..self.lock.nodes as usize).any(|n| zk_name(n) == c.name));
-            if ["redis", "replica", "resource"].contains(&c.name.as_str()) || is_node {
+            if ["redis", "replica", "resource", super::APISERVER].contains(&c.name.as_str()) || servers.contains(&c.name) {
                 return err(format!("clients[{i}].name"), format!("`{}` is the name of a server", c.name));
             }
             if !seen.insert(c.name.clone()) {
@@ -355,6 +275,9 @@ impl Scenario {
             }
             Step::Renew { .. } if self.lock.kind == LockKind::Consensus => {
                 return e("renew", "a consensus session renews itself with keepalives every TTL/3; remove this step".into());
+            }
+            Step::Renew { .. } if self.lock.kind == LockKind::Kubernetes => {
+                return e("renew", "a Kubernetes leader renews its Lease by itself every retry period; remove this step".into());
             }
             Step::Renew { .. } if self.lock.kind == LockKind::ZooKeeper => {
                 return e("renew", "a ZooKeeper session renews itself with pings every third of its timeout; remove this step".into());

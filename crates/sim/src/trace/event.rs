@@ -265,6 +265,8 @@ pub enum EventKind {
     SteppedDown {
         leader: ActorId,
     },
+    /// Kubernetes leader election's own events.
+    Kubernetes(crate::wire::kubernetes::Event),
 }
 
 impl EventKind {
@@ -289,6 +291,7 @@ impl EventKind {
             | EventKind::Rejected { token, .. }
             | EventKind::Checked { token, .. }
             | EventKind::KeySet { token, .. } => *token,
+            EventKind::Kubernetes(e) => e.token(),
             _ => None,
         }
     }
@@ -351,6 +354,7 @@ impl EventKind {
             LeaderElected { .. } => ("leader", actor),
             SteppedDown { .. } => ("stepped-down", actor),
             NoQuorum { .. } => ("no-quorum", actor),
+            Kubernetes(e) => e.tag(actor),
         }
     }
 

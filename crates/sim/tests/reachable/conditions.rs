@@ -33,6 +33,12 @@ pub fn failing(sc: &Scenario, run: &Run, when: &When, id: EventId) -> Vec<String
         let carried = match e.kind {
             EventKind::Acquired { token, .. } | EventKind::Accepted { token, .. } | EventKind::Rejected { token, .. } => token,
             EventKind::KeySet { token, .. } | EventKind::Checked { token, .. } => token,
+            // A new holder's leaseTransitions.
+            EventKind::Kubernetes(sim::wire::kubernetes::Event::Written { change, transitions, .. })
+                if matches!(change, sim::wire::kubernetes::Change::Created | sim::wire::kubernetes::Change::TookOver) =>
+            {
+                Some(transitions)
+            }
             _ => None,
         };
         need(carried == Some(t), "token");
