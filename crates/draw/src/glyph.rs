@@ -156,7 +156,7 @@ pub fn pause(p: &PauseBlock) -> Glyph {
         title: Some(p.title.clone()),
     }];
     if p.x1 - p.x0 > 50.0 {
-        shapes.push(Shape::Text { x: p.x0 + 6.0, y: p.y + p.h / 2.0 + 4.0, class: "pause-label", text: "paused".into() });
+        shapes.push(Shape::Text { x: p.x0 + 6.0, y: p.y + p.h / 2.0 + 4.0, class: "pause-label", text: p.label.into() });
     }
     Glyph { class: "pause".into(), title: None, shapes }
 }

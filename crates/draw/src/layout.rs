@@ -231,6 +231,8 @@ impl Mark {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PauseBlock {
     pub fault: usize,
+    /// What it is called on the block: "paused", or "disk stall".
+    pub label: &'static str,
     pub actor: usize,
     pub x0: f64,
     pub x1: f64,

@@ -142,7 +142,9 @@ pub fn entries(k: Kinds) -> Vec<Entry> {
     let mut out = Vec::new();
     for (i, (kind, text)) in BARS.iter().enumerate().filter(|(i, _)| on(*i)) {
         let g = match *kind {
-            None => glyph::pause(&PauseBlock { fault: 0, actor: 0, x0: 2.0, x1: 28.0, y: 6.0, h: 10.0, title: String::new() }),
+            None => {
+                glyph::pause(&PauseBlock { fault: 0, label: "paused", actor: 0, x0: 2.0, x1: 28.0, y: 6.0, h: 10.0, title: String::new() })
+            }
             // The first three are a holder's: in its colour.
             Some(kind) => bar(kind, if i < 3 { k.client } else { None }),
         };

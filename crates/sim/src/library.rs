@@ -61,6 +61,7 @@ scenarios!(
     "same-owner-retry",
     "idempotent-not-fenced",
     "failover-lost-lock",
+    "redis-disk-stall",
     "redlock-happy",
     "redlock-clock-jump",
     "redlock-drift",

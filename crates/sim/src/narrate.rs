@@ -236,7 +236,12 @@ fn faults(cx: &Cx, a: ActorId, me: &str, kind: &EventKind) -> Option<String> {
         Paused { until_us } => {
             format!("{me} is paused until {}: it keeps its state, receives nothing, and its clock keeps running.", fmt(*until_us))
         }
-        Resumed { buffered } => format!(
+        Resumed { buffered, disk: true } => format!(
+            "{me}'s disk answers again: {me} handles the {buffered} message{} and timer{} that waited meanwhile.",
+            if *buffered == 1 { "" } else { "s" },
+            if *buffered == 1 { "" } else { "s" }
+        ),
+        Resumed { buffered, .. } => format!(
             "{me} resumes, believing what it believed before the pause; {buffered} buffered message{} and timer{} are handled now.",
             if *buffered == 1 { "" } else { "s" },
             if *buffered == 1 { "" } else { "s" }
@@ -253,6 +258,14 @@ fn faults(cx: &Cx, a: ActorId, me: &str, kind: &EventKind) -> Option<String> {
         }
         DriftChanged { ppm } => format!("{me}'s clock now drifts by {ppm} ppm."),
         Isolated { until_us } => format!("The network is partitioned: {me} is cut off from the others until {}.", fmt(*until_us)),
+        DiskStalled { until_us, waits: true } => format!(
+            "{me}'s disk stalls until {}: every write to its log hangs, and {me} writes each change to its log before it answers, so it answers nothing meanwhile.",
+            fmt(*until_us)
+        ),
+        DiskStalled { until_us, waits: false } => format!(
+            "{me}'s disk stalls until {}; without persistence {me} never waits for it, and answers as before.",
+            fmt(*until_us)
+        ),
         Healed => "The partition heals.".to_string(),
         _ => return None,
     })

@@ -122,6 +122,8 @@ struct Proc {
     inc: u32,
     /// What reached it while it was paused.
     deferred: Vec<Action>,
+    /// Whether it is stopped by a stall of its disk rather than by a pause.
+    disk: bool,
 }
 
 struct World<'s> {

@@ -295,12 +295,15 @@ fn every_kind() -> Vec<EventKind> {
         Conflict { client: 0, expected: 1, actual: 2 },
         Checked { client: 0, token: None },
         Paused { until_us: 1 },
-        Resumed { buffered: 1 },
+        Resumed { buffered: 1, disk: false },
+        Resumed { buffered: 1, disk: true },
         Crashed,
         Restarted { kept_data: false },
         ClockJumped { by_us: 1 },
         DriftChanged { ppm: 1 },
         Isolated { until_us: 1 },
+        DiskStalled { until_us: 1, waits: true },
+        DiskStalled { until_us: 1, waits: false },
         Healed,
         Promoted,
         Queued { rev: 1 },
@@ -366,6 +369,7 @@ fn every_kind() -> Vec<EventKind> {
             | ClockJumped { .. }
             | DriftChanged { .. }
             | Isolated { .. }
+            | DiskStalled { .. }
             | Healed
             | Promoted
             | Queued { .. }

@@ -5,7 +5,7 @@
 
 use sim::json::Value;
 use sim::library;
-use sim::scenario::fault_kinds::{kind_of, FAULTS};
+use sim::scenario::fault_kinds::{kind_of, Target, FAULTS};
 use sim::scenario::settings::{settings_of, Kind, Section};
 use sim::scenario::{LockKind, Setting};
 
@@ -39,7 +39,9 @@ fn every_kind_makes_a_fault_the_engine_takes() {
     for sc in library::all() {
         let names = sc.actor_names();
         for k in FAULTS.iter().filter(|k| (k.fits)(&sc)) {
-            let f = k.new_fault(&names[0], names.last().unwrap(), 1_000).unwrap_or_else(|e| panic!("{}: {e}", k.tag));
+            // A lock server's fault strikes the first server (the lane after the clients).
+            let who = if k.target == Target::Server { &names[sc.clients.len()] } else { &names[0] };
+            let f = k.new_fault(who, names.last().unwrap(), 1_000).unwrap_or_else(|e| panic!("{}: {e}", k.tag));
             assert_eq!(kind_of(&f).tag, k.tag);
             for field in k.fields {
                 assert_eq!(k.get(&f, field.name), Some(field.start), "{} {}", k.tag, field.name);

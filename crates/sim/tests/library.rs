@@ -25,6 +25,7 @@ const TABLE: &[(&str, sim::Safety, Option<sim::Safety>)] = &[
     ("same-owner-retry", Unsafe, Some(Safe)),
     ("idempotent-not-fenced", Unsafe, Some(Safe)),
     ("failover-lost-lock", Unsafe, Some(Safe)),
+    ("redis-disk-stall", Unsafe, Some(Safe)),
     ("redlock-happy", Safe, None),
     ("redlock-clock-jump", Unsafe, Some(Safe)),
     ("redlock-drift", Unsafe, Some(Safe)),
@@ -175,6 +176,7 @@ fn a_fixed_run_has_a_key_moment_where_the_fix_acts() {
                         | sim::EventKind::Duplicate { .. }
                         | sim::EventKind::KeyUnchanged { .. }
                         | sim::EventKind::LostLock { .. }
+                        | sim::EventKind::Abandoned { .. }
                         | sim::EventKind::ReadServed { .. }
                         | sim::EventKind::Tally { ok: false, .. }
                         | sim::EventKind::EffectSent { deduplicated: true, .. }

@@ -106,6 +106,8 @@ fn remap(f: &mut Fault, names: &[String], has_replica: bool) -> bool {
             fix(to);
         }
         Fault::Failover { .. } => return has_replica,
+        // Only a lock server's disk stalls.
+        Fault::DiskStall { actor, .. } => *actor = "redis".into(),
     }
     true
 }

@@ -102,6 +102,7 @@ pub fn describe(f: &Fault) -> String {
         Fault::Delay { from, to, .. } => format!("the delay of {from}'s messages to {to}"),
         Fault::Drop { from, to, .. } => format!("the loss of {from}'s messages to {to}"),
         Fault::Failover { .. } => "the failover".into(),
+        Fault::DiskStall { actor, .. } => format!("the stall of {actor}'s disk"),
     }
 }
 

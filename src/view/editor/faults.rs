@@ -59,7 +59,11 @@ pub fn AddFault(p: &AddFaultProps) -> Html {
     let sc = &*p.scenario;
     let kinds: Vec<&FaultKind> = FAULTS.iter().filter(|k| (k.fits)(sc)).collect();
     let k = kinds.iter().find(|k| k.tag == *kind).copied().unwrap_or(kinds[0]);
-    let names = sc.actor_names();
+    let mut names = sc.actor_names();
+    if k.target == Target::Server {
+        // The lock service's lanes: between the clients and the resource.
+        names = names[sc.clients.len()..names.len() - 1].to_vec();
+    }
     let pick = |chosen: &str, or: &String| if names.iter().any(|n| n == chosen) { chosen.to_string() } else { or.clone() };
     let actor = pick(&who, &names[0]);
     // Held or lost messages go to the resource unless another lane is chosen.
@@ -107,7 +111,7 @@ pub fn AddFault(p: &AddFaultProps) -> Html {
                 </select>
             </label>
             { match k.target {
-                Target::Actor => lane("to", "Actor", &actor, None, set(&who)),
+                Target::Actor | Target::Server => lane("to", "Actor", &actor, None, set(&who)),
                 Target::Isolate => lane("cutting off", "Actor", &actor, None, set(&who)),
                 Target::Link => html! { <>{ lane("from", "Actor", &actor, None, set(&who)) }{ lane("to", "Receiver", &dest, Some(&actor), set(&to)) }</> },
                 Target::Service => html! {},

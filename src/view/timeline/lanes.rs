@@ -138,7 +138,7 @@ fn pause(p: &BackdropProps, pb: &draw::layout::PauseBlock) -> Html {
     }
     let (fault, d) = (pb.fault, p.dispatch.clone());
     let (at_ms, duration_ms) = match p.scenario.faults.get(fault) {
-        Some(Fault::Pause { at_ms, duration_ms, .. }) => (*at_ms, *duration_ms),
+        Some(Fault::Pause { at_ms, duration_ms, .. } | Fault::DiskStall { at_ms, duration_ms, .. }) => (*at_ms, *duration_ms),
         _ => (0, 0),
     };
     let on_down = {

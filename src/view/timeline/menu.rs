@@ -53,6 +53,9 @@ pub fn lane_menu(p: &MenuProps) -> Html {
         items.push(item(format!("Restart {name} here"), Fault::Restart { actor: name.clone(), at_ms }));
     }
     items.push(item(format!("Cut {name} off for 5 s here"), Fault::Partition { isolate: vec![name.clone()], at_ms, duration_ms: 5_000 }));
+    if actor.role.is_lock_server() {
+        items.push(item(format!("Stall {name}'s disk here for 3 s"), Fault::DiskStall { actor: name.clone(), at_ms, duration_ms: 3_000 }));
+    }
     if actor.role == Role::Redis && p.scenario.lock.replica.is_some() {
         items.push(item("Fail over to the replica here".into(), Fault::Failover { at_ms }));
     }

@@ -190,7 +190,7 @@ pub fn narrate(me: &str, kind: &EventKind, name: &dyn Fn(ActorId) -> String, ele
             fmt(from_ms(election_timeout_ms as i64))
         ),
         EventKind::SteppedDown { leader } => format!(
-            "{me} resumes to find {} elected leader while it was paused, with a higher term: {me} steps down and follows; what reached it during the pause goes unanswered.",
+            "{me} runs again to find {} elected leader meanwhile, with a higher term: {me} steps down and follows; what reached it while it was stopped goes unanswered.",
             n(*leader)
         ),
         EventKind::NoQuorum { since_us } => format!(

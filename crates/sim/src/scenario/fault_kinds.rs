@@ -21,6 +21,8 @@ pub enum Target {
     Link,
     /// The lock service itself (a failover).
     Service,
+    /// One of the lock service's servers (`actor`).
+    Server,
 }
 
 /// One of a fault's numbers.
@@ -104,6 +106,13 @@ pub static FAULTS: &[FaultKind] = &[
         fields: &[],
         fits: |s| s.lock.kind == LockKind::Redis && s.lock.replica.is_some(),
     },
+    FaultKind {
+        tag: "disk_stall",
+        label: "a disk stall",
+        target: Target::Server,
+        fields: &[field("duration_ms", "duration", "For", Kind::Ms { min: 0 }, 3_000)],
+        fits: |s| s.lock.kind != LockKind::None,
+    },
 ];
 
 /// The kind of fault `f` is.
@@ -119,7 +128,7 @@ impl FaultKind {
         use crate::json::Value;
         let mut body = vec![("at_ms".to_string(), Value::from(at_ms as i64))];
         match self.target {
-            Target::Actor => body.push(("actor".into(), Value::String(who.into()))),
+            Target::Actor | Target::Server => body.push(("actor".into(), Value::String(who.into()))),
             Target::Isolate => body.push(("isolate".into(), Value::Array(vec![Value::String(who.into())]))),
             Target::Link => {
                 body.push(("from".into(), Value::String(who.into())));
@@ -135,7 +144,10 @@ impl FaultKind {
     /// The value of field `name` of fault `f` (of this kind).
     pub fn get(&self, f: &Fault, name: &str) -> Option<i64> {
         Some(match (f, name) {
-            (Fault::Pause { duration_ms, .. } | Fault::Partition { duration_ms, .. }, "duration_ms") => *duration_ms as i64,
+            (
+                Fault::Pause { duration_ms, .. } | Fault::Partition { duration_ms, .. } | Fault::DiskStall { duration_ms, .. },
+                "duration_ms",
+            ) => *duration_ms as i64,
             (Fault::ClockJump { by_ms, .. }, "by_ms") => *by_ms,
             (Fault::Drift { ppm, .. }, "ppm") => *ppm,
             (Fault::Delay { extra_ms, .. }, "extra_ms") => *extra_ms as i64,

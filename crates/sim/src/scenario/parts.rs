@@ -238,6 +238,11 @@ pub enum Fault {
     },
     /// The Redis primary fails and the replica is promoted.
     Failover { at_ms: u64 },
+    /// A lock server's disk stalls: every write to its log takes until `at_ms + duration_ms`.
+    /// A server that waits for its log before it answers (a consensus member or ZooKeeper
+    /// server, which persist each proposal; Redis with `appendfsync always`; the API server,
+    /// through etcd) stops answering meanwhile; Redis without persistence does not notice.
+    DiskStall { actor: String, at_ms: u64, duration_ms: u64 },
 }
 
 pub(super) fn one() -> u32 {
@@ -256,7 +261,8 @@ impl Fault {
             | Fault::Partition { at_ms, .. }
             | Fault::Delay { at_ms, .. }
             | Fault::Drop { at_ms, .. }
-            | Fault::Failover { at_ms } => *at_ms,
+            | Fault::Failover { at_ms }
+            | Fault::DiskStall { at_ms, .. } => *at_ms,
         }
     }
     /// When the fault happens, to change it.
@@ -270,7 +276,8 @@ impl Fault {
             | Fault::Partition { at_ms, .. }
             | Fault::Delay { at_ms, .. }
             | Fault::Drop { at_ms, .. }
-            | Fault::Failover { at_ms } => at_ms,
+            | Fault::Failover { at_ms }
+            | Fault::DiskStall { at_ms, .. } => at_ms,
         }
     }
 
@@ -297,6 +304,7 @@ impl Fault {
                 format!("Drop {from}'s {what} to {to} (from {})", t(*at_ms))
             }
             Fault::Failover { at_ms } => format!("Fail over at {}", t(*at_ms)),
+            Fault::DiskStall { actor, at_ms, duration_ms } => format!("Stall {actor}'s disk at {} for {}", t(*at_ms), t(*duration_ms)),
         }
     }
 }

@@ -125,7 +125,8 @@ impl FromValue for Step {
 
 impl FromValue for Fault {
     fn read(v: &Value, at: &Path) -> Read<Self> {
-        const NAMES: &[&str] = &["pause", "crash", "restart", "clock_jump", "drift", "partition", "delay", "drop", "failover"];
+        const NAMES: &[&str] =
+            &["pause", "crash", "restart", "clock_jump", "drift", "partition", "delay", "drop", "failover", "disk_stall"];
         let (i, at, v) = struct_variant(v, at, NAMES)?;
         let at = &at;
         match i {
@@ -137,7 +138,8 @@ impl FromValue for Fault {
             5 => fields!(v, at, "struct variant Fault::Partition", Fault::Partition { isolate, at_ms, duration_ms }),
             6 => fields!(v, at, "struct variant Fault::Delay", Fault::Delay { from, to, at_ms, extra_ms, count = one() }),
             7 => fields!(v, at, "struct variant Fault::Drop", Fault::Drop { from, to, at_ms, count = one() }),
-            _ => fields!(v, at, "struct variant Fault::Failover", Fault::Failover { at_ms }),
+            8 => fields!(v, at, "struct variant Fault::Failover", Fault::Failover { at_ms }),
+            _ => fields!(v, at, "struct variant Fault::DiskStall", Fault::DiskStall { actor, at_ms, duration_ms }),
         }
     }
 }

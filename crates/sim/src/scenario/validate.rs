@@ -211,6 +211,18 @@ impl Scenario {
                         return err(p("count"), "must be between 1 and 1000".into());
                     }
                 }
+                Fault::DiskStall { actor: a, duration_ms, .. } => {
+                    actor(p("actor"), a)?;
+                    if !names[self.clients.len()..names.len() - 1].contains(a) {
+                        return err(
+                            p("actor"),
+                            format!("`{a}` is not a server of the lock service: only a lock server's disk stalls here"),
+                        );
+                    }
+                    if *duration_ms > DURATION_MS {
+                        return err(p("duration_ms"), format!("must be at most {DURATION_MS}"));
+                    }
+                }
                 Fault::Failover { .. } => {
                     if self.lock.replica.is_none() {
                         return err(format!("faults[{i}].failover"), "a failover needs a replica: set lock.replica".into());
@@ -307,5 +319,6 @@ pub(super) fn fault_name(f: &Fault) -> &'static str {
         Fault::Delay { .. } => "delay",
         Fault::Drop { .. } => "drop",
         Fault::Failover { .. } => "failover",
+        Fault::DiskStall { .. } => "disk_stall",
     }
 }

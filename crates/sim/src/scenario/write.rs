@@ -233,6 +233,9 @@ impl ToValue for Fault {
                 o.put("from", from).put("to", to).put("at_ms", at_ms).put("count", count).variant("drop")
             }
             Fault::Failover { at_ms } => o.put("at_ms", at_ms).variant("failover"),
+            Fault::DiskStall { actor, at_ms, duration_ms } => {
+                o.put("actor", actor).put("at_ms", at_ms).put("duration_ms", duration_ms).variant("disk_stall")
+            }
         }
     }
 }

@@ -180,7 +180,7 @@ impl Outcome {
 fn who(f: &Fault) -> String {
     match f {
         Fault::Pause { actor, .. } | Fault::Crash { actor, .. } | Fault::Restart { actor, .. } => actor.clone(),
-        Fault::ClockJump { actor, .. } | Fault::Drift { actor, .. } => actor.clone(),
+        Fault::ClockJump { actor, .. } | Fault::Drift { actor, .. } | Fault::DiskStall { actor, .. } => actor.clone(),
         Fault::Partition { isolate, .. } => isolate.join(","),
         Fault::Delay { from, to, .. } | Fault::Drop { from, to, .. } => format!("{from}>{to}"),
         Fault::Failover { .. } => String::new(),

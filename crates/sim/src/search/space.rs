@@ -46,7 +46,8 @@ impl FaultKind {
     /// The kind of a scenario fault.
     pub fn of(f: &Fault) -> FaultKind {
         match f {
-            Fault::Pause { .. } => FaultKind::Pause,
+            // A disk stall stops its server as a pause would.
+            Fault::Pause { .. } | Fault::DiskStall { .. } => FaultKind::Pause,
             Fault::Delay { .. } | Fault::Drop { .. } => FaultKind::Delay,
             Fault::ClockJump { .. } | Fault::Drift { .. } => FaultKind::Clock,
             Fault::Crash { .. } | Fault::Restart { .. } => FaultKind::Crash,
@@ -181,7 +182,7 @@ pub fn space(sc: &Scenario, run: &Run) -> Vec<Candidate> {
 fn struck(f: &Fault) -> Option<&str> {
     match f {
         Fault::Pause { actor, .. } | Fault::Crash { actor, .. } | Fault::Restart { actor, .. } => Some(actor),
-        Fault::ClockJump { actor, .. } | Fault::Drift { actor, .. } => Some(actor),
+        Fault::ClockJump { actor, .. } | Fault::Drift { actor, .. } | Fault::DiskStall { actor, .. } => Some(actor),
         Fault::Partition { isolate, .. } => isolate.first().map(String::as_str),
         Fault::Delay { from, .. } | Fault::Drop { from, .. } => Some(from),
         Fault::Failover { .. } => None,
@@ -192,7 +193,10 @@ fn struck(f: &Fault) -> Option<&str> {
 /// delay's extra time, a clock jump's size.
 fn size_of(f: &Fault) -> Option<u64> {
     match f {
-        Fault::Pause { duration_ms: d, .. } | Fault::Partition { duration_ms: d, .. } | Fault::Delay { extra_ms: d, .. } => Some(*d),
+        Fault::Pause { duration_ms: d, .. }
+        | Fault::Partition { duration_ms: d, .. }
+        | Fault::Delay { extra_ms: d, .. }
+        | Fault::DiskStall { duration_ms: d, .. } => Some(*d),
         Fault::ClockJump { by_ms, .. } => Some(by_ms.unsigned_abs()),
         _ => None,
     }
@@ -202,7 +206,10 @@ fn size_of(f: &Fault) -> Option<u64> {
 pub(super) fn resized(f: &Fault, n: u64) -> Fault {
     let mut g = f.clone();
     match &mut g {
-        Fault::Pause { duration_ms: d, .. } | Fault::Partition { duration_ms: d, .. } | Fault::Delay { extra_ms: d, .. } => *d = n,
+        Fault::Pause { duration_ms: d, .. }
+        | Fault::Partition { duration_ms: d, .. }
+        | Fault::Delay { extra_ms: d, .. }
+        | Fault::DiskStall { duration_ms: d, .. } => *d = n,
         Fault::ClockJump { by_ms, .. } => *by_ms = n.min(i64::MAX as u64) as i64 * by_ms.signum(),
         _ => {}
     }

@@ -197,6 +197,9 @@ pub enum EventKind {
     /// A pause ends; buffered messages and timers are handled now.
     Resumed {
         buffered: usize,
+        /// The end of a disk stall rather than of a pause.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        disk: bool,
     },
     Crashed,
     Restarted {
@@ -210,6 +213,12 @@ pub enum EventKind {
     },
     Isolated {
         until_us: Micros,
+    },
+    /// A lock server's disk stalls until `until_us`; `waits` when the server waits for its log
+    /// before it answers (then it does nothing meanwhile, as if paused).
+    DiskStalled {
+        until_us: Micros,
+        waits: bool,
     },
     Healed,
     /// The replica became the primary.
@@ -342,6 +351,7 @@ impl EventKind {
             ClockJumped { .. } => ("clock-jump", actor),
             DriftChanged { .. } => ("drift", actor),
             Isolated { .. } => ("isolated", actor),
+            DiskStalled { .. } => ("disk-stall", actor),
             Healed => ("healed", actor),
             Promoted => ("promoted", actor),
             Queued { .. } => ("queued", actor),
@@ -370,6 +380,16 @@ impl EventKind {
     /// Whether this event is a fault (drawn as such, and always worth a marker).
     pub fn is_fault(&self) -> bool {
         use EventKind::*;
-        matches!(self, Paused { .. } | Crashed | Restarted { .. } | ClockJumped { .. } | DriftChanged { .. } | Isolated { .. } | Promoted)
+        matches!(
+            self,
+            Paused { .. }
+                | Crashed
+                | Restarted { .. }
+                | ClockJumped { .. }
+                | DriftChanged { .. }
+                | Isolated { .. }
+                | DiskStalled { .. }
+                | Promoted
+        )
     }
 }

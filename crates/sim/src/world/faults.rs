@@ -6,7 +6,7 @@ use super::{net::Partition, Action, World};
 use crate::actor::ServerFault;
 use crate::client::Client;
 use crate::rng::Rng;
-use crate::scenario::{Fault, Persistence};
+use crate::scenario::{Fault, LockKind, Persistence};
 use crate::time::from_ms;
 use crate::trace::{ActorId, EventKind, Jump, Role, Span};
 
@@ -42,6 +42,22 @@ impl World<'_> {
                 self.server_fault(ServerFault::Network);
             }
             Fault::Failover { .. } => self.server_fault(ServerFault::Failover),
+            Fault::DiskStall { actor, duration_ms, .. } => {
+                let a = self.id(&actor);
+                let until = self.now + from_ms(duration_ms as i64);
+                // Consensus members and ZooKeeper servers persist each proposal before they
+                // acknowledge it, and the API server writes through etcd; Redis waits for its
+                // disk only with `appendfsync always` (SEMANTICS §1).
+                let waits = match self.sc.lock.kind {
+                    LockKind::Redis | LockKind::Redlock => self.sc.lock.persistence == Persistence::Always,
+                    _ => true,
+                };
+                if waits {
+                    self.stop_for(a, from_ms(duration_ms as i64), EventKind::DiskStalled { until_us: until, waits });
+                } else {
+                    self.emit(a, EventKind::DiskStalled { until_us: until, waits }, None);
+                }
+            }
             Fault::Delay { .. } | Fault::Drop { .. } => {}
         }
     }
@@ -55,6 +71,13 @@ impl World<'_> {
     }
 
     fn pause(&mut self, a: ActorId, duration: crate::time::Micros) {
+        let until = self.now + duration;
+        self.stop_for(a, duration, EventKind::Paused { until_us: until });
+    }
+
+    /// The process of `a` does nothing for `duration` (a pause, or a server waiting for its
+    /// disk): what reaches it waits. `event` says which.
+    fn stop_for(&mut self, a: ActorId, duration: crate::time::Micros, event: EventKind) {
         if self.procs[a].down {
             return;
         }
@@ -65,7 +88,8 @@ impl World<'_> {
         let until = self.procs[a].paused_until.map_or(until, |u| u.max(until));
         self.procs[a].paused_until = Some(until);
         self.rec.iv.pauses.push(Span { actor: a, from_us: self.now, to_us: until });
-        self.emit(a, EventKind::Paused { until_us: until }, None);
+        self.procs[a].disk = matches!(event, EventKind::DiskStalled { .. });
+        self.emit(a, event, None);
         self.push(until, Action::Resume(a));
         if self.actors[a].role.is_lock_server() {
             self.server_fault(ServerFault::Paused(a));
@@ -131,7 +155,8 @@ impl World<'_> {
         self.procs[a].paused_until = None;
         self.procs[a].paused_total += self.now - self.procs[a].paused_since;
         let deferred = std::mem::take(&mut self.procs[a].deferred);
-        self.emit(a, EventKind::Resumed { buffered: deferred.len() }, None);
+        let disk = std::mem::take(&mut self.procs[a].disk);
+        self.emit(a, EventKind::Resumed { buffered: deferred.len(), disk }, None);
         for action in deferred {
             self.push(self.now, action);
         }

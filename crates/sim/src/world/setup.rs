@@ -29,6 +29,7 @@ impl<'s> World<'s> {
                 down: false,
                 inc: 0,
                 deferred: Vec::new(),
+                disk: false,
             })
             .collect();
         let clients = sc
