@@ -151,7 +151,7 @@ static BEST_EFFORT: Advice = Advice {
 static CONSENSUS: Advice = Advice {
     title: "A consensus-backed lock with fencing tokens",
     advice: &[
-        "Take the lock from a consensus service (etcd, ZooKeeper) and use its revision (or zxid) as a fencing token on every write.",
+        "Take the lock from a consensus service (etcd, ZooKeeper, or a Kubernetes Lease, which the API server keeps in etcd) and use its revision (or zxid, or the Lease's leaseTransitions) as a fencing token on every write.",
         "The resource must reject any token lower than the highest it has accepted, in the same atomic step as the write: fencing, not the lock, is what keeps the data safe.",
         "Tokens must only ever increase: a counter that resets or is lost in a failover is no fence. A consensus service's revision survives both.",
         "A new owner should show its token to the resource before it reads (activation), or a stale write that arrives first still gets in.",
@@ -160,6 +160,7 @@ static CONSENSUS: Advice = Advice {
         demo("gc-pause-unfenced", false, Unsafe, "without fencing, a paused client's stale write lands"),
         demo("gc-pause-fenced", false, Safe, "with fencing, token 33 is rejected after 34"),
         demo("consensus-fenced", false, Safe, "etcd-like lock, revision as token"),
+        demo("k8s-lease-paused-leader", false, Unsafe, "Kubernetes leader election: a leader paused past its lease writes on waking"),
         demo("check-then-write", false, Unsafe, "a check and a write in two steps let a stale write through"),
         demo("token-reset", false, Unsafe, "a token counter that restarts goes backwards"),
         demo("fresh-owner-not-yet-seen", true, Safe, "activation closes the first-write gap"),

@@ -30,7 +30,7 @@ pub struct Way {
     pub source: &'static str,
 }
 
-pub const WAYS: [Way; 6] = [
+pub const WAYS: [Way; 7] = [
     Way {
         name: "A Redis lock (one node)",
         approach: Approach::BestEffort,
@@ -103,6 +103,24 @@ pub const WAYS: [Way; 6] = [
             demo("zookeeper-fenced", false, Safe, "the czxid as the token, checked at the resource"),
         ],
         source: "SEMANTICS §5.1–5.3",
+    },
+    Way {
+        name: "Kubernetes leader election (Go: client-go's leaderelection)",
+        approach: Approach::Consensus,
+        calls: &[
+            "leaderelection.RunOrDie(ctx, LeaderElectionConfig{Lock: &resourcelock.LeaseLock{…}, LeaseDuration: 15s, RenewDeadline: 10s, RetryPeriod: 2s, Callbacks: {OnStartedLeading, OnStoppedLeading}})",
+            "underneath: GET the Lease, then PUT it naming the resourceVersion read (409 Conflict if it changed)",
+            "token: the Lease's spec.leaseTransitions when you became leader (or the resourceVersion of the update that made you leader)",
+        ],
+        guarantee: "The API server orders updates to the Lease (through etcd): two candidates cannot both write themselves in from the same version. A candidate takes over only after seeing the record unchanged for LeaseDuration by its own clock, so clocks that disagree on the time do no harm.",
+        failure: "client-go's own doc: it \"does not guarantee that only one client is acting as a leader (a.k.a. fencing)\". A leader paused past the lease acts on waking before it learns it has stopped leading; clocks that run at different rates (beyond LeaseDuration ÷ RenewDeadline) let a candidate take over while the leader still leads.",
+        fencing: "Send leaseTransitions (or the winning resourceVersion) with every write; the resource refuses a lower one atomically with the write. When the protected data is a Kubernetes object, an update that names the resourceVersion it read is the check.",
+        demos: &[
+            demo("k8s-lease-paused-leader", false, Unsafe, "a leader paused past its lease writes on waking"),
+            demo("k8s-lease-clock-rate", false, Unsafe, "clocks at different rates: two leaders"),
+            demo("k8s-lease-fenced", false, Safe, "leaseTransitions as the token, checked at the resource"),
+        ],
+        source: "client-go tools/leaderelection (package doc, LeaderElectionConfig, tryAcquireOrRenew); Kubernetes API: Lease v1, resource versions",
     },
     Way {
         name: "A database transaction or a conditional write",

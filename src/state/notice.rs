@@ -104,6 +104,8 @@ fn whole(sc: &Scenario) -> Value {
         lock.insert("clock_drift_factor".into(), Value::from(l.clock_drift_factor));
         lock.insert("election_timeout_ms".into(), Value::from(l.election_timeout_ms));
         lock.insert("recheck_after_wait".into(), Value::from(l.recheck_after_wait));
+        lock.insert("renew_deadline_ms".into(), Value::from(l.renew_deadline_ms));
+        lock.insert("retry_period_ms".into(), Value::from(l.retry_period_ms));
     }
     v
 }
@@ -235,6 +237,9 @@ mod tests {
             ("redlock-happy", Setting("lock.node_timeout_ms"), "20", "Redlock's timeout per master 50 ms → 20 ms"),
             ("redlock-happy", Setting("lock.parallel"), "true", "Redlock's SETs to the masters one after another → all at once"),
             ("redlock-happy", Setting("lock.clock_drift_factor"), "0.02", "Redlock's clock drift factor 0.01 → 0.02"),
+            ("k8s-lease-paused-leader", Setting("lock.ttl_ms"), "20000", "The Lease's duration 15 s → 20 s"),
+            ("k8s-lease-paused-leader", Setting("lock.renew_deadline_ms"), "12000", "The leader's renew deadline 10 s → 12 s"),
+            ("k8s-lease-paused-leader", Setting("lock.retry_period_ms"), "1000", "The time between tries 2 s → 1 s"),
             ("gc-pause-unfenced", ClientStart(1), "6000", "B's start 5 s → 6 s"),
             ("gc-pause-unfenced", WorkMs(0, 2), "500", "A's work 1 s → 500 ms"),
             ("gc-pause-unfenced", FaultAt(0), "4200", "A's pause starts 1.5 s → 4.2 s"),

@@ -556,6 +556,7 @@ await test('the editor: every lock service\'s settings, and every kind of fault 
     ['redlock-happy', 'Redlock', ['Lease TTL', 'Nodes', 'Per-node timeout', 'Send the SETs', 'Clock drift factor']],
     ['consensus-fenced', 'Lock service (etcd-like consensus)', ['Lease TTL', 'Members', 'Election timeout', 'Check its key after the wait']],
     ['zookeeper-fenced', 'Lock service (ZooKeeper)', ['Session timeout', 'Servers', 'Election timeout']],
+    ['k8s-lease-paused-leader', 'Lock service (Kubernetes Lease)', ['Lease duration', 'Renew deadline', 'Retry period']],
     ['db-transaction', null, []],
   ];
   const kinds = new Set();
@@ -574,10 +575,16 @@ await test('the editor: every lock service\'s settings, and every kind of fault 
       await page.press('#f-electiontimeout', 'Enter');
       await page.waitForFunction(() => /election timeout 1 s → 1\.5 s/.test(document.querySelector('p.notice')?.textContent || ''));
     }
+    if (id.startsWith('k8s')) {
+      await page.fill('#f-renewdeadline', '12000');
+      await page.press('#f-renewdeadline', 'Enter');
+      await page.waitForFunction(() => /renew deadline 10 s → 12 s/.test(document.querySelector('p.notice')?.textContent || ''));
+    }
     await page.keyboard.press('ArrowRight');
     const offered = await page.locator('.add-fault select[aria-label="Kind of fault"] option').evaluateAll((os) => os.map((o) => o.value));
     expect(offered.includes('pause') && offered.includes('partition') && offered.includes('drop') && offered.includes('drift'), `${id}: ${offered}`);
     expect(offered.includes('failover') === (id === 'failover-lost-lock'), `${id}: a failover only with a replica: ${offered}`);
+    expect(offered.includes('disk_stall') === (legend !== null), `${id}: a disk stall only with a lock server: ${offered}`);
     for (const kind of offered) {
       kinds.add(kind);
       const before = await page.locator('.faults li.fault').count();
@@ -598,7 +605,7 @@ await test('the editor: every lock service\'s settings, and every kind of fault 
       expect((await page.textContent('p.notice')).length > 0, `${id}: ${kind}: the change is told`);
     }
   }
-  expect(['pause', 'crash', 'restart', 'clock_jump', 'drift', 'partition', 'delay', 'drop', 'failover'].every((k) => kinds.has(k)), `every kind of fault: ${[...kinds]}`);
+  expect(['pause', 'crash', 'restart', 'clock_jump', 'drift', 'partition', 'delay', 'drop', 'failover', 'disk_stall'].every((k) => kinds.has(k)), `every kind of fault: ${[...kinds]}`);
 });
 
 await test('editing keeps the reader\'s place and says what the change did', async (page) => {
