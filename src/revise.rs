@@ -5,7 +5,7 @@
 //!
 //! The facts are the project's protocol notes (SEMANTICS.md, cited by section); where those are
 //! silent (SQL's `SELECT … FOR UPDATE`, an idempotency key) the text says only what any
-//! database or API documentation says.
+//! database or API documentation says, and Kubernetes' way cites client-go's source.
 
 use sim::Safety::{Safe, Unsafe};
 
@@ -110,11 +110,11 @@ pub const WAYS: [Way; 7] = [
         calls: &[
             "leaderelection.RunOrDie(ctx, LeaderElectionConfig{Lock: &resourcelock.LeaseLock{…}, LeaseDuration: 15s, RenewDeadline: 10s, RetryPeriod: 2s, Callbacks: {OnStartedLeading, OnStoppedLeading}})",
             "underneath: GET the Lease, then PUT it naming the resourceVersion read (409 Conflict if it changed)",
-            "token: the Lease's spec.leaseTransitions when you became leader (or the resourceVersion of the update that made you leader)",
+            "token: GET the Lease in OnStartedLeading and take spec.leaseTransitions if spec.holderIdentity is you (client-go does not hand it to you)",
         ],
-        guarantee: "The API server orders updates to the Lease (through etcd): two candidates cannot both write themselves in from the same version. A candidate takes over only after seeing the record unchanged for LeaseDuration by its own clock, so clocks that disagree on the time do no harm.",
-        failure: "client-go's own doc: it \"does not guarantee that only one client is acting as a leader (a.k.a. fencing)\". A leader paused past the lease acts on waking before it learns it has stopped leading; clocks that run at different rates (beyond LeaseDuration ÷ RenewDeadline) let a candidate take over while the leader still leads.",
-        fencing: "Send leaseTransitions (or the winning resourceVersion) with every write; the resource refuses a lower one atomically with the write. When the protected data is a Kubernetes object, an update that names the resourceVersion it read is the check.",
+        guarantee: "The API server orders updates to the Lease (through etcd): two candidates cannot both write themselves in from the same version. A candidate takes over only after seeing the record unchanged for LeaseDuration by its own monotonic clock, so clocks that disagree on the time of day do no harm.",
+        failure: "client-go's own doc: it \"does not guarantee that only one client is acting as a leader (a.k.a. fencing)\". A leader paused past the lease acts on waking: client-go does not notice the pause, its renew loop simply begins a new round. Clocks that run at different rates (beyond LeaseDuration ÷ RenewDeadline) let a candidate take over while the leader still leads.",
+        fencing: "Send leaseTransitions (or the winning resourceVersion) with every write; the resource refuses a lower one atomically with the write. When the protected data is a Kubernetes object, an Update carrying the resourceVersion it read is the check (a Patch or an apply without a precondition is not).",
         demos: &[
             demo("k8s-lease-paused-leader", false, Unsafe, "a leader paused past its lease writes on waking"),
             demo("k8s-lease-clock-rate", false, Unsafe, "clocks at different rates: two leaders"),

@@ -61,7 +61,6 @@ scenarios!(
     "same-owner-retry",
     "idempotent-not-fenced",
     "failover-lost-lock",
-    "redis-disk-stall",
     "redlock-happy",
     "redlock-clock-jump",
     "redlock-drift",

@@ -5,7 +5,7 @@
 
 use crate::scenario::{Fencing, ResourceKind, Scenario};
 use crate::time::{fmt, from_ms, Micros, MS};
-use crate::trace::{Actor, ActorId, Event, EventKind, Message, Role, Run, Words, WriteOutcome};
+use crate::trace::{Actor, ActorId, Event, EventKind, Message, Role, Run, Stall, Words, WriteOutcome};
 
 /// What narration reads: the scenario and the run's actors and messages.
 pub struct Cx<'a> {
@@ -258,12 +258,20 @@ fn faults(cx: &Cx, a: ActorId, me: &str, kind: &EventKind) -> Option<String> {
         }
         DriftChanged { ppm } => format!("{me}'s clock now drifts by {ppm} ppm."),
         Isolated { until_us } => format!("The network is partitioned: {me} is cut off from the others until {}.", fmt(*until_us)),
-        DiskStalled { until_us, waits: true } => format!(
-            "{me}'s disk stalls until {}: every write to its log hangs, and {me} writes each change to its log before it answers, so it answers nothing meanwhile.",
+        DiskStalled { until_us, stall: Stall::Now } => format!(
+            "{me}'s disk stalls until {}: every write to its log hangs, and {me} persists each change before it answers or sends a heartbeat, so it goes silent meanwhile.",
             fmt(*until_us)
         ),
-        DiskStalled { until_us, waits: false } => format!(
+        DiskStalled { until_us, stall: Stall::None } => format!(
             "{me}'s disk stalls until {}; without persistence {me} never waits for it, and answers as before.",
+            fmt(*until_us)
+        ),
+        DiskStalled { until_us, stall: Stall::NextWrite } => format!(
+            "{me}'s disk stalls until {}. With appendfsync always, {me} still answers commands that change nothing; its next write will wait for its fsync.",
+            fmt(*until_us)
+        ),
+        DiskStalled { until_us, stall: Stall::Blocked } => format!(
+            "{me} has made a write in memory and waits for its fsync until {}: the reply waits with it, and {me} reads no other command meanwhile.",
             fmt(*until_us)
         ),
         Healed => "The partition heals.".to_string(),

@@ -59,6 +59,9 @@ pub enum Input {
 pub struct Cx<'a> {
     /// The client's own clock reading now.
     pub local: Micros,
+    /// Its monotonic clock now: its clock without the jumps (drift included), what Go's
+    /// `time.Now()` compares elapsed time with.
+    pub mono: Micros,
     pub name: &'a str,
     /// The lease time (Redis, Redlock, consensus) or the session timeout (ZooKeeper).
     pub ttl_ms: u64,

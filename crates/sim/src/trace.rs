@@ -10,6 +10,7 @@ use crate::time::Micros;
 use crate::verdict::Verdict;
 
 mod event;
+mod outcome;
 pub use event::*;
 
 /// An index into [`Run::actors`].

@@ -58,6 +58,8 @@ enum Action {
         cpu: Option<Cpu>,
     },
     Fault(usize),
+    /// A server's output held for its fsync (`World::fsync`), sent now.
+    Flush(ActorId, Box<Out<crate::lock::Timer>>),
     Resume(ActorId),
     Heal(usize),
 }
@@ -66,7 +68,7 @@ impl Action {
     /// The actor whose process does this work (paused: it waits; crashed: it is lost).
     fn worker(&self, msgs: &[Message]) -> Option<ActorId> {
         match self {
-            Action::Start(a) | Action::Timer { actor: a, gate: Gate::Process, .. } => Some(*a),
+            Action::Start(a) | Action::Flush(a, _) | Action::Timer { actor: a, gate: Gate::Process, .. } => Some(*a),
             Action::Deliver(m) => Some(msgs[*m].to),
             _ => None,
         }
@@ -122,8 +124,9 @@ struct Proc {
     inc: u32,
     /// What reached it while it was paused.
     deferred: Vec<Action>,
-    /// Whether it is stopped by a stall of its disk rather than by a pause.
+    /// Stopped by its disk, not a pause; until when its disk stalls (if it stops at its next write).
     disk: bool,
+    disk_until: Option<Micros>,
 }
 
 struct World<'s> {
@@ -347,6 +350,7 @@ impl World<'_> {
                 self.timer(actor, timer);
             }
             Action::Fault(i) => self.fault(i),
+            Action::Flush(_, mut out) => self.apply(&mut out, Timer::Lock),
             Action::Resume(a) => self.resume(a),
             Action::Heal(i) => self.heal(i),
         }

@@ -25,7 +25,6 @@ const TABLE: &[(&str, sim::Safety, Option<sim::Safety>)] = &[
     ("same-owner-retry", Unsafe, Some(Safe)),
     ("idempotent-not-fenced", Unsafe, Some(Safe)),
     ("failover-lost-lock", Unsafe, Some(Safe)),
-    ("redis-disk-stall", Unsafe, Some(Safe)),
     ("redlock-happy", Safe, None),
     ("redlock-clock-jump", Unsafe, Some(Safe)),
     ("redlock-drift", Unsafe, Some(Safe)),

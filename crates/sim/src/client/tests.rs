@@ -6,7 +6,7 @@ use crate::redlock::Redlock;
 use crate::scenario::{TokenKind, WriteOp};
 
 fn cx(local: Micros) -> Cx<'static> {
-    Cx { local, name: "A", ttl_ms: 10_000, token: TokenKind::Counter, next_grant: 3, next_token: Some(34) }
+    Cx { local, mono: local, name: "A", ttl_ms: 10_000, token: TokenKind::Counter, next_grant: 3, next_token: Some(34) }
 }
 
 fn steps() -> Vec<Step> {

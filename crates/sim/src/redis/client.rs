@@ -127,7 +127,7 @@ mod tests {
     use crate::scenario::TokenKind;
 
     fn cx(local: Micros) -> Cx<'static> {
-        Cx { local, name: "A", ttl_ms: 10_000, token: TokenKind::Counter, next_grant: 0, next_token: None }
+        Cx { local, mono: local, name: "A", ttl_ms: 10_000, token: TokenKind::Counter, next_grant: 0, next_token: None }
     }
 
     fn holding() -> Core {

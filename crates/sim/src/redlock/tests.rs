@@ -4,7 +4,7 @@ use super::*;
 use crate::scenario::TokenKind;
 
 fn cx(local: Micros) -> Cx<'static> {
-    Cx { local, name: "A", ttl_ms: 10_000, token: TokenKind::None, next_grant: 0, next_token: None }
+    Cx { local, mono: local, name: "A", ttl_ms: 10_000, token: TokenKind::None, next_grant: 0, next_token: None }
 }
 
 fn core() -> Core {

@@ -18,9 +18,10 @@
 //!
 //! Simplifications, said in the scenarios: one API server, whose etcd is not modelled (it keeps
 //! the Lease across its own crash); a leader renews with one `PUT` naming the version it last
-//! saw (client-go's fast path since 1.27), and reads first only after a conflict; a request
-//! unanswered by the next try is given up; the clocks compared are the wall clocks (client-go
-//! compares monotonic readings, which a clock jump does not move: drift moves both).
+//! saw while that record names it and is young (client-go's fast path, since 1.30), and reads
+//! first otherwise; a request unanswered by the next try is given up; times are compared on the
+//! monotonic clock (`Cx::mono`: drift moves it, a jump does not), as Go's `time.Now()` does; a
+//! candidate waits its own LeaseDuration, not the record's `leaseDurationSeconds`.
 
 pub mod client;
 pub mod server;

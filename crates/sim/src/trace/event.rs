@@ -5,27 +5,7 @@ use serde::Serialize;
 use super::{ActorId, MsgId};
 use crate::time::Micros;
 
-/// What a write did at the resource.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum WriteOutcome {
-    Accepted,
-    Rejected,
-    Duplicate,
-    Conflict,
-}
-
-impl WriteOutcome {
-    /// Its name, as serde writes it: `accepted`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            WriteOutcome::Accepted => "accepted",
-            WriteOutcome::Rejected => "rejected",
-            WriteOutcome::Duplicate => "duplicate",
-            WriteOutcome::Conflict => "conflict",
-        }
-    }
-}
+pub use super::outcome::{Stall, WriteOutcome};
 
 /// The kinds of events. Fields name actors by [`ActorId`] and times in microseconds.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -214,11 +194,10 @@ pub enum EventKind {
     Isolated {
         until_us: Micros,
     },
-    /// A lock server's disk stalls until `until_us`; `waits` when the server waits for its log
-    /// before it answers (then it does nothing meanwhile, as if paused).
+    /// A lock server's disk stalls until `until_us`, and what that does to the server.
     DiskStalled {
         until_us: Micros,
-        waits: bool,
+        stall: Stall,
     },
     Healed,
     /// The replica became the primary.

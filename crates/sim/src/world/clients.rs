@@ -11,14 +11,14 @@ use crate::trace::{ActorId, Belief, EventId, EventKind, Grant};
 impl World<'_> {
     pub(super) fn client_input(&mut self, a: ActorId, input: Input) {
         let sc = self.sc;
-        let local = self.local(a);
+        let (local, mono) = (self.local(a), self.procs[a].mono.local_at(self.now));
         let next_grant = self.rec.grants.len();
         let next_token = (sc.token.source == TokenKind::Counter).then_some(self.durable_next);
         // In place (not taken out and put back): a client's state is large.
         let Some(c) = self.clients[a].as_mut() else {
             return;
         };
-        let cx = Cx { local, name: &self.actors[a].name, ttl_ms: sc.lock.ttl_ms, token: sc.token.source, next_grant, next_token };
+        let cx = Cx { local, mono, name: &self.actors[a].name, ttl_ms: sc.lock.ttl_ms, token: sc.token.source, next_grant, next_token };
         let mut effects = std::mem::take(&mut self.fx.client);
         c.handle_into(input, &cx, &mut effects);
         // The last event the client asked for: a grant it decides follows the event that says so.

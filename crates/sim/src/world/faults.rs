@@ -8,7 +8,7 @@ use crate::client::Client;
 use crate::rng::Rng;
 use crate::scenario::{Fault, LockKind, Persistence};
 use crate::time::from_ms;
-use crate::trace::{ActorId, EventKind, Jump, Role, Span};
+use crate::trace::{ActorId, EventKind, Jump, Role, Span, Stall};
 
 impl World<'_> {
     fn id(&self, name: &str) -> ActorId {
@@ -48,14 +48,18 @@ impl World<'_> {
                 // Consensus members and ZooKeeper servers persist each proposal before they
                 // acknowledge it, and the API server writes through etcd; Redis waits for its
                 // disk only with `appendfsync always` (SEMANTICS §1).
-                let waits = match self.sc.lock.kind {
-                    LockKind::Redis | LockKind::Redlock => self.sc.lock.persistence == Persistence::Always,
-                    _ => true,
+                // Redis runs a command in memory and fsyncs before it replies (in beforeSleep):
+                // it stops at the first command that writes (SEMANTICS §1).
+                let stall = match (self.sc.lock.kind, self.sc.lock.persistence) {
+                    (LockKind::Redis | LockKind::Redlock, Persistence::Always) => Stall::NextWrite,
+                    (LockKind::Redis | LockKind::Redlock, Persistence::None) => Stall::None,
+                    _ => Stall::Now,
                 };
-                if waits {
-                    self.stop_for(a, from_ms(duration_ms as i64), EventKind::DiskStalled { until_us: until, waits });
+                if stall == Stall::Now {
+                    self.stop_for(a, from_ms(duration_ms as i64), EventKind::DiskStalled { until_us: until, stall });
                 } else {
-                    self.emit(a, EventKind::DiskStalled { until_us: until, waits }, None);
+                    self.procs[a].disk_until = (stall == Stall::NextWrite).then_some(until);
+                    self.emit(a, EventKind::DiskStalled { until_us: until, stall }, None);
                 }
             }
             Fault::Delay { .. } | Fault::Drop { .. } => {}
@@ -75,9 +79,28 @@ impl World<'_> {
         self.stop_for(a, duration, EventKind::Paused { until_us: until });
     }
 
+    /// Server `to` has handled a message into `out`: if its disk stalls and what it did writes
+    /// (a key set, extended or deleted), the write stands, and its output waits for the fsync
+    /// (`Action::Flush`) while the node reads nothing more.
+    pub(super) fn fsync(&mut self, to: ActorId, out: &mut crate::actor::Out<crate::lock::Timer>) {
+        use crate::actor::{Effect, Record};
+        let Some(until) = self.procs[to].disk_until.filter(|&u| u > self.now) else { return };
+        let writes = out.iter().any(|e| {
+            matches!(e, Effect::Record(Record::KeyOpen { .. } | Record::KeyClose { .. } | Record::GrantTerm { .. } | Record::Grant(_)))
+        });
+        if !writes {
+            return;
+        }
+        self.procs[to].disk_until = None;
+        let (held, now): (Vec<_>, Vec<_>) = std::mem::take(out).into_iter().partition(|e| matches!(e, Effect::Send { .. }));
+        *out = now;
+        self.stop_for(to, until - self.now, EventKind::DiskStalled { until_us: until, stall: Stall::Blocked });
+        self.push(until, super::Action::Flush(to, Box::new(held)));
+    }
+
     /// The process of `a` does nothing for `duration` (a pause, or a server waiting for its
     /// disk): what reaches it waits. `event` says which.
-    fn stop_for(&mut self, a: ActorId, duration: crate::time::Micros, event: EventKind) {
+    pub(super) fn stop_for(&mut self, a: ActorId, duration: crate::time::Micros, event: EventKind) {
         if self.procs[a].down {
             return;
         }

@@ -30,6 +30,7 @@ impl<'s> World<'s> {
                 inc: 0,
                 deferred: Vec::new(),
                 disk: false,
+                disk_until: None,
             })
             .collect();
         let clients = sc

@@ -3,7 +3,7 @@
 use super::*;
 
 fn cx(local: Micros) -> Cx<'static> {
-    Cx { local, name: "client1", ttl_ms: 9_000, token: TokenKind::Counter, next_grant: 0, next_token: None }
+    Cx { local, mono: local, name: "client1", ttl_ms: 9_000, token: TokenKind::Counter, next_grant: 0, next_token: None }
 }
 
 fn feed(s: &mut Session, k: &mut Core, p: Payload, at: Micros) -> (Option<Outcome>, Vec<Effect>) {

@@ -1,11 +1,14 @@
 //! A candidate of Kubernetes leader election, as client-go's `LeaderElector` runs it
 //! (`tools/leaderelection/leaderelection.go`): `tryAcquireOrRenew` reads the Lease, and takes it
-//! if it has no holder, or if the record has not changed for LeaseDuration by the candidate's
-//! own clock since the candidate first saw it so (`observedTime`); otherwise it waits
-//! RetryPeriod with jitter and tries again. The leader renews every RetryPeriod with a `PUT`
-//! naming the version it last saw, falling back to a read after a conflict; if it has not
-//! renewed by RenewDeadline after its last renewal's period, it stops leading
-//! (`OnStoppedLeading`), and its program stops. A write already sent is not called back.
+//! if it has no holder, names this candidate, or has not changed for LeaseDuration by the
+//! candidate's own monotonic clock since the candidate first saw it so (`observedTime`);
+//! otherwise it waits RetryPeriod with jitter and tries again. The leader renews in rounds
+//! (`renew`): a round begins when its timer fires, RetryPeriod after the last round, and tries
+//! every RetryPeriod (a `PUT` naming the version it last saw while that record names it and is
+//! young, else a `GET` and the candidate's check) until one succeeds; if none has by
+//! RenewDeadline after the round began, it stops leading (`OnStoppedLeading`) and its program
+//! stops. A write already sent is not called back, and a leader paused between rounds begins a
+//! fresh round on waking: client-go does not notice the pause.
 
 use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, Lease, Outcome, TimerKind, SCRIPT_TIMEOUT_MS};
@@ -29,15 +32,16 @@ pub struct Elector {
     t: Timing,
     /// The record it last saw and its `resourceVersion`.
     observed: Option<(Record, u64)>,
-    /// When, by its own clock, it first saw that record (client-go's `observedTime`).
-    observed_local: Micros,
+    /// When, by its monotonic clock, it first saw that record (client-go's `observedTime`).
+    observed_mono: Micros,
     /// The record it last asked the API server to write.
     sent: Option<Record>,
     leading: bool,
-    /// When, by its own clock, the leader stops leading unless it renews first.
-    deadline_local: Micros,
+    /// While a round of renewal tries is under way, when it ends by the monotonic clock: its
+    /// start plus RenewDeadline (client-go's `PollUntilContextTimeout` in `renew`).
+    round: Option<Micros>,
     /// The request of the leader's try under way.
-    renewing: Option<u64>,
+    trying: Option<u64>,
     ticking: bool,
     releasing: bool,
 }
@@ -47,11 +51,11 @@ impl Elector {
         Elector {
             t,
             observed: None,
-            observed_local: 0,
+            observed_mono: 0,
             sent: None,
             leading: false,
-            deadline_local: 0,
-            renewing: None,
+            round: None,
+            trying: None,
             ticking: false,
             releasing: false,
         }
@@ -64,16 +68,30 @@ impl Elector {
         self.t.retry_us + rng.range_inclusive(0, (jitter_ms as i64 - 1).max(0)) * MS
     }
 
+    /// Whether the record it last saw names it (client-go's `IsLeader`).
+    fn is_leader(&self, cx: &Cx) -> bool {
+        self.observed.as_ref().is_some_and(|(r, _)| r.holder == cx.name)
+    }
+
+    /// Whether the record it last saw is younger than the lease duration, by its own monotonic
+    /// clock (client-go's `isLeaseValid`).
+    fn lease_valid(&self, cx: &Cx) -> bool {
+        self.observed.is_some() && self.observed_mono + self.t.lease_us > cx.mono
+    }
+
     /// One try (`tryAcquireOrRenew`): read the Lease.
     pub fn acquire(&mut self, timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
         k.send(Dest::Lock, |req| Payload::Kubernetes(Msg::Get { req }), Some(timeout_ms), cx, out);
     }
 
-    /// Gives the Lease up (client-go's `release`, with `ReleaseOnCancel`): an empty holder.
+    /// Gives the Lease up (client-go's `release`, with `ReleaseOnCancel`): an empty holder. A
+    /// client that the Lease no longer names has nothing to give up.
     pub fn release(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool {
-        let Some((r, rv)) = self.observed.clone().filter(|_| self.leading) else { return false };
-        self.leading = false;
-        self.releasing = true;
+        if !self.leading || !self.is_leader(cx) {
+            return false;
+        }
+        let Some((r, rv)) = self.observed.clone() else { return false };
+        (self.leading, self.round, self.trying, self.releasing) = (false, None, None, true);
         let record = Record { holder: String::new(), renew_local: cx.local, ..r };
         out.push(Effect::Event(EventKind::Releasing));
         k.send(Dest::Lock, |req| Payload::Kubernetes(Msg::Update { req, rv, record }), Some(SCRIPT_TIMEOUT_MS), cx, out);
@@ -92,25 +110,35 @@ impl Elector {
     /// Notes the record read; a changed one is timed from now.
     fn observe(&mut self, r: &Record, rv: u64, cx: &Cx) {
         if self.observed.as_ref().map(|o| &o.0) != Some(r) {
-            self.observed_local = cx.local;
+            self.observed_mono = cx.mono;
         }
         self.observed = Some((r.clone(), rv));
     }
 
-    fn write(
-        &mut self,
-        k: &mut Core,
-        make: impl FnOnce(u64, Record) -> Msg,
-        record: Record,
-        timeout: Option<u64>,
-        cx: &Cx,
-        out: &mut Vec<Effect>,
-    ) {
-        self.sent = Some(record.clone());
-        k.send(Dest::Lock, |req| Payload::Kubernetes(make(req, record)), timeout, cx, out);
+    /// Sends `m`, made with a new request number, as the leader's try under way.
+    fn try_with(&mut self, k: &mut Core, m: impl FnOnce(u64) -> Msg, out: &mut Vec<Effect>) {
+        let req = k.request();
+        self.trying = Some(req);
+        out.push(Effect::Send(Dest::Lock, Payload::Kubernetes(m(req))));
     }
 
-    /// The leader's next try at renewing, or the end of its leadership.
+    /// A leader's try: while the Lease it saw names it and is young, the fast path (a `PUT`
+    /// naming the version it saw); otherwise a `GET`, then the same check as a candidate's.
+    fn renew_try(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
+        match self.observed.clone() {
+            Some((r, rv)) if self.is_leader(cx) && self.lease_valid(cx) => {
+                let record = self.mine(Some(&r), cx);
+                self.sent = Some(record.clone());
+                self.try_with(k, |req| Msg::Update { req, rv, record }, out);
+            }
+            _ => self.try_with(k, |req| Msg::Get { req }, out),
+        }
+    }
+
+    /// The leader's renew loop (client-go's `renew`): a round of tries every RetryPeriod until
+    /// one succeeds or RenewDeadline has passed since the round began, by its monotonic clock;
+    /// then it stops leading. A round begins when its timer fires, so a leader that was paused
+    /// between rounds begins a fresh one on waking.
     pub fn on_timer(&mut self, kind: TimerKind, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
         if kind != TimerKind::KeepAlive {
             return None;
@@ -119,24 +147,19 @@ impl Elector {
             self.ticking = false;
             return Some(Outcome::Waiting);
         }
-        let left = self.deadline_local - cx.local;
+        let deadline = *self.round.get_or_insert(cx.mono + self.t.renew_deadline_us);
+        let left = deadline - cx.mono;
         if left <= 0 {
-            self.leading = false;
-            self.ticking = false;
+            (self.leading, self.round, self.trying, self.ticking) = (false, None, None, false);
             return Some(Outcome::Lost(format!(
-                "it has not renewed its Lease within the renew deadline ({}, by its own clock), so it stops leading",
+                "its tries at renewing the Lease have failed for the renew deadline ({}, by its own clock), so it stops leading",
                 fmt(self.t.renew_deadline_us)
             )));
         }
-        if self.renewing.is_some() {
+        if self.trying.is_some() {
             out.push(Effect::Event(EventKind::Kubernetes(Event::RenewFailed { holder: String::new(), left_us: left })));
         }
-        let Some((r, rv)) = self.observed.clone() else { return Some(Outcome::Waiting) };
-        let req = k.request();
-        let record = self.mine(Some(&r), cx);
-        self.sent = Some(record.clone());
-        self.renewing = Some(req);
-        out.push(Effect::Send(Dest::Lock, Payload::Kubernetes(Msg::Update { req, rv, record })));
+        self.renew_try(k, cx, out);
         out.push(Effect::Timer(self.t.retry_us.min(left), TimerKind::KeepAlive));
         Some(Outcome::Waiting)
     }
@@ -144,72 +167,59 @@ impl Elector {
     /// The API server's answers; `None` for any other message.
     pub fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
         let Payload::Kubernetes(m) = p else { return None };
-        let renewal = |req: u64| self.renewing == Some(req);
+        let tried = |req: u64| self.trying == Some(req);
         Some(match m {
-            Msg::Done { req, rv, grant } if renewal(*req) => {
-                self.renewing = None;
+            Msg::Done { req, rv, grant } if tried(*req) => {
+                self.trying = None;
                 self.renewed(*rv, *grant, cx, k, out);
                 Outcome::Waiting
             }
-            Msg::Conflict { req } if renewal(*req) => {
-                // The slow path: read the Lease, then decide.
-                let req = k.request();
-                self.renewing = Some(req);
-                out.push(Effect::Send(Dest::Lock, Payload::Kubernetes(Msg::Get { req })));
+            // The fast path failed: read the Lease, then decide.
+            Msg::Conflict { req } if tried(*req) => {
+                self.try_with(k, |req| Msg::Get { req }, out);
                 Outcome::Waiting
             }
-            Msg::Got { req, lease } if renewal(*req) => {
-                self.renewing = None;
+            Msg::Got { req, lease } if tried(*req) => {
+                self.trying = None;
                 match lease {
-                    Some((r, rv)) if r.holder == cx.name => {
-                        self.observe(r, *rv, cx);
-                        let req = k.request();
-                        let record = self.mine(Some(r), cx);
-                        self.sent = Some(record.clone());
-                        self.renewing = Some(req);
-                        out.push(Effect::Send(Dest::Lock, Payload::Kubernetes(Msg::Update { req, rv: *rv, record })));
-                    }
                     Some((r, rv)) => {
                         self.observe(r, *rv, cx);
-                        let left_us = self.deadline_local - cx.local;
-                        out.push(Effect::Event(EventKind::Kubernetes(Event::RenewFailed { holder: r.holder.clone(), left_us })));
+                        if !r.holder.is_empty() && r.holder != cx.name && self.lease_valid(cx) {
+                            let left_us = self.round.map_or(0, |d| d - cx.mono);
+                            out.push(Effect::Event(EventKind::Kubernetes(Event::RenewFailed { holder: r.holder.clone(), left_us })));
+                        } else {
+                            let (record, rv) = (self.mine(Some(r), cx), *rv);
+                            self.sent = Some(record.clone());
+                            self.try_with(k, |req| Msg::Update { req, rv, record }, out);
+                        }
                     }
-                    None => {}
+                    None => {
+                        let record = self.mine(None, cx);
+                        self.sent = Some(record.clone());
+                        self.try_with(k, |req| Msg::Create { req, record }, out);
+                    }
                 }
                 Outcome::Waiting
             }
             Msg::Got { req, lease } if k.waits_for(*req) && !self.releasing => match lease {
                 None => {
                     let record = self.mine(None, cx);
-                    self.write(k, |req, record| Msg::Create { req, record }, record, Some(SCRIPT_TIMEOUT_MS), cx, out);
+                    self.write(k, |req, record| Msg::Create { req, record }, record, cx, out);
                     Outcome::Waiting
                 }
                 Some((r, rv)) => {
                     self.observe(r, *rv, cx);
-                    let unchanged_us = cx.local - self.observed_local;
-                    if !r.holder.is_empty() && r.holder != cx.name && unchanged_us < self.t.lease_us {
+                    if !r.holder.is_empty() && r.holder != cx.name && self.lease_valid(cx) {
+                        let unchanged_us = cx.mono - self.observed_mono;
                         out.push(Effect::Event(EventKind::Kubernetes(Event::Held { holder: r.holder.clone(), unchanged_us })));
                         return Some(Outcome::Refused);
                     }
                     let (record, rv) = (self.mine(Some(r), cx), *rv);
-                    self.write(k, |req, record| Msg::Update { req, rv, record }, record, Some(SCRIPT_TIMEOUT_MS), cx, out);
+                    self.write(k, |req, record| Msg::Update { req, rv, record }, record, cx, out);
                     Outcome::Waiting
                 }
             },
-            Msg::Done { req, rv, grant } if k.waits_for(*req) && !self.releasing => {
-                self.leading = true;
-                self.renewed(*rv, *grant, cx, k, out);
-                let token = (cx.token == TokenKind::Counter).then(|| self.sent.as_ref().map_or(0, |r| r.transitions));
-                let grant = grant.unwrap_or(cx.next_grant);
-                let until_local = self.deadline_local;
-                out.push(Effect::Event(EventKind::Acquired { token, until_local_us: until_local, grant }));
-                k.lease = Some(Lease { owner: String::new(), token, grant, until_local });
-                if !self.ticking {
-                    self.ticking = true;
-                    out.push(Effect::Timer(self.t.retry_us, TimerKind::KeepAlive));
-                }
-                Outcome::Acquired
-            }
+            Msg::Done { req, rv, grant } if k.waits_for(*req) && !self.releasing => self.elected(*rv, *grant, k, cx, out),
             Msg::Conflict { req } if k.waits_for(*req) && !self.releasing => Outcome::Refused,
             Msg::Done { req, .. } | Msg::Conflict { req } if k.waits_for(*req) => {
                 self.releasing = false;
@@ -221,16 +231,50 @@ impl Elector {
         })
     }
 
-    /// Its write went through: the record it sent is what it has seen, and its deadline moves.
-    fn renewed(&mut self, rv: u64, _grant: Option<usize>, cx: &Cx, k: &mut Core, out: &mut Vec<Effect>) {
+    fn write(&mut self, k: &mut Core, make: impl FnOnce(u64, Record) -> Msg, record: Record, cx: &Cx, out: &mut Vec<Effect>) {
+        self.sent = Some(record.clone());
+        k.send(Dest::Lock, |req| Payload::Kubernetes(make(req, record)), Some(SCRIPT_TIMEOUT_MS), cx, out);
+    }
+
+    /// It has written itself in: it leads, and its renew loop starts at once with a first round
+    /// (client-go's `renew` runs its first try immediately).
+    fn elected(&mut self, rv: u64, grant: Option<usize>, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Outcome {
+        self.leading = true;
         if let Some(r) = self.sent.clone() {
             self.observed = Some((r, rv));
-            self.observed_local = cx.local;
+            self.observed_mono = cx.mono;
         }
-        self.deadline_local = cx.local + self.t.retry_us + self.t.renew_deadline_us;
+        let token = (cx.token == TokenKind::Counter).then(|| self.sent.as_ref().map_or(0, |r| r.transitions));
+        let grant = grant.unwrap_or(cx.next_grant);
+        let until_local = cx.local + self.t.renew_deadline_us;
+        out.push(Effect::Event(EventKind::Acquired { token, until_local_us: until_local, grant }));
+        k.lease = Some(Lease { owner: String::new(), token, grant, until_local });
+        self.round = Some(cx.mono + self.t.renew_deadline_us);
+        self.renew_try(k, cx, out);
+        if !self.ticking {
+            self.ticking = true;
+            out.push(Effect::Timer(self.t.retry_us, TimerKind::KeepAlive));
+        }
+        Outcome::Acquired
+    }
+
+    /// A try went through: the record it sent is what it has seen, and the round is over. If
+    /// the Lease had lost its holder meanwhile, it holds a new grant now, with its token.
+    fn renewed(&mut self, rv: u64, grant: Option<usize>, cx: &Cx, k: &mut Core, out: &mut Vec<Effect>) {
+        if let Some(r) = self.sent.clone() {
+            self.observed = Some((r, rv));
+            self.observed_mono = cx.mono;
+        }
+        self.round = None;
+        let until_local = cx.local + self.t.retry_us + self.t.renew_deadline_us;
+        let token = self.sent.as_ref().map(|r| r.transitions);
         if let Some(l) = &mut k.lease {
-            l.until_local = self.deadline_local;
-            out.push(Effect::Event(EventKind::Renewed { until_local_us: self.deadline_local }));
+            l.until_local = until_local;
+            if let Some(g) = grant.filter(|&g| g != l.grant) {
+                l.grant = g;
+                l.token = token.filter(|_| cx.token == TokenKind::Counter);
+            }
+            out.push(Effect::Event(EventKind::Renewed { until_local_us: until_local }));
         }
     }
 }

@@ -22,7 +22,7 @@ pub fn narrate(sc: &Scenario, me: &str, kind: &EventKind, name: &dyn Fn(ActorId)
         }
         EventKind::Renewed { until_local_us } => {
             format!(
-                "{me} renewed the Lease: by its own clock it now leads until {} ({deadline} after its next try is due).",
+                "{me} renewed the Lease: by its own clock it leads until {} at least ({deadline} after its next round of tries begins).",
                 fmt(*until_local_us)
             )
         }

@@ -3,7 +3,7 @@
 use super::*;
 
 fn cx(local: Micros) -> Cx<'static> {
-    Cx { local, name: "B", ttl_ms: 6_000, token: TokenKind::Counter, next_grant: 0, next_token: None }
+    Cx { local, mono: local, name: "B", ttl_ms: 6_000, token: TokenKind::Counter, next_grant: 0, next_token: None }
 }
 
 /// The last request sent, as (req, message).

@@ -9,7 +9,7 @@ fn t() -> Timing {
 }
 
 fn cx(name: &'static str, local: Micros) -> Cx<'static> {
-    Cx { local, name, ttl_ms: 15_000, token: TokenKind::Counter, next_grant: 3, next_token: None }
+    Cx { local, mono: local, name, ttl_ms: 15_000, token: TokenKind::Counter, next_grant: 3, next_token: None }
 }
 
 /// The last message sent to the API server.
@@ -73,8 +73,9 @@ fn a_candidate_takes_over_a_record_unchanged_for_the_lease_duration_by_its_own_c
     assert_eq!((record.holder.as_str(), record.transitions), ("A", 5), "leaseTransitions grows at a change of holder");
     let (o, out) = feed(&mut e, &mut k, Msg::Done { req, rv: 8, grant: Some(3) }, &cx("A", 15 * S + 9_000));
     assert_eq!(o, Some(Outcome::Acquired));
-    let until = 15 * S + 9_000 + 12 * S;
+    let until = 15 * S + 9_000 + 10 * S;
     assert!(out.contains(&Effect::Event(EventKind::Acquired { token: Some(5), until_local_us: until, grant: 3 })), "{out:?}");
+    assert!(matches!(last(&out), Msg::Update { rv: 8, .. }), "its renew loop's first try goes out at once");
     assert!(out.contains(&Effect::Timer(2 * S, TimerKind::KeepAlive)), "renews every retry period");
     assert_eq!(k.lease.as_ref().map(|l| l.until_local), Some(until));
 }
@@ -87,7 +88,8 @@ fn a_conflict_is_a_failed_try() {
     assert_eq!(feed(&mut e, &mut k, Msg::Conflict { req }, &cx("A", 10_000)).0, Some(Outcome::Refused));
 }
 
-/// A leader since its own time 0 (grant 3, token 0), its lease at resourceVersion 1.
+/// A leader since its own time 0 (grant 3, token 0), its first round of renewal done: its
+/// lease at resourceVersion 1.
 fn leader() -> (Elector, Core) {
     let (mut e, mut k) = (Elector::new(t()), Core::default());
     let mut out = Vec::new();
@@ -95,7 +97,9 @@ fn leader() -> (Elector, Core) {
     let (_, out) = feed(&mut e, &mut k, Msg::Got { req: req_of(&last(&out)), lease: None }, &cx("A", 0));
     let Msg::Create { req, record } = last(&out) else { panic!("creates a missing Lease") };
     assert_eq!(record.transitions, 0);
-    assert_eq!(feed(&mut e, &mut k, Msg::Done { req, rv: 1, grant: Some(3) }, &cx("A", 0)).0, Some(Outcome::Acquired));
+    let (o, out) = feed(&mut e, &mut k, Msg::Done { req, rv: 0, grant: Some(3) }, &cx("A", 0));
+    assert_eq!(o, Some(Outcome::Acquired));
+    feed(&mut e, &mut k, Msg::Done { req: req_of(&last(&out)), rv: 1, grant: Some(3) }, &cx("A", 0));
     (e, k)
 }
 
@@ -138,6 +142,42 @@ fn after_a_conflict_a_leader_reads_and_finds_another_holder() {
     let (o, out) = feed(&mut e, &mut k, Msg::Got { req, lease: Some((held_by("B", 9), 5)) }, &cx("A", 2 * S));
     assert_eq!(o, Some(Outcome::Waiting), "its program is not told");
     assert!(matches!(&out[..], [Effect::Event(EventKind::Kubernetes(Event::RenewFailed { holder, .. }))] if holder == "B"));
+}
+
+#[test]
+fn a_leader_paused_between_rounds_starts_a_fresh_round_and_notices_nothing() {
+    let (mut e, mut k) = leader();
+    // Frozen from 1 s to 30 s: its timer fires on waking, and a new round begins.
+    let (o, out) = tick(&mut e, &mut k, 30 * S);
+    assert_eq!(o, Some(Outcome::Waiting), "not told that it stopped leading");
+    let Msg::Get { req } = last(&out) else { panic!("its record is too old for the fast path: it reads") };
+    // B took the Lease and gave it up meanwhile: A writes itself back in.
+    let (_, out) =
+        feed(&mut e, &mut k, Msg::Got { req, lease: Some((Record { holder: String::new(), ..held_by("B", 9) }, 6)) }, &cx("A", 30 * S));
+    let Msg::Update { req, rv: 6, record } = last(&out) else { panic!("a PUT") };
+    assert_eq!((record.holder.as_str(), record.transitions), ("A", 5));
+    feed(&mut e, &mut k, Msg::Done { req, rv: 7, grant: Some(9) }, &cx("A", 30 * S));
+    assert_eq!(k.lease.as_ref().map(|l| (l.grant, l.token)), Some((9, Some(5))), "its belief names the grant it holds now");
+}
+
+#[test]
+fn a_deposed_leader_reads_again_and_never_writes_over_a_young_record() {
+    let (mut e, mut k) = leader();
+    let (_, out) = tick(&mut e, &mut k, 2 * S);
+    let (_, out) = feed(&mut e, &mut k, Msg::Conflict { req: req_of(&last(&out)) }, &cx("A", 2 * S));
+    feed(&mut e, &mut k, Msg::Got { req: req_of(&last(&out)), lease: Some((held_by("B", 9), 5)) }, &cx("A", 2 * S));
+    for s in [4, 6, 8] {
+        let (_, out) = tick(&mut e, &mut k, s * S);
+        let Msg::Get { req } = last(&out) else { panic!("the Lease names B: no fast path") };
+        let (_, out) = feed(&mut e, &mut k, Msg::Got { req, lease: Some((held_by("B", 9), 5)) }, &cx("A", s * S));
+        assert!(sends(&out).is_empty(), "B's record is young by A's clock: A writes nothing");
+    }
+    let mut out = Vec::new();
+    assert!(!e.release(&mut k, &cx("A", 9 * S), &mut out), "a Lease that names B is not A's to give up");
+}
+
+fn sends(out: &[Effect]) -> Vec<&Effect> {
+    out.iter().filter(|e| matches!(e, Effect::Send(..))).collect()
 }
 
 #[test]
