@@ -1,10 +1,10 @@
 //! What travels between actors: [`Payload`], and the Redis commands and replies inside it.
 
-use crate::redis::Entry;
-pub use crate::redis::{RedisCmd, RedisReply};
 use crate::scenario::WriteOp;
 use crate::time::Micros;
 use crate::trace::WriteOutcome;
+use crate::wire::redis::Entry;
+pub use crate::wire::redis::{RedisCmd, RedisReply};
 
 /// Where a client sends a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,7 +116,7 @@ pub enum Payload {
         deleted: bool,
     },
     /// ZooKeeper: a request, reply or watch notification of the lock recipe.
-    Zk(crate::zookeeper::Msg),
+    Zk(crate::wire::zookeeper::Msg),
     /// Kubernetes: a request to the API server about the `Lease`, or its answer.
     Kubernetes(crate::wire::kubernetes::Msg),
     /// Consensus: the leader replicates proposal `id` to a follower.

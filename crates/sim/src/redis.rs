@@ -13,29 +13,7 @@ use crate::trace::ActorId;
 pub mod client;
 pub mod server;
 
-/// A Redis command as a client sends it. Each is atomic on the node (a command or a Lua script).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RedisCmd {
-    /// `SET lock <owner> NX PX <ttl>`, and with `incr` also `INCR lock:fence` in the same script.
-    Acquire { owner: String, ttl_ms: u64, incr: bool },
-    /// Compare-and-delete (`compare`) or a plain `DEL`.
-    Release { owner: String, compare: bool },
-    /// Compare-and-extend (`compare`) or a plain `PEXPIRE`.
-    Renew { owner: String, ttl_ms: u64, compare: bool },
-}
-
-/// A Redis reply.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RedisReply {
-    /// `OK`, with the token (`incr`: from `INCR lock:fence` in the acquire script; otherwise
-    /// from the durable counter beside the service, handed over with the grant), and (for the
-    /// checker only, never read by the client's logic) the index of the grant.
-    Ok { token: Option<u64>, grant: usize, incr: bool },
-    /// `nil`: `SET NX` found the key.
-    Nil,
-    /// An integer reply (1 done, 0 not done, -1 no such key: redsync's convention).
-    Int(i64),
-}
+pub use crate::wire::redis::{Entry, RedisCmd, RedisReply};
 
 /// The lock's key.
 pub const LOCK_KEY: &str = "lock";
@@ -51,18 +29,6 @@ if v == ARGV[1] then return redis.call('DEL', KEYS[1]) elseif v == false then re
 /// for a missing key). Sent with `EVAL … 1 <key> <owner> <ttl_ms>`.
 pub const COMPARE_AND_EXTEND_LUA: &str = "local v = redis.call('GET', KEYS[1]) \
 if v == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) elseif v == false then return -1 else return 0 end";
-
-/// A key's value and expiry.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Entry {
-    /// The string value (an owner value, or a counter's decimal digits).
-    pub value: String,
-    /// Absolute expiry time on the node's clock (Redis stores absolute Unix ms).
-    pub expires_local: Option<Micros>,
-    /// Ground truth for the checker and the timeline: the client that set it and its grant.
-    pub owner: Option<ActorId>,
-    pub grant: Option<usize>,
-}
 
 /// What a command did to the lock key, for the trace.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,3 +5,5 @@
 //! service's messages while the service builds envelopes, without an import cycle.
 
 pub mod kubernetes;
+pub mod redis;
+pub mod zookeeper;
