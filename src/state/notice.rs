@@ -93,19 +93,16 @@ pub fn change(a: &Scenario, b: &Scenario) -> String {
 }
 
 /// A scenario as JSON with the lock's settings that are left out at their defaults written in,
-/// so that a change from a default says what it was ("5 → 3", not "none → 3").
+/// so that a change from a default says what it was ("5 → 3", not "none → 3"): each as its
+/// declaration reads it (`sim::scenario::settings::SETTINGS`).
 fn whole(sc: &Scenario) -> Value {
     let mut v = sc.to_value();
-    let l = &sc.lock;
     if let Some(Value::Object(lock)) = v.pointer_mut("/lock") {
-        lock.insert("nodes".into(), Value::from(u64::from(l.nodes)));
-        lock.insert("node_timeout_ms".into(), Value::from(l.node_timeout_ms));
-        lock.insert("parallel".into(), Value::from(l.parallel));
-        lock.insert("clock_drift_factor".into(), Value::from(l.clock_drift_factor));
-        lock.insert("election_timeout_ms".into(), Value::from(l.election_timeout_ms));
-        lock.insert("recheck_after_wait".into(), Value::from(l.recheck_after_wait));
-        lock.insert("renew_deadline_ms".into(), Value::from(l.renew_deadline_ms));
-        lock.insert("retry_period_ms".into(), Value::from(l.retry_period_ms));
+        for s in sim::scenario::settings::SETTINGS.iter() {
+            let Some(key) = s.path.strip_prefix("lock.").filter(|k| !k.contains('.') && !lock.contains_key(k)) else { continue };
+            let text = (s.get)(sc);
+            lock.insert(key.into(), sim::json::parse(&text).unwrap_or(Value::String(text)));
+        }
     }
     v
 }
