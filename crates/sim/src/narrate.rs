@@ -259,7 +259,7 @@ fn faults(cx: &Cx, a: ActorId, me: &str, kind: &EventKind) -> Option<String> {
         DriftChanged { ppm } => format!("{me}'s clock now drifts by {ppm} ppm."),
         Isolated { until_us } => format!("The network is partitioned: {me} is cut off from the others until {}.", fmt(*until_us)),
         DiskStalled { until_us, stall: Stall::Now } => format!(
-            "{me}'s disk stalls until {}: every write to its log hangs, and {me} persists each change before it answers or sends a heartbeat, so it goes silent meanwhile.",
+            "{me}'s disk stalls until {}: every write to its log hangs, and {me} persists each change before it answers (a leader's heartbeats wait with it), so it goes silent meanwhile.",
             fmt(*until_us)
         ),
         DiskStalled { until_us, stall: Stall::None } => format!(

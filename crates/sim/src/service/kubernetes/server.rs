@@ -61,11 +61,11 @@ impl ApiServer {
                 out.push(reply(Msg::Got { req, lease }));
             }
             Msg::Create { req, record } if self.lease.is_none() => {
-                let grant = self.write(from, record, None, env, out);
+                let grant = self.write(from, record, env, out);
                 out.push(reply(Msg::Done { req, rv: self.rv, grant }));
             }
             Msg::Update { req, rv, record } if self.lease.as_ref().is_some_and(|s| s.rv == rv) => {
-                let grant = self.write(from, record, Some(rv), env, out);
+                let grant = self.write(from, record, env, out);
                 out.push(reply(Msg::Done { req, rv: self.rv, grant }));
             }
             Msg::Create { req, .. } | Msg::Update { req, .. } => {
@@ -82,7 +82,7 @@ impl ApiServer {
     }
 
     /// Stores `record`, written by `client`; the grant the writer now holds, if any.
-    fn write(&mut self, client: ActorId, record: Record, _read: Option<u64>, env: &dyn Env, out: &mut Out<Timer>) -> Option<usize> {
+    fn write(&mut self, client: ActorId, record: Record, env: &dyn Env, out: &mut Out<Timer>) -> Option<usize> {
         self.rv += 1;
         let before = self.lease.take();
         let held = before.as_ref().and_then(|s| s.holder);
