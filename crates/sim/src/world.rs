@@ -58,8 +58,8 @@ enum Action {
         cpu: Option<Cpu>,
     },
     Fault(usize),
-    /// A server's output held for its fsync (`World::fsync`), sent now.
-    Flush(ActorId, Box<Out<crate::lock::Timer>>),
+    /// A server's output held for its fsync (`World::fsync`), and its incarnation then.
+    Flush(ActorId, u32, Box<Out<crate::lock::Timer>>),
     Resume(ActorId),
     Heal(usize),
 }
@@ -68,7 +68,7 @@ impl Action {
     /// The actor whose process does this work (paused: it waits; crashed: it is lost).
     fn worker(&self, msgs: &[Message]) -> Option<ActorId> {
         match self {
-            Action::Start(a) | Action::Flush(a, _) | Action::Timer { actor: a, gate: Gate::Process, .. } => Some(*a),
+            Action::Start(a) | Action::Flush(a, ..) | Action::Timer { actor: a, gate: Gate::Process, .. } => Some(*a),
             Action::Deliver(m) => Some(msgs[*m].to),
             _ => None,
         }
@@ -350,7 +350,7 @@ impl World<'_> {
                 self.timer(actor, timer);
             }
             Action::Fault(i) => self.fault(i),
-            Action::Flush(_, mut out) => self.apply(&mut out, Timer::Lock),
+            Action::Flush(a, inc, out) => self.flush(a, inc, out),
             Action::Resume(a) => self.resume(a),
             Action::Heal(i) => self.heal(i),
         }

@@ -6,8 +6,8 @@
 //! its znode is the lowest, and otherwise watches its predecessor (`exists` with a watch) and
 //! lists again when it is deleted. The znode's creation zxid (`czxid`) is the fencing token.
 //!
-//! The messages are here, beside the model ([`Msg`]); the ensemble is `zookeeper/server.rs`,
-//! the client side of the recipe `zookeeper/client.rs`.
+//! The messages are data on the ground floor (`wire/zookeeper.rs`, re-exported as [`Msg`]); the
+//! ensemble is `zookeeper/server.rs`, the client side of the recipe `zookeeper/client.rs`.
 //!
 //! Simplifications, said in the scenarios: one counter numbers the transactions (a real zxid is
 //! the leader's epoch and a counter in one 64-bit number, ordered the same way); the leader is

@@ -323,8 +323,8 @@ fn every_kind() -> Vec<EventKind> {
         Kubernetes(kube::Event::Written { client: 0, change: kube::Change::Released, rv: 1, transitions: 0 }),
         Kubernetes(kube::Event::Conflict { client: 0, sent: Some(1), rv: Some(2) }),
         Kubernetes(kube::Event::Conflict { client: 0, sent: None, rv: None }),
-        Kubernetes(kube::Event::RenewFailed { holder: String::new(), left_us: 1 }),
-        Kubernetes(kube::Event::RenewFailed { holder: "B".into(), left_us: 1 }),
+        Kubernetes(kube::Event::RenewFailed { holder: None, left_us: 1 }),
+        Kubernetes(kube::Event::RenewFailed { holder: Some("B".into()), left_us: 1 }),
     ];
     for k in &all {
         match k {

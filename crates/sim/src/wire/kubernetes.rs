@@ -76,7 +76,8 @@ pub enum Change {
     Released,
 }
 
-/// An event of Kubernetes leader election. Actors are named by their index in the run's lanes.
+/// An event of Kubernetes leader election. `client` names an actor by its lane; `holder` is the
+/// Lease's holderIdentity.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kubernetes", rename_all = "kebab-case")]
 pub enum Event {
@@ -87,8 +88,8 @@ pub enum Event {
     Written { client: usize, change: Change, rv: u64, transitions: u64 },
     /// The API server refused `client`'s update: it named `sent` and the Lease is at `rv`.
     Conflict { client: usize, sent: Option<u64>, rv: Option<u64> },
-    /// A leader's try at renewing failed: `holder` holds the Lease now (empty: no answer).
-    RenewFailed { holder: String, left_us: Micros },
+    /// A leader's try at renewing failed: `holder` holds the Lease now (`None`: no answer came).
+    RenewFailed { holder: Option<String>, left_us: Micros },
 }
 
 impl Event {

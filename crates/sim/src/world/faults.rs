@@ -46,17 +46,16 @@ impl World<'_> {
                 let a = self.id(&actor);
                 let until = self.now + from_ms(duration_ms as i64);
                 // Consensus members and ZooKeeper servers persist each proposal before they
-                // acknowledge it, and the API server writes through etcd; Redis waits for its
-                // disk only with `appendfsync always` (SEMANTICS §1).
-                // Redis runs a command in memory and fsyncs before it replies (in beforeSleep):
-                // it stops at the first command that writes (SEMANTICS §1).
+                // acknowledge it, and the API server writes through etcd. Redis waits for its
+                // disk only with `appendfsync always`, and then from its first write: it runs a
+                // command in memory and fsyncs before it replies, in beforeSleep (SEMANTICS §1).
                 let stall = match (self.sc.lock.kind, self.sc.lock.persistence) {
                     (LockKind::Redis | LockKind::Redlock, Persistence::Always) => Stall::NextWrite,
                     (LockKind::Redis | LockKind::Redlock, Persistence::None) => Stall::None,
                     _ => Stall::Now,
                 };
                 if stall == Stall::Now {
-                    self.stop_for(a, from_ms(duration_ms as i64), EventKind::DiskStalled { until_us: until, stall });
+                    self.stop_for(a, from_ms(duration_ms as i64), Some(stall));
                 } else {
                     self.procs[a].disk_until = (stall == Stall::NextWrite).then_some(until);
                     self.emit(a, EventKind::DiskStalled { until_us: until, stall }, None);
@@ -75,8 +74,7 @@ impl World<'_> {
     }
 
     fn pause(&mut self, a: ActorId, duration: crate::time::Micros) {
-        let until = self.now + duration;
-        self.stop_for(a, duration, EventKind::Paused { until_us: until });
+        self.stop_for(a, duration, None);
     }
 
     /// Server `to` has handled a message into `out`: if its disk stalls and what it did writes
@@ -92,15 +90,25 @@ impl World<'_> {
             return;
         }
         self.procs[to].disk_until = None;
-        let (held, now): (Vec<_>, Vec<_>) = std::mem::take(out).into_iter().partition(|e| matches!(e, Effect::Send { .. }));
-        *out = now;
-        self.stop_for(to, until - self.now, EventKind::DiskStalled { until_us: until, stall: Stall::Blocked });
-        self.push(until, super::Action::Flush(to, Box::new(held)));
+        // The write's own events first, then the wait, then (later) what it sends.
+        let (held, mut now): (Vec<_>, Vec<_>) = std::mem::take(out).into_iter().partition(|e| matches!(e, Effect::Send { .. }));
+        self.apply(&mut now, super::Timer::Lock);
+        self.stop_for(to, until - self.now, Some(Stall::Blocked));
+        let inc = self.procs[to].inc;
+        self.push(until, super::Action::Flush(to, inc, Box::new(held)));
     }
 
-    /// The process of `a` does nothing for `duration` (a pause, or a server waiting for its
-    /// disk): what reaches it waits. `event` says which.
-    pub(super) fn stop_for(&mut self, a: ActorId, duration: crate::time::Micros, event: EventKind) {
+    /// Sends what server `a` held for its fsync, unless it has crashed since (incarnation `inc`).
+    pub(super) fn flush(&mut self, a: ActorId, inc: u32, mut out: Box<crate::actor::Out<crate::lock::Timer>>) {
+        if self.procs[a].inc == inc {
+            self.apply(&mut out, super::Timer::Lock);
+        }
+    }
+
+    /// The process of `a` does nothing for `duration`: a pause (`stall` none), or a server
+    /// waiting for its disk. What reaches it waits. The event says until when it is stopped in
+    /// all (a stop within a longer one ends with it).
+    pub(super) fn stop_for(&mut self, a: ActorId, duration: crate::time::Micros, stall: Option<Stall>) {
         if self.procs[a].down {
             return;
         }
@@ -111,7 +119,14 @@ impl World<'_> {
         let until = self.procs[a].paused_until.map_or(until, |u| u.max(until));
         self.procs[a].paused_until = Some(until);
         self.rec.iv.pauses.push(Span { actor: a, from_us: self.now, to_us: until });
-        self.procs[a].disk = matches!(event, EventKind::DiskStalled { .. });
+        // What ends last says how the stop ends (a pause, or the disk answering).
+        if self.now + duration == until {
+            self.procs[a].disk = stall.is_some();
+        }
+        let event = match stall {
+            Some(stall) => EventKind::DiskStalled { until_us: until, stall },
+            None => EventKind::Paused { until_us: until },
+        };
         self.emit(a, event, None);
         self.push(until, Action::Resume(a));
         if self.actors[a].role.is_lock_server() {

@@ -53,10 +53,11 @@ impl Scenario {
                 Some(("lock.replica", "the API server keeps the Lease in etcd, which replicates it; remove lock.replica".into()))
             } else if retry == 0 || retry > DURATION_MS {
                 Some(("lock.retry_period_ms", format!("must be between 1 and {DURATION_MS}")))
+            } else if lease <= deadline {
+                // First: it bounds the deadline (the lease is at most DURATION_MS) for the product below.
+                Some(("lock.ttl_ms", "is the LeaseDuration: it must be greater than renew_deadline_ms".into()))
             } else if deadline * 5 <= retry * 6 {
                 Some(("lock.renew_deadline_ms", "must be greater than retry_period_ms × 1.2 (client-go's JitterFactor)".into()))
-            } else if lease <= deadline {
-                Some(("lock.ttl_ms", "is the LeaseDuration: it must be greater than renew_deadline_ms".into()))
             } else if self.token.source == TokenKind::RandomOwner {
                 Some(("token.source", "a Lease's token is its leaseTransitions, counted by the API server: use counter (or none)".into()))
             } else {

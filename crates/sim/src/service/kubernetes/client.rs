@@ -157,7 +157,7 @@ impl Elector {
             )));
         }
         if self.trying.is_some() {
-            out.push(Effect::Event(EventKind::Kubernetes(Event::RenewFailed { holder: String::new(), left_us: left })));
+            out.push(Effect::Event(EventKind::Kubernetes(Event::RenewFailed { holder: None, left_us: left })));
         }
         self.renew_try(k, cx, out);
         out.push(Effect::Timer(self.t.retry_us.min(left), TimerKind::KeepAlive));
@@ -186,7 +186,7 @@ impl Elector {
                         self.observe(r, *rv, cx);
                         if !r.holder.is_empty() && r.holder != cx.name && self.lease_valid(cx) {
                             let left_us = self.round.map_or(0, |d| d - cx.mono);
-                            out.push(Effect::Event(EventKind::Kubernetes(Event::RenewFailed { holder: r.holder.clone(), left_us })));
+                            out.push(Effect::Event(EventKind::Kubernetes(Event::RenewFailed { holder: Some(r.holder.clone()), left_us })));
                         } else {
                             let (record, rv) = (self.mine(Some(r), cx), *rv);
                             self.sent = Some(record.clone());

@@ -60,11 +60,11 @@ fn event(e: &Event, me: &str, lease: &str, name: &dyn Fn(ActorId) -> String) -> 
             name(*client)
         ),
         Event::Conflict { client, .. } => format!("{me} refuses {}'s request with 409 Conflict.", name(*client)),
-        Event::RenewFailed { holder, left_us } if holder.is_empty() => format!(
+        Event::RenewFailed { holder: None, left_us } => format!(
             "{me}'s last try at renewing got no answer; by its own clock it has {} left before it must stop leading, and it tries again.",
             fmt(*left_us)
         ),
-        Event::RenewFailed { holder, left_us } => format!(
+        Event::RenewFailed { holder: Some(holder), left_us } => format!(
             "{me} tries to renew and finds {holder} in the Lease. It goes on trying until its renew deadline, {} away by its own clock; its program is not told.",
             fmt(*left_us)
         ),
