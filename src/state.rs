@@ -321,7 +321,7 @@ impl Screen {
         if first > last {
             return last;
         }
-        let moment = (first..=last).find(|&i| run.events[i].moment.is_some()).filter(|_| now.moment.is_some());
+        let moment = (first..=last).find(|&i| run.moment(i).is_some()).filter(|_| self.run.moment(now.id).is_some());
         let place = self.cursor - self.run.events.partition_point(|e| e.at_us < t);
         moment.unwrap_or(first + place.min(last - first))
     }

@@ -32,7 +32,7 @@ fn stepping_stays_in_range_and_noops_return_the_same_rc() {
 fn key_moments_and_violations_are_reachable() {
     let s = gc();
     let m1 = go(&s, Action::NextMoment);
-    assert!(s.run.events[m1.cursor].moment.is_some());
+    assert!(s.run.moment(m1.cursor).is_some());
     let v = go(&s, Action::NextViolation);
     assert!(matches!(s.run.events[v.cursor].kind, sim::EventKind::Accepted { token: Some(33), .. }));
     let back = go(&v, Action::PrevMoment);
@@ -89,7 +89,7 @@ fn the_fix_at_the_harm_puts_the_cursor_on_the_rejection() {
     let f = go(&s, Action::ToggleFix);
     let e = &f.run.events[f.cursor];
     assert!(matches!(e.kind, sim::EventKind::Rejected { .. }), "{:?}", e.kind);
-    assert!(e.moment.as_deref().is_some_and(|m| m.contains("rejects A's token 33")), "{:?}", e.moment);
+    assert!(f.run.moment(f.cursor).is_some_and(|m| m.contains("rejects A's token 33")), "{:?}", f.run.moment(f.cursor));
     // And back: the cursor is on the accepted stale write again.
     let u = go(&f, Action::ToggleFix);
     assert_eq!(u.cursor, s.cursor);

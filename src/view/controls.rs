@@ -208,7 +208,7 @@ pub fn Narration(p: &NarrationProps) -> Html {
                 }
             </div>
             <p class="text">{ crate::view::prose(&sim::narrate::text(&p.scenario, &p.run, e)) }</p>
-            if let Some(m) = &e.moment {
+            if let Some(m) = p.run.moment(e.id) {
                 <p class="moment">{ crate::view::prose(m) }</p>
             }
         </div>

@@ -58,7 +58,7 @@ fn narration_px(s: &Screen) -> f64 {
     let text_px = COLUMN_PX - 16.0 - 32.0;
     let tallest = s.run.events.iter().map(|e| {
         let text = lines(&sim::narrate::text(&s.scenario, &s.run, e), text_px, 15.0) * 21.75;
-        let moment = e.moment.as_ref().map_or(0.0, |m| 18.0 + lines(m, text_px - 20.0, 14.0) * 20.3);
+        let moment = s.run.moment(e.id).map_or(0.0, |m| 18.0 + lines(m, text_px - 20.0, 14.0) * 20.3);
         text + moment
     });
     // The line of time and actor, the box's padding and border; and a second line of the bar

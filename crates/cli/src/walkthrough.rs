@@ -250,7 +250,7 @@ fn moments(sc: &Scenario, run: &Run, width: f64) -> Vec<Moment> {
             Moment {
                 heading,
                 said: tell.event(e),
-                why: e.moment.clone().unwrap_or_default(),
+                why: run.moment(e.id).unwrap_or_default().to_string(),
                 picture: Picture::Moment { cursor: step, window },
             }
         })

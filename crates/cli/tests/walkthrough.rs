@@ -120,7 +120,7 @@ fn every_library_scenario_walks_through_as_one_page_with_and_without_its_fix() {
                     el[h3].text
                 );
                 let why = inside("w-why").unwrap_or_else(|| panic!("{what}: step {} has no moment's words", step + 1));
-                assert_eq!(el[why].text, unquoted(e.moment.as_deref().unwrap()), "{what}");
+                assert_eq!(el[why].text, unquoted(run.moment(e.id).unwrap()), "{what}");
                 let pic = (0..el.len()).find(|&i| xml::within(&el, i, s) && el[i].name == "svg").unwrap();
                 assert!(el[pic].attr("aria-label").unwrap().contains(&format!("at step {} of", step + 1)), "{what}");
             }

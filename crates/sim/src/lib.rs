@@ -3,7 +3,9 @@
 //!
 //! The principal types are [`Scenario`] (the input: serde, editable, shareable), [`Run`] (the
 //! output: the trace, the intervals a timeline draws, and the [`Verdict`]), and the entry
-//! point [`run`]. Data flows one way: `Scenario` → [`run`] → `Run`.
+//! point [`run`]. Data flows one way: `Scenario` → [`run`] → `Run`, in three stages: the
+//! driver simulates (`world`: events and intervals), the [`checker`] judges what it recorded, and
+//! the course's key moments are attached where they hold ([`moments`]).
 //!
 //! Architecture invariant: this crate does no I/O, reads no real clock and draws no OS
 //! randomness; every random draw comes from the scenario's seed ([`rng::Rng`]). The same
@@ -21,6 +23,7 @@ pub mod from_value;
 pub mod json;
 pub mod library;
 pub mod lock;
+pub mod moments;
 pub mod msg;
 pub mod narrate;
 pub mod predict;
@@ -93,8 +96,9 @@ pub fn run(scenario: &Scenario) -> Result<Run, RunError> {
 /// `max_events` events (at most [`scenario::limits::EVENTS`]): a caller that can only show so
 /// many (the app's timeline) need not simulate the rest first.
 pub fn run_within(scenario: &Scenario, max_events: usize) -> Result<Run, RunError> {
-    scenario.validate()?;
-    world::simulate(scenario, max_events.min(scenario::limits::EVENTS), false)
+    let mut run = judge_within(scenario, max_events)?;
+    run.moments = moments::attach(&run, scenario);
+    Ok(run)
 }
 
 /// [`run_within`] without the scenario's key moments: the same events, intervals and verdict,
@@ -103,5 +107,9 @@ pub fn run_within(scenario: &Scenario, max_events: usize) -> Result<Run, RunErro
 /// are the same).
 pub fn judge_within(scenario: &Scenario, max_events: usize) -> Result<Run, RunError> {
     scenario.validate()?;
-    world::simulate(scenario, max_events.min(scenario::limits::EVENTS), true)
+    // The pipeline: the driver simulates (events and intervals, and nothing of JSON or of the
+    // course), then the checker judges what it recorded.
+    let mut run = world::simulate(scenario, max_events.min(scenario::limits::EVENTS))?;
+    run.verdict = checker::check(&run, scenario);
+    Ok(run)
 }

@@ -21,7 +21,7 @@ pub fn trace_text(run: &Run, sc: &Scenario) -> String {
     for e in &run.events {
         let _ =
             writeln!(s, "{:>4} {} {:<width$} {}  {}", e.id, fmt_column(e.at_us), run.name(e.actor), fmt_column(e.local_us), tell.event(e));
-        if let Some(m) = &e.moment {
+        if let Some(m) = run.moment(e.id) {
             let _ = writeln!(s, "{:>width2$}» {m}", "", width2 = 16 + width + 13);
         }
     }
@@ -105,7 +105,7 @@ pub struct EventJson<'a> {
     kind: &'a EventKind,
     cause: Option<usize>,
     text: String,
-    moment: &'a Option<String>,
+    moment: Option<&'a str>,
 }
 
 /// The run as one JSON object (the verdict, violations, hazards, notes and the trace),
@@ -152,7 +152,7 @@ pub fn run_json<'a>(run: &'a Run, sc: &Scenario) -> RunJson<'a> {
                 kind: &e.kind,
                 cause: e.cause,
                 text: tell.event(e),
-                moment: &e.moment,
+                moment: run.moment(e.id),
             })
             .collect(),
     }

@@ -61,10 +61,13 @@ pub struct Event {
     /// For a receipt, the event that sent the message.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cause: Option<EventId>,
-    /// The scenario's narration, when this event is one of its key moments.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub moment: Option<String>,
 }
+
+/// The scenario's key moments that hold in a run, each with the event it is attached to, in
+/// the order of the events (`crate::moments::attach`). An event may carry several moments'
+/// texts, joined by a space.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Moments(pub Vec<(EventId, String)>);
 
 /// A span of true time on one actor's lane.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -275,6 +278,8 @@ pub struct Run {
     /// longer): what their writes would have done is not judged.
     pub unfinished: Vec<ActorId>,
     pub verdict: Verdict,
+    /// The scenario's key moments, where they hold (none for a run judged alone).
+    pub moments: Moments,
     /// How each message is worded ([`Run::what`]).
     #[serde(skip)]
     pub words: Words,
@@ -393,6 +398,12 @@ impl Run {
 
     /// The events that carry a key moment.
     pub fn moments(&self) -> impl Iterator<Item = &Event> {
-        self.events.iter().filter(|e| e.moment.is_some())
+        self.moments.0.iter().map(|&(id, _)| &self.events[id])
+    }
+
+    /// The scenario's narration of event `id`, when it is one of the run's key moments.
+    pub fn moment(&self, id: EventId) -> Option<&str> {
+        let m = &self.moments.0;
+        m.binary_search_by_key(&id, |&(e, _)| e).ok().map(|i| m[i].1.as_str())
     }
 }

@@ -153,8 +153,6 @@ struct World<'s> {
     overflow: bool,
     /// The most events this run may have; one more stops it with `RunError::TooManyEvents`.
     max_events: usize,
-    /// No key moments attached (a search needs only the verdict).
-    quiet: bool,
     /// The actors' effect buffers, emptied and reused by each handler call rather than
     /// allocated for each message (see [`World::apply`]).
     fx: Fx,
@@ -174,10 +172,9 @@ pub fn overrun_us(due: Micros) -> Micros {
     due.max(60 * crate::time::SEC)
 }
 
-/// Runs a validated scenario.
-pub(crate) fn simulate(sc: &Scenario, max_events: usize, quiet: bool) -> Result<Run, RunError> {
+/// Runs a validated scenario: its events and intervals, not yet judged.
+pub(crate) fn simulate(sc: &Scenario, max_events: usize) -> Result<Run, RunError> {
     let mut w = World::new(sc, max_events);
-    w.quiet = quiet;
     w.run_loop()?;
     Ok(w.finish())
 }

@@ -106,7 +106,7 @@ fn facts_agree_with_a_scan_of_the_events_at_every_step() {
                 assert_eq!(f.last_tally(a, step), tally, "{id}: tally of {a} at step {step}");
             }
         }
-        let moments: Vec<usize> = run.events.iter().filter(|e| e.moment.is_some()).map(|e| e.id).collect();
+        let moments: Vec<usize> = run.moments().map(|e| e.id).collect();
         assert_eq!(f.moments(), moments, "{id}");
     }
 }

@@ -101,7 +101,7 @@ fn every_moment_narrates_an_event_of_the_default_run_its_fix_or_its_challenge() 
             runs.push(run(&s.with_settings(&c.solution).expect("a challenge's solution is valid")));
         }
         for m in &s.moments {
-            let narrated = runs.iter().any(|r| r.events.iter().any(|e| e.moment.as_deref().is_some_and(|t| t.contains(m.text.as_str()))));
+            let narrated = runs.iter().any(|r| r.moments.0.iter().any(|(_, t)| t.contains(m.text.as_str())));
             assert!(narrated, "{}: moment `{}` matches no event of the run, its fix or its challenge's solution", s.id, m.on);
         }
     }
@@ -149,7 +149,7 @@ fn a_shown_moment_names_only_tokens_of_its_run() {
         }
         for (sc, r) in &runs {
             for e in r.moments() {
-                let text = e.moment.as_deref().unwrap_or_default();
+                let text = r.moment(e.id).unwrap_or_default();
                 let words: Vec<&str> = text.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
                 for pair in words.windows(2) {
                     if let ("token", Ok(n)) = (pair[0], pair[1].parse::<u64>()) {
@@ -168,18 +168,17 @@ fn a_fixed_run_has_a_key_moment_where_the_fix_acts() {
         let Some(Ok(f)) = s.fixed() else { continue };
         let r = run(&f);
         assert!(
-            r.events.iter().any(|e| e.moment.is_some()
-                && matches!(
-                    e.kind,
-                    sim::EventKind::Rejected { .. }
-                        | sim::EventKind::Duplicate { .. }
-                        | sim::EventKind::KeyUnchanged { .. }
-                        | sim::EventKind::LostLock { .. }
-                        | sim::EventKind::Abandoned { .. }
-                        | sim::EventKind::ReadServed { .. }
-                        | sim::EventKind::Tally { ok: false, .. }
-                        | sim::EventKind::EffectSent { deduplicated: true, .. }
-                )),
+            r.moments().any(|e| matches!(
+                e.kind,
+                sim::EventKind::Rejected { .. }
+                    | sim::EventKind::Duplicate { .. }
+                    | sim::EventKind::KeyUnchanged { .. }
+                    | sim::EventKind::LostLock { .. }
+                    | sim::EventKind::Abandoned { .. }
+                    | sim::EventKind::ReadServed { .. }
+                    | sim::EventKind::Tally { ok: false, .. }
+                    | sim::EventKind::EffectSent { deduplicated: true, .. }
+            )),
             "{}: the fixed run narrates no moment where the fix acts",
             s.id
         );

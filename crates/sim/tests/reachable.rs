@@ -31,7 +31,7 @@ impl Tally {
         let Ok(run) = sim::run(sc) else { return };
         self.runs += 1;
         for e in run.moments() {
-            let shown = e.moment.as_deref().unwrap_or_default();
+            let shown = run.moment(e.id).unwrap_or_default();
             for m in sc.moments.iter().filter(|m| run.find(&m.on) == Some(e.id) && shown.contains(m.text.as_str())) {
                 self.sentences += 1;
                 let mut wrong = conditions::failing(sc, &run, &m.when, e.id);

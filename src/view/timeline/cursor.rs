@@ -73,7 +73,7 @@ pub fn Markers(p: &MarkersProps) -> Html {
         }
     }
     let markers = groups.into_iter().map(|(x, g)| {
-        let said = |&(i, bad): &(usize, bool)| match (bad, p.run.events[i].moment.as_deref()) {
+        let said = |&(i, bad): &(usize, bool)| match (bad, p.run.moment(i)) {
             (false, m) => crate::view::unquoted(m.unwrap_or_default()),
             (true, Some(m)) => format!("{}; a violation", crate::view::unquoted(m)),
             (true, None) => "A violation".to_string(),

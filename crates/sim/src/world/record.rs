@@ -5,7 +5,6 @@ use crate::flat::Map;
 
 use super::World;
 use crate::actor::Record;
-use crate::scenario::Scenario;
 use crate::time::Micros;
 use crate::trace::*;
 
@@ -47,7 +46,7 @@ impl World<'_> {
             self.overflow = true;
         }
         let local_us = self.local(actor);
-        self.rec.events.push(Event { id, at_us: self.now, actor, local_us, kind, cause, moment: None });
+        self.rec.events.push(Event { id, at_us: self.now, actor, local_us, kind, cause });
         id
     }
 
@@ -131,7 +130,7 @@ impl World<'_> {
         };
         iv.beliefs.iter_mut().for_each(|b| never(&mut b.valid_until_us));
         rec.grants.iter_mut().for_each(|g| never(&mut g.term_end_us));
-        let mut run = Run {
+        Run {
             scenario: self.sc.id.clone(),
             seed: self.sc.seed,
             actors: self.actors,
@@ -147,33 +146,8 @@ impl World<'_> {
             due_us: self.due,
             unfinished,
             verdict: Default::default(),
+            moments: Default::default(),
             words: crate::trace::Words(std::rc::Rc::new(crate::msg::Payloads(self.net.payloads))),
-        };
-        run.verdict = crate::checker::check(&run, self.sc);
-        if !self.quiet {
-            attach_moments(&mut run, self.sc);
-        }
-        run
-    }
-}
-
-/// Attaches each moment's narration to the event it names: `"<tag> [actor] [#n]"`.
-/// A moment is attached only where its condition holds (`scenario::When`).
-fn attach_moments(run: &mut Run, sc: &Scenario) {
-    // Serialized once, and only if a moment asks about settings.
-    let mut value = None;
-    for m in &sc.moments {
-        let set = &m.when.settings;
-        let settings = |v: &mut Option<crate::json::Value>| {
-            set.is_empty() || crate::scenario::settings_hold(sc, v.get_or_insert_with(|| sc.to_value()), set)
-        };
-        let found = run.find(&m.on).filter(|&id| run.holds(&m.when, id) && settings(&mut value));
-        if let Some(id) = found {
-            let ev = &mut run.events[id];
-            ev.moment = Some(match ev.moment.take() {
-                Some(prev) => format!("{prev} {}", m.text),
-                None => m.text.clone(),
-            });
         }
     }
 }

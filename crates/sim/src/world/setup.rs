@@ -63,7 +63,6 @@ impl<'s> World<'s> {
             ended: due,
             overflow: false,
             max_events,
-            quiet: false,
             fx: Default::default(),
         };
         let mut out = Vec::new();

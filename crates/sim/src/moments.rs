@@ -1,0 +1,29 @@
+//! The course's part of a run: the scenario's key moments, attached to the events they name
+//! once the run has been simulated and judged (the last stage of [`crate::run`]).
+
+use crate::scenario::Scenario;
+use crate::trace::{Moments, Run};
+
+/// Each moment's narration, on the event it names (`"<tag> [actor] [#n]"`), where its
+/// condition holds (`scenario::When`); the texts of moments on one event are joined by a space.
+pub fn attach(run: &Run, sc: &Scenario) -> Moments {
+    // Serialized once, and only if a moment asks about settings.
+    let mut value = None;
+    let mut out: Vec<(usize, String)> = Vec::new();
+    for m in &sc.moments {
+        let set = &m.when.settings;
+        let settings = |v: &mut Option<crate::json::Value>| {
+            set.is_empty() || crate::scenario::settings_hold(sc, v.get_or_insert_with(|| sc.to_value()), set)
+        };
+        let Some(id) = run.find(&m.on).filter(|&id| run.holds(&m.when, id) && settings(&mut value)) else { continue };
+        match out.iter_mut().find(|(e, _)| *e == id) {
+            Some((_, text)) => {
+                text.push(' ');
+                text.push_str(&m.text);
+            }
+            None => out.push((id, m.text.clone())),
+        }
+    }
+    out.sort_by_key(|&(id, _)| id);
+    Moments(out)
+}
