@@ -14,7 +14,7 @@ pub use crate::proto::{Core, Cx, Effect, GrantFx, Input, Lease, Outcome, TimerKi
 use crate::rng::Rng;
 use crate::scenario::{OnTimeout, Step};
 use crate::time::{Micros, MS};
-use crate::trace::{EventKind, WriteOutcome};
+use crate::trace::{Awaited, EventKind, Why, WriteOutcome};
 
 /// How many times a conditional write may conflict before the client gives up.
 const MAX_CONFLICTS: u32 = 10;
@@ -85,12 +85,12 @@ impl Client {
         self.proto.close(&mut self.core, out);
     }
 
-    fn lose(&mut self, why: String, out: &mut Vec<Effect>) {
+    fn lose(&mut self, why: Why, out: &mut Vec<Effect>) {
         self.stop(EventKind::LostLock { why }, out);
     }
 
     /// It stops on its own judgment, not because it learned the lock is gone.
-    fn give_up(&mut self, why: String, out: &mut Vec<Effect>) {
+    fn give_up(&mut self, why: Why, out: &mut Vec<Effect>) {
         self.stop(EventKind::Abandoned { why }, out);
     }
 
@@ -159,16 +159,12 @@ impl Client {
                 }
                 Step::CheckDeadline { margin_ms } => {
                     let Some(lease) = &self.core.lease else {
-                        self.lose("it holds no lease".into(), out);
+                        self.lose(Why::NoLease, out);
                         return;
                     };
                     let left = lease.until_local - cx.local;
                     if left <= margin_ms as Micros * MS {
-                        let why = if left < 0 {
-                            format!("its deadline passed {} ago by its own clock", crate::time::fmt(-left))
-                        } else {
-                            format!("its deadline is only {} away on its own clock", crate::time::fmt(left))
-                        };
+                        let why = if left < 0 { Why::DeadlinePassed { ago_us: -left } } else { Why::DeadlineNear { left_us: left } };
                         self.give_up(why, out);
                         return;
                     }
@@ -235,35 +231,35 @@ impl Client {
 
     /// The request the client waits for got no reply in time.
     fn timed_out(&mut self, cx: &Cx, out: &mut Vec<Effect>) {
-        let timeout = |what: &str| Effect::Event(EventKind::Timeout { what: what.into() });
+        let timeout = |what| Effect::Event(EventKind::Timeout { what });
         match self.steps.get(self.pc).cloned() {
             Some(Step::Acquire { .. }) => {
-                out.push(timeout("its lock request"));
+                out.push(timeout(Awaited::LockRequest));
                 self.retry_acquire(out);
             }
             Some(Step::Write { retries, timeout_ms, .. }) if self.resends < retries => {
                 self.resends += 1;
-                out.push(timeout("its write; it sends it again"));
+                out.push(timeout(Awaited::WriteResent));
                 // The same request again, under a new request number.
                 if let Some(w) = self.core.last_write.clone() {
                     self.core.send(Dest::Resource, |req| Payload::Write(Box::new(Write { req, ..*w })), timeout_ms, cx, out);
                 }
             }
             Some(Step::Write { .. }) => {
-                out.push(timeout("its write; it gives up"));
+                out.push(timeout(Awaited::WriteAbandoned));
                 self.finish(false, out);
             }
             Some(Step::Renew { on_timeout: OnTimeout::KeepWorking }) => {
-                out.push(timeout("its renewal, and keeps working as if it still held the lock"));
+                out.push(timeout(Awaited::RenewalIgnored));
                 self.next(cx, out);
             }
             Some(Step::Renew { .. }) => {
-                out.push(timeout("its renewal"));
-                self.give_up("its renewal got no reply, so it cannot know whether it still holds the lock".into(), out);
+                out.push(timeout(Awaited::Renewal));
+                self.give_up(Why::RenewalUnanswered, out);
             }
             Some(Step::Release {}) => {
                 // No answer: it cannot know whether its key is gone, and goes on as if released.
-                out.push(timeout("an answer to its release, and goes on without knowing whether its key was deleted"));
+                out.push(timeout(Awaited::Release));
                 self.core.lease = None;
                 self.next(cx, out);
             }
@@ -291,7 +287,7 @@ impl Client {
         match (self.steps.get(self.pc).cloned(), p) {
             (Some(Step::Read { .. }), Payload::ReadReply { value, version, refused_by, served_us, .. }) => {
                 if let Some(h) = refused_by {
-                    self.lose(format!("the resource has already seen token {h}"), out);
+                    self.lose(Why::TokenSeen { highest: h }, out);
                     return;
                 }
                 self.read = Some((value, version, served_us));
@@ -305,7 +301,7 @@ impl Client {
                         self.read = None;
                         self.next(cx, out);
                     }
-                    WriteOutcome::Rejected => self.lose(format!("the resource has already seen token {highest}"), out),
+                    WriteOutcome::Rejected => self.lose(Why::TokenSeen { highest }, out),
                     WriteOutcome::Conflict => {
                         self.conflicts += 1;
                         match self.read_pc {

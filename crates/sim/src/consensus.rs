@@ -23,7 +23,7 @@ use crate::actor::{Effect, Env, Gate, Out, Record, ServerFault};
 use crate::msg::Payload;
 use crate::quorum::{self, Change};
 use crate::time::{from_ms, Micros};
-use crate::trace::{ActorId, EventKind};
+use crate::trace::{ActorId, EventKind, Proposal};
 
 pub mod client;
 mod commit;
@@ -209,25 +209,20 @@ impl Cluster {
 
     fn propose(&mut self, op: Op, env: &dyn Env, out: &mut Fx) {
         let Some(leader) = self.q.leader else { return };
-        let what = self.describe_op(&op, env);
+        let what = self.proposal(&op);
         let id = self.q.log.propose(op);
         for &f in self.q.members.iter().filter(|&&m| m != leader) {
-            out.push(Effect::Send { from: leader, to: f, payload: Payload::Append { id, what: what.clone() } });
+            out.push(Effect::Send { from: leader, to: f, payload: Payload::Append { id, what } });
         }
         self.commit_ready(env, out);
     }
 
-    fn describe_op(&self, op: &Op, env: &dyn Env) -> String {
-        match op {
-            Op::Lock { client, .. } if self.keys.values().any(|k| k.1 == *client) => {
-                format!("put lock/{} if absent, else get it", env.name(*client))
-            }
-            Op::Lock { client, .. } => format!("put lock/{} with a new lease", env.name(*client)),
-            Op::Unlock { client, .. } => format!("delete lock/{}", env.name(*client)),
-            Op::Revoke { lease } => {
-                let who = self.leases.get(lease).map(|l| env.name(l.client).to_string()).unwrap_or_default();
-                format!("revoke {who}'s lease")
-            }
+    /// The proposal as the log holds it, as of now.
+    fn proposal(&self, op: &Op) -> Proposal {
+        match *op {
+            Op::Lock { client, .. } => Proposal::Lock { client, has_key: self.keys.values().any(|k| k.1 == client) },
+            Op::Unlock { client, .. } => Proposal::Unlock { client },
+            Op::Revoke { lease } => Proposal::Revoke { client: self.leases.get(&lease).map(|l| l.client) },
         }
     }
 

@@ -122,7 +122,7 @@ pub enum Payload {
     /// Consensus: the leader replicates proposal `id` to a follower.
     Append {
         id: u64,
-        what: String,
+        what: crate::trace::Proposal,
     },
     AppendAck {
         id: u64,
@@ -136,21 +136,26 @@ pub fn short(owner: &str) -> &str {
 
 /// The payloads of a run's messages, by message: how the trace's messages are worded, when
 /// shown ([`crate::trace::Run::what`]).
-pub struct Payloads(pub Vec<Payload>);
+pub struct Payloads {
+    pub payloads: Vec<Payload>,
+    /// The run's actors' names, by lane.
+    pub names: Vec<String>,
+}
 
 impl crate::trace::Wording for Payloads {
     fn word(&self, msg: usize) -> String {
-        self.0.get(msg).map(Payload::describe).unwrap_or_default()
+        let name = |a: usize| self.names.get(a).cloned().unwrap_or_default();
+        self.payloads.get(msg).map(|p| p.describe(&name)).unwrap_or_default()
     }
 
     fn count(&self) -> usize {
-        self.0.len()
+        self.payloads.len()
     }
 }
 
 impl Payload {
-    /// The message as a short command line, for arrows and narration.
-    pub fn describe(&self) -> String {
+    /// The message as a short command line, for arrows and narration; `name` names an actor.
+    pub fn describe(&self, name: &dyn Fn(crate::trace::ActorId) -> String) -> String {
         match self {
             Payload::Redis { cmd, .. } => match cmd {
                 RedisCmd::Acquire { owner, ttl_ms, incr } => {
@@ -219,7 +224,7 @@ impl Payload {
             Payload::CUnlocked { deleted: false, .. } => "unlocked, 0 keys deleted".into(),
             Payload::Zk(m) => m.describe(),
             Payload::Kubernetes(m) => m.describe(),
-            Payload::Append { id, what } => format!("append #{id}: {what}"),
+            Payload::Append { id, what } => format!("append #{id}: {}", what.words(name)),
             Payload::AppendAck { id } => format!("ack #{id}"),
         }
     }

@@ -5,7 +5,7 @@
 
 use crate::scenario::{Fencing, ResourceKind, Scenario};
 use crate::time::{fmt, from_ms, Micros, MS};
-use crate::trace::{Actor, ActorId, Event, EventKind, Message, Role, Run, Stall, Words, WriteOutcome};
+use crate::trace::{Actor, ActorId, Awaited, Event, EventKind, Loss, Message, Role, Run, Stall, Why, Words, WriteOutcome};
 
 /// What narration reads: the scenario and the run's actors and messages.
 pub struct Cx<'a> {
@@ -95,14 +95,14 @@ fn client(cx: &Cx, me: &str, kind: &EventKind) -> Option<String> {
         Start => format!("{me} starts."),
         Send { msg, to } => format!("{me} sends `{}` to {}.", cx.words.of(*msg), n(*to)),
         Receive { msg, from } => format!("{me} receives `{}` from {}.", cx.words.of(*msg), n(*from)),
-        Lost { msg, from, why } => format!("`{}` from {} to {me} is lost: {why}.", cx.words.of(*msg), n(*from)),
+        Lost { msg, from, why } => format!("`{}` from {} to {me} is lost: {}.", cx.words.of(*msg), n(*from), loss(*why, me)),
         Acquired { token, until_local_us, .. } => {
             let t = token.map(|t| format!(" with token {t}")).unwrap_or_default();
             format!("{me} holds the lock{t}; by its own clock the lease runs until {}.", fmt(*until_local_us))
         }
         Refused { attempt } => format!("{me}'s attempt {attempt} fails: the lock is held."),
         Tally { votes, nodes, elapsed_us, drift_us, validity_us, ok, extend } => {
-            let names: Vec<String> = votes.iter().map(|&i| crate::scenario::node_name(i)).collect();
+            let names: Vec<String> = votes.iter().map(crate::scenario::node_name).collect();
             let who = if names.is_empty() { String::new() } else { format!(" ({})", names.join(", ")) };
             let millis = |us: Micros| {
                 let v = us as f64 / 1000.0;
@@ -130,8 +130,8 @@ fn client(cx: &Cx, me: &str, kind: &EventKind) -> Option<String> {
         }
         GaveUp => format!("{me} gives up on the lock."),
         Renewed { until_local_us } => format!("{me} renewed its lease: by its own clock it now runs until {}.", fmt(*until_local_us)),
-        LostLock { why } => format!("{me} learns it no longer holds the lock: {why}."),
-        Abandoned { why } => format!("{me} gives up the lock on its own judgment and stops: {why}."),
+        LostLock { why } => format!("{me} learns it no longer holds the lock: {}.", reason(*why)),
+        Abandoned { why } => format!("{me} gives up the lock on its own judgment and stops: {}.", reason(*why)),
         NoticeIgnored { holding } => {
             format!("{me} is told its session has ended; its code does not check for that, {}.", EventKind::goes_on(*holding))
         }
@@ -150,11 +150,49 @@ fn client(cx: &Cx, me: &str, kind: &EventKind) -> Option<String> {
             };
             format!("{me} learns its write was {o}.")
         }
-        Timeout { what } => format!("{me} timed out waiting for {what}."),
+        Timeout { what } => format!("{me} timed out waiting for {}.", awaited(*what)),
         Done { completed: true } => format!("{me} has finished its work."),
         Done { completed: false } => format!("{me} stops without finishing its work."),
         _ => return None,
     })
+}
+
+/// Why a message was lost; `to` is its receiver.
+fn loss(why: Loss, to: &str) -> String {
+    match why {
+        Loss::Dropped => "the network dropped it".into(),
+        Loss::Partitioned => "a partition separates them".into(),
+        Loss::ReceiverDown => format!("{to} is down"),
+    }
+}
+
+/// Why a client stopped believing it holds the lock.
+pub fn reason(why: Why) -> String {
+    match why {
+        Why::NoLease => "it holds no lease".into(),
+        Why::TokenSeen { highest } => format!("the resource has already seen token {highest}"),
+        Why::DeadlinePassed { ago_us } => format!("its deadline passed {} ago by its own clock", fmt(ago_us)),
+        Why::DeadlineNear { left_us } => format!("its deadline is only {} away on its own clock", fmt(left_us)),
+        Why::RenewalUnanswered => "its renewal got no reply, so it cannot know whether it still holds the lock".into(),
+        Why::RenewalRefused => "its renewal was refused: the key is gone or holds another owner's value".into(),
+        Why::ExtensionShort { votes, nodes } => format!("its extension reached {votes} of {nodes} nodes in time"),
+        Why::ExpiredWaiting => "its session expired while it waited for the lock".into(),
+        Why::ExpiredBeforeLock => "its session expired before it got the lock".into(),
+        Why::ZnodeGone => "its znode is gone: its session expired".into(),
+        Why::RenewDeadline { deadline_us } => crate::service::kubernetes::words::renew_deadline(deadline_us),
+    }
+}
+
+/// What a client waited for when it timed out, and what it does next.
+fn awaited(what: Awaited) -> &'static str {
+    match what {
+        Awaited::LockRequest => "its lock request",
+        Awaited::WriteResent => "its write; it sends it again",
+        Awaited::WriteAbandoned => "its write; it gives up",
+        Awaited::RenewalIgnored => "its renewal, and keeps working as if it still held the lock",
+        Awaited::Renewal => "its renewal",
+        Awaited::Release => "an answer to its release, and goes on without knowing whether its key was deleted",
+    }
 }
 
 /// A Redis node's events.
@@ -187,7 +225,10 @@ fn redis(cx: &Cx, me: &str, kind: &EventKind) -> Option<String> {
         KeyUnchanged { by, missing: false } => {
             format!("{me} finds another owner's value: {}'s script changes nothing (reply 0).", n(*by))
         }
-        Replicated { what } => format!("{me} applies `{what}` from the primary's replication stream."),
+        Replicated { set } => {
+            let what = set.map_or_else(|| "replicate DEL lock".to_string(), |v| format!("replicate SET lock {}", v.as_str()));
+            format!("{me} applies `{what}` from the primary's replication stream.")
+        }
         Promoted => format!("{me} is promoted to primary; clients now send their commands to it."),
         _ => return None,
     })

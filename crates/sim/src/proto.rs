@@ -111,7 +111,7 @@ pub enum Outcome {
     /// The lease was extended; the program goes on.
     Renewed,
     /// The client learns it no longer holds the lock, and stops.
-    Lost(String),
+    Lost(crate::trace::Why),
     /// The lock was given back (or the attempt to was); the program goes on.
     Released,
 }

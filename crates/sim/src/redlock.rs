@@ -158,7 +158,8 @@ impl Redlock {
             return Outcome::Released;
         }
         let extend = r.op == RoundOp::Extend;
-        let tally = EventKind::Tally { votes: votes.clone(), nodes: self.nodes, elapsed_us, drift_us, validity_us, ok, extend };
+        let tally =
+            EventKind::Tally { votes: crate::trace::Votes::of(&votes), nodes: self.nodes, elapsed_us, drift_us, validity_us, ok, extend };
         out.push(Effect::Event(tally));
         let until_local = r.t1 + validity_us;
         match (ok, extend) {
@@ -178,7 +179,7 @@ impl Redlock {
                 out.push(Effect::Grant(GrantFx::Extended { grant, until_local }));
                 Outcome::Renewed
             }
-            (false, true) => Outcome::Lost(format!("its extension reached {} of {} nodes in time", votes.len(), self.nodes)),
+            (false, true) => Outcome::Lost(crate::trace::Why::ExtensionShort { votes: votes.len() as u8, nodes: self.nodes as u8 }),
             (false, false) => {
                 // Unlock every node, even those it believes it failed on; do not wait.
                 for i in 0..self.nodes {

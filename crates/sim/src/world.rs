@@ -255,10 +255,6 @@ impl World<'_> {
         self.procs[a].clock.local_at(self.now)
     }
 
-    fn name(&self, a: ActorId) -> &str {
-        &self.actors[a].name
-    }
-
     /// Delivers everything up to the scenario's duration, and past it while a client's update
     /// is under way (it has read a value it has not yet written, or it believes it holds the
     /// lock with a write ahead): a run that stopped there would be judged safe in silence while
@@ -319,8 +315,7 @@ impl World<'_> {
         if let Some(a) = action.worker(&self.rec.iv.messages) {
             if self.procs[a].down {
                 if let Action::Deliver(m) = action {
-                    let why = format!("{} is down", self.name(a));
-                    self.lose(m, why);
+                    self.lose(m, crate::trace::Loss::ReceiverDown);
                 }
                 return;
             }

@@ -261,22 +261,22 @@ fn every_kind() -> Vec<EventKind> {
         Start,
         Send { msg: 0, to: 1 },
         Receive { msg: 0, from: 0 },
-        Lost { msg: 0, from: 0, why: "why".into() },
+        Lost { msg: 0, from: 0, why: sim::trace::Loss::Dropped },
         Acquired { token: Some(1), until_local_us: 1, grant: 0 },
         Refused { attempt: 1 },
-        Tally { votes: vec![0], nodes: 3, elapsed_us: 1, drift_us: 1, validity_us: 1, ok: false, extend: false },
+        Tally { votes: sim::trace::Votes::of(&[0]), nodes: 3, elapsed_us: 1, drift_us: 1, validity_us: 1, ok: false, extend: false },
         GaveUp,
         Renewed { until_local_us: 1 },
-        LostLock { why: "why".into() },
+        LostLock { why: sim::trace::Why::NoLease },
         NoticeIgnored { holding: true },
-        Abandoned { why: "why".into() },
+        Abandoned { why: sim::trace::Why::RenewalUnanswered },
         Releasing,
         Released { removed: true },
         DeadlineOk { left_us: 1 },
         Work { ms: 1 },
         ReadDone { value: 1, version: 1 },
         WriteDone { outcome: WriteOutcome::Accepted },
-        Timeout { what: "what".into() },
+        Timeout { what: sim::trace::Awaited::Renewal },
         Done { completed: true },
         KeySet { owner: 0, token: None },
         KeyBusy { holder: None },
@@ -284,7 +284,7 @@ fn every_kind() -> Vec<EventKind> {
         KeyDeleted { owner: None, by: 0, foreign: false },
         KeyExtended { owner: None, by: 0, foreign: false },
         KeyUnchanged { by: 0, missing: true },
-        Replicated { what: "what".into() },
+        Replicated { set: None },
         ReadServed { client: 0, value: 1, version: 1 },
         Accepted { client: 0, token: None, value: 1 },
         Rejected { client: 0, token: None, highest: 1 },
@@ -306,8 +306,8 @@ fn every_kind() -> Vec<EventKind> {
         Healed,
         Promoted,
         Queued { rev: 1 },
-        Committed { what: "what".into(), revision: 1 },
-        Unchanged { what: "what".into(), revision: 1 },
+        Committed { what: sim::trace::Proposal::Unlock { client: 0 }, revision: 1 },
+        Unchanged { what: sim::trace::Proposal::Unlock { client: 0 }, revision: 1 },
         Reread { client: 0, rev: 1 },
         EffectSent { client: 0, key: "k".into(), deduplicated: false },
         LockGranted { client: 0, rev: 1, key_exists: true },
@@ -482,4 +482,13 @@ fn no_file_over_400_lines_and_no_function_over_120() {
     // The scan can fail.
     let long = format!("fn f() {{\n{}}}\n", "    let x = \"}\";\n".repeat(130));
     assert_eq!(long_functions(&long, 120), vec![("f".to_string(), 1, 132)]);
+}
+
+/// The engine's hot path writes every event into the trace: events are data (no sentence, no
+/// copied string on the common paths) and stay small.
+#[test]
+fn an_event_is_at_most_128_bytes() {
+    let (event, kind) = (std::mem::size_of::<sim::Event>(), std::mem::size_of::<EventKind>());
+    eprintln!("an event is {event} bytes, its kind {kind}");
+    assert!(event <= 128, "an event is {event} bytes (its kind {kind})");
 }

@@ -2,6 +2,7 @@
 //! from `../shared/repro/`), named after what it must do.
 
 use sim::scenario::Scenario;
+use sim::trace::Proposal;
 use sim::verdict::Kind;
 use sim::{EventKind, Safety};
 
@@ -230,15 +231,15 @@ fn an_unlock_of_a_missing_key_makes_no_revision() {
     let s = repro("consensus-unlock-missing-key");
     let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
     let revoked = run.events.iter().find_map(|e| match &e.kind {
-        EventKind::Committed { what, revision } if what.starts_with("revoke") => Some(*revision),
+        EventKind::Committed { what: Proposal::Revoke { .. }, revision } => Some(*revision),
         _ => None,
     });
     let unchanged = run.events.iter().find_map(|e| match &e.kind {
-        EventKind::Unchanged { what, revision } if what.starts_with("delete") => Some(*revision),
+        EventKind::Unchanged { what: Proposal::Unlock { .. }, revision } => Some(*revision),
         _ => None,
     });
     assert!(revoked.is_some() && unchanged == revoked, "the delete leaves the revision at the revoke's (seed {})", s.seed);
-    assert!(!run.events.iter().any(|e| matches!(&e.kind, EventKind::Committed { what, .. } if what.starts_with("delete"))));
+    assert!(!run.events.iter().any(|e| matches!(&e.kind, EventKind::Committed { what: Proposal::Unlock { .. }, .. })));
     let c1 = actor(&run, "client1");
     assert!(run.events.iter().any(|e| e.actor == c1 && e.kind == EventKind::Released { removed: false }));
     assert!(run
@@ -258,7 +259,7 @@ fn a_retried_consensus_lock_request_keeps_its_key() {
     let puts = run
         .events
         .iter()
-        .filter(|e| matches!(&e.kind, EventKind::Committed { what, .. } if what == "put lock/client2 with a new lease"))
+        .filter(|e| matches!(&e.kind, EventKind::Committed { what: Proposal::Lock { client, has_key: false }, .. } if *client == c2))
         .count();
     assert_eq!(puts, 1, "one key for client2 (seed {})", s.seed);
     assert!(run.events.iter().any(|e| e.kind == EventKind::Reread { client: c2, rev: 3 }));

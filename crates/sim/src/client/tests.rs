@@ -89,7 +89,7 @@ fn a_rejected_write_ends_the_program() {
     let req = w.req;
     let reply = Payload::WriteReply { req, outcome: WriteOutcome::Rejected, highest: 34 };
     let out = c.handle(Input::Message(reply), &cx(4));
-    assert!(out.contains(&Effect::Event(EventKind::LostLock { why: "the resource has already seen token 34".into() })));
+    assert!(out.contains(&Effect::Event(EventKind::LostLock { why: crate::trace::Why::TokenSeen { highest: 34 } })));
     assert_eq!(out.last(), Some(&Effect::Event(EventKind::Done { completed: false })));
     assert!(c.done);
 }
@@ -113,7 +113,7 @@ fn a_redlock_round_that_wins_a_majority_is_a_grant_the_client_decides() {
     // The third node times out: two of three is a majority.
     let out = c.handle(Input::Timer(TimerKind::Timeout(reqs[2])), &cx(50_000));
     // validity = 10000 − 50 − (100 + 2) = 9848 ms
-    assert!(matches!(&out[0], Effect::Event(EventKind::Tally { votes, ok: true, validity_us: 9_848_000, .. }) if votes == &vec![0, 1]));
+    assert!(matches!(&out[0], Effect::Event(EventKind::Tally { votes, ok: true, validity_us: 9_848_000, .. }) if votes.iter().eq([0, 1])));
     assert_eq!(out[1], Effect::Event(EventKind::Acquired { token: Some(34), until_local_us: 9_848_000, grant: 3 }));
     assert_eq!(out[2], Effect::Grant(GrantFx::Won { grant: 3, token: Some(34), until_local: 9_848_000, votes: vec![0, 1] }));
 }

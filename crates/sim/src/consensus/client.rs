@@ -115,7 +115,7 @@ impl Session {
             }
             Payload::CSessionExpired { req } if k.waits_for(req) || queued => {
                 self.lease = None;
-                Outcome::Lost("its session expired while it waited for the lock".into())
+                Outcome::Lost(crate::trace::Why::ExpiredWaiting)
             }
             Payload::CUnlocked { req, deleted } if k.waits_for(req) => {
                 self.lease = None;

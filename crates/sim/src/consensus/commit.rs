@@ -10,8 +10,8 @@ use crate::trace::{ActorId, EventKind, Grant, KeyEnd};
 impl Cluster {
     pub(super) fn apply(&mut self, op: Op, env: &dyn Env, out: &mut Fx) {
         let Some(leader) = self.q.leader else { return };
-        let what = self.describe_op(&op, env);
-        let committed = |revision| Effect::Event { actor: leader, kind: EventKind::Committed { what: what.clone(), revision } };
+        let what = self.proposal(&op);
+        let committed = |revision| Effect::Event { actor: leader, kind: EventKind::Committed { what, revision } };
         match op {
             Op::Lock { client, req, .. } if self.keys.values().any(|k| k.1 == client) => self.reread(client, req, out),
             Op::Lock { client, req, ttl_ms } => {
@@ -163,14 +163,14 @@ pub fn narrate(me: &str, kind: &EventKind, name: &dyn Fn(ActorId) -> String, ele
     Some(match kind {
         EventKind::Queued { rev } => format!("{me}'s key is in place at revision {rev}, but an earlier key holds the lock: it waits for its predecessor."),
         EventKind::Committed { what, revision } => {
-            format!("{me} commits `{what}` at revision {revision}: a majority of the members has it.")
+            format!("{me} commits `{}` at revision {revision}: a majority of the members has it.", what.words(n))
         }
         EventKind::Reread { client, rev } => format!(
             "{} already has a key (revision {rev}), made by a request whose answer it missed: it keeps that key and its place in the queue, as etcd's mutex does.",
             n(*client)
         ),
         EventKind::Unchanged { what, revision } => {
-            format!("{me} commits `{what}`, which finds no key: nothing is deleted, and the store stays at revision {revision}.")
+            format!("{me} commits `{}`, which finds no key: nothing is deleted, and the store stays at revision {revision}.", what.words(n))
         }
         EventKind::LockGranted { client, rev, key_exists: true } => {
             format!("{me} tells {} it holds the lock: its key (revision {rev}) has the lowest create revision.", n(*client))

@@ -110,7 +110,7 @@ impl Single {
                 out.push(Effect::Event(EventKind::Renewed { until_local_us: until_local }));
                 Outcome::Renewed
             }
-            Some(Op::Renew) => Outcome::Lost("its renewal was refused: the key is gone or holds another owner's value".into()),
+            Some(Op::Renew) => Outcome::Lost(crate::trace::Why::RenewalRefused),
             Some(Op::Release) => {
                 k.lease = None;
                 out.push(Effect::Event(EventKind::Released { removed: *reply == RedisReply::Int(1) }));
@@ -170,6 +170,6 @@ mod tests {
         assert_eq!(s.on_message(&late, &mut k, &cx(5_001_000), &mut Vec::new()), Some(Outcome::Waiting));
         let refused = Payload::RedisReply { req, reply: RedisReply::Int(-1) };
         let o = s.on_message(&refused, &mut k, &cx(5_002_000), &mut Vec::new());
-        assert!(matches!(o, Some(Outcome::Lost(why)) if why.contains("refused")));
+        assert!(matches!(o, Some(Outcome::Lost(crate::trace::Why::RenewalRefused))));
     }
 }

@@ -179,7 +179,7 @@ impl Servers {
     }
 
     fn apply_replicated(&mut self, node: ActorId, key: String, entry: Option<Entry>, out: &mut Fx) {
-        let what = Payload::Replicate { key: key.clone(), entry: entry.clone() }.describe();
+        let set = entry.as_ref().map(|e| crate::trace::Short::of(&e.value));
         let is_lock = key == LOCK_KEY;
         let owner = entry.as_ref().and_then(|e| e.owner);
         let Some(n) = self.nodes.get_mut(&node) else { return };
@@ -191,7 +191,7 @@ impl Servers {
                 n.keys.remove(&key);
             }
         }
-        out.push(Effect::Event { actor: node, kind: EventKind::Replicated { what } });
+        out.push(Effect::Event { actor: node, kind: EventKind::Replicated { set } });
         if is_lock {
             if owner.is_some() {
                 if !self.open_keys.contains(&node) {

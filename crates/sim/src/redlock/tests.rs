@@ -72,7 +72,7 @@ fn an_extension_short_of_a_majority_loses_the_lock() {
     for req in reqs {
         res = r.on_message(&no(req), &mut k, &cx(5_001_000), &mut Vec::new());
     }
-    assert_eq!(res, Some(Outcome::Lost("its extension reached 0 of 3 nodes in time".into())));
+    assert_eq!(res, Some(Outcome::Lost(crate::trace::Why::ExtensionShort { votes: 0, nodes: 3 })));
 }
 
 #[test]

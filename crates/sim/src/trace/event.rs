@@ -6,6 +6,7 @@ use super::{ActorId, MsgId};
 use crate::time::Micros;
 
 pub use super::outcome::{Stall, WriteOutcome};
+pub use super::why::{Awaited, Loss, Proposal, Short, Votes, Why};
 
 /// The kinds of events. Fields name actors by [`ActorId`] and times in microseconds.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -27,7 +28,7 @@ pub enum EventKind {
     Lost {
         msg: MsgId,
         from: ActorId,
-        why: String,
+        why: Loss,
     },
     /// A client learns it holds the lock, until `until_local_us` on its own clock.
     Acquired {
@@ -41,7 +42,7 @@ pub enum EventKind {
     },
     /// A Redlock round ended: which nodes (by index) voted yes, and the validity arithmetic.
     Tally {
-        votes: Vec<usize>,
+        votes: Votes,
         nodes: usize,
         elapsed_us: Micros,
         drift_us: Micros,
@@ -57,13 +58,13 @@ pub enum EventKind {
     },
     /// A client learns it no longer holds the lock and stops.
     LostLock {
-        why: String,
+        why: Why,
     },
     /// A client stops on its own judgment, without having learned that it lost the lock: its
     /// deadline is too near, or its renewal got no reply (it cannot know whether it still holds
     /// the lock).
     Abandoned {
-        why: String,
+        why: Why,
     },
     /// A client is told its session has ended (ZooKeeper's `session expired` in answer to a
     /// ping, etcd's `lease not found` in answer to a keepalive), and its code does not check
@@ -96,7 +97,7 @@ pub enum EventKind {
     },
     /// A client gave up waiting for a reply.
     Timeout {
-        what: String,
+        what: Awaited,
     },
     /// A client's program ended.
     Done {
@@ -134,7 +135,8 @@ pub enum EventKind {
     },
     /// The replica applied a replicated write.
     Replicated {
-        what: String,
+        /// The value set (its first bytes), or `None` for a delete.
+        set: Option<Short>,
     },
     /// The resource served a read.
     ReadServed {
@@ -208,7 +210,7 @@ pub enum EventKind {
     },
     /// Consensus: a proposal reached a majority and was applied.
     Committed {
-        what: String,
+        what: Proposal,
         revision: u64,
     },
     /// The resource's transaction sent an external effect (an email) keyed by `key`;
@@ -226,7 +228,7 @@ pub enum EventKind {
     },
     /// Consensus: a committed delete found no key: nothing changed, and the revision stays.
     Unchanged {
-        what: String,
+        what: Proposal,
         revision: u64,
     },
     /// Consensus: the leader tells a client it holds the lock. `key_exists` is false when the

@@ -9,7 +9,7 @@ use crate::msg::Payload;
 use crate::rng::Rng;
 use crate::scenario::{Fault, Scenario};
 use crate::time::{from_ms, Micros, MS};
-use crate::trace::{ActorId, EventKind, Message, MsgFate, MsgId, Role};
+use crate::trace::{ActorId, EventKind, Loss, Message, MsgFate, MsgId, Role};
 
 /// A delay or drop fault on one link, for its next `left` messages.
 struct LinkFault {
@@ -133,7 +133,7 @@ impl World<'_> {
         self.push(now + lat, Action::Deliver(msg));
     }
 
-    pub(super) fn lose(&mut self, m: MsgId, why: String) {
+    pub(super) fn lose(&mut self, m: MsgId, why: Loss) {
         let (from, to) = (self.rec.iv.messages[m].from, self.rec.iv.messages[m].to);
         let cause = self.rec.iv.messages[m].send_event;
         self.rec.iv.messages[m].fate = MsgFate::Lost;
@@ -144,11 +144,11 @@ impl World<'_> {
     pub(super) fn deliver(&mut self, m: MsgId) {
         let (from, to) = (self.rec.iv.messages[m].from, self.rec.iv.messages[m].to);
         if self.net.dropped[m] {
-            self.lose(m, "the network dropped it".into());
+            self.lose(m, Loss::Dropped);
             return;
         }
         if self.net.cut(from, to) {
-            self.lose(m, "a partition separates them".into());
+            self.lose(m, Loss::Partitioned);
             return;
         }
         self.rec.iv.messages[m].fate = MsgFate::Delivered;

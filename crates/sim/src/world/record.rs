@@ -130,6 +130,7 @@ impl World<'_> {
         };
         iv.beliefs.iter_mut().for_each(|b| never(&mut b.valid_until_us));
         rec.grants.iter_mut().for_each(|g| never(&mut g.term_end_us));
+        let names = self.actors.iter().map(|a| a.name.clone()).collect();
         Run {
             scenario: self.sc.id.clone(),
             seed: self.sc.seed,
@@ -147,7 +148,7 @@ impl World<'_> {
             unfinished,
             verdict: Default::default(),
             moments: Default::default(),
-            words: crate::trace::Words(std::rc::Rc::new(crate::msg::Payloads(self.net.payloads))),
+            words: crate::trace::Words(std::rc::Rc::new(crate::msg::Payloads { payloads: self.net.payloads, names })),
         }
     }
 }

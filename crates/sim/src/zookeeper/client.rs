@@ -12,7 +12,7 @@ use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, Lease, Outcome, TimerKind, Wait, SCRIPT_TIMEOUT_MS};
 use crate::scenario::TokenKind;
 use crate::time::{Micros, MS};
-use crate::trace::EventKind;
+use crate::trace::{EventKind, Why};
 
 /// A client's session and its place in the recipe.
 #[derive(Clone, Debug, Default)]
@@ -128,7 +128,7 @@ impl Recipe {
             }
             Msg::SessionExpired { .. } if answers => {
                 (self.session, self.znode) = (None, None);
-                Outcome::Lost("its session expired before it got the lock".into())
+                Outcome::Lost(Why::ExpiredBeforeLock)
             }
             Msg::SessionExpired { .. } => {
                 // A ping's answer: the client knows, but its program goes on until its own
@@ -191,7 +191,7 @@ impl Recipe {
         let (Some(session), Some((seq, czxid))) = (self.session, self.znode) else { return Outcome::Waiting };
         if !children.contains(&seq) {
             self.znode = None;
-            return Outcome::Lost("its znode is gone: its session expired".into());
+            return Outcome::Lost(Why::ZnodeGone);
         }
         match children.iter().copied().filter(|&c| c < seq).max() {
             None => {

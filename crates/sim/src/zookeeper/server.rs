@@ -12,7 +12,7 @@ use crate::actor::{Effect, Env, Gate, Out, Record, ServerFault};
 use crate::msg::Payload;
 use crate::quorum::{self, Change};
 use crate::time::{from_ms, Micros};
-use crate::trace::{ActorId, EventKind, Grant};
+use crate::trace::{ActorId, EventKind, Grant, Proposal};
 
 mod commit;
 
@@ -325,23 +325,21 @@ impl Ensemble {
 
     fn propose(&mut self, op: Op, env: &dyn Env, out: &mut Fx) {
         let Some(leader) = self.q.leader else { return };
-        let what = self.describe(&op);
+        let what = self.proposal(&op);
         let id = self.q.log.propose(op);
         for &f in self.q.members.iter().filter(|&&m| m != leader) {
-            out.push(Effect::Send { from: leader, to: f, payload: Payload::Append { id, what: what.clone() } });
+            out.push(Effect::Send { from: leader, to: f, payload: Payload::Append { id, what } });
         }
         self.commit_ready(env, out);
     }
 
-    fn describe(&self, op: &Op) -> String {
-        match op {
-            Op::CreateSession { timeout_ms, session, .. } => format!("createSession 0x{session:x} ({timeout_ms} ms)"),
-            Op::Create { seq, .. } => format!("create {} (ephemeral)", super::znode(*seq)),
-            Op::Delete { seq, .. } if !self.znodes.contains_key(seq) => {
-                format!("delete {}: no node (an error transaction)", super::znode(*seq))
-            }
-            Op::Delete { seq, .. } => format!("delete {}", super::znode(*seq)),
-            Op::CloseSession { session, .. } => format!("closeSession 0x{session:x}"),
+    /// The transaction as the log holds it, as of now.
+    fn proposal(&self, op: &Op) -> Proposal {
+        match *op {
+            Op::CreateSession { timeout_ms, session, .. } => Proposal::CreateSession { session, timeout_ms },
+            Op::Create { seq, .. } => Proposal::Create { seq },
+            Op::Delete { seq, .. } => Proposal::Delete { seq, missing: !self.znodes.contains_key(&seq) },
+            Op::CloseSession { session, .. } => Proposal::CloseSession { session },
         }
     }
 

@@ -55,7 +55,7 @@ fn a_session_that_ends_while_queued_loses_the_lock() {
     let req = asked(&mut s, &mut k);
     feed(&mut s, &mut k, Payload::CQueued { req, rev: 3, lease: 5 }, 10);
     let (o, _) = feed(&mut s, &mut k, Payload::CSessionExpired { req }, 20);
-    assert_eq!(o, Some(Outcome::Lost("its session expired while it waited for the lock".into())));
+    assert_eq!(o, Some(Outcome::Lost(crate::trace::Why::ExpiredWaiting)));
     assert!(!s.release(&mut k, &cx(30), &mut Vec::new()), "no session, nothing to release");
 }
 

@@ -14,7 +14,7 @@ use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, Lease, Outcome, TimerKind, SCRIPT_TIMEOUT_MS};
 use crate::rng::Rng;
 use crate::scenario::TokenKind;
-use crate::time::{fmt, Micros, MS};
+use crate::time::{Micros, MS};
 use crate::trace::EventKind;
 use crate::wire::kubernetes::{Event, Msg, Record};
 
@@ -151,10 +151,7 @@ impl Elector {
         let left = deadline - cx.mono;
         if left <= 0 {
             (self.leading, self.round, self.trying, self.ticking) = (false, None, None, false);
-            return Some(Outcome::Lost(format!(
-                "its tries at renewing the Lease have failed for the renew deadline ({}, by its own clock), so it stops leading",
-                fmt(self.t.renew_deadline_us)
-            )));
+            return Some(Outcome::Lost(crate::trace::Why::RenewDeadline { deadline_us: self.t.renew_deadline_us }));
         }
         if self.trying.is_some() {
             out.push(Effect::Event(EventKind::Kubernetes(Event::RenewFailed { holder: None, left_us: left })));

@@ -34,6 +34,14 @@ pub fn narrate(sc: &Scenario, me: &str, kind: &EventKind, name: &dyn Fn(ActorId)
     })
 }
 
+/// Why a leader stops leading: its renew deadline passed.
+pub fn renew_deadline(deadline_us: crate::time::Micros) -> String {
+    format!(
+        "its tries at renewing the Lease have failed for the renew deadline ({}, by its own clock), so it stops leading",
+        fmt(deadline_us)
+    )
+}
+
 fn event(e: &Event, me: &str, lease: &str, name: &dyn Fn(ActorId) -> String) -> String {
     match e {
         Event::Held { holder, unchanged_us: 0 } => format!(

@@ -84,7 +84,7 @@ fn a_session_that_expires_before_the_lock_loses_it_and_a_late_one_is_only_noted(
     let out = created(&mut r, &mut k, 5, 11);
     let (req, _) = last(&out);
     let (o, _) = feed(&mut r, &mut k, Msg::SessionExpired { req }, 30);
-    assert_eq!(o, Some(Outcome::Lost("its session expired before it got the lock".into())));
+    assert_eq!(o, Some(Outcome::Lost(crate::trace::Why::ExpiredBeforeLock)));
     // An answer to a ping (not awaited) only ends the session: the program goes on, and the
     // trace says it was told and did not check (once).
     let (mut r, mut k) = (Recipe::default(), Core::default());

@@ -11,7 +11,7 @@ use crate::zookeeper::Msg;
 impl Ensemble {
     pub(super) fn apply(&mut self, op: Op, env: &dyn Env, out: &mut Fx) {
         let Some(leader) = self.q.leader else { return };
-        let what = self.describe(&op);
+        let what = self.proposal(&op);
         self.zxid += 1;
         let zxid = self.zxid;
         out.push(Effect::Event { actor: leader, kind: EventKind::Committed { what, revision: zxid } });

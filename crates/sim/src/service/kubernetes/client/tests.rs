@@ -129,7 +129,7 @@ fn a_leader_that_cannot_renew_stops_at_its_deadline_by_its_own_clock() {
         assert_eq!(s > 2, out.iter().any(|x| matches!(x, Effect::Event(EventKind::Kubernetes(Event::RenewFailed { .. })))));
     }
     let (o, _) = tick(&mut e, &mut k, 12 * S);
-    assert!(matches!(o, Some(Outcome::Lost(why)) if why.contains("renew deadline")));
+    assert!(matches!(o, Some(Outcome::Lost(crate::trace::Why::RenewDeadline { .. }))));
     assert_eq!(tick(&mut e, &mut k, 14 * S), (Some(Outcome::Waiting), vec![]), "it no longer leads: nothing more");
 }
 
