@@ -16,8 +16,6 @@
 //! remained of it takes its full time after the resume ([`Cpu`]). A crashed actor loses its
 //! timers and in-flight work; messages sent to it are lost.
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 
 use crate::actor::{Effect, Env, Gate, Out};
 use crate::client::{Client, TimerKind};
@@ -32,6 +30,7 @@ use crate::RunError;
 mod clients;
 mod faults;
 mod net;
+mod queue;
 mod record;
 mod setup;
 
@@ -86,30 +85,6 @@ struct Cpu {
     paused: Micros,
 }
 
-struct Item {
-    at: Micros,
-    seq: u64,
-    action: Action,
-}
-
-impl PartialEq for Item {
-    fn eq(&self, o: &Self) -> bool {
-        (self.at, self.seq) == (o.at, o.seq)
-    }
-}
-impl Eq for Item {}
-impl PartialOrd for Item {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Item {
-    // BinaryHeap is a max-heap: the earliest (time, sequence) must compare greatest.
-    fn cmp(&self, o: &Self) -> Ordering {
-        (o.at, o.seq).cmp(&(self.at, self.seq))
-    }
-}
-
 /// An actor's process: its clock, and whether it runs.
 struct Proc {
     clock: Clock,
@@ -141,8 +116,7 @@ struct World<'s> {
     /// The next token of the durable counter (`token.store: durable`).
     durable_next: u64,
     now: Micros,
-    seq: u64,
-    queue: BinaryHeap<Item>,
+    queue: queue::Queue<Action>,
     /// The scenario's duration: the run ends there unless a client's update is under way.
     due: Micros,
     /// The latest a run may end ([`overrun_us`] past `due`); also the end of whatever has no
@@ -247,8 +221,7 @@ impl Env for View<'_> {
 
 impl World<'_> {
     fn push(&mut self, at: Micros, action: Action) {
-        self.seq += 1;
-        self.queue.push(Item { at, seq: self.seq, action });
+        self.queue.push(at, action);
     }
 
     fn local(&self, a: ActorId) -> Micros {
@@ -262,7 +235,7 @@ impl World<'_> {
     /// more, so that its end can be seen (longer if an update begins then), never past `self.end`.
     fn run_loop(&mut self) -> Result<(), RunError> {
         let mut stop = None;
-        while let Some(at) = self.queue.peek().map(|i| i.at) {
+        while let Some(at) = self.queue.next_at() {
             if at > self.due {
                 // An update begun in the run's last stretch keeps it going too.
                 if self.update_under_way() {
@@ -274,9 +247,9 @@ impl World<'_> {
             if at > stop.unwrap_or(self.end) {
                 break;
             }
-            let Some(item) = self.queue.pop() else { break };
-            self.now = item.at;
-            self.dispatch(item.action);
+            let Some((at, action)) = self.queue.pop() else { break };
+            self.now = at;
+            self.dispatch(action);
             if self.overflow {
                 return Err(RunError::TooManyEvents { limit: self.max_events, at_us: self.now });
             }

@@ -1,7 +1,6 @@
 //! The scenario compiled once into the world's terms: actor ids, clocks known in advance,
 //! microseconds, the lock service's servers, and the first actions on the queue.
 
-use std::collections::BinaryHeap;
 
 use super::{net, record, Action, Proc, World};
 use crate::client::Client;
@@ -56,8 +55,7 @@ impl<'s> World<'s> {
             actors,
             durable_next: sc.token.start,
             now: 0,
-            seq: 0,
-            queue: BinaryHeap::new(),
+            queue: super::queue::Queue::new(),
             due,
             end,
             ended: due,
