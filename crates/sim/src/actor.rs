@@ -56,7 +56,8 @@ pub enum Gate {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Record {
     /// A new grant. Its `event` is replaced by the event recorded just before this record.
-    Grant(Grant),
+    /// Boxed, as is [`Record::Applied`]: every effect is as large as the largest.
+    Grant(Box<Grant>),
     /// A grant's promised term now ends at `until_us` (true time).
     GrantTerm { grant: usize, until_us: Micros },
     /// The holder gave the grant back now; its term ends now if it had not yet.
@@ -71,7 +72,7 @@ pub enum Record {
     /// The key named `handle` is gone (no effect if none is open).
     KeyClose { handle: u64, end: KeyEnd },
     /// The resource applied a write. Its `event` is replaced by the event recorded just before.
-    Applied(Applied),
+    Applied(Box<Applied>),
     /// The resource's state after the event recorded just before.
     Resource { value: i64, version: u64, highest: u64 },
 }

@@ -72,7 +72,7 @@ pub enum Payload {
     /// The primary's replication stream: the key's new state (`None`: deleted).
     Replicate {
         key: String,
-        entry: Option<Entry>,
+        entry: Option<Box<Entry>>,
     },
     /// Consensus: ask the leader for the lock (a session lease, and a key under the prefix).
     CLock {
@@ -118,7 +118,7 @@ pub enum Payload {
     /// ZooKeeper: a request, reply or watch notification of the lock recipe.
     Zk(crate::wire::zookeeper::Msg),
     /// Kubernetes: a request to the API server about the `Lease`, or its answer.
-    Kubernetes(crate::wire::kubernetes::Msg),
+    Kubernetes(Box<crate::wire::kubernetes::Msg>),
     /// Consensus: the leader replicates proposal `id` to a follower.
     Append {
         id: u64,

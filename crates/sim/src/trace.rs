@@ -13,8 +13,8 @@ mod event;
 mod outcome;
 mod why;
 mod words;
-pub use words::{Wording, Words};
 pub use event::*;
+pub use words::{Wording, Words};
 
 /// An index into [`Run::actors`].
 pub type ActorId = usize;

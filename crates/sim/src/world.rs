@@ -16,7 +16,6 @@
 //! remained of it takes its full time after the resume ([`Cpu`]). A crashed actor loses its
 //! timers and in-flight work; messages sent to it are lost.
 
-
 use crate::actor::{Effect, Env, Gate, Out};
 use crate::client::{Client, TimerKind};
 use crate::clock::Clock;

@@ -126,7 +126,7 @@ impl Cluster {
             None => env.now() + from_ms(self.cfg.ttl_ms as i64),
         };
         let now = env.now();
-        out.push(Effect::Record(Record::Grant(Grant {
+        out.push(Effect::Record(Record::Grant(Box::new(Grant {
             client,
             node: leader,
             at_us: now,
@@ -135,7 +135,7 @@ impl Cluster {
             term_end_us,
             released_us: None,
             votes: vec![leader],
-        })));
+        }))));
         if key_exists {
             self.grant_of.insert(lease, g);
         }

@@ -110,7 +110,7 @@ impl Servers {
     pub fn on_message(&mut self, node: ActorId, from: ActorId, payload: Payload, env: &dyn Env, out: &mut Fx) {
         match payload {
             Payload::Redis { req, cmd } => self.command(node, from, req, cmd, env, out),
-            Payload::Replicate { key, entry } => self.apply_replicated(node, key, entry, out),
+            Payload::Replicate { key, entry } => self.apply_replicated(node, key, entry.map(|e| *e), out),
             _ => {}
         }
     }
@@ -138,7 +138,7 @@ impl Servers {
                         out.push(Effect::Record(Record::Token { client: from, token: t, durable: durable.is_some() }));
                     }
                     let now = env.now();
-                    out.push(Effect::Record(Record::Grant(Grant {
+                    out.push(Effect::Record(Record::Grant(Box::new(Grant {
                         client: from,
                         node,
                         at_us: now,
@@ -147,7 +147,7 @@ impl Servers {
                         term_end_us: now + ttl,
                         released_us: None,
                         votes: vec![node],
-                    })));
+                    }))));
                 }
                 self.open_key(node, Some(from), out);
                 self.schedule_expiry(node, env, out);
@@ -213,7 +213,7 @@ impl Servers {
             Timer::Ship(ship) => {
                 let (key, entry) = *ship;
                 if let Some(r) = self.replica {
-                    out.push(Effect::Send { from: node, to: r, payload: Payload::Replicate { key, entry } });
+                    out.push(Effect::Send { from: node, to: r, payload: Payload::Replicate { key, entry: entry.map(Box::new) } });
                 }
             }
         }

@@ -92,7 +92,7 @@ impl Server {
         let (version_before, value_after) = self.store.apply(token, op, value, request);
         out.push(Effect::Event { actor: self.id, kind: EventKind::Accepted { client, token, value: value_after } });
         self.record_state(out);
-        out.push(Effect::Record(Record::Applied(Applied {
+        out.push(Effect::Record(Record::Applied(Box::new(Applied {
             at_us: env.now(),
             client,
             grant,
@@ -105,7 +105,7 @@ impl Server {
             value_after,
             event: 0,
             msg,
-        })));
+        }))));
         let highest = self.store.highest;
         out.push(Effect::Send {
             from: self.id,

@@ -1,8 +1,6 @@
 //! The network: per-link latency streams, delay and drop faults, FIFO links, partitions.
 //! A message is sent now and delivered (or lost) later by the driver's queue.
 
-use crate::flat::Map;
-
 use super::{Action, World};
 use crate::client::Input;
 use crate::msg::Payload;
@@ -26,16 +24,23 @@ pub(super) struct Partition {
     pub active: bool,
 }
 
+/// A link from one actor to another.
+#[derive(Clone)]
+struct Link {
+    /// Its latency range in ms.
+    latency: [u64; 2],
+    /// Its random stream, made when its first message is sent.
+    rng: Option<Rng>,
+    /// When its last ordinary message arrives (links are FIFO, like TCP).
+    last: Micros,
+}
+
 pub(super) struct Net {
     seed: u64,
-    default_latency: [u64; 2],
-    /// Per link by name: its latency range in ms, when the scenario sets one.
-    link_latency: Map<(ActorId, ActorId), [u64; 2]>,
-    /// Per link: its latency range in ms and its random stream.
-    link_rng: Map<(ActorId, ActorId), ([u64; 2], Rng)>,
+    /// How many actors there are: the link from `a` to `b` is `links[a * n + b]`.
+    n: usize,
+    links: Vec<Link>,
     link_faults: Vec<LinkFault>,
-    /// Per link: when its last ordinary message arrives (links are FIFO, like TCP).
-    link_last: Map<(ActorId, ActorId), Micros>,
     pub partitions: Vec<Partition>,
     /// Each message's content, and whether the network will drop it.
     pub(super) payloads: Vec<Payload>,
@@ -43,7 +48,7 @@ pub(super) struct Net {
 }
 
 impl Net {
-    pub fn new(sc: &Scenario, id: &dyn Fn(&str) -> ActorId) -> Net {
+    pub fn new(sc: &Scenario, n: usize, id: &dyn Fn(&str) -> ActorId) -> Net {
         let link_faults = sc
             .faults
             .iter()
@@ -61,22 +66,12 @@ impl Net {
                 _ => None,
             })
             .collect();
-        let mut link_latency = Map::new();
+        let mut links = vec![Link { latency: sc.network.latency_ms, rng: None, last: 0 }; n * n];
         for l in sc.network.links.iter().rev() {
             // The first link entry that names a pair wins.
-            link_latency.insert((id(&l.from), id(&l.to)), l.latency_ms);
+            links[id(&l.from) * n + id(&l.to)].latency = l.latency_ms;
         }
-        Net {
-            seed: sc.seed,
-            default_latency: sc.network.latency_ms,
-            link_latency,
-            link_rng: Map::new(),
-            link_faults,
-            link_last: Map::new(),
-            partitions: Vec::new(),
-            payloads: Vec::new(),
-            dropped: Vec::new(),
-        }
+        Net { seed: sc.seed, n, links, link_faults, partitions: Vec::new(), payloads: Vec::new(), dropped: Vec::new() }
     }
 
     /// Whether a partition separates `a` from `b` now.
@@ -85,10 +80,10 @@ impl Net {
     }
 
     fn latency(&mut self, from: ActorId, to: ActorId, names: (&str, &str)) -> Micros {
-        let (seed, default) = (self.seed, self.default_latency);
-        let range = self.link_latency.get(&(from, to)).copied().unwrap_or(default);
-        let (range, rng) =
-            self.link_rng.entry((from, to)).or_insert_with(|| (range, Rng::stream(seed, &format!("link:{}->{}", names.0, names.1))));
+        let seed = self.seed;
+        let link = &mut self.links[from * self.n + to];
+        let range = link.latency;
+        let rng = link.rng.get_or_insert_with(|| Rng::stream(seed, &format!("link:{}->{}", names.0, names.1)));
         rng.range_inclusive(range[0] as i64 * MS, range[1] as i64 * MS)
     }
 }
@@ -112,7 +107,7 @@ impl World<'_> {
         }
         if !delayed {
             // A link is a connection: ordinary messages arrive in the order they were sent.
-            let last = self.net.link_last.entry((from, to)).or_insert(0);
+            let last = &mut self.net.links[from * self.net.n + to].last;
             lat = lat.max(*last - now);
             *last = now + lat;
         }

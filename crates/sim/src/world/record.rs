@@ -59,7 +59,7 @@ impl World<'_> {
         match r {
             Record::Grant(mut g) => {
                 g.event = this();
-                rec.grants.push(g);
+                rec.grants.push(*g);
             }
             Record::GrantTerm { grant, until_us } => rec.grants[grant].term_end_us = until_us,
             Record::GrantReleased { grant } => {
@@ -89,7 +89,7 @@ impl World<'_> {
             }
             Record::Applied(mut a) => {
                 a.event = this();
-                rec.applied.push(a);
+                rec.applied.push(*a);
             }
             Record::Resource { value, version, highest } => {
                 let event = this();

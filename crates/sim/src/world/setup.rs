@@ -1,7 +1,6 @@
 //! The scenario compiled once into the world's terms: actor ids, clocks known in advance,
 //! microseconds, the lock service's servers, and the first actions on the queue.
 
-
 use super::{net, record, Action, Proc, World};
 use crate::client::Client;
 use crate::clock::{Clock, ClockChange};
@@ -38,7 +37,7 @@ impl<'s> World<'s> {
             .map(|c| Some(Client::new(c.steps.clone(), Rng::stream(sc.seed, &format!("client:{}", c.name)), lock::Protocol::of(sc))))
             .collect();
         let lock = Service::build(sc, &id_of);
-        let net = net::Net::new(sc, &id_of);
+        let net = net::Net::new(sc, actors.len(), &id_of);
         let resource =
             Server { id: actors.len() - 1, store: Store::new(sc.resource.clone()), gap: from_ms(sc.resource.check_write_gap_ms as i64) };
         let due = from_ms(sc.duration_ms as i64);

@@ -318,7 +318,7 @@ impl Ensemble {
         let now = env.now();
         let grant =
             Grant { client: z.client, node: leader, at_us: now, token, event: 0, term_end_us, released_us: None, votes: vec![leader] };
-        out.push(Effect::Record(Record::Grant(grant)));
+        out.push(Effect::Record(Record::Grant(Box::new(grant))));
         self.grant_of.insert(seq, g);
         Some(g)
     }

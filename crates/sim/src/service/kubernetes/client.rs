@@ -81,7 +81,7 @@ impl Elector {
 
     /// One try (`tryAcquireOrRenew`): read the Lease.
     pub fn acquire(&mut self, timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
-        k.send(Dest::Lock, |req| Payload::Kubernetes(Msg::Get { req }), Some(timeout_ms), cx, out);
+        k.send(Dest::Lock, |req| Payload::Kubernetes(Box::new(Msg::Get { req })), Some(timeout_ms), cx, out);
     }
 
     /// Gives the Lease up (client-go's `release`, with `ReleaseOnCancel`): an empty holder. A
@@ -94,7 +94,7 @@ impl Elector {
         (self.leading, self.round, self.trying, self.releasing) = (false, None, None, true);
         let record = Record { holder: String::new(), renew_local: cx.local, ..r };
         out.push(Effect::Event(EventKind::Releasing));
-        k.send(Dest::Lock, |req| Payload::Kubernetes(Msg::Update { req, rv, record }), Some(SCRIPT_TIMEOUT_MS), cx, out);
+        k.send(Dest::Lock, |req| Payload::Kubernetes(Box::new(Msg::Update { req, rv, record })), Some(SCRIPT_TIMEOUT_MS), cx, out);
         true
     }
 
@@ -119,7 +119,7 @@ impl Elector {
     fn try_with(&mut self, k: &mut Core, m: impl FnOnce(u64) -> Msg, out: &mut Vec<Effect>) {
         let req = k.request();
         self.trying = Some(req);
-        out.push(Effect::Send(Dest::Lock, Payload::Kubernetes(m(req))));
+        out.push(Effect::Send(Dest::Lock, Payload::Kubernetes(Box::new(m(req)))));
     }
 
     /// A leader's try: while the Lease it saw names it and is young, the fast path (a `PUT`
@@ -165,7 +165,7 @@ impl Elector {
     pub fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
         let Payload::Kubernetes(m) = p else { return None };
         let tried = |req: u64| self.trying == Some(req);
-        Some(match m {
+        Some(match &**m {
             Msg::Done { req, rv, grant } if tried(*req) => {
                 self.trying = None;
                 self.renewed(*rv, *grant, cx, k, out);
@@ -221,7 +221,7 @@ impl Elector {
             Msg::Done { req, .. } | Msg::Conflict { req } if k.waits_for(*req) => {
                 self.releasing = false;
                 k.lease = None;
-                out.push(Effect::Event(EventKind::Released { removed: matches!(m, Msg::Done { .. }) }));
+                out.push(Effect::Event(EventKind::Released { removed: matches!(&**m, Msg::Done { .. }) }));
                 Outcome::Released
             }
             _ => Outcome::Waiting,
@@ -230,7 +230,7 @@ impl Elector {
 
     fn write(&mut self, k: &mut Core, make: impl FnOnce(u64, Record) -> Msg, record: Record, cx: &Cx, out: &mut Vec<Effect>) {
         self.sent = Some(record.clone());
-        k.send(Dest::Lock, |req| Payload::Kubernetes(make(req, record)), Some(SCRIPT_TIMEOUT_MS), cx, out);
+        k.send(Dest::Lock, |req| Payload::Kubernetes(Box::new(make(req, record))), Some(SCRIPT_TIMEOUT_MS), cx, out);
     }
 
     /// It has written itself in: it leads, and its renew loop starts at once with a first round

@@ -54,8 +54,8 @@ impl ApiServer {
     pub fn on_message(&mut self, from: ActorId, payload: Payload, env: &dyn Env, out: &mut Out<Timer>) {
         let Payload::Kubernetes(msg) = payload else { return };
         let me = self.me;
-        let reply = |msg| Effect::Send { from: me, to: from, payload: Payload::Kubernetes(msg) };
-        match msg {
+        let reply = |msg| Effect::Send { from: me, to: from, payload: Payload::Kubernetes(Box::new(msg)) };
+        match *msg {
             Msg::Get { req } => {
                 let lease = self.lease.as_ref().map(|s| (s.record.clone(), s.rv));
                 out.push(reply(Msg::Got { req, lease }));
@@ -69,7 +69,7 @@ impl ApiServer {
                 out.push(reply(Msg::Done { req, rv: self.rv, grant }));
             }
             Msg::Create { req, .. } | Msg::Update { req, .. } => {
-                let sent = match msg {
+                let sent = match *msg {
                     Msg::Update { rv, .. } => Some(rv),
                     _ => None,
                 };
@@ -141,7 +141,7 @@ impl ApiServer {
             released_us: None,
             votes: vec![self.me],
         };
-        out.push(Effect::Record(Fact::Grant(grant)));
+        out.push(Effect::Record(Fact::Grant(Box::new(grant))));
         g
     }
 }

@@ -17,7 +17,7 @@ fn last(out: &[Effect]) -> Msg {
     out.iter()
         .rev()
         .find_map(|e| match e {
-            Effect::Send(Dest::Lock, Payload::Kubernetes(m)) => Some(m.clone()),
+            Effect::Send(Dest::Lock, Payload::Kubernetes(m)) => Some((**m).clone()),
             _ => None,
         })
         .expect("a request")
@@ -32,7 +32,7 @@ fn req_of(m: &Msg) -> u64 {
 
 fn feed(e: &mut Elector, k: &mut Core, m: Msg, cx: &Cx) -> (Option<Outcome>, Vec<Effect>) {
     let mut out = Vec::new();
-    let o = e.on_message(&Payload::Kubernetes(m), k, cx, &mut out);
+    let o = e.on_message(&Payload::Kubernetes(Box::new(m)), k, cx, &mut out);
     (o, out)
 }
 

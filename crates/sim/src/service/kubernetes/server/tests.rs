@@ -17,13 +17,13 @@ fn rec(holder: &str, transitions: u64) -> Record {
 
 fn ask(s: &mut ApiServer, env: &FakeEnv, from: ActorId, m: Msg) -> Out<Timer> {
     let mut out = Vec::new();
-    s.on_message(from, Payload::Kubernetes(m), env, &mut out);
+    s.on_message(from, Payload::Kubernetes(Box::new(m)), env, &mut out);
     out
 }
 
 fn reply(out: &Out<Timer>) -> Msg {
     match sends(out).last() {
-        Some((_, _, Payload::Kubernetes(m))) => m.clone(),
+        Some((_, _, Payload::Kubernetes(m))) => (**m).clone(),
         other => panic!("no reply: {other:?}"),
     }
 }
