@@ -1,7 +1,7 @@
 //! The checker on small runs: each finding kind from the smallest run that shows it.
 
 use crate::scenario::Scenario;
-use crate::verdict::{Kind, Safety};
+use crate::verdict::{Cause, Kind, Safety};
 
 fn verdict_of(json: &str) -> crate::verdict::Verdict {
     let sc = Scenario::parse(json).expect("a valid scenario");
@@ -76,8 +76,9 @@ fn a_stale_write_that_sets_the_value_after_a_newer_one_is_out_of_order() {
 #[test]
 fn the_quorum_loss_note_starts_when_the_majority_went_not_when_the_leader_noticed() {
     let sc = crate::library::get("consensus-quorum-loss").expect("in the library");
-    let v = crate::run(&sc).expect("it runs").verdict;
-    let note = v.notes.iter().find(|f| f.explanation.contains("majority of the members")).expect("a quorum-loss note");
+    let run = crate::run(&sc).expect("it runs");
+    let note = run.verdict.notes.iter().find(|f| matches!(f.cause, Cause::NoQuorum { .. })).expect("a quorum-loss note");
     assert_eq!(note.at_us, 2_000_000, "{note:?}");
-    assert!(note.explanation.starts_with("From 2 s, when a majority of the members could no longer be reached, to 15 s"), "{note:?}");
+    let text = super::words::explanation(&run, note);
+    assert!(text.starts_with("From 2 s, when a majority of the members could no longer be reached, to 15 s"), "{text}");
 }
