@@ -29,7 +29,7 @@ fn side(id: &'static str, heading: &str, body: &str, open: &Open) -> Html {
             <img class="debate-svg" src={src} alt={format!("Timeline of {}: {}", sc.title, if safe { "safe" } else { "unsafe" })} width="640" />
             <ul class="demos">{ demo_link(&d, open) }</ul>
             if let Some(e) = run.verdict.violations.first() {
-                <p class="hint">{ format!("The checker: {}", e.explanation) }</p>
+                <p class="hint">{ format!("The checker: {}", sim::checker::words::explanation(&run, e)) }</p>
             }
         </article>
     }

@@ -46,7 +46,7 @@ pub fn VerdictPanel(p: &VerdictProps) -> Html {
         let body = html! { <>
             <span class="prop">{ f.property.as_str() }</span>
             <span class="at">{ format!(" at {} ", fmt(f.at_us)) }</span>
-            <span class="why">{ &f.explanation }</span>
+            <span class="why">{ sim::checker::words::explanation(run, f) }</span>
         </> };
         match jump {
             Some(cb) => {

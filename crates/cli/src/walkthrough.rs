@@ -151,7 +151,7 @@ fn tell(w: &Walk, out: &mut impl Writer) {
     out.verdict(run.verdict.is_safe(), run.verdict.headline(), &sim::render::final_value(run));
     picture(out, w, Picture::Whole);
     let v = &run.verdict;
-    let lines = |f: &mut dyn Iterator<Item = &sim::Finding>| f.map(sim::render::finding).collect::<Vec<_>>();
+    let lines = |f: &mut dyn Iterator<Item = &sim::Finding>| f.map(|f| sim::render::finding(run, f)).collect::<Vec<_>>();
     if !v.violations.is_empty() {
         out.subheading("Violations");
         out.list(&lines(&mut v.violations.iter()));

@@ -133,7 +133,8 @@ fn every_library_scenario_walks_through_as_one_page_with_and_without_its_fix() {
             let headline = el.iter().find(|e| e.attr("class").is_some_and(|c| c.starts_with("w-headline"))).unwrap();
             assert_eq!(headline.text, format!("{}.", run.verdict.headline()), "{what}");
             for v in &run.verdict.violations {
-                assert!(el.iter().any(|e| e.name == "li" && e.text == sim::render::finding(v)), "{what}: {}", v.explanation);
+                let line = sim::render::finding(&run, v);
+                assert!(el.iter().any(|e| e.name == "li" && e.text == line), "{what}: {line}");
             }
         }
     }

@@ -87,7 +87,10 @@ fn check(s: &Scenario, stats: &mut Stats) -> Result<(), String> {
     }
     if fenced_with_growing_tokens(s) {
         if let Some(w) = v.violations.iter().find(|w| w.property == Kind::OutOfOrderWrite) {
-            return Err(format!("atomic fencing with growing tokens let an out-of-order write through: {}", w.explanation));
+            return Err(format!(
+                "atomic fencing with growing tokens let an out-of-order write through: {}",
+                sim::checker::words::explanation(&run, w)
+            ));
         }
         stats.fenced += 1;
     }

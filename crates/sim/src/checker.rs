@@ -8,15 +8,19 @@
 //!
 //! The checker reasons from ground truth the resource cannot see: which grant each write was
 //! made under, and when the client read what it wrote back.
+//!
+//! It writes no sentence: a finding holds its [`Cause`] as data, and [`words`] makes the
+//! sentence from it when the finding is shown.
 
 use crate::scenario::Scenario;
-use crate::time::fmt;
 use crate::trace::{Applied, Run};
 mod hazards;
 mod stalls;
 mod violations;
+pub mod words;
 
-pub use crate::verdict::{Finding, Kind, Property, Safety, Verdict, PROPERTIES};
+use crate::verdict::Reason;
+pub use crate::verdict::{Cause, Finding, Kind, Property, Safety, Verdict, PROPERTIES};
 use hazards::*;
 use violations::*;
 
@@ -34,16 +38,16 @@ struct Cx<'a> {
 #[derive(Default)]
 struct Findings {
     listed: Vec<Finding>,
-    /// Per kind: how many were found.
-    found: crate::flat::Map<&'static str, usize>,
+    /// Per kind, by name (the order of the notes of omitted findings): how many were found.
+    found: crate::flat::Map<&'static str, (Kind, usize)>,
 }
 
 impl Findings {
-    /// Counts a finding of `property`, and builds it (its sentence is the costly part) only
-    /// while there is room for it. Each pass adds its findings in time order, so the ones
+    /// Counts a finding of `property`, and builds it (its cause may take a search of the run)
+    /// only while there is room for it. Each pass adds its findings in time order, so the ones
     /// listed are the earliest.
     fn add(&mut self, property: Kind, make: impl FnOnce() -> Finding) {
-        let n = self.found.entry(property.as_str()).or_insert(0);
+        let (_, n) = self.found.entry(property.as_str()).or_insert((property, 0));
         *n += 1;
         if *n <= LISTED_PER_KIND {
             self.listed.push(Finding { property, ..make() });
@@ -54,17 +58,14 @@ impl Findings {
     fn finish(self) -> (Vec<Finding>, Vec<Finding>) {
         let omitted = self
             .found
-            .iter()
-            .filter(|(_, n)| **n > LISTED_PER_KIND)
-            .map(|(property, n)| Finding {
+            .values()
+            .filter(|(_, n)| *n > LISTED_PER_KIND)
+            .map(|&(kind, n)| Finding {
                 property: Kind::Omitted,
                 // After the last one listed: the passes add their findings in time order.
-                at_us: self.listed.iter().filter(|f| f.property.as_str() == *property).map(|f| f.at_us).max().unwrap_or(0),
+                at_us: self.listed.iter().filter(|f| f.property == kind).map(|f| f.at_us).max().unwrap_or(0),
                 actors: vec![],
-                explanation: format!(
-                    "Only the first {LISTED_PER_KIND} {property} findings are listed; {} more are not.",
-                    n - LISTED_PER_KIND
-                ),
+                cause: Cause::Omitted { kind, more: n - LISTED_PER_KIND },
                 event: None,
             })
             .collect();
@@ -73,64 +74,42 @@ impl Findings {
 }
 
 impl Cx<'_> {
-    fn name(&self, a: usize) -> String {
-        self.run.actors[a].name.clone()
-    }
-
-    fn token_phrase(&self, t: Option<u64>) -> String {
-        t.map(|t| format!(" with token {t}")).unwrap_or_default()
-    }
-
-    /// Why a client's write was stale: pauses, partitions, a held message, an expired lease.
-    fn why_stale(&self, w: &Applied) -> String {
+    /// Why a client's write was stale: pauses, partitions, a held message, an expired lease, or
+    /// else a grant made to another client while its lease was still valid.
+    fn why_stale(&self, w: &Applied) -> Vec<Reason> {
         let run = self.run;
         let mut why = Vec::new();
         let sent = run.intervals.messages[w.msg].sent_us;
         let grant_at = w.grant.map(|g| run.grants[g].at_us).unwrap_or(0);
         // What began between its grant and its write's sending: a pause, a partition.
-        for (spans, what) in [(&run.intervals.pauses, "was paused"), (&run.intervals.partitions, "was cut off by a partition")] {
-            for p in spans.iter().filter(|p| p.actor == w.client && p.from_us >= grant_at && p.from_us <= sent) {
-                why.push(format!("{} {what} from {} to {}", self.name(w.client), fmt(p.from_us), fmt(p.to_us)));
-            }
+        let began = |p: &&crate::trace::Span| p.actor == w.client && p.from_us >= grant_at && p.from_us <= sent;
+        for p in run.intervals.pauses.iter().filter(began) {
+            why.push(Reason::Paused { client: w.client, from_us: p.from_us, to_us: p.to_us });
+        }
+        for p in run.intervals.partitions.iter().filter(began) {
+            why.push(Reason::CutOff { client: w.client, from_us: p.from_us, to_us: p.to_us });
         }
         let m = &run.intervals.messages[w.msg];
         if m.delayed {
-            why.push(format!("its write was held in the network from {} to {}", fmt(m.sent_us), fmt(m.arrived_us)));
+            why.push(Reason::Held { from_us: m.sent_us, to_us: m.arrived_us });
         }
         if let Some(b) = run.intervals.beliefs.iter().find(|b| Some(b.grant) == w.grant) {
             if b.valid_until_us < w.at_us {
-                let whose = if why.is_empty() { format!("{}'s", self.name(w.client)) } else { "its".into() };
-                why.push(format!("{whose} lease had run out at {} by its own clock", fmt(b.valid_until_us)));
+                why.push(Reason::LeaseRanOut { client: w.client, at_us: b.valid_until_us });
             }
         }
         if why.is_empty() {
             // Not paused, not delayed, lease still valid: the lock service granted the lock again.
-            let again =
-                w.grant.and_then(|g| run.grants.iter().skip(g + 1).find(|n| n.at_us < run.grants[g].term_end_us && n.at_us < w.at_us));
-            if let Some(n) = again {
-                let g = w.grant.expect("a grant");
-                why.push(format!(
-                    "{}'s lease was still valid by its own clock when {} was granted the lock at {}: {}",
-                    self.name(w.client),
-                    self.name(n.client),
-                    fmt(n.at_us),
-                    conflict_cause(self, &run.grants[g], n)
-                ));
+            let again = w.grant.and_then(|g| {
+                let term_end_us = run.grants[g].term_end_us;
+                (g + 1..run.grants.len()).find(|&i| run.grants[i].at_us < term_end_us && run.grants[i].at_us < w.at_us).map(|i| (g, i))
+            });
+            if let Some((g, i)) = again {
+                let conflict = Box::new(conflict_cause(self, g, i));
+                why.push(Reason::GrantedAgain { client: w.client, next: run.grants[i].client, at_us: run.grants[i].at_us, conflict });
             }
         }
-        if why.is_empty() {
-            String::new()
-        } else {
-            format!(" {}.", capitalize(&why.join("; ")))
-        }
-    }
-}
-
-fn capitalize(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
-        None => String::new(),
+        why
     }
 }
 

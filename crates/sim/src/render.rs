@@ -5,6 +5,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
+use crate::checker::words;
 use crate::narrate::Cx;
 use crate::scenario::Scenario;
 use crate::time::{fmt, fmt_column, to_ms_f64};
@@ -42,7 +43,7 @@ pub fn verdict_text(run: &Run) -> String {
         }
         let _ = writeln!(s, "{name}:");
         for f in items {
-            let _ = writeln!(s, "  - {}", finding(f));
+            let _ = writeln!(s, "  - {}", finding(run, f));
         }
     };
     section(&mut s, "violations", &v.violations);
@@ -51,9 +52,10 @@ pub fn verdict_text(run: &Run) -> String {
     s
 }
 
-/// A finding in one line: "out-of-order-write at 27.01 s (A, B): the resource accepted …".
-pub fn finding(f: &Finding) -> String {
-    format!("{} at {} ({}): {}", f.property, fmt(f.at_us), f.actors.join(", "), f.explanation)
+/// A finding of `run` in one line: "out-of-order-write at 27.01 s (A, B): the resource
+/// accepted …".
+pub fn finding(run: &Run, f: &Finding) -> String {
+    format!("{} at {} ({}): {}", f.property, fmt(f.at_us), words::actors(run, f).join(", "), words::explanation(run, f))
 }
 
 /// What the protected value ended as: "1 after 2 accepted writes" (the verdict's line in the
@@ -73,23 +75,24 @@ pub fn how_it_came_about(hazards: usize, notes: usize) -> String {
     }
 }
 
-/// A finding as `leaselab run --json` prints it.
+/// A finding as `leaselab run --json` prints it: its actors by name, and its sentence.
 #[derive(Serialize)]
 pub struct FindingJson<'a> {
     property: &'a str,
     at_ms: f64,
-    actors: &'a [String],
-    explanation: &'a str,
+    actors: Vec<&'a str>,
+    explanation: String,
     event: Option<usize>,
 }
 
-impl<'a> From<&'a Finding> for FindingJson<'a> {
-    fn from(f: &'a Finding) -> Self {
+impl<'a> FindingJson<'a> {
+    /// `f`, a finding of `run`, worded.
+    pub fn new(run: &'a Run, f: &Finding) -> Self {
         FindingJson {
             property: f.property.as_str(),
             at_ms: to_ms_f64(f.at_us),
-            actors: &f.actors,
-            explanation: &f.explanation,
+            actors: words::actors(run, f),
+            explanation: words::explanation(run, f),
             event: f.event,
         }
     }
@@ -126,9 +129,7 @@ pub struct RunJson<'a> {
 
 /// The run as `leaselab run --json` prints it.
 pub fn run_json<'a>(run: &'a Run, sc: &Scenario) -> RunJson<'a> {
-    fn findings(f: &[Finding]) -> Vec<FindingJson<'_>> {
-        f.iter().map(FindingJson::from).collect()
-    }
+    let findings = |f: &[Finding]| f.iter().map(|f| FindingJson::new(run, f)).collect();
     let v = &run.verdict;
     let tell = Cx::new(sc, run);
     RunJson {

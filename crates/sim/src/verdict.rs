@@ -1,13 +1,17 @@
-//! The checker's result: [`Verdict`], its [`Finding`]s and their [`Kind`]s.
+//! The checker's result: [`Verdict`], its [`Finding`]s, their [`Kind`]s and [`Cause`]s.
 //!
 //! These are output types, beside the trace ([`crate::trace::Run::verdict`]); the checker
-//! ([`crate::checker`]) produces them and the renderings, the app and the course read them.
+//! ([`crate::checker`]) produces them and the renderings, the app and the course read them. A
+//! finding is data: its sentence is made when it is shown (`checker::words::explanation`).
 
 use std::fmt;
 
 use serde::Serialize;
 
 use crate::time::Micros;
+
+mod cause;
+pub use cause::{Cause, Conflict, Forgot, KeyGone, Reason, Stale, Twice, Unfenced};
 
 /// Safe or unsafe.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -89,10 +93,10 @@ pub struct Finding {
     /// The property violated, or the hazard's kind.
     pub property: Kind,
     pub at_us: Micros,
-    /// The actors concerned, by name.
-    pub actors: Vec<String>,
-    /// One or two sentences that name the cause.
-    pub explanation: String,
+    /// The actors concerned, by id (`trace::ActorId`).
+    pub actors: Vec<usize>,
+    /// Why: the data its sentence (one or two) is made from.
+    pub cause: Cause,
     /// The event where it shows.
     pub event: Option<usize>,
 }

@@ -1,5 +1,6 @@
 //! Architecture invariants (ARCHITECTURE.md): the engine imports nothing from the browser
-//! stack, reads no real clock, draws no OS randomness, and is deterministic.
+//! stack, reads no real clock, draws no OS randomness, and is deterministic; the checker's
+//! findings are data.
 
 use std::path::Path;
 
@@ -64,4 +65,21 @@ fn the_same_scenario_gives_the_identical_trace() {
         let c = sim::run(&other).unwrap();
         assert_eq!(c.seed, s.seed + 1);
     }
+}
+
+/// Findings are data, with no English in them: the checker's passes and the verdict's types make
+/// no text, and `checker/words.rs` makes each finding's sentence when it is shown.
+#[test]
+fn the_checker_makes_no_sentence_while_it_checks() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let files = ["checker.rs", "checker/violations.rs", "checker/hazards.rs", "checker/stalls.rs", "verdict.rs", "verdict/cause.rs"];
+    for file in files {
+        let text = std::fs::read_to_string(src.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        for bad in ["format!", "String", "to_string", "push_str"] {
+            assert!(!text.contains(bad), "{file} uses `{bad}`: a finding holds data, and checker/words.rs words it");
+        }
+    }
+    // The words are where the check expects them: it can fail.
+    let words = std::fs::read_to_string(src.join("checker/words.rs")).unwrap();
+    assert!(words.contains("format!"));
 }

@@ -1,5 +1,6 @@
 //! The scenario library: every verdict of DESIGN §1, computed by the checker from the run.
 
+use sim::checker::words::{self, explanation};
 use sim::library;
 use sim::verdict::Kind;
 use sim::Safety::{Safe, Unsafe};
@@ -81,9 +82,10 @@ fn unsafe_verdicts_rest_on_named_harm_with_explanations() {
         if verdict == Unsafe {
             for v in &r.verdict.violations {
                 assert!(["lost-update", "out-of-order-write", "duplicate-effect"].contains(&v.property.as_str()), "{id}: {}", v.property);
-                assert!(v.explanation.len() > 40, "{id}: explanation too thin: {}", v.explanation);
-                for a in &v.actors {
-                    assert!(v.explanation.contains(a.as_str()), "{id}: the explanation does not name {a}: {}", v.explanation);
+                let text = explanation(&r, v);
+                assert!(text.len() > 40, "{id}: explanation too thin: {text}");
+                for a in words::actors(&r, v) {
+                    assert!(text.contains(a), "{id}: the explanation does not name {a}: {text}");
                 }
             }
         }
@@ -223,9 +225,10 @@ fn a_redis_token_is_said_to_come_from_the_acquire_script() {
 fn the_gc_pause_story_names_both_clients_and_the_pause() {
     let r = run(&library::get("gc-pause-unfenced").unwrap());
     let v = r.verdict.violations.iter().find(|v| v.property == Kind::OutOfOrderWrite).expect("out-of-order write");
-    assert_eq!(v.actors, vec!["A", "B"]);
-    assert!(v.explanation.contains("token 33") && v.explanation.contains("token 34"), "{}", v.explanation);
-    assert!(v.explanation.contains("A was paused from 1.5 s to 26.5 s"), "{}", v.explanation);
+    assert_eq!(words::actors(&r, v), vec!["A", "B"]);
+    let text = explanation(&r, v);
+    assert!(text.contains("token 33") && text.contains("token 34"), "{text}");
+    assert!(text.contains("A was paused from 1.5 s to 26.5 s"), "{text}");
 }
 
 #[test]
@@ -259,7 +262,7 @@ fn redlock_clock_jump_names_the_jump_and_both_majorities() {
     assert!(!r.verdict.is_safe());
     let v = &r.verdict.violations[0];
     for needle in ["C's clock jumped forward by 15 s", "client1's majority was A, B, C", "client2's was C, D, E", "C voted for both"] {
-        assert!(v.explanation.contains(needle), "missing `{needle}` in: {}", v.explanation);
+        assert!(explanation(&r, v).contains(needle), "missing `{needle}` in: {}", explanation(&r, v));
     }
 }
 
@@ -286,13 +289,14 @@ fn redlock_narrates_the_validity_arithmetic() {
 fn consensus_wait_expired_names_the_unchecked_session() {
     let r = run(&library::get("consensus-wait-expired").unwrap());
     let v = &r.verdict.violations[0];
-    assert!(v.explanation.contains("without checking its session") && v.explanation.contains("etcd-io/etcd#11456"), "{}", v.explanation);
+    let text = explanation(&r, v);
+    assert!(text.contains("without checking its session") && text.contains("etcd-io/etcd#11456"), "{text}");
     let q = run(&library::get("consensus-quorum-loss").unwrap());
     assert!(
         q.verdict
             .notes
             .iter()
-            .any(|n| n.explanation.starts_with("From 2 s, when a majority of the members could no longer be reached, to 15 s")),
+            .any(|n| explanation(&q, n).starts_with("From 2 s, when a majority of the members could no longer be reached, to 15 s")),
         "{:#?}",
         q.verdict.notes
     );

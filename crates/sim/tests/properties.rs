@@ -183,7 +183,7 @@ proptest! {
         let s = base(seed, ttl_ms, Fencing::None, vec![a, b], vec![pause]);
         let run = sim::run(&s).map_err(|e| TestCaseError::fail(format!("seed {seed}: {e}")))?;
         prop_assert!(!run.verdict.is_safe(), "seed {}: expected unsafe", seed);
-        prop_assert!(run.verdict.violations.iter().any(|v| v.property == Kind::OutOfOrderWrite && v.actors[0] == "A"), "seed {}: {:#?}", seed, run.verdict.violations);
+        prop_assert!(run.verdict.violations.iter().any(|v| v.property == Kind::OutOfOrderWrite && run.name(v.actors[0]) == "A"), "seed {}: {:#?}", seed, run.verdict.violations);
     }
 
     /// A counter that survives failures issues strictly increasing tokens, through crashes,

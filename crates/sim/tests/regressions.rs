@@ -1,9 +1,10 @@
 //! One test per defect found from outside, each on its reproduction (`tests/repro/`, copied
 //! from `../shared/repro/`), named after what it must do.
 
+use sim::checker::words::explanation;
 use sim::scenario::Scenario;
 use sim::trace::Proposal;
-use sim::verdict::Kind;
+use sim::verdict::{Cause, Kind};
 use sim::{EventKind, Safety};
 
 fn repro(name: &str) -> Scenario {
@@ -44,7 +45,8 @@ fn a_stale_redlock_write_carries_its_token_and_is_fenced() {
     let mut unfenced = s.clone();
     unfenced.resource.fencing = sim::scenario::Fencing::None;
     let run = sim::run(&unfenced).unwrap();
-    assert!(run.verdict.violations.iter().any(|v| v.property == Kind::OutOfOrderWrite && v.explanation.contains("token 1")));
+    let late = run.verdict.violations.iter().find(|v| v.property == Kind::OutOfOrderWrite).expect("an out-of-order write");
+    assert!(explanation(&run, late).contains("token 1"), "{}", explanation(&run, late));
 }
 
 /// The checker built one sentence per pair of overlapping grants: 17.6 s and 4.9 GB.
@@ -61,7 +63,9 @@ fn the_checker_writes_out_a_bounded_number_of_findings() {
         assert!(per_kind.values().all(|&n| n <= sim::checker::LISTED_PER_KIND), "{per_kind:?}");
     }
     let note = v.notes.iter().find(|n| n.property == Kind::Omitted).expect("the rest are counted");
-    assert!(note.explanation.contains("Only the first 32 double-grant findings are listed; "), "{}", note.explanation);
+    assert!(matches!(note.cause, Cause::Omitted { kind: Kind::DoubleGrant, more } if more > 0), "{note:?}");
+    let text = explanation(&run, note);
+    assert!(text.contains("Only the first 32 double-grant findings are listed; "), "{text}");
 }
 
 /// The app's event limit stops the engine there, instead of after 150,000 events.
@@ -333,7 +337,7 @@ fn a_run_is_not_judged_before_a_stale_holder_finishes_its_update() {
     assert!(run.end_us > 14_000_000 && run.end_us < 20_000_000, "ends soon after the write: {} (seed {})", run.end_us, s.seed);
     assert!(run.unfinished.is_empty());
     assert_eq!(run.verdict.verdict, Safety::Unsafe, "seed {}", s.seed);
-    assert!(run.verdict.notes.iter().any(|n| n.property == Kind::Overrun && n.explanation.contains("past its duration (12 s)")));
+    assert!(run.verdict.notes.iter().any(|n| n.property == Kind::Overrun && explanation(&run, n).contains("past its duration (12 s)")));
 }
 
 /// A pause that outlasts what a run may add to its duration: the run ends with the update still
@@ -347,7 +351,7 @@ fn a_run_cut_short_mid_update_says_by_whom() {
     assert_eq!(run.end_us, run.due_us + sim::overrun_us(run.due_us), "seed {}", s.seed);
     assert_eq!(run.unfinished, vec![run.actor_id("client1").unwrap()]);
     let note = run.verdict.notes.iter().find(|n| n.property == Kind::CutShort).expect("a cut-short note");
-    assert_eq!(note.actors, vec!["client1".to_string()]);
+    assert_eq!(sim::checker::words::actors(&run, note), vec!["client1"]);
     assert!(run.verdict.headline().starts_with("Safe so far"), "{}", run.verdict.headline());
 }
 
@@ -365,11 +369,8 @@ fn a_double_grant_is_explained_by_the_key_the_shared_node_set_first() {
     ];
     let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
     let double = run.verdict.hazards.iter().find(|h| h.property == Kind::DoubleGrant).expect("a double grant");
-    assert!(
-        double.explanation.contains("C's clock jumped forward by 6.799 s at 3.218 s, so client1's key on C expired early"),
-        "{}",
-        double.explanation
-    );
-    assert!(double.explanation.contains("client1 still counted C's vote"), "{}", double.explanation);
-    assert!(!double.explanation.contains("deleted"), "{}", double.explanation);
+    let text = explanation(&run, double);
+    assert!(text.contains("C's clock jumped forward by 6.799 s at 3.218 s, so client1's key on C expired early"), "{text}");
+    assert!(text.contains("client1 still counted C's vote"), "{text}");
+    assert!(!text.contains("deleted"), "{text}");
 }

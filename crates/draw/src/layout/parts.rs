@@ -284,7 +284,7 @@ pub(super) fn marks(l: &mut Layout, run: &Run, sc: &Scenario) {
             y: lane_y,
             event: v.event,
             label: "!".into(),
-            title: format!("{}: {}", v.property, v.explanation),
+            title: format!("{}: {}", v.property, sim::checker::words::explanation(run, v)),
             harm: true,
             edge: l.width,
         });

@@ -4,9 +4,9 @@
 
 use super::{Cx, Findings};
 use crate::scenario::WriteOp;
-use crate::time::{fmt, Micros};
+use crate::time::Micros;
 use crate::trace::{ActorId, EventKind, Role};
-use crate::verdict::{Finding, Kind};
+use crate::verdict::{Cause, Finding, Kind};
 
 /// A round that won no majority while nobody held the lock: when, whose, and how many votes.
 struct Failed {
@@ -38,39 +38,16 @@ pub(super) fn stalls(cx: &Cx, notes: &mut Findings) {
         }
     }
     for g in groups {
-        let (from, until) = (g[0].at_us, next_grant(g[0].at_us));
-        let until_text = until.map_or("the end of the run".to_string(), fmt);
-        let down = down_lock_nodes(cx, from);
+        let (from_us, until_us) = (g[0].at_us, next_grant(g[0].at_us));
+        let down = down_lock_nodes(cx, from_us);
         let clients: crate::flat::Set<ActorId> = g.iter().map(|f| f.client).collect();
-        let names: Vec<String> = clients.iter().map(|&c| cx.name(c)).collect();
-        if let Some((node, span_from, span_to)) = down {
-            notes.add(Kind::Liveness, || Finding {
-                property: Kind::Liveness,
-                at_us: from,
-                actors: names.clone(),
-                explanation: format!(
-                    "From {} to {until_text} the rounds of {} won no majority although nobody held the lock: {} was down from {} to {} (a delayed restart keeps a node out until every lock it may have granted has expired). That wait is the price of keeping the lock safe.",
-                    fmt(from),
-                    names.join(" and "),
-                    cx.name(node),
-                    fmt(span_from),
-                    fmt(span_to)
-                ),
-                event: None,
-            });
+        let actors: Vec<ActorId> = clients.iter().copied().collect();
+        if let Some((node, down_from_us, down_to_us)) = down {
+            let cause = Cause::NodeDown { from_us, until_us, node, down_from_us, down_to_us };
+            notes.add(Kind::Liveness, || Finding { property: Kind::Liveness, at_us: from_us, actors, cause, event: None });
         } else if clients.len() >= 2 && g.iter().all(|f| f.votes > 0) {
-            notes.add(Kind::Liveness, || Finding {
-                property: Kind::Liveness,
-                at_us: from,
-                actors: names.clone(),
-                explanation: format!(
-                    "The votes split: from {} to {until_text} none of {} won a majority although nobody held the lock ({} failed rounds). Random retry delays break the tie; until then nobody makes progress.",
-                    fmt(from),
-                    names.join(", "),
-                    g.len()
-                ),
-                event: None,
-            });
+            let cause = Cause::VotesSplit { from_us, until_us, rounds: g.len() };
+            notes.add(Kind::Liveness, || Finding { property: Kind::Liveness, at_us: from_us, actors, cause, event: None });
         }
     }
 }
@@ -78,26 +55,17 @@ pub(super) fn stalls(cx: &Cx, notes: &mut Findings) {
 /// A derived entry rebuilt more than once: the lock saved no work, and cost no correctness.
 pub(super) fn wasted(cx: &Cx, notes: &mut Findings) {
     let run = cx.run;
-    let rebuilds: Vec<_> = run.applied.iter().filter(|w| w.op == WriteOp::Rebuild).collect();
-    let [_, rest @ ..] = rebuilds.as_slice() else { return };
-    if rest.is_empty() {
-        return;
-    }
-    let mut names: Vec<String> = rebuilds.iter().map(|w| cx.name(w.client)).collect();
-    names.dedup();
-    let list: Vec<String> = rebuilds.iter().map(|w| format!("{} at {}", cx.name(w.client), fmt(w.at_us))).collect();
+    let rebuilds: Vec<usize> = (0..run.applied.len()).filter(|&i| run.applied[i].op == WriteOp::Rebuild).collect();
+    let [_, second, ..] = rebuilds[..] else { return };
+    let mut actors: Vec<ActorId> = rebuilds.iter().map(|&i| run.applied[i].client).collect();
+    actors.dedup();
+    let w = &run.applied[second];
     notes.add(Kind::WastedWork, || Finding {
         property: Kind::WastedWork,
-        at_us: rest[0].at_us,
-        actors: names,
-        explanation: format!(
-            "The entry was rebuilt {} times ({}): {} of the rebuilds {} wasted work. Each wrote the same content, so no data was harmed: here the lock only saves work.",
-            rebuilds.len(),
-            list.join(", "),
-            rest.len(),
-            if rest.len() == 1 { "was" } else { "were" }
-        ),
-        event: Some(rest[0].event),
+        at_us: w.at_us,
+        actors,
+        cause: Cause::Rebuilt { writes: rebuilds },
+        event: Some(w.event),
     });
 }
 

@@ -1,7 +1,7 @@
 //! The checker on small runs: each finding kind from the smallest run that shows it.
 
 use crate::scenario::Scenario;
-use crate::verdict::{Kind, Safety};
+use crate::verdict::{Cause, Kind, Safety};
 
 fn verdict_of(json: &str) -> crate::verdict::Verdict {
     let sc = Scenario::parse(json).expect("a valid scenario");
@@ -76,8 +76,33 @@ fn a_stale_write_that_sets_the_value_after_a_newer_one_is_out_of_order() {
 #[test]
 fn the_quorum_loss_note_starts_when_the_majority_went_not_when_the_leader_noticed() {
     let sc = crate::library::get("consensus-quorum-loss").expect("in the library");
-    let v = crate::run(&sc).expect("it runs").verdict;
-    let note = v.notes.iter().find(|f| f.explanation.contains("majority of the members")).expect("a quorum-loss note");
+    let run = crate::run(&sc).expect("it runs");
+    let note = run.verdict.notes.iter().find(|f| matches!(f.cause, Cause::NoQuorum { .. })).expect("a quorum-loss note");
     assert_eq!(note.at_us, 2_000_000, "{note:?}");
-    assert!(note.explanation.starts_with("From 2 s, when a majority of the members could no longer be reached, to 15 s"), "{note:?}");
+    let text = super::words::explanation(&run, note);
+    assert!(text.starts_with("From 2 s, when a majority of the members could no longer be reached, to 15 s"), "{text}");
+}
+
+/// gc-pause-unfenced: A, paused past its lease, writes after B. The finding says so as data (the
+/// writes, the pause, the lease, the unchecked token) and in words when shown.
+#[test]
+fn a_stale_write_is_explained_by_data_and_worded_when_shown() {
+    use crate::verdict::{Reason, Unfenced};
+    let sc = crate::library::get("gc-pause-unfenced").expect("in the library");
+    let run = crate::run(&sc).expect("it runs");
+    let (a, b) = (run.actor_id("A").expect("A"), run.actor_id("B").expect("B"));
+    let f = run.verdict.violations.iter().find(|f| f.property == Kind::OutOfOrderWrite).expect("an out-of-order write");
+    assert_eq!(f.actors, vec![a, b]);
+    let Cause::OutOfOrderWrite { write, newer, late, unfenced } = &f.cause else { panic!("{f:?}") };
+    assert_eq!((run.applied[*write].client, run.applied[*newer].client), (a, b));
+    let paused = Reason::Paused { client: a, from_us: 1_500_000, to_us: 26_500_000 };
+    assert_eq!(late, &vec![paused, Reason::LeaseRanOut { client: a, at_us: 11_000_000 }]);
+    assert_eq!(*unfenced, Some(Unfenced::Unchecked));
+    let text = super::words::explanation(&run, f);
+    assert!(
+        text.ends_with(
+            ". A was paused from 1.5 s to 26.5 s; its lease had run out at 11 s by its own clock. The resource does not check tokens."
+        ),
+        "{text}"
+    );
 }

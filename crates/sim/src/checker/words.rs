@@ -1,0 +1,348 @@
+//! The checker's words: [`explanation`] makes a finding's sentence from its data when it is
+//! shown, and [`actors`] names the actors it concerns.
+//!
+//! The checker's findings hold no English ([`crate::verdict::Cause`]); every sentence they are
+//! told in is here, made from the finding and the run it belongs to (whose actors, writes,
+//! grants and events the finding names by id), so that a translation has one file to follow.
+//! The text, the JSON, the app's verdict and a violation's mark all show these sentences.
+
+use super::LISTED_PER_KIND;
+use crate::time::fmt;
+use crate::trace::{Applied, EventKind, Run};
+use crate::verdict::{Cause, Conflict, Finding, Forgot, KeyGone, Reason, Stale, Twice, Unfenced};
+
+/// The lesson a fenced lost update points to, where it is not the lesson itself.
+const FRESH_OWNER_LESSON: &str = "fresh-owner-not-yet-seen";
+
+/// The names of the actors `f` concerns, in its order.
+pub fn actors<'a>(run: &'a Run, f: &Finding) -> Vec<&'a str> {
+    f.actors.iter().map(|&a| run.name(a)).collect()
+}
+
+/// One or two sentences that name the cause of `f`, a finding of `run`.
+pub fn explanation(run: &Run, f: &Finding) -> String {
+    let w = Words { run };
+    let n = |a: usize| run.name(a);
+    match &f.cause {
+        Cause::LostUpdate { write, first, lost, stale, fenced } => w.lost_update(*write, *first, *lost, stale, *fenced),
+        Cause::OutOfOrderWrite { write, newer, late, unfenced } => w.out_of_order(*write, *newer, late, *unfenced),
+        Cause::EffectTwice { first, again } => w.effect_twice(*first, *again),
+        Cause::Duplicate { write, first, twice, late } => w.duplicate(*write, *first, *twice, late),
+        Cause::DoubleGrant { earlier, grant, conflict } => {
+            let (g1, g2) = (&run.grants[*earlier], &run.grants[*grant]);
+            format!(
+                "{} was granted the lock at {} while {}'s grant of {} was still promised until {}: {}.",
+                n(g2.client),
+                fmt(g2.at_us),
+                n(g1.client),
+                fmt(g1.at_us),
+                fmt(g1.term_end_us),
+                w.conflict(conflict)
+            )
+        }
+        Cause::ForeignRelease { by, owner } => {
+            let (by, owner) = (n(*by), owner.map_or("another client", n));
+            format!("{by}'s plain DEL deleted {owner}'s key; a compare-and-delete would have refused.")
+        }
+        Cause::ForeignRenew { by, owner } => {
+            let (by, owner) = (n(*by), owner.map_or("another client", n));
+            format!(
+                "{by}'s plain PEXPIRE extended {owner}'s key and told {by} it still held the lock; a compare-and-extend would have refused."
+            )
+        }
+        Cause::BeliefOverlap { holder, held_until_us, valid_until_us, next, from_us } => format!(
+            "{} believed it held the lock until {} (its lease ran out at {} by its own clock) while {} believed it held it from {}.",
+            n(*holder),
+            fmt(*held_until_us),
+            fmt(*valid_until_us),
+            n(*next),
+            fmt(*from_us)
+        ),
+        Cause::TokenRegression { token, to, at_us, highest, highest_to, highest_at_us } => format!(
+            "Token {token} issued to {} at {} is not greater than token {highest} issued to {} at {}: the counter was lost and started again.",
+            n(*to),
+            fmt(*at_us),
+            n(*highest_to),
+            fmt(*highest_at_us)
+        ),
+        Cause::CrashedHolding { client, at_us, until_us, expired } => format!(
+            "{} crashed holding the lock at {}; nobody could take it until its key {} at {}. Expiry is what restores progress.",
+            n(*client),
+            fmt(*at_us),
+            if *expired { "expired" } else { "went away" },
+            fmt(*until_us)
+        ),
+        Cause::GaveUp { client } => format!("{} gave up without getting the lock.", n(*client)),
+        Cause::Stopped { client } => format!("{} stopped without finishing its work (and knows it).", n(*client)),
+        Cause::NoQuorum { from_us, to_us } => format!(
+            "From {}, when a majority of the members could no longer be reached, to {}, when a new leader was elected, nothing could be granted, released or expire ({}).",
+            fmt(*from_us),
+            fmt(*to_us),
+            fmt(to_us - from_us)
+        ),
+        Cause::NodeDown { from_us, until_us, node, down_from_us, down_to_us } => format!(
+            "From {} to {} the rounds of {} won no majority although nobody held the lock: {} was down from {} to {} (a delayed restart keeps a node out until every lock it may have granted has expired). That wait is the price of keeping the lock safe.",
+            fmt(*from_us),
+            until(*until_us),
+            actors(run, f).join(" and "),
+            n(*node),
+            fmt(*down_from_us),
+            fmt(*down_to_us)
+        ),
+        Cause::VotesSplit { from_us, until_us, rounds } => format!(
+            "The votes split: from {} to {} none of {} won a majority although nobody held the lock ({rounds} failed rounds). Random retry delays break the tie; until then nobody makes progress.",
+            fmt(*from_us),
+            until(*until_us),
+            actors(run, f).join(", ")
+        ),
+        Cause::Rebuilt { writes } => {
+            let list: Vec<String> = writes.iter().map(|&i| format!("{} at {}", n(run.applied[i].client), fmt(run.applied[i].at_us))).collect();
+            let wasted = writes.len().saturating_sub(1);
+            format!(
+                "The entry was rebuilt {} times ({}): {wasted} of the rebuilds {} wasted work. Each wrote the same content, so no data was harmed: here the lock only saves work.",
+                writes.len(),
+                list.join(", "),
+                if wasted == 1 { "was" } else { "were" }
+            )
+        }
+        Cause::InFlight { messages } => format!("{messages} message(s) were still in flight when the run ended."),
+        Cause::Overrun { due_us, end_us } => format!(
+            "The run went on past its duration ({}) to {}: a client was in the middle of an update, and a run is judged only once its clients' updates have ended.",
+            fmt(*due_us),
+            fmt(*end_us)
+        ),
+        Cause::CutShort { client, end_us } => format!(
+            "The run was cut short at {} with {} in the middle of an update (it had read a value it had not written, or held the lock with a write ahead): what that write would have done is not judged.",
+            fmt(*end_us),
+            n(*client)
+        ),
+        Cause::Omitted { kind, more } => format!("Only the first {LISTED_PER_KIND} {kind} findings are listed; {more} more are not."),
+    }
+}
+
+/// The end of a span that may have lasted to the end of the run.
+fn until(t: Option<crate::time::Micros>) -> String {
+    t.map_or("the end of the run".to_string(), fmt)
+}
+
+/// " with token 34", or nothing for a write without a token.
+fn token_phrase(t: Option<u64>) -> String {
+    t.map(|t| format!(" with token {t}")).unwrap_or_default()
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// The sentences of the longer causes, with the run they name things from.
+struct Words<'a> {
+    run: &'a Run,
+}
+
+impl Words<'_> {
+    fn name(&self, a: usize) -> &str {
+        self.run.name(a)
+    }
+
+    fn lost_update(&self, write: usize, first: usize, lost: usize, stale: &Stale, fenced: bool) -> String {
+        let (w, first) = (&self.run.applied[write], &self.run.applied[first]);
+        let (who, other) = (self.name(w.client), self.name(first.client));
+        let read_at = w.read_at_us.map(|t| format!(" at {}", fmt(t))).unwrap_or_default();
+        let lost_desc = if first.client == w.client {
+            format!("its own earlier write of {}", first.value_after)
+        } else {
+            format!("{other}'s write of {} at {}", first.value_after, fmt(first.at_us))
+        };
+        let stale = match stale {
+            Stale::Late(why) => self.late(why),
+            Stale::BothHeld { first, second, conflict } => {
+                format!(" {} and {} both held the lock: {}.", self.name(*first), self.name(*second), self.conflict(conflict))
+            }
+        };
+        let unfenced_why = if fenced {
+            let lesson =
+                if self.run.scenario == FRESH_OWNER_LESSON { String::new() } else { format!(" (the lesson {FRESH_OWNER_LESSON})") };
+            format!(
+                " Fencing could not stop it: {other}'s write reached the resource before anything carrying {who}'s newer token, so the resource had no newer token to compare it with; {who} had read before it landed. The rest of the answer{lesson}: the new owner makes its token known to the resource (activates it) before it reads."
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            "The resource accepted {who}'s write of {}{} at {}, which overwrote {lost_desc} without having seen it: {who} had read version {}{read_at}. {} update{} lost: the value is {} after {} accepted writes.{stale}{unfenced_why}",
+            w.value_after,
+            token_phrase(w.token),
+            fmt(w.at_us),
+            w.read_version.unwrap_or_default(),
+            if lost == 1 { "One" } else { "Several" },
+            if lost == 1 { " is" } else { "s are" },
+            w.value_after,
+            w.version_before + 1,
+        )
+    }
+
+    fn out_of_order(&self, write: usize, newer: usize, late: &[Reason], unfenced: Option<Unfenced>) -> String {
+        let (w, n) = (&self.run.applied[write], &self.run.applied[newer]);
+        let (who, other) = (self.name(w.client), self.name(n.client));
+        let grant_at = |a: &Applied| a.grant.map_or(0, |g| self.run.grants[g].at_us);
+        let no_fence = match unfenced {
+            Some(Unfenced::NoToken) => " The write carried no token the resource could compare.",
+            Some(Unfenced::Ignored) => " The resource ignores tokens.",
+            Some(Unfenced::Unchecked) => " The resource does not check tokens.",
+            Some(Unfenced::CheckThenWrite) => {
+                " The resource checked the token and wrote in separate steps, so the check was stale by the time of the write."
+            }
+            Some(Unfenced::NotGreater) => {
+                " The newer grant's token was not greater than the older one's, so fencing could not tell them apart."
+            }
+            None => "",
+        };
+        format!(
+            "The resource accepted {who}'s write{} at {} after {other}'s write{} at {}; {other} had been granted the lock at {}, after {who}'s grant at {}.{}{no_fence}",
+            token_phrase(w.token),
+            fmt(w.at_us),
+            token_phrase(n.token),
+            fmt(n.at_us),
+            fmt(grant_at(n)),
+            fmt(grant_at(w)),
+            self.late(late),
+        )
+    }
+
+    fn effect_twice(&self, first: usize, again: usize) -> String {
+        let (first, e) = (&self.run.events[first], &self.run.events[again]);
+        let client = |e: &crate::trace::Event| match e.kind {
+            EventKind::EffectSent { client, .. } => self.name(client),
+            _ => self.name(e.actor),
+        };
+        let key = match &e.kind {
+            EventKind::EffectSent { key, .. } => key.as_str(),
+            _ => "",
+        };
+        format!(
+            "{key} went out twice: from {}'s transaction at {} and from {}'s at {}. Rolling the transaction back undid its update, not what it had already sent outside the database; nothing deduplicated it (no idempotency key).",
+            client(first),
+            fmt(first.at_us),
+            client(e),
+            fmt(e.at_us),
+        )
+    }
+
+    fn duplicate(&self, write: usize, first: usize, twice: Twice, late: &[Reason]) -> String {
+        let (w, first) = (&self.run.applied[write], &self.run.applied[first]);
+        let (who, other) = (self.name(w.client), self.name(first.client));
+        let how = match twice {
+            Twice::Resent => format!(
+                " {who} had sent it again after a timeout, and both copies arrived{}.",
+                if w.token.is_some() { " with the current token" } else { "" }
+            ),
+            Twice::IgnoresTokens => " The external API ignores tokens, so fencing cannot stop the stale owner.".to_string(),
+            Twice::Sent => String::new(),
+        };
+        format!(
+            "Request {} took effect twice: from {other} at {} and from {who} at {}.{how} Nothing deduplicated it (no idempotency key).{}",
+            w.request,
+            fmt(first.at_us),
+            fmt(w.at_us),
+            self.late(late),
+        )
+    }
+
+    /// Why a write came late, as sentences after a finding's first: " A was paused from 1 s
+    /// to 2 s; its lease had run out at 1.5 s by its own clock.", or nothing.
+    fn late(&self, why: &[Reason]) -> String {
+        if why.is_empty() {
+            return String::new();
+        }
+        let parts: Vec<String> = why.iter().enumerate().map(|(i, r)| self.reason(i == 0, r)).collect();
+        format!(" {}.", capitalize(&parts.join("; ")))
+    }
+
+    /// One reason; the `first` names the writer, the ones after it say "its".
+    fn reason(&self, first: bool, r: &Reason) -> String {
+        match r {
+            Reason::Paused { client, from_us, to_us } => {
+                format!("{} was paused from {} to {}", self.name(*client), fmt(*from_us), fmt(*to_us))
+            }
+            Reason::CutOff { client, from_us, to_us } => {
+                format!("{} was cut off by a partition from {} to {}", self.name(*client), fmt(*from_us), fmt(*to_us))
+            }
+            Reason::Held { from_us, to_us } => format!("its write was held in the network from {} to {}", fmt(*from_us), fmt(*to_us)),
+            Reason::LeaseRanOut { client, at_us } => {
+                let whose = if first { format!("{}'s", self.name(*client)) } else { "its".into() };
+                format!("{whose} lease had run out at {} by its own clock", fmt(*at_us))
+            }
+            Reason::GrantedAgain { client, next, at_us, conflict } => format!(
+                "{}'s lease was still valid by its own clock when {} was granted the lock at {}: {}",
+                self.name(*client),
+                self.name(*next),
+                fmt(*at_us),
+                self.conflict(conflict)
+            ),
+        }
+    }
+
+    /// How the lock service came to grant the lock twice, as the end of a sentence.
+    fn conflict(&self, c: &Conflict) -> String {
+        let list = |v: &mut dyn Iterator<Item = usize>| v.map(|a| self.name(a)).collect::<Vec<_>>().join(", ");
+        match c {
+            Conflict::SessionUnchecked { client } => {
+                let c = self.name(*client);
+                format!(
+                    "the service told {c} it held the lock without checking its session: {c}'s lease had expired while it waited, so its key was already gone (etcd-io/etcd#11456)"
+                )
+            }
+            Conflict::LeaseAlive { holder, next } => {
+                format!("{}'s lease was still alive on the leader when {} was told it held the lock", self.name(*holder), self.name(*next))
+            }
+            Conflict::Majorities { first, second, shared } => {
+                let (g1, g2) = (&self.run.grants[*first], &self.run.grants[*second]);
+                let (a, b) = (self.name(g1.client), self.name(g2.client));
+                let mut s = format!(
+                    "{a}'s majority was {} and {b}'s was {}",
+                    list(&mut g1.votes.iter().copied()),
+                    list(&mut g2.votes.iter().copied())
+                );
+                if !shared.is_empty() {
+                    let how: Vec<String> = shared.iter().map(|f| self.forgot(f)).collect();
+                    s.push_str(&format!("; {} voted for both: {}", list(&mut shared.iter().map(|f| f.node)), how.join("; ")));
+                }
+                s
+            }
+            Conflict::Failover { failed, holder, promoted } => format!(
+                "{} had failed before {}'s key was replicated, and {} was promoted without it",
+                self.name(*failed),
+                self.name(*holder),
+                self.name(*promoted)
+            ),
+            Conflict::Forgot(f) => self.forgot(f),
+        }
+    }
+
+    /// How a node came to vote twice.
+    fn forgot(&self, f: &Forgot) -> String {
+        let (n, a) = (self.name(f.node), self.name(f.owner));
+        let why = match f.gone {
+            KeyGone::Lost { at_us } => format!("{n} lost {a}'s key when it went down at {} without persistence", fmt(at_us)),
+            KeyGone::DeletedBy { by, at_us } => format!("{}'s DEL had deleted {a}'s key on {n} at {}", self.name(by), fmt(at_us)),
+            KeyGone::Deleted { at_us } => format!("{a}'s key on {n} was deleted at {}", fmt(at_us)),
+            KeyGone::Jumped { by_us, at_us } => {
+                format!("{n}'s clock jumped forward by {} at {}, so {a}'s key on {n} expired early", fmt(by_us), fmt(at_us))
+            }
+            KeyGone::RanFast { gained_us, at_us } => format!(
+                "{n}'s clock runs fast (it gained {} between {a}'s grant and {}), so {a}'s key on {n} expired early, at {} in true time",
+                fmt(gained_us),
+                fmt(at_us),
+                fmt(at_us)
+            ),
+            KeyGone::Expired { at_us } => format!("{a}'s key on {n} expired at {} (true time)", fmt(at_us)),
+            KeyGone::Unknown => format!("{n} no longer had {a}'s key"),
+        };
+        let counted = f.counted_at_us.map(|t| format!(", and {a} still counted {n}'s vote when it finished its round at {}", fmt(t)));
+        format!("{why}{}", counted.unwrap_or_default())
+    }
+}
