@@ -24,7 +24,7 @@ use crate::json::Value;
 /// Reads `T` from `value`; on failure, the path of the innermost value at fault ("" for the
 /// whole) and what is wrong with it.
 pub fn deserialize<T: FromValue>(value: &Value) -> Result<T, ReadError> {
-    T::read(value, &Path::Root)
+    T::read(value, &Path::Root).map_err(|e| *e)
 }
 
 /// A type read from a JSON value, as its derived `Deserialize` reads it from serde_json's.
@@ -32,16 +32,17 @@ pub trait FromValue: Sized {
     fn read(v: &Value, at: &Path) -> Read<Self>;
 }
 
-/// A value read, or where and why it was refused.
-pub type Read<T> = Result<T, ReadError>;
+/// A value read, or where and why it was refused (boxed: a reader's result stays as small as the
+/// value, and copying it on the way up costs nothing more).
+pub type Read<T> = Result<T, Box<ReadError>>;
 
 pub use crate::json::Path;
 
 /// The error `kind` at `at`.
-fn fail(at: &Path, kind: ReadErrorKind) -> ReadError {
+fn fail(at: &Path, kind: ReadErrorKind) -> Box<ReadError> {
     let mut path = String::new();
     at.write(&mut path);
-    ReadError { path, kind }
+    Box::new(ReadError { path, kind })
 }
 
 /// What `v` is, for an error.
@@ -258,7 +259,7 @@ macro_rules! fields {
 }
 pub(crate) use fields;
 
-pub(crate) fn unknown_field(key: &str, fields: &'static [&'static str], at: &Path) -> ReadError {
+pub(crate) fn unknown_field(key: &str, fields: &'static [&'static str], at: &Path) -> Box<ReadError> {
     fail(at, ReadErrorKind::UnknownField { name: key.to_string(), expected: fields })
 }
 
