@@ -84,7 +84,7 @@ pub fn apply(sc: &Scenario, field: &Field, raw: &str) -> Result<Scenario, String
         Field::Setting(path) => {
             let decl = settings::setting(sc, path).ok_or("this scenario has no such setting")?;
             let value = read(decl.kind, raw)?;
-            return sc.with_settings(&[Setting { path: path.to_string(), value }]).map_err(|e| e.message);
+            return sc.with_settings(&[Setting { path: path.to_string(), value }]).map_err(|e| e.problem.to_string());
         }
         Field::ClientStart(c) => s.clients.get_mut(*c).ok_or("no such client")?.start_ms = non_negative(raw, ms)?,
         Field::WorkMs(c, i) => match s.clients.get_mut(*c).and_then(|c| c.steps.get_mut(*i)) {
@@ -98,10 +98,10 @@ pub fn apply(sc: &Scenario, field: &Field, raw: &str) -> Result<Scenario, String
             let decl = kind.fields.iter().find(|d| d.name == *name).ok_or("this fault has no such setting")?;
             let value = read(decl.kind, raw)?;
             let path = format!("faults.{i}.{}.{name}", kind.tag);
-            return sc.with_settings(&[Setting { path, value }]).map_err(|e| e.message);
+            return sc.with_settings(&[Setting { path, value }]).map_err(|e| e.problem.to_string());
         }
     }
-    s.validate().map_err(|e| e.message)?;
+    s.validate().map_err(|e| e.problem.to_string())?;
     Ok(s)
 }
 

@@ -101,7 +101,7 @@ fn decode_bytes(bytes: Vec<u8>) -> Result<Scenario, String> {
         // text is not JSON means the link was cut short or changed on the way.
         Some((line, column)) if e.path.is_empty() => format!(
             "the link is cut short or corrupted: its scenario is not readable ({} at line {line}, column {column} of its JSON)",
-            e.message
+            e.problem
         ),
         _ => format!("the link's scenario is not valid: {e}"),
     })

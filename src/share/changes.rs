@@ -3,8 +3,9 @@
 //! (dot-separated, list items by number); `v` fingerprints the library scenario the changes
 //! start from, so that a link made before the library changed says so ([`stale_note`]).
 
+use sim::from_value::ReadErrorKind;
 use sim::json::Value;
-use sim::scenario::{Scenario, Setting};
+use sim::scenario::{Problem, Scenario, Setting};
 
 /// The most changes a `set` link carries, and its longest readable form; beyond either, the
 /// scenario goes whole in the fragment.
@@ -205,16 +206,19 @@ pub fn apply(base: &Scenario, sets: &[String], whose: &str, what: &str) -> Resul
         settings.push(Setting { path: path.to_string(), value });
     }
     let sc = base.with_settings(&settings).map_err(|e| {
-        // `with_settings` names a setting it cannot place as `fix.set[N].path`.
-        let n = e.path.strip_prefix("fix.set[").and_then(|r| r.split(']').next()).and_then(|n| n.parse::<usize>().ok());
-        // A misspelt last key is placed, then refused by name: `lock.tll_ms: unknown field`.
-        let misspelt = || {
-            let serde_path = |p: &str| {
-                p.split('.').map(|k| if k.parse::<usize>().is_ok() { format!("[{k}]") } else { format!(".{k}") }).collect::<String>()
-            };
-            e.message.starts_with("unknown field").then(|| settings.iter().position(|st| serde_path(&st.path)[1..] == e.path)).flatten()
+        let n = match &e.problem {
+            // A setting `with_settings` cannot place.
+            Problem::NoSetting { index, .. } => Some(*index),
+            // A misspelt last key is placed, then refused by name: `lock.tll_ms: unknown field`.
+            Problem::Read(ReadErrorKind::UnknownField { .. }) => {
+                let serde_path = |p: &str| {
+                    p.split('.').map(|k| if k.parse::<usize>().is_ok() { format!("[{k}]") } else { format!(".{k}") }).collect::<String>()
+                };
+                settings.iter().position(|st| serde_path(&st.path)[1..] == e.path)
+            }
+            _ => None,
         };
-        match n.filter(|&n| n < settings.len()).or_else(misspelt) {
+        match n {
             Some(n) => format!("change {} {whose}: there is no setting `{}`", n + 1, settings[n].path),
             None => format!("{what} make an invalid scenario: {e}"),
         }

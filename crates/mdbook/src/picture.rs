@@ -87,7 +87,7 @@ fn scenario(source: &Source) -> Result<Scenario, Bad> {
             // The body's line 1 is the line after the fence.
             Some((line, column)) => {
                 let at = if e.path.is_empty() { String::new() } else { format!("{}: ", e.path) };
-                Bad { line, message: format!("the scenario's JSON, column {column}: {at}{}", e.message) }
+                Bad { line, message: format!("the scenario's JSON, column {column}: {at}{}", e.problem) }
             }
             None => Bad::fence(format!("the scenario in this block: {e}")),
         }),

@@ -26,7 +26,6 @@ mod write;
 use std::fmt;
 
 pub use parse::{parse, Duplicate, Error, Syntax};
-pub use serde_impls::Message;
 pub use write::to_string_pretty;
 
 /// Where a value is in a document: the steps from the root, each borrowing the one before

@@ -10,12 +10,12 @@
 //! All durations in a scenario are integer milliseconds and their names end in `_ms`.
 
 use crate::flat::Map;
-use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 pub use moment::{Moment, When};
 
+mod error;
 pub mod fault_kinds;
 mod lock;
 mod moment;
@@ -26,6 +26,7 @@ pub mod teach;
 mod validate;
 mod write;
 
+pub use error::{Problem, ScenarioError};
 pub use lock::*;
 pub use parts::*;
 
@@ -143,37 +144,6 @@ pub struct Setting {
 /// What a scenario text over `limits::SCENARIO_BYTES` is told.
 const TOO_LARGE: &str = "larger than 1 MB; a scenario is a few KB of JSON";
 
-/// Why a scenario was refused: where (a field path, or a line and column) and what is wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScenarioError {
-    /// The field path (`clients[0].steps[2].work.ms`), or empty for the whole document.
-    pub path: String,
-    /// Line and column in the JSON text, when the error is about the text itself.
-    pub line_col: Option<(usize, usize)>,
-    pub message: String,
-}
-
-impl ScenarioError {
-    pub fn at(path: impl Into<String>, message: impl Into<String>) -> ScenarioError {
-        ScenarioError { path: path.into(), line_col: None, message: message.into() }
-    }
-}
-
-impl fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (&self.line_col, self.path.is_empty()) {
-            (Some((l, c)), true) => write!(f, "line {l}, column {c}: {}", self.message),
-            (Some((l, c)), false) => {
-                write!(f, "{} (line {l}, column {c}): {}", self.path, self.message)
-            }
-            (None, true) => write!(f, "{}", self.message),
-            (None, false) => write!(f, "{}: {}", self.path, self.message),
-        }
-    }
-}
-
-impl std::error::Error for ScenarioError {}
-
 impl Scenario {
     /// Reads and validates a scenario from a file's bytes (a file or standard input for the
     /// command line, a file opened in the app): UTF-8 text of at most 1 MB (a byte-order mark is
@@ -204,17 +174,17 @@ impl Scenario {
             crate::json::Error::Syntax(e) if e.out_of_range() => ScenarioError {
                 path: e.path().to_string(),
                 line_col: Some((e.line(), e.column())),
-                message: "this number is beyond the numbers a scenario can hold".into(),
+                problem: Problem::Said("this number is beyond the numbers a scenario can hold".into()),
             },
             crate::json::Error::Syntax(e) => ScenarioError {
                 path: String::new(),
                 line_col: Some((e.line(), e.column())),
-                message: format!("invalid JSON: {}", e.message()),
+                problem: Problem::Said(format!("invalid JSON: {}", e.message())),
             },
             crate::json::Error::Duplicate(d) => ScenarioError {
                 path: d.path,
                 line_col: Some((d.line, d.column)),
-                message: "this key appears twice in its object; keep one".into(),
+                problem: Problem::Said("this key appears twice in its object; keep one".into()),
             },
         })?;
         let sc = Scenario::from_value(value)?;
@@ -229,12 +199,9 @@ impl Scenario {
     ///
     /// [`validate`]: Scenario::validate
     pub fn check_settings(&self) -> Result<(), ScenarioError> {
-        let named = |what: &str, e: ScenarioError| {
-            if e.path.starts_with("fix.set[") {
-                ScenarioError::at(e.path.replacen("fix.set", what, 1), e.message)
-            } else {
-                ScenarioError::at(what, format!("the changed scenario would be invalid: {e}"))
-            }
+        let named = |what: &str, e: ScenarioError| match e.problem {
+            Problem::NoSetting { index, .. } => ScenarioError { path: format!("{what}[{index}].path"), ..e },
+            _ => ScenarioError::at(what, format!("the changed scenario would be invalid: {e}")),
         };
         if let Some(Err(e)) = self.fixed() {
             return Err(named("fix.set", e));
@@ -252,8 +219,11 @@ impl Scenario {
                 return Err(ScenarioError::at("version", format!("only version 1 exists, not {v}")));
             }
         }
-        let sc: Scenario =
-            crate::from_value::deserialize(&value).map_err(|(path, e)| ScenarioError::at(path, crate::from_value::plain(&e.0)))?;
+        let sc: Scenario = crate::from_value::deserialize(&value).map_err(|e| ScenarioError {
+            path: e.path,
+            line_col: None,
+            problem: Problem::Read(e.kind),
+        })?;
         sc.validate()?;
         Ok(sc)
     }
@@ -281,8 +251,11 @@ impl Scenario {
     pub fn with_settings(&self, set: &[Setting]) -> Result<Scenario, ScenarioError> {
         let mut v = self.to_value();
         for (i, s) in set.iter().enumerate() {
-            let slot = pointer_mut(&mut v, &s.path)
-                .ok_or_else(|| ScenarioError::at(format!("fix.set[{i}].path"), format!("no setting at `{}`", s.path)))?;
+            let slot = pointer_mut(&mut v, &s.path).ok_or_else(|| ScenarioError {
+                path: format!("fix.set[{i}].path"),
+                line_col: None,
+                problem: Problem::NoSetting { index: i, path: s.path.clone() },
+            })?;
             *slot = s.value.clone();
         }
         Scenario::from_value(v)

@@ -7,7 +7,7 @@
 //! by hand too, gives the value the derived `Serialize` gives, on the same scenarios.
 
 use serde_json::{json, Value};
-use sim::from_value::{deserialize, FromValue};
+use sim::from_value::{deserialize, Found, FromValue, ReadError, ReadErrorKind};
 use sim::to_value::ToValue;
 use sim::Scenario;
 
@@ -23,6 +23,45 @@ fn ours(v: &Value) -> sim::json::Value {
 /// The engine's JSON value as serde_json's.
 fn theirs(v: &sim::json::Value) -> Value {
     serde_json::to_value(v).expect("any JSON value")
+}
+
+/// The error as serde_json words it: the kind's contents given to serde_json's own constructors
+/// (`de::Error::invalid_type` and the rest), so that comparing the result with serde's message
+/// checks the kind, what it expected and what it found against what serde saw. Where the
+/// reader's words are serde's (an unknown or missing field, a name, a length, a value given to
+/// a name that takes none), they must be these.
+fn serde_words(e: &ReadError) -> String {
+    use serde::de::{Error as _, Unexpected};
+    fn unexpected(found: &Found) -> Unexpected<'_> {
+        match found {
+            Found::Null => Unexpected::Unit,
+            Found::Bool(b) => Unexpected::Bool(*b),
+            Found::Number(n) => match (n.as_u64(), n.as_i64()) {
+                (Some(u), _) => Unexpected::Unsigned(u),
+                (None, Some(i)) => Unexpected::Signed(i),
+                _ => Unexpected::Float(n.as_f64().unwrap()),
+            },
+            Found::String(s) => Unexpected::Str(s),
+            Found::List => Unexpected::Seq,
+            Found::Object => Unexpected::Map,
+            Found::Name => Unexpected::UnitVariant,
+        }
+    }
+    let error = match &e.kind {
+        ReadErrorKind::WrongType { expected, found } => serde_json::Error::invalid_type(unexpected(found), &expected.serde_name()),
+        ReadErrorKind::OutOfRange { expected, found } => serde_json::Error::invalid_value(unexpected(found), &expected.serde_name()),
+        ReadErrorKind::NotOneKey => serde_json::Error::invalid_value(Unexpected::Map, &"map with a single key"),
+        ReadErrorKind::ListForObject => panic!("serde reads a list as a struct's fields: {e}"),
+        ReadErrorKind::MissingField { name } => serde_json::Error::missing_field(name),
+        ReadErrorKind::UnknownField { name, expected } => serde_json::Error::unknown_field(name, expected),
+        ReadErrorKind::UnknownVariant { name, expected } => serde_json::Error::unknown_variant(name, expected),
+        ReadErrorKind::WrongLength { length: n @ 0..=1 } => serde_json::Error::invalid_length(*n, &"an array of length 2"),
+        ReadErrorKind::WrongLength { length } => serde_json::Error::invalid_length(*length, &"fewer elements in array"),
+    };
+    let words = error.to_string();
+    let shown = e.kind.to_string();
+    assert!(shown == words || shown.starts_with("expected "), "the reader's words, neither serde's nor its own: {shown} ({words})");
+    format!("{}: {words}", e.path)
 }
 
 /// Every way of breaking `v` once, found by walking it.
@@ -69,15 +108,13 @@ fn compare_broken(v: &Value, label: &str, counts: &mut (usize, usize)) {
     let mut broken = Vec::new();
     mutations(v, &mut broken, &|v| v);
     for v in broken {
-        let ours = deserialize::<Scenario>(&ours(&v)).map_err(|(path, e)| format!("{path}: {e}"));
-        if let Err(e) = &ours {
-            if e.ends_with(sim::from_value::LIST_FOR_OBJECT) {
-                let path = e.split(": ").next().unwrap_or_default();
-                assert!(at(&v, path).is_some_and(|x| x.is_array()), "{label}: {e} for {v}");
-                counts.1 += 1;
-                continue;
-            }
+        let ours = deserialize::<Scenario>(&ours(&v));
+        if let Err(e @ ReadError { kind: ReadErrorKind::ListForObject, .. }) = &ours {
+            assert!(at(&v, &e.path).is_some_and(|x| x.is_array()), "{label}: {e} for {v}");
+            counts.1 += 1;
+            continue;
         }
+        let ours = ours.map_err(|e| serde_words(&e));
         let theirs = serde_path_to_error::deserialize::<_, Scenario>(&v).map_err(|e| {
             let path = e.path().to_string();
             format!("{}: {}", if path == "." { "" } else { &path }, e.inner())
@@ -111,7 +148,7 @@ fn reads_generated_scenarios_as_serde_does() {
         let v = sc.to_value();
         assert_eq!(v.to_string(), serde_json::to_value(&sc).unwrap().to_string(), "seed {seed}");
         let serde_read: Scenario = serde_json::from_value(theirs(&v)).unwrap();
-        assert_eq!(deserialize::<Scenario>(&v).map_err(|(p, e)| format!("{p}: {e}")), Ok(serde_read), "seed {seed}");
+        assert_eq!(deserialize::<Scenario>(&v).map_err(|e| e.to_string()), Ok(serde_read), "seed {seed}");
         if seed < 12 {
             compare_broken(&theirs(&v), &format!("seed {seed}"), &mut counts);
         }
@@ -125,9 +162,10 @@ fn reads_generated_scenarios_as_serde_does() {
 fn names_every_variant_as_serde_does() {
     fn check<T: FromValue + ToValue + serde::de::DeserializeOwned + serde::Serialize + PartialEq + std::fmt::Debug>() {
         let unknown = json!("zzz");
-        let ours = deserialize::<T>(&ours(&unknown)).err().map(|(_, e)| e.to_string()).unwrap();
+        let ours = deserialize::<T>(&ours(&unknown)).err().unwrap();
         let theirs = serde_json::from_value::<T>(unknown).err().map(|e| e.to_string()).unwrap();
-        assert_eq!(ours, theirs);
+        assert!(matches!(ours.kind, ReadErrorKind::UnknownVariant { .. }), "{ours}");
+        assert_eq!(serde_words(&ours), format!(": {theirs}"));
         let names: Vec<&str> = theirs.split('`').skip(3).step_by(2).collect();
         assert!(!names.is_empty(), "{theirs}");
         for name in names {
@@ -158,7 +196,7 @@ fn names_every_variant_as_serde_does() {
 
 /// Reads `v` as `T` through both readers: the same value or the same error, at the same path.
 fn same<T: FromValue + ToValue + serde::de::DeserializeOwned + serde::Serialize + PartialEq + std::fmt::Debug>(v: Value) {
-    let ours = deserialize::<T>(&ours(&v)).map_err(|(p, e)| format!("{p}: {e}"));
+    let ours = deserialize::<T>(&ours(&v)).map_err(|e| serde_words(&e));
     let theirs = serde_path_to_error::deserialize::<_, T>(&v).map_err(|e| {
         let path = e.path().to_string();
         format!("{}: {}", if path == "." { "" } else { &path }, e.inner())
@@ -202,7 +240,7 @@ fn fills_in_every_default_as_serde_does() {
 #[test]
 fn refuses_the_content_of_a_unit_variant_at_its_name() {
     let v = json!({ "kind": { "redis": {} } });
-    let e = deserialize::<sim::scenario::LockService>(&ours(&v)).err().map(|(p, e)| format!("{p}: {e}"));
+    let e = deserialize::<sim::scenario::LockService>(&ours(&v)).err().map(|e| e.to_string());
     assert_eq!(e.as_deref(), Some("kind.redis: invalid type: map, expected unit"));
     same::<sim::scenario::LockService>(v);
 }

@@ -314,8 +314,15 @@ fn wrong_kinds_are_said_in_plain_words() {
         }
         assert_eq!(err_of(v), said);
     }
-    // Messages that are plain already stay as they are.
-    assert_eq!(sim::from_value::plain("missing field `ttl_ms`"), "missing field `ttl_ms`");
+    // What has no plainer words keeps serde's.
+    let mut v = base();
+    v["lock"].as_object_mut().unwrap().remove("kind");
+    assert_eq!(err_of(v), "lock: missing field `kind`");
+    // The text found is said whole, whatever it holds (the words were once made from serde's
+    // message and taken apart again, which cut this text at its ", expected struct ").
+    let mut v = base();
+    v["network"] = "a, expected struct b".into();
+    assert_eq!(err_of(v), "network: expected an object with named fields, found the text \"a, expected struct b\"");
 }
 
 /// Regression (../shared/repro/turn3/cli-number-1e400.json, cli-number-500k-digits.json): a

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
 use super::{Map, Number, Value, N};
@@ -101,50 +101,5 @@ impl<'de> Visitor<'de> for ValueVisitor {
             map.insert(k, v);
         }
         Ok(Value::Object(map))
-    }
-}
-
-/// A message in serde_json's words (`invalid type: string "ten", expected u64`), for
-/// `from_value`, which words its errors as the derived `Deserialize` read by serde_json does.
-#[derive(Debug)]
-pub struct Message(pub String);
-
-impl fmt::Display for Message {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Message {}
-
-impl de::Error for Message {
-    fn custom<T: fmt::Display>(msg: T) -> Message {
-        Message(msg.to_string())
-    }
-
-    fn invalid_type(unexp: de::Unexpected, exp: &dyn de::Expected) -> Message {
-        Message(format!("invalid type: {}, expected {exp}", JsonUnexpected(unexp)))
-    }
-
-    fn invalid_value(unexp: de::Unexpected, exp: &dyn de::Expected) -> Message {
-        Message(format!("invalid value: {}, expected {exp}", JsonUnexpected(unexp)))
-    }
-}
-
-/// What was found, as serde_json words it: `null` (not "unit value"), and a float as JSON
-/// writes it.
-struct JsonUnexpected<'a>(de::Unexpected<'a>);
-
-impl fmt::Display for JsonUnexpected<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            de::Unexpected::Unit => f.write_str("null"),
-            de::Unexpected::Float(x) => {
-                let mut text = String::new();
-                super::write::float(x, &mut text);
-                write!(f, "floating point `{text}`")
-            }
-            other => fmt::Display::fmt(&other, f),
-        }
     }
 }

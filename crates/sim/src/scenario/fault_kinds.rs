@@ -138,7 +138,7 @@ impl FaultKind {
         }
         body.extend(self.fields.iter().map(|f| (f.name.to_string(), Value::from(f.start))));
         let v = Value::Object(vec![(self.tag.to_string(), Value::Object(body.into_iter().collect()))].into_iter().collect());
-        crate::from_value::deserialize(&v).map_err(|(at, e)| format!("{at}: {e}"))
+        crate::from_value::deserialize(&v).map_err(|e| e.to_string())
     }
 
     /// The value of field `name` of fault `f` (of this kind).
