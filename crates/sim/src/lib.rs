@@ -16,7 +16,6 @@ pub mod checker;
 pub mod client;
 pub mod clock;
 pub mod compare;
-pub mod consensus;
 pub mod facts;
 pub mod flat;
 pub mod from_value;
@@ -29,8 +28,6 @@ pub mod narrate;
 pub mod predict;
 pub mod proto;
 pub mod quorum;
-pub mod redis;
-pub mod redlock;
 pub mod render;
 pub mod resource;
 pub mod rng;
@@ -44,7 +41,6 @@ pub mod trace;
 pub mod verdict;
 pub mod wire;
 mod world;
-pub mod zookeeper;
 
 use std::fmt;
 

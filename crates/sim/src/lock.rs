@@ -1,7 +1,7 @@
 //! What a lock service is, in one place: its lanes and their roles, how clients' messages are
 //! routed to it, and the servers that run it ([`Service`]), each an actor behind the interface
-//! of [`crate::actor`]. The client side of each protocol lives beside its server
-//! (`redis`, `redlock`, `consensus`, `zookeeper`).
+//! of [`crate::actor`]. The client side of each protocol lives beside its server, in its folder
+//! under [`crate::service`].
 //!
 //! Adding a lock service: a module with its server actor, its client protocol and its
 //! narration; an arm in `scenario::LockKind` (with its lane names and validation in
@@ -9,18 +9,18 @@
 //! roles in [`roles`]; its labels in `draw::glyph`.
 
 use crate::actor::{Effect, Env, Out, ServerFault};
-use crate::consensus::{self, client::Session, Cluster};
 use crate::msg::{Dest, Payload};
 use crate::proto::{self, Core, Cx, Outcome, TimerKind};
-use crate::redis::client::{Scripts, Single};
-use crate::redis::server::{self as redis_server, Servers};
-use crate::redlock::Redlock;
 use crate::rng::Rng;
 use crate::scenario::{member_name, min_lease_ttl_ms, node_name, zk_name, CounterStore, LockKind, Persistence, Scenario, TokenKind};
+use crate::service::consensus::{self, client::Session, Cluster};
 use crate::service::kubernetes::{self, client::Elector, server::ApiServer};
+use crate::service::redis::client::{Scripts, Single};
+use crate::service::redis::server::{self as redis_server, Servers};
+use crate::service::redlock::Redlock;
+use crate::service::zookeeper::{self, client::Recipe, server::Ensemble};
 use crate::time::{Micros, MS};
 use crate::trace::{Actor, ActorId, EventKind, Role};
-use crate::zookeeper::{self, client::Recipe, server::Ensemble};
 
 /// The servers of a run's lock service.
 #[derive(Clone, Debug)]

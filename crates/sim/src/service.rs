@@ -2,7 +2,12 @@
 //! its narration (its labels are `LockKind`'s: `title`, `lock_word`, `server_label`). Its messages and events, as data, are on the ground floor
 //! ([`crate::wire`]), so that the envelope can carry them. `lock.rs` dispatches to them.
 //!
-//! Kubernetes leader election is the first service built this way; Redis, Redlock, the
-//! consensus service and ZooKeeper are still top-level modules.
+//! Redis (a single node, with a replica or not), Redlock (over Redis nodes), the etcd-like
+//! consensus service, ZooKeeper and Kubernetes leader election. The consensus service's
+//! messages and events are still arms of the envelope and of `EventKind` themselves.
 
+pub mod consensus;
 pub mod kubernetes;
+pub mod redis;
+pub mod redlock;
+pub mod zookeeper;

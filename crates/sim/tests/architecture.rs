@@ -164,7 +164,7 @@ fn cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
 fn no_import_cycle_between_engine_modules() {
     let g = graph();
     assert!(g.len() >= 15, "the scan found the modules: {g:?}");
-    assert!(g["world"].contains("lock") && g["lock"].contains("consensus::client"), "the scan sees references: {g:?}");
+    assert!(g["world"].contains("lock") && g["lock"].contains("service::consensus::client"), "the scan sees references: {g:?}");
     if let Some(c) = cycle(&g) {
         panic!("import cycle: {}", c.join(" → "));
     }
@@ -243,8 +243,23 @@ fn nothing_under_the_lock_services_or_the_servers_names_the_driver() {
 #[test]
 fn every_server_actor_and_client_protocol_has_unit_tests() {
     let all = files(&src());
-    let servers = ["redis::server", "consensus", "zookeeper::server", "resource::server", "quorum"];
-    let protocols = ["redis::client", "redlock", "consensus::client", "zookeeper::client", "client", "checker"];
+    let servers = [
+        "service::redis::server",
+        "service::consensus",
+        "service::zookeeper::server",
+        "service::kubernetes::server",
+        "resource::server",
+        "quorum",
+    ];
+    let protocols = [
+        "service::redis::client",
+        "service::redlock",
+        "service::consensus::client",
+        "service::zookeeper::client",
+        "service::kubernetes::client",
+        "client",
+        "checker",
+    ];
     for m in servers.iter().chain(&protocols) {
         // A module's tests are in it or in its submodules (`consensus/tests.rs`).
         let ours = |p: &Path| module_of(p) == *m || module_of(p).starts_with(&format!("{m}::tests"));

@@ -20,8 +20,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use sim::msg::{RedisCmd, RedisReply};
-use sim::redis::{Node, COMPARE_AND_DELETE_LUA, COMPARE_AND_EXTEND_LUA, LOCK_KEY};
 use sim::rng::Rng;
+use sim::service::redis::{Node, COMPARE_AND_DELETE_LUA, COMPARE_AND_EXTEND_LUA, LOCK_KEY};
 
 mod sequences;
 use sequences::{run_split, Outcome};

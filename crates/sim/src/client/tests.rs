@@ -1,9 +1,9 @@
 //! The client's program with each lock protocol, as inputs → effects.
 
 use super::*;
-use crate::redis::{RedisCmd, RedisReply};
-use crate::redlock::Redlock;
 use crate::scenario::{TokenKind, WriteOp};
+use crate::service::redis::{RedisCmd, RedisReply};
+use crate::service::redlock::Redlock;
 
 fn cx(local: Micros) -> Cx<'static> {
     Cx { local, mono: local, name: "A", ttl_ms: 10_000, token: TokenKind::Counter, next_grant: 3, next_token: Some(34) }

@@ -1,13 +1,13 @@
-//! The engine's ZooKeeper ensemble (`sim::zookeeper::server`), one server as the real one is
+//! The engine's ZooKeeper ensemble (`sim::service::zookeeper::server`), one server as the real one is
 //! run standalone, driven on the real elapsed time as the engine would drive it: its timers
 //! (session checks) fire when their time has come, before the next request is handled.
 
 use sim::actor::{Effect, Env};
 use sim::msg::Payload;
+use sim::service::zookeeper::server::{Ensemble, Settings, Timer};
+use sim::service::zookeeper::Msg;
 use sim::time::Micros;
 use sim::trace::{ActorId, EventKind};
-use sim::zookeeper::server::{Ensemble, Settings, Timer};
-use sim::zookeeper::Msg;
 
 const SERVER: ActorId = 0;
 

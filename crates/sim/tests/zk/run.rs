@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use sim::rng::Rng;
-use sim::zookeeper::Msg;
+use sim::service::zookeeper::Msg;
 
 use crate::sequences::Outcome;
 

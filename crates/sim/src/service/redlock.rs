@@ -7,9 +7,9 @@
 
 use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, GrantFx, Lease, Outcome, TimerKind, Wait};
-use crate::redis::client::Scripts;
-use crate::redis::{RedisCmd, RedisReply};
 use crate::rng::Rng;
+use crate::service::redis::client::Scripts;
+use crate::service::redis::{RedisCmd, RedisReply};
 use crate::time::{Micros, MS};
 use crate::trace::EventKind;
 

@@ -4,9 +4,9 @@
 use super::{Ensemble, Fx, Op, Session, Znode};
 use crate::actor::{Effect, Env, Record};
 use crate::msg::Payload;
+use crate::service::zookeeper::Msg;
 use crate::time::from_ms;
 use crate::trace::{EventKind, KeyEnd};
-use crate::zookeeper::Msg;
 
 impl Ensemble {
     pub(super) fn apply(&mut self, op: Op, env: &dyn Env, out: &mut Fx) {

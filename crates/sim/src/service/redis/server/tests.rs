@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::actor::testing::{events, records, sends, FakeEnv};
-use crate::redis::RedisReply;
+use crate::service::redis::RedisReply;
 
 // Actors: 0 = A, 1 = B, 2 = redis, 3 = replica.
 const A: ActorId = 0;
