@@ -274,7 +274,9 @@ impl Protocol {
     }
 }
 
-/// The sentence for an event the run's lock service words its own way (`None`: a common one).
+/// The sentence for an event the run's lock service words its own way (`None`: the common
+/// words, `narrate::sentence`, which give the etcd-like service's words to the consensus
+/// family's events).
 pub fn narrate(sc: &Scenario, me: &str, kind: &EventKind, name: &dyn Fn(ActorId) -> String) -> Option<String> {
     match sc.lock.kind {
         LockKind::ZooKeeper => zookeeper::narrate(me, kind, name, sc.lock.ttl_ms),
@@ -282,7 +284,6 @@ pub fn narrate(sc: &Scenario, me: &str, kind: &EventKind, name: &dyn Fn(ActorId)
         LockKind::Kubernetes => kubernetes::words::narrate(sc, me, kind, name),
         _ => None,
     }
-    .or_else(|| consensus::narrate(me, kind, name, sc.lock.election_timeout_ms))
 }
 
 /// Runs a server's handler and lifts its effects' timers into [`Timer`].

@@ -1,11 +1,15 @@
 //! Narration, as a view: events are data, and their sentences are produced when they are shown
 //! (the narration line, the inspector, the CLI's text), from what the event records and the
 //! run's names and settings. A run carries no sentence. Each lock service words its own events
-//! (`lock::narrate`); every event kind has a sentence (a test checks it).
+//! (`lock::narrate`); the common words are one exhaustive match (`sentence`), so the compiler
+//! says when a kind of event has none.
 
 use crate::scenario::{Fencing, ResourceKind, Scenario};
-use crate::time::{fmt, from_ms, Micros, MS};
-use crate::trace::{Actor, ActorId, Awaited, Event, EventKind, Loss, Message, Role, Run, Stall, Why, Words, WriteOutcome};
+use crate::time::{fmt, from_ms, MS};
+use crate::trace::{Actor, ActorId, Event, EventKind, Message, Run, Words};
+
+mod words;
+pub use words::reason;
 
 /// What narration reads: the scenario and the run's actors and messages.
 pub struct Cx<'a> {
@@ -70,68 +74,38 @@ pub fn text(sc: &Scenario, run: &Run, e: &Event) -> String {
     Cx::new(sc, run).event(e)
 }
 
-/// The sentence for an event of `kind` at actor `a`.
+/// The sentence for an event of `kind` at actor `a`: the lock service's own words for it, if
+/// it words it its own way, or else the common words. One exhaustive match: a new kind of event
+/// does not compile until it has words.
 pub fn sentence(cx: &Cx, a: ActorId, kind: &EventKind) -> String {
-    narrated(cx, a, kind).unwrap_or_else(|| format!("{}: {}.", cx.name(a), kind.tag(a).0))
-}
-
-/// The sentence for an event, from whichever part words its kind; `None` for a kind nobody
-/// words (a test makes sure there is none).
-pub fn narrated(cx: &Cx, a: ActorId, kind: &EventKind) -> Option<String> {
     let me = cx.name(a);
     let name = |x: ActorId| cx.name(x).to_string();
-    crate::lock::narrate(cx.sc, me, kind, &name)
-        .or_else(|| client(cx, me, kind))
-        .or_else(|| redis(cx, me, kind))
-        .or_else(|| resource(cx, me, kind))
-        .or_else(|| faults(cx, a, me, kind))
-}
-
-/// A client's events.
-fn client(cx: &Cx, me: &str, kind: &EventKind) -> Option<String> {
+    if let Some(s) = crate::lock::narrate(cx.sc, me, kind, &name) {
+        return s;
+    }
     use EventKind::*;
     let n = |x: ActorId| cx.name(x).to_string();
-    Some(match kind {
+    let some = |x: &Option<ActorId>| x.map(|x| cx.name(x).to_string()).unwrap_or_else(|| "someone".into());
+    let ttl = || fmt(from_ms(cx.sc.lock.ttl_ms as i64));
+    let token = |t: &Option<u64>| t.map(|t| t.to_string()).unwrap_or_else(|| "(none)".into());
+    match kind {
+        // A client's events.
         Start => format!("{me} starts."),
         Send { msg, to } => format!("{me} sends `{}` to {}.", cx.words.of(*msg), n(*to)),
         Receive { msg, from } => format!("{me} receives `{}` from {}.", cx.words.of(*msg), n(*from)),
-        Lost { msg, from, why } => format!("`{}` from {} to {me} is lost: {}.", cx.words.of(*msg), n(*from), loss(*why, me)),
+        Lost { msg, from, why } => format!("`{}` from {} to {me} is lost: {}.", cx.words.of(*msg), n(*from), words::loss(*why, me)),
         Acquired { token, until_local_us, .. } => {
             let t = token.map(|t| format!(" with token {t}")).unwrap_or_default();
             format!("{me} holds the lock{t}; by its own clock the lease runs until {}.", fmt(*until_local_us))
         }
         Refused { attempt } => format!("{me}'s attempt {attempt} fails: the lock is held."),
         Tally { votes, nodes, elapsed_us, drift_us, validity_us, ok, extend } => {
-            let names: Vec<String> = votes.iter().map(crate::scenario::node_name).collect();
-            let who = if names.is_empty() { String::new() } else { format!(" ({})", names.join(", ")) };
-            let millis = |us: Micros| {
-                let v = us as f64 / 1000.0;
-                if us % 1000 == 0 {
-                    format!("{}", us / 1000)
-                } else {
-                    format!("{v:.1}")
-                }
-            };
-            let sum =
-                format!("validity {} − {} − {} = {} ms", cx.sc.lock.ttl_ms, millis(*elapsed_us), millis(*drift_us), millis(*validity_us));
-            let what = if *extend { "extension" } else { "lock" };
-            let quorum = nodes / 2 + 1;
-            let verdict = match (ok, votes.len() >= quorum) {
-                (true, _) => format!("a majority in time, so the {what} holds until its own clock passes T1 + {} ms", millis(*validity_us)),
-                (false, true) => "a majority, but the time is used up: the lock is not valid (the post-acquisition check)".to_string(),
-                (false, false) => format!("no majority (it needs {quorum})"),
-            };
-            if votes.len() < quorum {
-                let then = if *extend { "" } else { "; it unlocks every node and retries after a random delay" };
-                format!("{me}'s {what} round: {} of {nodes}{who} in {} ms: {verdict}{then}.", votes.len(), millis(*elapsed_us))
-            } else {
-                format!("{me}'s {what} round: {} of {nodes}{who} in {} ms; {sum}: {verdict}.", votes.len(), millis(*elapsed_us))
-            }
+            words::tally(cx.sc.lock.ttl_ms, me, *votes, *nodes, [*elapsed_us, *drift_us, *validity_us], *ok, *extend)
         }
         GaveUp => format!("{me} gives up on the lock."),
         Renewed { until_local_us } => format!("{me} renewed its lease: by its own clock it now runs until {}.", fmt(*until_local_us)),
-        LostLock { why } => format!("{me} learns it no longer holds the lock: {}.", reason(*why)),
-        Abandoned { why } => format!("{me} gives up the lock on its own judgment and stops: {}.", reason(*why)),
+        LostLock { why } => format!("{me} learns it no longer holds the lock: {}.", words::reason(*why)),
+        Abandoned { why } => format!("{me} gives up the lock on its own judgment and stops: {}.", words::reason(*why)),
         NoticeIgnored { holding } => {
             format!("{me} is told its session has ended; its code does not check for that, {}.", EventKind::goes_on(*holding))
         }
@@ -141,86 +115,22 @@ fn client(cx: &Cx, me: &str, kind: &EventKind) -> Option<String> {
         DeadlineOk { left_us } => format!("{me} checks its deadline: {} left on its own clock, so it goes on.", fmt(*left_us)),
         Work { ms } => format!("{me} works for {}.", fmt(*ms as i64 * MS)),
         ReadDone { value, version } => format!("{me} has read {value} (version {version})."),
-        WriteDone { outcome } => {
-            let o = match outcome {
-                WriteOutcome::Accepted => "accepted",
-                WriteOutcome::Rejected => "rejected",
-                WriteOutcome::Duplicate => "already done (a duplicate)",
-                WriteOutcome::Conflict => "refused: the version changed since its read",
-            };
-            format!("{me} learns its write was {o}.")
-        }
-        Timeout { what } => format!("{me} timed out waiting for {}.", awaited(*what)),
+        WriteDone { outcome } => format!("{me} learns its write was {}.", words::outcome(*outcome)),
+        Timeout { what } => format!("{me} timed out waiting for {}.", words::awaited(*what)),
         Done { completed: true } => format!("{me} has finished its work."),
         Done { completed: false } => format!("{me} stops without finishing its work."),
-        _ => return None,
-    })
-}
-
-/// Why a message was lost; `to` is its receiver.
-fn loss(why: Loss, to: &str) -> String {
-    match why {
-        Loss::Dropped => "the network dropped it".into(),
-        Loss::Partitioned => "a partition separates them".into(),
-        Loss::ReceiverDown => format!("{to} is down"),
-    }
-}
-
-/// Why a client stopped believing it holds the lock.
-pub fn reason(why: Why) -> String {
-    match why {
-        Why::NoLease => "it holds no lease".into(),
-        Why::TokenSeen { highest } => format!("the resource has already seen token {highest}"),
-        Why::DeadlinePassed { ago_us } => format!("its deadline passed {} ago by its own clock", fmt(ago_us)),
-        Why::DeadlineNear { left_us } => format!("its deadline is only {} away on its own clock", fmt(left_us)),
-        Why::RenewalUnanswered => "its renewal got no reply, so it cannot know whether it still holds the lock".into(),
-        Why::RenewalRefused => "its renewal was refused: the key is gone or holds another owner's value".into(),
-        Why::ExtensionShort { votes, nodes } => format!("its extension reached {votes} of {nodes} nodes in time"),
-        Why::ExpiredWaiting => "its session expired while it waited for the lock".into(),
-        Why::ExpiredBeforeLock => "its session expired before it got the lock".into(),
-        Why::ZnodeGone => "its znode is gone: its session expired".into(),
-        Why::RenewDeadline { deadline_us } => crate::service::kubernetes::words::renew_deadline(deadline_us),
-    }
-}
-
-/// What a client waited for when it timed out, and what it does next.
-fn awaited(what: Awaited) -> &'static str {
-    match what {
-        Awaited::LockRequest => "its lock request",
-        Awaited::WriteResent => "its write; it sends it again",
-        Awaited::WriteAbandoned => "its write; it gives up",
-        Awaited::RenewalIgnored => "its renewal, and keeps working as if it still held the lock",
-        Awaited::Renewal => "its renewal",
-        Awaited::Release => "an answer to its release, and goes on without knowing whether its key was deleted",
-    }
-}
-
-/// A Redis node's events.
-fn redis(cx: &Cx, me: &str, kind: &EventKind) -> Option<String> {
-    use EventKind::*;
-    let n = |x: ActorId| cx.name(x).to_string();
-    let opt = |x: &Option<ActorId>| x.map(|x| cx.name(x).to_string()).unwrap_or_else(|| "someone".into());
-    let ttl = fmt(from_ms(cx.sc.lock.ttl_ms as i64));
-    Some(match kind {
-        KeySet { owner, token: None } => format!("{me} sets the lock key for {} to expire in {ttl} by {me}'s own clock.", n(*owner)),
-        KeySet { owner, token: Some(t) } if !cx.sc.token.durable() => format!(
-            "{me} runs {}'s acquire script: SET NX PX sets the lock key to expire in {ttl} by {me}'s own clock, and INCR lock:fence, in the same script, gives {t}: the token.",
-            n(*owner)
-        ),
-        KeySet { owner, token: Some(t) } => format!(
-            "{me} sets the lock key for {} to expire in {ttl} by {me}'s own clock; the durable counter beside it hands out token {t} with the grant.",
-            n(*owner)
-        ),
-        KeyBusy { holder } => format!("{me} refuses: the key is held by {}.", opt(holder)),
-        KeyExpired { owner } => format!("{}'s key expires on {me}: {me}'s clock has passed its expiry time.", opt(owner)),
+        // A Redis node's.
+        KeySet { owner, token } => words::key_set(cx.sc, me, &n(*owner), *token, &ttl()),
+        KeyBusy { holder } => format!("{me} refuses: the key is held by {}.", some(holder)),
+        KeyExpired { owner } => format!("{}'s key expires on {me}: {me}'s clock has passed its expiry time.", some(owner)),
         KeyDeleted { owner, by, foreign: true } => {
-            format!("{}'s DEL deletes {}'s key on {me}: {} still believes it holds the lock.", n(*by), opt(owner), opt(owner))
+            format!("{}'s DEL deletes {}'s key on {me}: {} still believes it holds the lock.", n(*by), some(owner), some(owner))
         }
         KeyDeleted { by, .. } => format!("{me} deletes {}'s key.", n(*by)),
         KeyExtended { owner, by, foreign: true } => {
-            format!("{}'s PEXPIRE extends {}'s key on {me}, and {} is told its renewal succeeded.", n(*by), opt(owner), n(*by))
+            format!("{}'s PEXPIRE extends {}'s key on {me}, and {} is told its renewal succeeded.", n(*by), some(owner), n(*by))
         }
-        KeyExtended { by, .. } => format!("{me} extends {}'s key to expire in {ttl}.", n(*by)),
+        KeyExtended { by, .. } => format!("{me} extends {}'s key to expire in {}.", n(*by), ttl()),
         KeyUnchanged { by, missing: true } => format!("{me} finds no key: {}'s script changes nothing (reply -1).", n(*by)),
         KeyUnchanged { by, missing: false } => {
             format!("{me} finds another owner's value: {}'s script changes nothing (reply 0).", n(*by))
@@ -230,26 +140,16 @@ fn redis(cx: &Cx, me: &str, kind: &EventKind) -> Option<String> {
             format!("{me} applies `{what}` from the primary's replication stream.")
         }
         Promoted => format!("{me} is promoted to primary; clients now send their commands to it."),
-        _ => return None,
-    })
-}
-
-/// The resource's events.
-fn resource(cx: &Cx, me: &str, kind: &EventKind) -> Option<String> {
-    use EventKind::*;
-    let n = |x: ActorId| cx.name(x).to_string();
-    Some(match kind {
+        // The resource's.
         ReadServed { client, value, version } => format!("{me} serves {}'s read: {value} (version {version}).", n(*client)),
         Accepted { client, token, value } => {
             let t = token.map(|t| format!(" with token {t}")).unwrap_or_default();
             let ignores = if token.is_some() && !cx.fences { " (it does not check tokens)" } else { "" };
             format!("{me} accepts {}'s write{t}{ignores}: the value is now {value}.", n(*client))
         }
-        Rejected { client, token, highest } => format!(
-            "{me} rejects {}'s token {}: it has already accepted {highest}.",
-            n(*client),
-            token.map(|t| t.to_string()).unwrap_or_else(|| "(none)".into())
-        ),
+        Rejected { client, token: t, highest } => {
+            format!("{me} rejects {}'s token {}: it has already accepted {highest}.", n(*client), token(t))
+        }
         Duplicate { client, request } => format!("{me} has already applied request {request}: {}'s copy changes nothing.", n(*client)),
         EffectSent { client, key, deduplicated: false } => {
             format!("{}'s transaction sends {key}: once sent, it stays sent, whatever the transaction does next.", n(*client))
@@ -260,62 +160,39 @@ fn resource(cx: &Cx, me: &str, kind: &EventKind) -> Option<String> {
         Conflict { client, expected, actual } => {
             format!("{me} refuses {}'s conditional write: it expected version {expected}, the value is at version {actual}.", n(*client))
         }
-        Checked { client, token } => format!(
+        Checked { client, token: t } => format!(
             "{me} checks {}'s token {}: it is not below the highest seen, so the write will follow in {}.",
             n(*client),
-            token.map(|t| t.to_string()).unwrap_or_else(|| "(none)".into()),
+            token(t),
             fmt(from_ms(cx.sc.resource.check_write_gap_ms as i64))
         ),
-        _ => return None,
-    })
-}
-
-/// Faults.
-fn faults(cx: &Cx, a: ActorId, me: &str, kind: &EventKind) -> Option<String> {
-    use EventKind::*;
-    Some(match kind {
+        // Faults.
         Paused { until_us } => {
             format!("{me} is paused until {}: it keeps its state, receives nothing, and its clock keeps running.", fmt(*until_us))
         }
-        Resumed { buffered, disk: true } => format!(
-            "{me}'s disk answers again: {me} handles the {buffered} message{} and timer{} that waited meanwhile.",
-            if *buffered == 1 { "" } else { "s" },
-            if *buffered == 1 { "" } else { "s" }
-        ),
-        Resumed { buffered, .. } => format!(
-            "{me} resumes, believing what it believed before the pause; {buffered} buffered message{} and timer{} are handled now.",
-            if *buffered == 1 { "" } else { "s" },
-            if *buffered == 1 { "" } else { "s" }
-        ),
+        Resumed { buffered, disk } => words::resumed(me, *buffered, *disk),
         Crashed => format!("{me} crashes."),
-        Restarted { kept_data } => match cx.actors[a].role {
-            Role::Redis | Role::Replica if *kept_data => format!("{me} restarts and reloads its keys from the append-only file."),
-            Role::Redis | Role::Replica => format!("{me} restarts empty: without persistence its keys are gone."),
-            _ => format!("{me} restarts."),
-        },
+        Restarted { kept_data } => words::restarted(me, cx.actors[a].role, *kept_data),
         ClockJumped { by_us } => {
             let dir = if *by_us >= 0 { "forward" } else { "back" };
             format!("{me}'s clock jumps {dir} by {}.", fmt(by_us.abs()))
         }
         DriftChanged { ppm } => format!("{me}'s clock now drifts by {ppm} ppm."),
         Isolated { until_us } => format!("The network is partitioned: {me} is cut off from the others until {}.", fmt(*until_us)),
-        DiskStalled { until_us, stall: Stall::Now } => format!(
-            "{me}'s disk stalls until {}: every write to its log hangs, and {me} persists each change before it answers (a leader's heartbeats wait with it), so it goes silent meanwhile.",
-            fmt(*until_us)
-        ),
-        DiskStalled { until_us, stall: Stall::None } => format!(
-            "{me}'s disk stalls until {}; without persistence {me} never waits for it, and answers as before.",
-            fmt(*until_us)
-        ),
-        DiskStalled { until_us, stall: Stall::NextWrite } => format!(
-            "{me}'s disk stalls until {}. With appendfsync always, {me} still answers commands that change nothing; its next write will wait for its fsync.",
-            fmt(*until_us)
-        ),
-        DiskStalled { until_us, stall: Stall::Blocked } => format!(
-            "{me} has made a write in memory and waits for its fsync until {}: the reply waits with it, and {me} reads no other command meanwhile.",
-            fmt(*until_us)
-        ),
+        DiskStalled { until_us, stall } => words::disk_stalled(me, *until_us, *stall),
         Healed => "The partition heals.".to_string(),
-        _ => return None,
-    })
+        // A lock service's own events, which it words (`lock::narrate`); the etcd-like
+        // service's words are the default.
+        Queued { .. }
+        | Committed { .. }
+        | Reread { .. }
+        | Unchanged { .. }
+        | LockGranted { .. }
+        | LeaseExpired { .. }
+        | LeaderElected { .. }
+        | NoQuorum { .. }
+        | SteppedDown { .. }
+        | Kubernetes(_) => crate::service::consensus::narrate(me, kind, &name, cx.sc.lock.election_timeout_ms)
+            .unwrap_or_else(|| format!("{me}: {}.", kind.tag(a).0)),
+    }
 }

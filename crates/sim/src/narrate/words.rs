@@ -1,0 +1,131 @@
+//! The common narration's longer words, made from an event's data when it is shown.
+
+use crate::scenario::Scenario;
+use crate::time::{fmt, Micros};
+use crate::trace::{Awaited, Loss, Role, Stall, Votes, Why, WriteOutcome};
+
+/// Why a message was lost; `to` is its receiver.
+pub fn loss(why: Loss, to: &str) -> String {
+    match why {
+        Loss::Dropped => "the network dropped it".into(),
+        Loss::Partitioned => "a partition separates them".into(),
+        Loss::ReceiverDown => format!("{to} is down"),
+    }
+}
+
+/// Why a client stopped believing it holds the lock.
+pub fn reason(why: Why) -> String {
+    match why {
+        Why::NoLease => "it holds no lease".into(),
+        Why::TokenSeen { highest } => format!("the resource has already seen token {highest}"),
+        Why::DeadlinePassed { ago_us } => format!("its deadline passed {} ago by its own clock", fmt(ago_us)),
+        Why::DeadlineNear { left_us } => format!("its deadline is only {} away on its own clock", fmt(left_us)),
+        Why::RenewalUnanswered => "its renewal got no reply, so it cannot know whether it still holds the lock".into(),
+        Why::RenewalRefused => "its renewal was refused: the key is gone or holds another owner's value".into(),
+        Why::ExtensionShort { votes, nodes } => format!("its extension reached {votes} of {nodes} nodes in time"),
+        Why::ExpiredWaiting => "its session expired while it waited for the lock".into(),
+        Why::ExpiredBeforeLock => "its session expired before it got the lock".into(),
+        Why::ZnodeGone => "its znode is gone: its session expired".into(),
+        Why::RenewDeadline { deadline_us } => crate::service::kubernetes::words::renew_deadline(deadline_us),
+    }
+}
+
+/// What a client waited for when it timed out, and what it does next.
+pub fn awaited(what: Awaited) -> &'static str {
+    match what {
+        Awaited::LockRequest => "its lock request",
+        Awaited::WriteResent => "its write; it sends it again",
+        Awaited::WriteAbandoned => "its write; it gives up",
+        Awaited::RenewalIgnored => "its renewal, and keeps working as if it still held the lock",
+        Awaited::Renewal => "its renewal",
+        Awaited::Release => "an answer to its release, and goes on without knowing whether its key was deleted",
+    }
+}
+
+/// What a write's reply told its client.
+pub fn outcome(o: WriteOutcome) -> &'static str {
+    match o {
+        WriteOutcome::Accepted => "accepted",
+        WriteOutcome::Rejected => "rejected",
+        WriteOutcome::Duplicate => "already done (a duplicate)",
+        WriteOutcome::Conflict => "refused: the version changed since its read",
+    }
+}
+
+/// A Redlock round's tally: `us` is the time it took, the drift allowance and the validity.
+pub fn tally(ttl_ms: u64, me: &str, votes: Votes, nodes: usize, us: [Micros; 3], ok: bool, extend: bool) -> String {
+    let [elapsed_us, drift_us, validity_us] = us;
+    let names: Vec<String> = votes.iter().map(crate::scenario::node_name).collect();
+    let who = if names.is_empty() { String::new() } else { format!(" ({})", names.join(", ")) };
+    let millis = |us: Micros| {
+        let v = us as f64 / 1000.0;
+        if us % 1000 == 0 {
+            format!("{}", us / 1000)
+        } else {
+            format!("{v:.1}")
+        }
+    };
+    let sum = format!("validity {} − {} − {} = {} ms", ttl_ms, millis(elapsed_us), millis(drift_us), millis(validity_us));
+    let what = if extend { "extension" } else { "lock" };
+    let quorum = nodes / 2 + 1;
+    let verdict = match (ok, votes.len() >= quorum) {
+        (true, _) => format!("a majority in time, so the {what} holds until its own clock passes T1 + {} ms", millis(validity_us)),
+        (false, true) => "a majority, but the time is used up: the lock is not valid (the post-acquisition check)".to_string(),
+        (false, false) => format!("no majority (it needs {quorum})"),
+    };
+    if votes.len() < quorum {
+        let then = if extend { "" } else { "; it unlocks every node and retries after a random delay" };
+        format!("{me}'s {what} round: {} of {nodes}{who} in {} ms: {verdict}{then}.", votes.len(), millis(elapsed_us))
+    } else {
+        format!("{me}'s {what} round: {} of {nodes}{who} in {} ms; {sum}: {verdict}.", votes.len(), millis(elapsed_us))
+    }
+}
+
+/// A Redis node sets the lock key for `owner` (with a token from a script or the durable counter).
+pub fn key_set(sc: &Scenario, me: &str, owner: &str, token: Option<u64>, ttl: &str) -> String {
+    match token {
+        None => format!("{me} sets the lock key for {owner} to expire in {ttl} by {me}'s own clock."),
+        Some(t) if !sc.token.durable() => format!(
+            "{me} runs {owner}'s acquire script: SET NX PX sets the lock key to expire in {ttl} by {me}'s own clock, and INCR lock:fence, in the same script, gives {t}: the token."
+        ),
+        Some(t) => format!(
+            "{me} sets the lock key for {owner} to expire in {ttl} by {me}'s own clock; the durable counter beside it hands out token {t} with the grant."
+        ),
+    }
+}
+
+/// The end of a pause, or of a disk stall (`disk`).
+pub fn resumed(me: &str, buffered: usize, disk: bool) -> String {
+    let s = if buffered == 1 { "" } else { "s" };
+    if disk {
+        format!("{me}'s disk answers again: {me} handles the {buffered} message{s} and timer{s} that waited meanwhile.")
+    } else {
+        format!("{me} resumes, believing what it believed before the pause; {buffered} buffered message{s} and timer{s} are handled now.")
+    }
+}
+
+/// A restart: a Redis node reloads its keys or comes back empty.
+pub fn restarted(me: &str, role: Role, kept_data: bool) -> String {
+    match role {
+        Role::Redis | Role::Replica if kept_data => format!("{me} restarts and reloads its keys from the append-only file."),
+        Role::Redis | Role::Replica => format!("{me} restarts empty: without persistence its keys are gone."),
+        _ => format!("{me} restarts."),
+    }
+}
+
+/// A lock server's disk stalls until `until_us`, and what that does to it.
+pub fn disk_stalled(me: &str, until_us: Micros, stall: Stall) -> String {
+    let until = fmt(until_us);
+    match stall {
+        Stall::Now => format!(
+            "{me}'s disk stalls until {until}: every write to its log hangs, and {me} persists each change before it answers (a leader's heartbeats wait with it), so it goes silent meanwhile."
+        ),
+        Stall::None => format!("{me}'s disk stalls until {until}; without persistence {me} never waits for it, and answers as before."),
+        Stall::NextWrite => format!(
+            "{me}'s disk stalls until {until}. With appendfsync always, {me} still answers commands that change nothing; its next write will wait for its fsync."
+        ),
+        Stall::Blocked => format!(
+            "{me} has made a write in memory and waits for its fsync until {until}: the reply waits with it, and {me} reads no other command meanwhile."
+        ),
+    }
+}
