@@ -74,47 +74,8 @@ pub enum Payload {
         key: String,
         entry: Option<Box<Entry>>,
     },
-    /// Consensus: ask the leader for the lock (a session lease, and a key under the prefix).
-    CLock {
-        req: u64,
-        ttl_ms: u64,
-    },
-    /// Consensus: the key is in place at `rev`, but an earlier key holds the lock: wait.
-    CQueued {
-        req: u64,
-        rev: u64,
-        lease: u64,
-    },
-    /// Consensus: you hold the lock; your key's create revision is the fencing token.
-    CLocked {
-        req: u64,
-        rev: u64,
-        lease: u64,
-        grant: usize,
-    },
-    /// Consensus: your session ended while you waited (etcd's ErrSessionExpired).
-    CSessionExpired {
-        req: u64,
-    },
-    CKeepAlive {
-        req: u64,
-        lease: u64,
-    },
-    CKeepAliveOk {
-        req: u64,
-    },
-    CLeaseNotFound {
-        req: u64,
-    },
-    CUnlock {
-        req: u64,
-        lease: u64,
-    },
-    CUnlocked {
-        req: u64,
-        /// Whether the delete removed a key (etcd's `deleted` count was 1).
-        deleted: bool,
-    },
+    /// The etcd-like consensus service: a client's request to its leader, or an answer.
+    Consensus(crate::wire::consensus::Msg),
     /// ZooKeeper: a request, reply or watch notification of the lock recipe.
     Zk(crate::wire::zookeeper::Msg),
     /// Kubernetes: a request to the API server about the `Lease`, or its answer.
@@ -212,16 +173,7 @@ impl Payload {
                 format!("replicate SET lock {}", short(&e.value))
             }
             Payload::Replicate { entry: None, .. } => "replicate DEL lock".into(),
-            Payload::CLock { ttl_ms, .. } => format!("lock (lease {ttl_ms} ms)"),
-            Payload::CQueued { rev, .. } => format!("queued at revision {rev}"),
-            Payload::CLocked { rev, .. } => format!("locked, revision {rev}"),
-            Payload::CSessionExpired { .. } => "session expired".into(),
-            Payload::CKeepAlive { lease, .. } => format!("keepalive lease {lease}"),
-            Payload::CKeepAliveOk { .. } => "keepalive ok".into(),
-            Payload::CLeaseNotFound { .. } => "lease not found".into(),
-            Payload::CUnlock { lease, .. } => format!("unlock (lease {lease})"),
-            Payload::CUnlocked { deleted: true, .. } => "unlocked".into(),
-            Payload::CUnlocked { deleted: false, .. } => "unlocked, 0 keys deleted".into(),
+            Payload::Consensus(m) => m.describe(),
             Payload::Zk(m) => m.describe(),
             Payload::Kubernetes(m) => m.describe(),
             Payload::Append { id, what } => format!("append #{id}: {}", what.words(name)),

@@ -3,8 +3,8 @@
 //! ([`crate::wire`]), so that the envelope can carry them. `lock.rs` dispatches to them.
 //!
 //! Redis (a single node, with a replica or not), Redlock (over Redis nodes), the etcd-like
-//! consensus service, ZooKeeper and Kubernetes leader election. The consensus service's
-//! messages and events are still arms of the envelope and of `EventKind` themselves.
+//! consensus service, ZooKeeper and Kubernetes leader election. The events of the consensus
+//! family (etcd's and ZooKeeper's) are still arms of `EventKind` themselves.
 
 pub mod consensus;
 pub mod kubernetes;

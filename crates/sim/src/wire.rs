@@ -4,6 +4,7 @@
 //! both stand on: it names no server, no client and no envelope, so the envelope can hold a
 //! service's messages while the service builds envelopes, without an import cycle.
 
+pub mod consensus;
 pub mod kubernetes;
 pub mod redis;
 pub mod zookeeper;

@@ -24,6 +24,7 @@ use crate::msg::Payload;
 use crate::quorum::{self, Change};
 use crate::time::{from_ms, Micros};
 use crate::trace::{ActorId, EventKind, Proposal};
+use crate::wire::consensus::Msg;
 
 pub mod client;
 mod commit;
@@ -244,18 +245,18 @@ impl Cluster {
                 self.commit_ready(env, out);
             }
             _ if leader != Some(m) => {} // not the leader: client requests go unanswered
-            Payload::CLock { req, ttl_ms } => self.propose(Op::Lock { client: from, req, ttl_ms }, env, out),
-            Payload::CUnlock { req, lease } => self.propose(Op::Unlock { client: from, req, lease }, env, out),
-            Payload::CKeepAlive { req, lease } => {
+            Payload::Consensus(Msg::Lock { req, ttl_ms }) => self.propose(Op::Lock { client: from, req, ttl_ms }, env, out),
+            Payload::Consensus(Msg::Unlock { req, lease }) => self.propose(Op::Unlock { client: from, req, lease }, env, out),
+            Payload::Consensus(Msg::KeepAlive { req, lease }) => {
                 let mono = env.mono(m);
                 match self.leases.get_mut(&lease) {
                     Some(l) if !l.revoking => {
                         l.expires_mono = mono + from_ms(l.ttl_ms as i64);
                         self.schedule_lease_check(lease, env, out);
                         self.update_grant_term(lease, env, out);
-                        out.push(reply(Payload::CKeepAliveOk { req }));
+                        out.push(reply(Payload::Consensus(Msg::KeepAliveOk { req })));
                     }
-                    _ => out.push(reply(Payload::CLeaseNotFound { req })),
+                    _ => out.push(reply(Payload::Consensus(Msg::LeaseNotFound { req }))),
                 }
             }
             _ => {}

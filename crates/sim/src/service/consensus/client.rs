@@ -9,6 +9,7 @@ use crate::proto::{Core, Cx, Effect, Lease, Outcome, TimerKind, Wait, SCRIPT_TIM
 use crate::scenario::TokenKind;
 use crate::time::{Micros, MS};
 use crate::trace::EventKind;
+use crate::wire::consensus::Msg;
 
 /// A client's session with the consensus service.
 #[derive(Clone, Debug, Default)]
@@ -30,14 +31,14 @@ impl Session {
         if self.lease.is_none() {
             self.asked_local.get_or_insert(cx.local);
         }
-        k.send(Dest::Leader, |req| Payload::CLock { req, ttl_ms }, Some(timeout_ms), cx, out);
+        k.send(Dest::Leader, |req| Payload::Consensus(Msg::Lock { req, ttl_ms }), Some(timeout_ms), cx, out);
     }
 
     /// Deletes its key; `false` without a session.
     pub fn release(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool {
         let Some(lease) = self.lease else { return false };
         out.push(Effect::Event(EventKind::Releasing));
-        k.send(Dest::Leader, |req| Payload::CUnlock { req, lease }, Some(SCRIPT_TIMEOUT_MS), cx, out);
+        k.send(Dest::Leader, |req| Payload::Consensus(Msg::Unlock { req, lease }), Some(SCRIPT_TIMEOUT_MS), cx, out);
         true
     }
 
@@ -52,7 +53,7 @@ impl Session {
         };
         let req = k.request();
         self.ka_sent_local = cx.local;
-        out.push(Effect::Send(Dest::Leader, Payload::CKeepAlive { req, lease }));
+        out.push(Effect::Send(Dest::Leader, Payload::Consensus(Msg::KeepAlive { req, lease })));
         out.push(Effect::Timer(cx.ttl_ms as Micros * MS / 3, TimerKind::KeepAlive));
         Some(Outcome::Waiting)
     }
@@ -80,7 +81,7 @@ impl Session {
             _ => None,
         };
         Some(match *p {
-            Payload::CKeepAliveOk { .. } => {
+            Payload::Consensus(Msg::KeepAliveOk { .. }) => {
                 self.renewed_local = self.ka_sent_local;
                 if let Some(l) = &mut k.lease {
                     l.until_local = self.renewed_local + cx.ttl_ms as Micros * MS;
@@ -88,14 +89,14 @@ impl Session {
                 }
                 Outcome::Waiting
             }
-            Payload::CLeaseNotFound { .. } => {
+            Payload::Consensus(Msg::LeaseNotFound { .. }) => {
                 // Its program goes on: it does not watch `session.Done()`.
                 if self.lease.take().is_some() {
                     out.push(Effect::Event(EventKind::NoticeIgnored { holding: k.lease.is_some() }));
                 }
                 Outcome::Waiting
             }
-            Payload::CQueued { req, rev, lease } if k.waits_for(req) => {
+            Payload::Consensus(Msg::Queued { req, rev, lease }) if k.waits_for(req) => {
                 self.renewed_local = self.asked_local.take().or(sent_local).unwrap_or(self.renewed_local);
                 self.lease = Some(lease);
                 self.start_keepalives(cx, out);
@@ -103,7 +104,7 @@ impl Session {
                 out.push(Effect::Event(EventKind::Queued { rev }));
                 Outcome::Waiting
             }
-            Payload::CLocked { req, rev, lease, grant } if k.waits_for(req) || queued => {
+            Payload::Consensus(Msg::Locked { req, rev, lease, grant }) if k.waits_for(req) || queued => {
                 self.renewed_local = self.asked_local.take().or(sent_local).unwrap_or(self.renewed_local);
                 self.lease = Some(lease);
                 self.start_keepalives(cx, out);
@@ -113,19 +114,20 @@ impl Session {
                 out.push(Effect::Event(EventKind::Acquired { token, until_local_us: until_local, grant }));
                 Outcome::Acquired
             }
-            Payload::CSessionExpired { req } if k.waits_for(req) || queued => {
+            Payload::Consensus(Msg::SessionExpired { req }) if k.waits_for(req) || queued => {
                 self.lease = None;
                 Outcome::Lost(crate::trace::Why::ExpiredWaiting)
             }
-            Payload::CUnlocked { req, deleted } if k.waits_for(req) => {
+            Payload::Consensus(Msg::Unlocked { req, deleted }) if k.waits_for(req) => {
                 self.lease = None;
                 k.lease = None;
                 out.push(Effect::Event(EventKind::Released { removed: deleted }));
                 Outcome::Released
             }
-            Payload::CQueued { .. } | Payload::CLocked { .. } | Payload::CSessionExpired { .. } | Payload::CUnlocked { .. } => {
-                Outcome::Waiting
-            }
+            Payload::Consensus(Msg::Queued { .. })
+            | Payload::Consensus(Msg::Locked { .. })
+            | Payload::Consensus(Msg::SessionExpired { .. })
+            | Payload::Consensus(Msg::Unlocked { .. }) => Outcome::Waiting,
             _ => return None,
         })
     }

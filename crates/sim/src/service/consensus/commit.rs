@@ -6,6 +6,7 @@ use crate::actor::{Effect, Env, Record};
 use crate::msg::Payload;
 use crate::time::{fmt, from_ms};
 use crate::trace::{ActorId, EventKind, Grant, KeyEnd};
+use crate::wire::consensus::Msg;
 
 impl Cluster {
     pub(super) fn apply(&mut self, op: Op, env: &dyn Env, out: &mut Fx) {
@@ -32,14 +33,14 @@ impl Cluster {
                     self.grant(client, lease, rev, req, true, env, out);
                 } else {
                     self.waiters.push(Waiter { client, lease, rev, req });
-                    out.push(Effect::Send { from: leader, to: client, payload: Payload::CQueued { req, rev, lease } });
+                    out.push(Effect::Send { from: leader, to: client, payload: Payload::Consensus(Msg::Queued { req, rev, lease }) });
                 }
             }
             Op::Unlock { client, req, lease } if !self.keys.contains_key(&lease) => {
                 // etcd's DeleteRange that deletes nothing makes no new revision (SEMANTICS §4).
                 let revision = self.revision;
                 out.push(Effect::Event { actor: leader, kind: EventKind::Unchanged { what, revision } });
-                out.push(Effect::Send { from: leader, to: client, payload: Payload::CUnlocked { req, deleted: false } });
+                out.push(Effect::Send { from: leader, to: client, payload: Payload::Consensus(Msg::Unlocked { req, deleted: false }) });
             }
             Op::Unlock { client, req, lease } => {
                 let rev = self.delete_key(lease, KeyEnd::Deleted, out);
@@ -47,7 +48,7 @@ impl Cluster {
                 if let Some(g) = self.grant_of.remove(&lease) {
                     out.push(Effect::Record(Record::GrantReleased { grant: g }));
                 }
-                out.push(Effect::Send { from: leader, to: client, payload: Payload::CUnlocked { req, deleted: true } });
+                out.push(Effect::Send { from: leader, to: client, payload: Payload::Consensus(Msg::Unlocked { req, deleted: true }) });
                 self.wake_waiters(env, out);
             }
             Op::Revoke { lease } => {
@@ -68,11 +69,11 @@ impl Cluster {
         let Some(leader) = self.q.leader else { return };
         let Some((&lease, &(rev, _))) = self.keys.iter().find(|(_, k)| k.1 == client) else { return };
         let payload = match (self.grant_of.get(&lease), self.waiters.iter_mut().find(|w| w.lease == lease)) {
-            (Some(&grant), _) => Payload::CLocked { req, rev, lease, grant },
+            (Some(&grant), _) => Payload::Consensus(Msg::Locked { req, rev, lease, grant }),
             (None, Some(w)) => {
                 // The wake-up will answer this request.
                 w.req = req;
-                Payload::CQueued { req, rev, lease }
+                Payload::Consensus(Msg::Queued { req, rev, lease })
             }
             (None, None) => return,
         };
@@ -105,7 +106,7 @@ impl Cluster {
                 self.grant(w.client, w.lease, w.rev, w.req, exists, env, out);
             } else {
                 let leader = self.q.leader.expect("applying on the leader");
-                out.push(Effect::Send { from: leader, to: w.client, payload: Payload::CSessionExpired { req: w.req } });
+                out.push(Effect::Send { from: leader, to: w.client, payload: Payload::Consensus(Msg::SessionExpired { req: w.req }) });
             }
         }
         self.waiters.extend(keep);
@@ -139,7 +140,7 @@ impl Cluster {
         if key_exists {
             self.grant_of.insert(lease, g);
         }
-        out.push(Effect::Send { from: leader, to: client, payload: Payload::CLocked { req, rev, lease, grant: g } });
+        out.push(Effect::Send { from: leader, to: client, payload: Payload::Consensus(Msg::Locked { req, rev, lease, grant: g }) });
     }
 }
 

@@ -56,28 +56,28 @@ fn a_lock_commits_on_a_majority_and_grants_the_lowest_key() {
     let e = env();
     let mut c = elected(&e);
     let mut out = Vec::new();
-    c.on_message(M1, C1, Payload::CLock { req: 7, ttl_ms: 10_000 }, &e, &mut out);
+    c.on_message(M1, C1, Payload::Consensus(Msg::Lock { req: 7, ttl_ms: 10_000 }), &e, &mut out);
     // Proposed, not yet committed: the leader alone is not a majority of three.
     assert!(events(&out).is_empty());
     assert_eq!(sends(&out).len(), 2);
-    let out = commit(&mut elected(&e), C1, Payload::CLock { req: 7, ttl_ms: 10_000 }, &e);
+    let out = commit(&mut elected(&e), C1, Payload::Consensus(Msg::Lock { req: 7, ttl_ms: 10_000 }), &e);
     let ev = events(&out);
     assert!(matches!(&ev[0].1, EventKind::Committed { revision: 2, .. }));
     assert_eq!(ev[1], (M1, EventKind::LockGranted { client: C1, rev: 2, key_exists: true }));
     assert!(records(&out).iter().any(|r| matches!(r, Record::Grant(g) if g.client == C1 && g.token == Some(2))));
-    assert!(sends(&out).iter().any(|s| s.1 == C1 && matches!(s.2, Payload::CLocked { req: 7, rev: 2, grant: 0, .. })));
+    assert!(sends(&out).iter().any(|s| s.1 == C1 && matches!(s.2, Payload::Consensus(Msg::Locked { req: 7, rev: 2, grant: 0, .. }))));
 }
 
 #[test]
 fn a_second_client_waits_for_its_predecessor() {
     let mut e = env();
     let mut c = elected(&e);
-    commit(&mut c, C1, Payload::CLock { req: 1, ttl_ms: 10_000 }, &e);
+    commit(&mut c, C1, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: 10_000 }), &e);
     e.grants = 1;
-    let out = commit(&mut c, C2, Payload::CLock { req: 1, ttl_ms: 10_000 }, &e);
-    assert!(sends(&out).iter().any(|s| s.1 == C2 && matches!(s.2, Payload::CQueued { rev: 3, lease: 2, .. })));
+    let out = commit(&mut c, C2, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: 10_000 }), &e);
+    assert!(sends(&out).iter().any(|s| s.1 == C2 && matches!(s.2, Payload::Consensus(Msg::Queued { rev: 3, lease: 2, .. }))));
     // c1 unlocks: c2's key is now the lowest.
-    let out = commit(&mut c, C1, Payload::CUnlock { req: 2, lease: 1 }, &e);
+    let out = commit(&mut c, C1, Payload::Consensus(Msg::Unlock { req: 2, lease: 1 }), &e);
     assert!(events(&out).contains(&(M1, EventKind::LockGranted { client: C2, rev: 3, key_exists: true })));
     assert!(records(&out).contains(&Record::GrantReleased { grant: 0 }));
 }
@@ -86,7 +86,7 @@ fn a_second_client_waits_for_its_predecessor() {
 fn a_lease_that_runs_out_on_the_leader_is_revoked() {
     let mut e = env();
     let mut c = elected(&e);
-    let out = commit(&mut c, C1, Payload::CLock { req: 1, ttl_ms: 10_000 }, &e);
+    let out = commit(&mut c, C1, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: 10_000 }), &e);
     let check = out
         .iter()
         .find_map(|x| match x {
@@ -108,15 +108,15 @@ fn a_lease_that_runs_out_on_the_leader_is_revoked() {
 fn a_keepalive_moves_the_lease_and_an_unknown_lease_is_not_found() {
     let mut e = env();
     let mut c = elected(&e);
-    commit(&mut c, C1, Payload::CLock { req: 1, ttl_ms: 10_000 }, &e);
+    commit(&mut c, C1, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: 10_000 }), &e);
     e.now = 3_000_000;
     let mut out = Vec::new();
-    c.on_message(M1, C1, Payload::CKeepAlive { req: 2, lease: 1 }, &e, &mut out);
+    c.on_message(M1, C1, Payload::Consensus(Msg::KeepAlive { req: 2, lease: 1 }), &e, &mut out);
     assert!(records(&out).contains(&Record::GrantTerm { grant: 0, until_us: 13_000_000 }));
-    assert!(sends(&out).contains(&(M1, C1, Payload::CKeepAliveOk { req: 2 })));
+    assert!(sends(&out).contains(&(M1, C1, Payload::Consensus(Msg::KeepAliveOk { req: 2 }))));
     let mut out = Vec::new();
-    c.on_message(M1, C1, Payload::CKeepAlive { req: 3, lease: 9 }, &e, &mut out);
-    assert_eq!(sends(&out), vec![(M1, C1, Payload::CLeaseNotFound { req: 3 })]);
+    c.on_message(M1, C1, Payload::Consensus(Msg::KeepAlive { req: 3, lease: 9 }), &e, &mut out);
+    assert_eq!(sends(&out), vec![(M1, C1, Payload::Consensus(Msg::LeaseNotFound { req: 3 }))]);
 }
 
 #[test]
@@ -128,7 +128,7 @@ fn without_a_majority_there_is_no_leader_and_followers_ignore_clients() {
     c.on_timer(Timer::Election, &e, &mut out);
     assert_eq!(events(&out), vec![(M1, EventKind::NoQuorum { since_us: 0 })]);
     let mut out = Vec::new();
-    c.on_message(M1, C1, Payload::CLock { req: 1, ttl_ms: 10_000 }, &e, &mut out);
+    c.on_message(M1, C1, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: 10_000 }), &e, &mut out);
     assert!(out.is_empty(), "no leader, no answer: {out:?}");
     // A member fault calls an election after the timeout.
     let mut out = Vec::new();
@@ -140,7 +140,7 @@ fn without_a_majority_there_is_no_leader_and_followers_ignore_clients() {
 fn a_paused_leader_is_replaced_and_steps_down_when_it_resumes() {
     let mut e = env();
     let mut c = elected(&e);
-    commit(&mut c, C1, Payload::CLock { req: 1, ttl_ms: 10_000 }, &e);
+    commit(&mut c, C1, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: 10_000 }), &e);
     e.now = 2_000_000;
     e.paused = vec![(M1, 14_000_000)];
     let mut out = Vec::new();
@@ -163,7 +163,7 @@ fn a_paused_leader_is_replaced_and_steps_down_when_it_resumes() {
     c.on_fault(ServerFault::Resumed(M1), &e, &mut out);
     assert_eq!(events(&out), vec![(M1, EventKind::SteppedDown { leader: M2 })]);
     let mut out = Vec::new();
-    c.on_message(M1, C2, Payload::CLock { req: 1, ttl_ms: 10_000 }, &e, &mut out);
+    c.on_message(M1, C2, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: 10_000 }), &e, &mut out);
     assert!(out.is_empty(), "the old leader answers no client");
 }
 
