@@ -247,6 +247,7 @@ pub const TABLE: [Row; 4] = [
         demos: &[
             demo("consensus-fenced", false, Safe, "revision as fencing token"),
             demo("consensus-quorum-loss", false, Safe, "safe but unavailable"),
+            demo("consensus-disk-stall", false, Safe, "a leader's slow disk costs an election, not safety"),
             demo("consensus-wait-expired", false, Unsafe, "a granted lock whose session had expired"),
         ],
     },

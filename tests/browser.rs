@@ -24,6 +24,7 @@ golden!(
     [
         "check-then-write",
         "client-deadline",
+        "consensus-disk-stall",
         "consensus-fenced",
         "consensus-quorum-loss",
         "consensus-wait-expired",

@@ -71,6 +71,7 @@ scenarios!(
     "redlock-split-vote",
     "consensus-fenced",
     "consensus-quorum-loss",
+    "consensus-disk-stall",
     "consensus-wait-expired",
     "zookeeper-unfenced",
     "zookeeper-fenced",

@@ -36,6 +36,7 @@ const TABLE: &[(&str, sim::Safety, Option<sim::Safety>)] = &[
     ("redlock-split-vote", Safe, None),
     ("consensus-fenced", Safe, None),
     ("consensus-quorum-loss", Safe, None),
+    ("consensus-disk-stall", Safe, None),
     ("consensus-wait-expired", Unsafe, Some(Safe)),
     ("zookeeper-unfenced", Unsafe, Some(Safe)),
     ("zookeeper-fenced", Safe, None),
