@@ -59,10 +59,8 @@ pub fn narrate(me: &str, kind: &EventKind, name: &dyn Fn(ActorId) -> String, ses
             EventKind::goes_on(*holding)
         ),
         EventKind::LeaderElected { leases: 0 } => format!("{me} is the leader."),
-        EventKind::LeaderElected { leases } => format!(
-            "{me} becomes the leader and gives all {leases} session{} a fresh timeout.",
-            if *leases == 1 { "" } else { "s" }
-        ),
+        EventKind::LeaderElected { leases: 1 } => format!("{me} becomes the leader and gives the one session a fresh timeout."),
+        EventKind::LeaderElected { leases } => format!("{me} becomes the leader and gives all {leases} sessions a fresh timeout."),
         EventKind::NoQuorum { since_us } => format!(
             "No server has reached a majority since {}: there is no leader. Nothing can be created or deleted, and no session can expire.",
             fmt(*since_us)

@@ -185,9 +185,12 @@ pub fn narrate(me: &str, kind: &EventKind, name: &dyn Fn(ActorId) -> String, ele
             format!("{}'s lease has run out by {me}'s monotonic clock: {me} proposes to revoke it and delete its key.", n(*client))
         }
         EventKind::LeaderElected { leases: 0 } => format!("{me} is the leader."),
+        EventKind::LeaderElected { leases: 1 } => format!(
+            "{me} becomes the leader and refreshes the one lease to its full TTL plus the election timeout ({}).",
+            fmt(from_ms(election_timeout_ms as i64))
+        ),
         EventKind::LeaderElected { leases } => format!(
-            "{me} becomes the leader and refreshes all {leases} lease{} to their full TTL plus the election timeout ({}).",
-            if *leases == 1 { "" } else { "s" },
+            "{me} becomes the leader and refreshes all {leases} leases to their full TTL plus the election timeout ({}).",
             fmt(from_ms(election_timeout_ms as i64))
         ),
         EventKind::SteppedDown { leader } => format!(
