@@ -27,11 +27,12 @@ use crate::trace::{Actor, ActorId, EventKind, Role};
 pub enum Service {
     /// No lock service: the clients rely on the resource alone.
     None,
-    /// A Redis primary (and replica), or Redlock's independent masters.
-    Redis(Servers),
-    Consensus(Cluster),
-    ZooKeeper(Ensemble),
-    Kubernetes(ApiServer),
+    /// A Redis primary (and replica), or Redlock's independent masters. Each server comes with
+    /// a buffer for its handlers' effects, emptied into the driver's by [`wrap`] and reused.
+    Redis(Servers, Out<redis_server::Timer>),
+    Consensus(Cluster, Out<consensus::Timer>),
+    ZooKeeper(Ensemble, Out<zookeeper::server::Timer>),
+    Kubernetes(ApiServer, Out<kubernetes::server::Timer>),
 }
 
 /// A lock service's timers.
@@ -79,11 +80,11 @@ impl Service {
             LockKind::Redis => {
                 let counter = (sc.token.source == TokenKind::Counter && sc.token.store == CounterStore::Redis).then_some(sc.token.start);
                 let replica = l.replica.as_ref().map(|r| (id("replica"), r.lag_ms));
-                Service::Redis(Servers::primary(id("redis"), replica, counter, l.ttl_ms, keeps_data))
+                Service::Redis(Servers::primary(id("redis"), replica, counter, l.ttl_ms, keeps_data), Vec::new())
             }
             LockKind::Redlock => {
                 let nodes = (0..l.nodes as usize).map(|i| id(&node_name(i))).collect();
-                Service::Redis(Servers::independent(nodes, l.ttl_ms, keeps_data))
+                Service::Redis(Servers::independent(nodes, l.ttl_ms, keeps_data), Vec::new())
             }
             LockKind::Consensus => {
                 let members = (0..l.nodes as usize).map(|i| id(&member_name(i))).collect();
@@ -94,7 +95,7 @@ impl Service {
                     recheck_after_wait: l.recheck_after_wait,
                     tokens: sc.token.source == TokenKind::Counter,
                 };
-                Service::Consensus(Cluster::new(members, cfg))
+                Service::Consensus(Cluster::new(members, cfg), Vec::new())
             }
             LockKind::ZooKeeper => {
                 let servers = (0..l.nodes as usize).map(|i| id(&zk_name(i))).collect();
@@ -102,11 +103,11 @@ impl Service {
                     election_timeout_ms: l.election_timeout_ms,
                     tokens: sc.token.source == TokenKind::Counter,
                 };
-                Service::ZooKeeper(Ensemble::new(servers, cfg))
+                Service::ZooKeeper(Ensemble::new(servers, cfg), Vec::new())
             }
             LockKind::Kubernetes => {
                 let cfg = kubernetes::server::Settings { lease_ms: l.ttl_ms, tokens: sc.token.source == TokenKind::Counter };
-                Service::Kubernetes(ApiServer::new(id(crate::scenario::APISERVER), cfg))
+                Service::Kubernetes(ApiServer::new(id(crate::scenario::APISERVER), cfg), Vec::new())
             }
             LockKind::None => Service::None,
         }
@@ -115,8 +116,8 @@ impl Service {
     /// What the service does as the run starts.
     pub fn start(&mut self, out: &mut Out<Timer>) {
         match self {
-            Service::Consensus(c) => wrap(out, Timer::Consensus, |o| c.start(o)),
-            Service::ZooKeeper(z) => wrap(out, Timer::ZooKeeper, |o| z.start(o)),
+            Service::Consensus(c, b) => wrap(out, b, Timer::Consensus, |o| c.start(o)),
+            Service::ZooKeeper(z, b) => wrap(out, b, Timer::ZooKeeper, |o| z.start(o)),
             _ => {}
         }
     }
@@ -124,11 +125,11 @@ impl Service {
     /// The server a client's message to `dest` goes to now (`None`: nowhere, or the resource).
     pub fn route(&self, dest: Dest) -> Option<ActorId> {
         match (self, dest) {
-            (Service::Redis(s), Dest::Lock) => s.primary_now(),
-            (Service::Redis(s), Dest::Node(i)) => s.redlock_nodes.get(i).copied(),
-            (Service::Consensus(c), Dest::Leader) => c.contact(),
-            (Service::ZooKeeper(z), Dest::Leader) => z.contact(),
-            (Service::Kubernetes(k), Dest::Lock) => Some(k.contact()),
+            (Service::Redis(s, _), Dest::Lock) => s.primary_now(),
+            (Service::Redis(s, _), Dest::Node(i)) => s.redlock_nodes.get(i).copied(),
+            (Service::Consensus(c, _), Dest::Leader) => c.contact(),
+            (Service::ZooKeeper(z, _), Dest::Leader) => z.contact(),
+            (Service::Kubernetes(k, _), Dest::Lock) => Some(k.contact()),
             _ => None,
         }
     }
@@ -136,19 +137,19 @@ impl Service {
     /// Server `at` handles a message from `from`.
     pub fn on_message(&mut self, at: ActorId, from: ActorId, payload: Payload, env: &dyn Env, out: &mut Out<Timer>) {
         match self {
-            Service::Redis(s) => wrap(out, Timer::Redis, |o| s.on_message(at, from, payload, env, o)),
-            Service::Consensus(c) => wrap(out, Timer::Consensus, |o| c.on_message(at, from, payload, env, o)),
-            Service::ZooKeeper(z) => wrap(out, Timer::ZooKeeper, |o| z.on_message(at, from, payload, env, o)),
-            Service::Kubernetes(k) => wrap(out, |t| match t {}, |o| k.on_message(from, payload, env, o)),
+            Service::Redis(s, b) => wrap(out, b, Timer::Redis, |o| s.on_message(at, from, payload, env, o)),
+            Service::Consensus(c, b) => wrap(out, b, Timer::Consensus, |o| c.on_message(at, from, payload, env, o)),
+            Service::ZooKeeper(z, b) => wrap(out, b, Timer::ZooKeeper, |o| z.on_message(at, from, payload, env, o)),
+            Service::Kubernetes(k, b) => wrap(out, b, |t| match t {}, |o| k.on_message(from, payload, env, o)),
             Service::None => {}
         }
     }
 
     pub fn on_timer(&mut self, at: ActorId, timer: Timer, env: &dyn Env, out: &mut Out<Timer>) {
         match (self, timer) {
-            (Service::Redis(s), Timer::Redis(t)) => wrap(out, Timer::Redis, |o| s.on_timer(at, t, env, o)),
-            (Service::Consensus(c), Timer::Consensus(t)) => wrap(out, Timer::Consensus, |o| c.on_timer(t, env, o)),
-            (Service::ZooKeeper(z), Timer::ZooKeeper(t)) => wrap(out, Timer::ZooKeeper, |o| z.on_timer(t, env, o)),
+            (Service::Redis(s, b), Timer::Redis(t)) => wrap(out, b, Timer::Redis, |o| s.on_timer(at, t, env, o)),
+            (Service::Consensus(c, b), Timer::Consensus(t)) => wrap(out, b, Timer::Consensus, |o| c.on_timer(t, env, o)),
+            (Service::ZooKeeper(z, b), Timer::ZooKeeper(t)) => wrap(out, b, Timer::ZooKeeper, |o| z.on_timer(t, env, o)),
             _ => {}
         }
     }
@@ -156,11 +157,11 @@ impl Service {
     /// Something happened to one of the servers, or to the service as a whole.
     pub fn on_fault(&mut self, fault: ServerFault, env: &dyn Env, out: &mut Out<Timer>) {
         match self {
-            Service::Redis(s) => wrap(out, Timer::Redis, |o| s.on_fault(fault, env, o)),
-            Service::Consensus(c) => wrap(out, Timer::Consensus, |o| c.on_fault(fault, env, o)),
-            Service::ZooKeeper(z) => wrap(out, Timer::ZooKeeper, |o| z.on_fault(fault, env, o)),
+            Service::Redis(s, b) => wrap(out, b, Timer::Redis, |o| s.on_fault(fault, env, o)),
+            Service::Consensus(c, b) => wrap(out, b, Timer::Consensus, |o| c.on_fault(fault, env, o)),
+            Service::ZooKeeper(z, b) => wrap(out, b, Timer::ZooKeeper, |o| z.on_fault(fault, env, o)),
             // The Lease is kept in etcd: a crash or pause of the API server loses nothing.
-            Service::Kubernetes(_) | Service::None => {}
+            Service::Kubernetes(..) | Service::None => {}
         }
     }
 }
@@ -286,9 +287,9 @@ pub fn narrate(sc: &Scenario, me: &str, kind: &EventKind, name: &dyn Fn(ActorId)
     }
 }
 
-/// Runs a server's handler and lifts its effects' timers into [`Timer`].
-fn wrap<T>(out: &mut Out<Timer>, lift: fn(T) -> Timer, f: impl FnOnce(&mut Out<T>)) {
-    let mut o = Vec::new();
-    f(&mut o);
-    out.extend(o.into_iter().map(|e: Effect<T>| e.map_timer(lift)));
+/// Runs a server's handler into its buffer `b`, and moves the effects to `out` with their
+/// timers lifted into [`Timer`] (the buffer is kept, so a handler allocates nothing).
+fn wrap<T>(out: &mut Out<Timer>, b: &mut Out<T>, lift: fn(T) -> Timer, f: impl FnOnce(&mut Out<T>)) {
+    f(b);
+    out.extend(b.drain(..).map(|e: Effect<T>| e.map_timer(lift)));
 }
