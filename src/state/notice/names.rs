@@ -4,7 +4,7 @@
 
 use sim::json::Value;
 use sim::scenario::settings::{self, Kind};
-use sim::scenario::{Fault, Scenario};
+use sim::scenario::Scenario;
 use sim::time::{fmt, from_ms};
 
 /// How a setting's value is written.

@@ -3,7 +3,7 @@
 
 use sim::flat::Map;
 
-use sim::scenario::{Fault, Scenario};
+use sim::scenario::Scenario;
 use sim::time::{fmt, Micros, MS};
 use sim::trace::{EventKind, KeyEnd, MsgFate, Run};
 
