@@ -178,7 +178,7 @@ mod tests {
         let s = apply(&gc(), &Field::Setting("resource.fencing"), "atomic").unwrap();
         assert_eq!(s.resource.fencing, sim::scenario::Fencing::Atomic);
         let s = apply(&gc(), &Field::FaultField(0, "duration_ms"), "2000").unwrap();
-        assert!(matches!(s.faults[0], sim::scenario::Fault::Pause { duration_ms: 2000, .. }));
+        assert!(matches!(s.faults[0], sim::scenario::Fault::Pause(sim::scenario::fault::Pause { duration_ms: 2000, .. })));
     }
 
     #[test]

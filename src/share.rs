@@ -256,7 +256,7 @@ mod tests {
         f2.fix = s.fix.clone();
         assert_eq!(query(&f2, &s, true, 1).with(""), "?scenario=gc-pause-unfenced&fix=1&step=1");
         let mut edited = s.clone();
-        edited.faults[0] = sim::scenario::Fault::Pause { actor: "A".into(), at_ms: 1500, duration_ms: 9000 };
+        edited.faults[0] = sim::scenario::Fault::Pause(sim::scenario::fault::Pause { actor: "A".into(), at_ms: 1500, duration_ms: 9000 });
         let a = query(&edited, &s, false, 3);
         let v = changes::version_of(&changes::library_base(&s, false).unwrap());
         assert_eq!(a.with(""), format!("?scenario=gc-pause-unfenced&set=faults.0.pause.duration_ms=9000&v={v}&step=3"));
@@ -280,7 +280,7 @@ mod tests {
             let mut e = s.clone();
             e.lock.ttl_ms += 1;
             e.duration_ms -= 1;
-            e.faults.push(sim::scenario::Fault::Crash { actor: e.clients[0].name.clone(), at_ms: 1 });
+            e.faults.push(sim::scenario::Fault::Crash(sim::scenario::fault::Crash { actor: e.clients[0].name.clone(), at_ms: 1 }));
             e.clients[0].steps.pop();
             e.fix = None;
             let a = query(&e, s, false, 2);

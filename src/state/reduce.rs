@@ -217,8 +217,8 @@ fn edited(this: &Screen, action: Action) -> Option<Screen> {
         }
         Action::MovePause { fault, at_ms, duration_ms } => {
             let mut faults = this.scenario.faults.clone();
-            match faults.get_mut(fault) {
-                Some(Fault::Pause { at_ms: a, duration_ms: d, .. } | Fault::DiskStall { at_ms: a, duration_ms: d, .. }) => {
+            match faults.get_mut(fault).and_then(Fault::block_mut) {
+                Some((a, d)) => {
                     if (*a, *d) == (at_ms, duration_ms) {
                         return None;
                     }

@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use sim::scenario::Fault;
+use sim::scenario::{fault, Fault};
 use yew::Reducible;
 
 use super::*;
@@ -173,9 +173,9 @@ fn dragging_the_pause_shorter_than_the_ttl_makes_it_safe() {
     assert!(d.run.verdict.is_safe(), "{:?}", d.run.verdict.violations);
     let r = go(&d, Action::RemoveFault(0));
     assert!(r.scenario.faults.is_empty());
-    let a = go(&r, Action::AddFault(Fault::Crash { actor: "B".into(), at_ms: 12_000 }));
+    let a = go(&r, Action::AddFault(Fault::Crash(fault::Crash { actor: "B".into(), at_ms: 12_000 })));
     assert_eq!(a.scenario.faults.len(), 1);
-    let bad = go(&a, Action::AddFault(Fault::Crash { actor: "Z".into(), at_ms: 1 }));
+    let bad = go(&a, Action::AddFault(Fault::Crash(fault::Crash { actor: "Z".into(), at_ms: 1 })));
     assert!(bad.error.is_some() && bad.scenario.faults.len() == 1);
 }
 
@@ -268,7 +268,7 @@ fn screens_differing_in_any_field_are_unequal() {
 fn undo_takes_back_each_change_and_a_drag_is_one_change() {
     let s = gc();
     let fixed = go(&s, Action::ToggleFix);
-    let Fault::Pause { at_ms, duration_ms, .. } = fixed.scenario.faults[0].clone() else { panic!() };
+    let Fault::Pause(fault::Pause { at_ms, duration_ms, .. }) = fixed.scenario.faults[0].clone() else { panic!() };
     let mut d = fixed.clone();
     for k in 1..=5 {
         d = go(&d, Action::MovePause { fault: 0, at_ms, duration_ms: duration_ms - 1000 * k });
@@ -316,7 +316,7 @@ fn two_runs_compare_on_one_axis_and_follow_the_changes() {
 #[test]
 fn two_drags_are_two_changes_and_a_search_s_change_meets_no_challenge() {
     let s = gc();
-    let Fault::Pause { at_ms, duration_ms, .. } = s.scenario.faults[0].clone() else { panic!() };
+    let Fault::Pause(fault::Pause { at_ms, duration_ms, .. }) = s.scenario.faults[0].clone() else { panic!() };
     let a = go(
         &go(&s, Action::MovePause { fault: 0, at_ms, duration_ms: duration_ms - 1000 }),
         Action::MovePause { fault: 0, at_ms, duration_ms: duration_ms - 2000 },

@@ -69,10 +69,10 @@ pub fn large() -> Scenario {
         })
         .collect();
     s.faults = (0..8)
-        .map(|i| Fault::Pause { actor: format!("c{i}"), at_ms: 20_000 + 30_000 * i as u64, duration_ms: 3_000 })
+        .map(|i| Fault::Pause(fault::Pause { actor: format!("c{i}"), at_ms: 20_000 + 30_000 * i as u64, duration_ms: 3_000 }))
         .chain([
-            Fault::Delay { from: "c3".into(), to: "resource".into(), at_ms: 60_000, extra_ms: 5_000, count: 3 },
-            Fault::ClockJump { actor: "redis".into(), at_ms: 90_000, by_ms: 1_500 },
+            Fault::Delay(fault::Delay { from: "c3".into(), to: "resource".into(), at_ms: 60_000, extra_ms: 5_000, count: 3 }),
+            Fault::ClockJump(fault::ClockJump { actor: "redis".into(), at_ms: 90_000, by_ms: 1_500 }),
         ])
         .collect();
     s

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 pub use moment::{Moment, When};
 
 mod error;
+pub mod fault;
 pub mod fault_kinds;
 mod lock;
 mod moment;
@@ -27,6 +28,7 @@ mod validate;
 mod write;
 
 pub use error::{Problem, ScenarioError};
+pub use fault::Fault;
 pub use lock::*;
 pub use parts::*;
 

@@ -243,10 +243,10 @@ impl Search {
                 let mut prev = at;
                 for f in &mut c.faults {
                     // A restart follows its crash.
-                    let t = if matches!(f, Fault::Restart { .. }) { self.rng.range_inclusive(prev + 1, end - 1) } else { at };
+                    let t = if matches!(f, Fault::Restart(_)) { self.rng.range_inclusive(prev + 1, end - 1) } else { at };
                     *f.at_ms_mut() = t as u64;
                     prev = t;
-                    *f = space::resized(f, size as u64);
+                    *f = f.resized(size as u64);
                 }
                 c
             })

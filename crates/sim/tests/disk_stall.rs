@@ -1,13 +1,13 @@
 //! A lock server's disk stall, on library scenarios with one added: what each service does when
 //! it cannot write to its log (scenario::Fault::DiskStall).
 
-use sim::scenario::{Fault, Persistence};
+use sim::scenario::{fault, Fault, Persistence};
 use sim::trace::Stall;
 use sim::{library, EventKind, Run, Scenario};
 
 fn with_stall(id: &str, actor: &str, at_ms: u64, duration_ms: u64) -> Scenario {
     let mut s = library::get(id).unwrap();
-    s.faults.push(Fault::DiskStall { actor: actor.into(), at_ms, duration_ms });
+    s.faults.push(Fault::DiskStall(fault::DiskStall { actor: actor.into(), at_ms, duration_ms }));
     s
 }
 
@@ -43,7 +43,7 @@ fn a_consensus_leader_whose_disk_stalls_loses_its_leadership() {
 fn redis_with_fsync_always_makes_the_write_and_holds_its_reply() {
     let mut s = with_stall("gc-pause-unfenced", "redis", 500, 4_000);
     s.lock.persistence = Persistence::Always;
-    s.faults.retain(|f| !matches!(f, Fault::Pause { .. }));
+    s.faults.retain(|f| !matches!(f, Fault::Pause(_)));
     let r = run(&s);
     let redis = id(&r, "redis");
     let blocked = r.events.iter().find(|e| e.actor == redis && matches!(e.kind, EventKind::DiskStalled { stall: Stall::Blocked, .. }));

@@ -95,19 +95,19 @@ fn remap(f: &mut Fault, names: &[String], has_replica: bool) -> bool {
         }
     };
     match f {
-        Fault::Pause { actor, .. }
-        | Fault::Crash { actor, .. }
-        | Fault::Restart { actor, .. }
-        | Fault::ClockJump { actor, .. }
-        | Fault::Drift { actor, .. } => fix(actor),
-        Fault::Partition { isolate, .. } => isolate.iter_mut().for_each(fix),
-        Fault::Delay { from, to, .. } | Fault::Drop { from, to, .. } => {
+        Fault::Pause(fault::Pause { actor, .. })
+        | Fault::Crash(fault::Crash { actor, .. })
+        | Fault::Restart(fault::Restart { actor, .. })
+        | Fault::ClockJump(fault::ClockJump { actor, .. })
+        | Fault::Drift(fault::Drift { actor, .. }) => fix(actor),
+        Fault::Partition(fault::Partition { isolate, .. }) => isolate.iter_mut().for_each(fix),
+        Fault::Delay(fault::Delay { from, to, .. }) | Fault::Drop(fault::Drop { from, to, .. }) => {
             fix(from);
             fix(to);
         }
-        Fault::Failover { .. } => return has_replica,
+        Fault::Failover(_) => return has_replica,
         // Only a lock server's disk stalls.
-        Fault::DiskStall { actor, .. } => *actor = "redis".into(),
+        Fault::DiskStall(fault::DiskStall { actor, .. }) => *actor = "redis".into(),
     }
     true
 }
@@ -121,15 +121,15 @@ fn fault(n_clients: usize) -> impl Strategy<Value = Fault> {
     let actor = (0..n_clients + 1).prop_map(move |i| if i < n_clients { NAMES[i].to_string() } else { "redis".to_string() });
     let client = (0..n_clients).prop_map(|i| NAMES[i].to_string());
     prop_oneof![
-        4 => (client.clone(), 0u64..10_000, 0u64..30_000).prop_map(|(actor, at_ms, duration_ms)| Fault::Pause { actor, at_ms, duration_ms }),
-        2 => (client.clone(), 0u64..10_000, 0u64..30_000, 1u32..3).prop_map(|(from, at_ms, extra_ms, count)| Fault::Delay {
+        4 => (client.clone(), 0u64..10_000, 0u64..30_000).prop_map(|(actor, at_ms, duration_ms)| Fault::Pause(fault::Pause { actor, at_ms, duration_ms })),
+        2 => (client.clone(), 0u64..10_000, 0u64..30_000, 1u32..3).prop_map(|(from, at_ms, extra_ms, count)| Fault::Delay(fault::Delay {
             from,
             to: "resource".into(),
             at_ms,
             extra_ms,
             count
-        }),
-        1 => (actor, 0u64..10_000, -30_000i64..30_000).prop_map(|(actor, at_ms, by_ms)| Fault::ClockJump { actor, at_ms, by_ms }),
+        })),
+        1 => (actor, 0u64..10_000, -30_000i64..30_000).prop_map(|(actor, at_ms, by_ms)| Fault::ClockJump(fault::ClockJump { actor, at_ms, by_ms })),
     ]
 }
 
@@ -179,7 +179,7 @@ proptest! {
         let a = client("A", 0, vec![acquire(100), Step::Read { activate: false }, Step::Work { ms: work_ms }, write(), Step::Release {}]);
         let b = client("B", 50, vec![acquire(200), Step::Read { activate: false }, Step::Work { ms: b_work_ms }, write(), Step::Release {}]);
         // The pause starts during A's work and outlasts A's lease and B's whole operation.
-        let pause = Fault::Pause { actor: "A".into(), at_ms: 100, duration_ms: ttl_ms + 1_500 + b_work_ms + extra_ms };
+        let pause = Fault::Pause(fault::Pause { actor: "A".into(), at_ms: 100, duration_ms: ttl_ms + 1_500 + b_work_ms + extra_ms });
         let s = base(seed, ttl_ms, Fencing::None, vec![a, b], vec![pause]);
         let run = sim::run(&s).map_err(|e| TestCaseError::fail(format!("seed {seed}: {e}")))?;
         prop_assert!(!run.verdict.is_safe(), "seed {}: expected unsafe", seed);
@@ -197,8 +197,8 @@ proptest! {
         crash_at in 0u64..30_000,
         down_ms in 0u64..10_000,
     ) {
-        faults.push(Fault::Crash { actor: "redis".into(), at_ms: crash_at });
-        faults.push(Fault::Restart { actor: "redis".into(), at_ms: crash_at + down_ms });
+        faults.push(Fault::Crash(fault::Crash { actor: "redis".into(), at_ms: crash_at }));
+        faults.push(Fault::Restart(fault::Restart { actor: "redis".into(), at_ms: crash_at + down_ms }));
         let mut s = base(seed, ttl_ms, Fencing::None, workers_to_clients(&ws), faults);
         if on_redis {
             // On the Redis node, with appendfsync always: survives restarts.
@@ -238,26 +238,34 @@ fn any_step() -> impl Strategy<Value = Step> {
 fn any_fault() -> impl Strategy<Value = Fault> {
     let actor = prop::sample::select(vec!["A", "B", "C", "redis", "replica", "resource", "m1", "m2", "m3"]).prop_map(String::from);
     prop_oneof![
-        (actor.clone(), 0u64..60_000, 0u64..60_000).prop_map(|(actor, at_ms, duration_ms)| Fault::Pause { actor, at_ms, duration_ms }),
-        (actor.clone(), 0u64..60_000).prop_map(|(actor, at_ms)| Fault::Crash { actor, at_ms }),
-        (actor.clone(), 0u64..60_000).prop_map(|(actor, at_ms)| Fault::Restart { actor, at_ms }),
-        (actor.clone(), 0u64..60_000, -86_400_000i64..86_400_000).prop_map(|(actor, at_ms, by_ms)| Fault::ClockJump {
+        (actor.clone(), 0u64..60_000, 0u64..60_000).prop_map(|(actor, at_ms, duration_ms)| Fault::Pause(fault::Pause {
+            actor,
+            at_ms,
+            duration_ms
+        })),
+        (actor.clone(), 0u64..60_000).prop_map(|(actor, at_ms)| Fault::Crash(fault::Crash { actor, at_ms })),
+        (actor.clone(), 0u64..60_000).prop_map(|(actor, at_ms)| Fault::Restart(fault::Restart { actor, at_ms })),
+        (actor.clone(), 0u64..60_000, -86_400_000i64..86_400_000).prop_map(|(actor, at_ms, by_ms)| Fault::ClockJump(fault::ClockJump {
             actor,
             at_ms,
             by_ms
-        }),
-        (actor.clone(), 0u64..60_000, -500_000i64..500_000).prop_map(|(actor, at_ms, ppm)| Fault::Drift { actor, at_ms, ppm }),
+        })),
+        (actor.clone(), 0u64..60_000, -500_000i64..500_000).prop_map(|(actor, at_ms, ppm)| Fault::Drift(fault::Drift {
+            actor,
+            at_ms,
+            ppm
+        })),
         (prop::collection::vec(actor.clone(), 1..3), 0u64..60_000, 0u64..30_000)
-            .prop_map(|(isolate, at_ms, duration_ms)| Fault::Partition { isolate, at_ms, duration_ms }),
-        (actor.clone(), actor.clone(), 0u64..60_000, 0u64..100_000, 1u32..5).prop_map(|(from, to, at_ms, extra_ms, count)| Fault::Delay {
+            .prop_map(|(isolate, at_ms, duration_ms)| Fault::Partition(fault::Partition { isolate, at_ms, duration_ms })),
+        (actor.clone(), actor.clone(), 0u64..60_000, 0u64..100_000, 1u32..5)
+            .prop_map(|(from, to, at_ms, extra_ms, count)| Fault::Delay(fault::Delay { from, to, at_ms, extra_ms, count })),
+        (actor.clone(), actor, 0u64..60_000, 1u32..5).prop_map(|(from, to, at_ms, count)| Fault::Drop(fault::Drop {
             from,
             to,
             at_ms,
-            extra_ms,
             count
-        }),
-        (actor.clone(), actor, 0u64..60_000, 1u32..5).prop_map(|(from, to, at_ms, count)| Fault::Drop { from, to, at_ms, count }),
-        (0u64..60_000).prop_map(|at_ms| Fault::Failover { at_ms }),
+        })),
+        (0u64..60_000).prop_map(|at_ms| Fault::Failover(fault::Failover { at_ms })),
     ]
 }
 
@@ -391,15 +399,15 @@ proptest! {
         for (m, at, down, partition) in member_faults {
             let actor = format!("m{}", m + 1);
             if partition {
-                faults.push(Fault::Partition { isolate: vec![actor], at_ms: at, duration_ms: down });
+                faults.push(Fault::Partition(fault::Partition { isolate: vec![actor], at_ms: at, duration_ms: down }));
             } else {
-                faults.push(Fault::Crash { actor: actor.clone(), at_ms: at });
-                faults.push(Fault::Restart { actor, at_ms: at + down });
+                faults.push(Fault::Crash(fault::Crash { actor: actor.clone(), at_ms: at }));
+                faults.push(Fault::Restart(fault::Restart { actor, at_ms: at + down }));
             }
         }
         for (c, at, d) in pauses {
             if c < ws.len() {
-                faults.push(Fault::Pause { actor: NAMES[c].into(), at_ms: at, duration_ms: d });
+                faults.push(Fault::Pause(fault::Pause { actor: NAMES[c].into(), at_ms: at, duration_ms: d }));
             }
         }
         let mut s = base(seed, ttl_ms, Fencing::Atomic, clients, faults);

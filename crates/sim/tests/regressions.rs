@@ -112,8 +112,8 @@ fn a_wall_clock_jump_on_the_consensus_leader_does_not_end_a_lease() {
     assert_eq!(run.applied.len(), 2);
     // Drift is still measured: the same clock running 50% fast does end the lease early.
     let mut fast = s.clone();
-    fast.faults.retain(|f| !matches!(f, sim::scenario::Fault::ClockJump { .. }));
-    fast.faults.push(sim::scenario::Fault::Drift { actor: "m1".into(), at_ms: 0, ppm: 500_000 });
+    fast.faults.retain(|f| !matches!(f, sim::scenario::Fault::ClockJump(_)));
+    fast.faults.push(sim::scenario::Fault::Drift(sim::scenario::fault::Drift { actor: "m1".into(), at_ms: 0, ppm: 500_000 }));
     let run = sim::run(&fast).unwrap();
     let expired = run.events.iter().find(|e| matches!(e.kind, EventKind::LeaseExpired { .. })).expect("a fast clock ends the lease");
     assert!(expired.at_us < 9_000_000, "at {} µs", expired.at_us);
@@ -165,10 +165,10 @@ fn a_client_that_ignores_its_session_ending_is_told_so_on_the_timeline() {
 /// (SEMANTICS §1.4): the key is seen expired when the node runs again, at 14 s.
 #[test]
 fn a_paused_redis_node_expires_nothing_until_it_runs_again() {
-    use sim::scenario::Fault;
+    use sim::scenario::{fault, Fault};
     let mut s = sim::library::get("gc-pause-unfenced").unwrap();
     // A, paused from 1.5 s, holds its key (due to expire at 11.002 s) through the node's pause.
-    s.faults.push(Fault::Pause { actor: "redis".into(), at_ms: 8_000, duration_ms: 6_000 });
+    s.faults.push(Fault::Pause(fault::Pause { actor: "redis".into(), at_ms: 8_000, duration_ms: 6_000 }));
     let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
     let redis = actor(&run, "redis");
     let expired: Vec<i64> =
@@ -184,9 +184,9 @@ fn a_paused_redis_node_expires_nothing_until_it_runs_again() {
 /// learned nothing; it stopped on its own judgment, and the trace says so.
 #[test]
 fn a_client_that_gives_up_on_its_own_judgment_is_not_said_to_learn_it_lost_the_lock() {
-    use sim::scenario::{Fault, Step};
+    use sim::scenario::{fault, Fault, Step};
     let mut renew = sim::library::get("lease-basics").unwrap();
-    renew.faults = vec![Fault::Pause { actor: "redis".into(), at_ms: 3_000, duration_ms: 6_000 }];
+    renew.faults = vec![Fault::Pause(fault::Pause { actor: "redis".into(), at_ms: 3_000, duration_ms: 6_000 })];
     let mut deadline = sim::library::get("client-deadline").unwrap();
     for step in &mut deadline.clients[0].steps {
         if let Step::CheckDeadline { margin_ms } = step {
@@ -305,10 +305,10 @@ fn only_the_waiting_client_says_its_key_is_queued() {
 /// keepalive is due from the grant, so the overdue keepalive goes out as the client wakes.
 #[test]
 fn an_etcd_client_paused_for_less_than_its_ttl_keeps_its_lease() {
-    use sim::scenario::{Fault, Fencing, Step};
+    use sim::scenario::{fault, Fault, Fencing, Step};
     let mut s = sim::library::get("consensus-fenced").unwrap();
     s.resource.fencing = Fencing::None;
-    s.faults = vec![Fault::Pause { actor: "client1".into(), at_ms: 3, duration_ms: 7000 }];
+    s.faults = vec![Fault::Pause(fault::Pause { actor: "client1".into(), at_ms: 3, duration_ms: 7000 })];
     s.clients[0].steps[2] = Step::Work { ms: 5000 };
     let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
     let client1 = run.actors.iter().position(|a| a.name == "client1").unwrap();
@@ -329,9 +329,9 @@ fn an_etcd_client_paused_for_less_than_its_ttl_keeps_its_lease() {
 /// goes on while a client's update is under way, and says so.
 #[test]
 fn a_run_is_not_judged_before_a_stale_holder_finishes_its_update() {
-    use sim::scenario::Fault;
+    use sim::scenario::{fault, Fault};
     let mut s = sim::library::get("redlock-happy").unwrap();
-    s.faults = vec![Fault::Pause { actor: "client1".into(), at_ms: 100, duration_ms: 11_000 }];
+    s.faults = vec![Fault::Pause(fault::Pause { actor: "client1".into(), at_ms: 100, duration_ms: 11_000 })];
     let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
     assert_eq!(run.due_us, 12_000_000);
     assert!(run.end_us > 14_000_000 && run.end_us < 20_000_000, "ends soon after the write: {} (seed {})", run.end_us, s.seed);
@@ -344,9 +344,9 @@ fn a_run_is_not_judged_before_a_stale_holder_finishes_its_update() {
 /// under way, and the verdict names who and does not claim the data is safe in silence.
 #[test]
 fn a_run_cut_short_mid_update_says_by_whom() {
-    use sim::scenario::Fault;
+    use sim::scenario::{fault, Fault};
     let mut s = sim::library::get("redlock-happy").unwrap();
-    s.faults = vec![Fault::Pause { actor: "client1".into(), at_ms: 100, duration_ms: 500_000 }];
+    s.faults = vec![Fault::Pause(fault::Pause { actor: "client1".into(), at_ms: 100, duration_ms: 500_000 })];
     let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
     assert_eq!(run.end_us, run.due_us + sim::overrun_us(run.due_us), "seed {}", s.seed);
     assert_eq!(run.unfinished, vec![run.actor_id("client1").unwrap()]);
@@ -361,11 +361,11 @@ fn a_run_cut_short_mid_update_says_by_whom() {
 /// client2, and client1 woke and counted C's old vote.
 #[test]
 fn a_double_grant_is_explained_by_the_key_the_shared_node_set_first() {
-    use sim::scenario::Fault;
+    use sim::scenario::{fault, Fault};
     let mut s = sim::library::get("redlock-clock-jump").unwrap().fixed().unwrap().unwrap();
     s.faults = vec![
-        Fault::ClockJump { actor: "C".into(), at_ms: 3218, by_ms: 6799 },
-        Fault::Pause { actor: "client1".into(), at_ms: 19, duration_ms: 3203 },
+        Fault::ClockJump(fault::ClockJump { actor: "C".into(), at_ms: 3218, by_ms: 6799 }),
+        Fault::Pause(fault::Pause { actor: "client1".into(), at_ms: 19, duration_ms: 3203 }),
     ];
     let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
     let double = run.verdict.hazards.iter().find(|h| h.property == Kind::DoubleGrant).expect("a double grant");

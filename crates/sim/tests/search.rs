@@ -1,7 +1,7 @@
 //! "Can this break?": the search finds what the theory says is there, and nothing where the
 //! design is sound; everything it reports is unsafe when run on its own.
 
-use sim::scenario::{Fault, Scenario};
+use sim::scenario::{fault, Fault, Scenario};
 use sim::search::{duration, search, FaultKind, Options, Origin, Outcome, Search};
 use sim::verdict::Kind;
 use sim::{library, Run};
@@ -43,10 +43,10 @@ fn an_unsafe_scenario_shrinks_to_one_pause() {
     let f = found(&sc, Options::default());
     assert_eq!(f.after, 0, "unsafe as written: found before any schedule");
     assert_eq!(f.faults.len(), 1, "{:?}", f.faults);
-    let (Fault::Pause { duration_ms, .. }, origin) = &f.faults[0] else { panic!("{:?}", f.faults) };
+    let (Fault::Pause(fault::Pause { duration_ms, .. }), origin) = &f.faults[0] else { panic!("{:?}", f.faults) };
     assert_eq!(*origin, Origin::Changed);
     let written = match &sc.faults[0] {
-        Fault::Pause { duration_ms, .. } => *duration_ms,
+        Fault::Pause(fault::Pause { duration_ms, .. }) => *duration_ms,
         other => panic!("{other:?}"),
     };
     assert!(*duration_ms < written, "shrunk from {written} ms to {duration_ms} ms");
@@ -75,7 +75,7 @@ fn a_lock_service_that_jumps_its_clock_breaks_redlock() {
     assert!(run(&sc).verdict.is_safe());
     let f = found(&sc, Options { faults: 1, ..Options::default() });
     assert!(
-        f.faults.iter().any(|(g, o)| *o == Origin::Added && matches!(g, Fault::ClockJump { by_ms, .. } if *by_ms > 0)),
+        f.faults.iter().any(|(g, o)| *o == Origin::Added && matches!(g, Fault::ClockJump(fault::ClockJump { by_ms, .. }) if *by_ms > 0)),
         "{:?}",
         f.faults
     );
@@ -221,7 +221,11 @@ fn the_search_breaks_redlock_happy_with_one_pause() {
     let s = sim::library::get("redlock-happy").unwrap();
     let Ok(Outcome::Found(f, _)) = sim::search::search(&s, Default::default()) else { panic!("redlock-happy breaks") };
     assert_eq!(f.faults.len(), 1, "{:?}", f.faults);
-    assert!(matches!(&f.faults[0].0, sim::scenario::Fault::Pause { actor, .. } if actor == "client1"), "{:?}", f.faults);
+    assert!(
+        matches!(&f.faults[0].0, sim::scenario::Fault::Pause(sim::scenario::fault::Pause { actor, .. }) if actor == "client1"),
+        "{:?}",
+        f.faults
+    );
 }
 
 /// The design the guide recommends, a consensus lock (etcd-like or ZooKeeper) whose token the

@@ -4,7 +4,7 @@
 
 use sim::json::Value;
 use sim::scenario::settings::{self, Kind};
-use sim::scenario::{Fault, Scenario};
+use sim::scenario::Scenario;
 use sim::time::{fmt, from_ms};
 
 /// How a setting's value is written.
@@ -82,27 +82,11 @@ pub fn name(path: &str, sc: &Scenario) -> (String, Unit) {
 /// number when another fault has the same words.
 pub fn fault_name(sc: &Scenario, i: usize) -> String {
     let Some(f) = sc.faults.get(i) else { return format!("fault {}", i + 1) };
-    let said = describe(f);
-    if sc.faults.iter().filter(|g| describe(g) == said).count() > 1 {
+    let said = f.name();
+    if sc.faults.iter().filter(|g| g.name() == said).count() > 1 {
         format!("{said} (fault {})", i + 1)
     } else {
         said
-    }
-}
-
-/// A fault in words, by whom it strikes.
-pub fn describe(f: &Fault) -> String {
-    match f {
-        Fault::Pause { actor, .. } => format!("{actor}'s pause"),
-        Fault::Crash { actor, .. } => format!("{actor}'s crash"),
-        Fault::Restart { actor, .. } => format!("{actor}'s restart"),
-        Fault::ClockJump { actor, .. } => format!("the jump of {actor}'s clock"),
-        Fault::Drift { actor, .. } => format!("the drift of {actor}'s clock"),
-        Fault::Partition { isolate, .. } => format!("the partition cutting off {}", isolate.join(" and ")),
-        Fault::Delay { from, to, .. } => format!("the delay of {from}'s messages to {to}"),
-        Fault::Drop { from, to, .. } => format!("the loss of {from}'s messages to {to}"),
-        Fault::Failover { .. } => "the failover".into(),
-        Fault::DiskStall { actor, .. } => format!("the stall of {actor}'s disk"),
     }
 }
 

@@ -137,10 +137,7 @@ fn pause(p: &BackdropProps, pb: &draw::layout::PauseBlock) -> Html {
         return html! { <g class={g.class.clone()}>{ inside(&g) }</g> };
     }
     let (fault, d) = (pb.fault, p.dispatch.clone());
-    let (at_ms, duration_ms) = match p.scenario.faults.get(fault) {
-        Some(Fault::Pause { at_ms, duration_ms, .. } | Fault::DiskStall { at_ms, duration_ms, .. }) => (*at_ms, *duration_ms),
-        _ => (0, 0),
-    };
+    let (at_ms, duration_ms) = p.scenario.faults.get(fault).and_then(Fault::block).map_or((0, 0), |b| (b.at_ms, b.duration_ms));
     let on_down = {
         let drag = p.drag.clone();
         let x1 = pb.x1;

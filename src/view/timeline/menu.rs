@@ -1,6 +1,6 @@
 //! The menu that opens where a lane is clicked: faults to add to that actor at that time.
 
-use sim::scenario::{Fault, Scenario};
+use sim::scenario::{fault, Fault, Scenario};
 use sim::time::{fmt, Micros};
 use sim::trace::Role;
 use sim::Run;
@@ -45,19 +45,28 @@ pub fn lane_menu(p: &MenuProps) -> Html {
     };
     let name = actor.name.clone();
     let mut items = vec![
-        item(format!("Pause {name} here for 5 s"), Fault::Pause { actor: name.clone(), at_ms, duration_ms: 5_000 }),
-        item(format!("Crash {name} here"), Fault::Crash { actor: name.clone(), at_ms }),
-        item(format!("Jump {name}'s clock forward 10 s here"), Fault::ClockJump { actor: name.clone(), at_ms, by_ms: 10_000 }),
+        item(format!("Pause {name} here for 5 s"), Fault::Pause(fault::Pause { actor: name.clone(), at_ms, duration_ms: 5_000 })),
+        item(format!("Crash {name} here"), Fault::Crash(fault::Crash { actor: name.clone(), at_ms })),
+        item(
+            format!("Jump {name}'s clock forward 10 s here"),
+            Fault::ClockJump(fault::ClockJump { actor: name.clone(), at_ms, by_ms: 10_000 }),
+        ),
     ];
     if actor.role != Role::Client {
-        items.push(item(format!("Restart {name} here"), Fault::Restart { actor: name.clone(), at_ms }));
+        items.push(item(format!("Restart {name} here"), Fault::Restart(fault::Restart { actor: name.clone(), at_ms })));
     }
-    items.push(item(format!("Cut {name} off for 5 s here"), Fault::Partition { isolate: vec![name.clone()], at_ms, duration_ms: 5_000 }));
+    items.push(item(
+        format!("Cut {name} off for 5 s here"),
+        Fault::Partition(fault::Partition { isolate: vec![name.clone()], at_ms, duration_ms: 5_000 }),
+    ));
     if actor.role.is_lock_server() {
-        items.push(item(format!("Stall {name}'s disk here for 3 s"), Fault::DiskStall { actor: name.clone(), at_ms, duration_ms: 3_000 }));
+        items.push(item(
+            format!("Stall {name}'s disk here for 3 s"),
+            Fault::DiskStall(fault::DiskStall { actor: name.clone(), at_ms, duration_ms: 3_000 }),
+        ));
     }
     if actor.role == Role::Redis && p.scenario.lock.replica.is_some() {
-        items.push(item("Fail over to the replica here".into(), Fault::Failover { at_ms }));
+        items.push(item("Fail over to the replica here".into(), Fault::Failover(fault::Failover { at_ms })));
     }
     if actor.role == Role::Client {
         // The lanes this client sends to in this run (a consensus client talks to the leader,
@@ -66,7 +75,7 @@ pub fn lane_menu(p: &MenuProps) -> Html {
         for peer in p.run.actors.iter().enumerate().filter(|(i, a)| a.role != Role::Client && sends_to(*i)).map(|(_, a)| a) {
             items.push(item(
                 format!("Hold {name}'s next message to {} for 30 s", peer.name),
-                Fault::Delay { from: name.clone(), to: peer.name.clone(), at_ms, extra_ms: 30_000, count: 1 },
+                Fault::Delay(fault::Delay { from: name.clone(), to: peer.name.clone(), at_ms, extra_ms: 30_000, count: 1 }),
             ));
         }
     }

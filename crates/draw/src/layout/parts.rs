@@ -3,7 +3,7 @@
 
 use sim::flat::Map;
 
-use sim::scenario::{Fault, Scenario};
+use sim::scenario::Scenario;
 use sim::time::{fmt, Micros, MS};
 use sim::trace::{EventKind, KeyEnd, MsgFate, Run};
 
@@ -130,29 +130,24 @@ pub(super) fn spans(l: &mut Layout, run: &Run) {
     }
 }
 
-/// The scenario's pauses and disk stalls, which can be dragged.
+/// The scenario's faults drawn as blocks (pauses, disk stalls: `Fault::block`), which can be
+/// dragged.
 pub(super) fn pauses(l: &mut Layout, run: &Run, sc: &Scenario) {
     for (i, f) in sc.faults.iter().enumerate() {
-        let (actor, at_ms, duration_ms, label, what) = match f {
-            Fault::Pause { actor, at_ms, duration_ms } => (actor, at_ms, duration_ms, "paused", " paused"),
-            Fault::DiskStall { actor, at_ms, duration_ms } => (actor, at_ms, duration_ms, "disk stall", "'s disk stalled"),
-            _ => continue,
-        };
-        {
-            let Some(a) = run.actor_id(actor) else { continue };
-            let lane = l.lane(a).clone();
-            let (from, to) = (*at_ms as Micros * MS, (*at_ms + *duration_ms) as Micros * MS);
-            l.pauses.push(PauseBlock {
-                fault: i,
-                label,
-                actor: a,
-                x0: l.x(from),
-                x1: l.x(to).max(l.x(from) + 6.0),
-                y: lane.y + 30.0,
-                h: lane.h - 34.0,
-                title: format!("{actor}{what} from {} to {} (drag to move, drag the right edge to resize)", fmt(from), fmt(to)),
-            });
-        }
+        let Some(b) = f.block() else { continue };
+        let Some(a) = run.actor_id(b.actor) else { continue };
+        let lane = l.lane(a).clone();
+        let (from, to) = (b.at_ms as Micros * MS, (b.at_ms + b.duration_ms) as Micros * MS);
+        l.pauses.push(PauseBlock {
+            fault: i,
+            label: b.label,
+            actor: a,
+            x0: l.x(from),
+            x1: l.x(to).max(l.x(from) + 6.0),
+            y: lane.y + 30.0,
+            h: lane.h - 34.0,
+            title: format!("{}{} from {} to {} (drag to move, drag the right edge to resize)", b.actor, b.what, fmt(from), fmt(to)),
+        });
     }
 }
 

@@ -1,12 +1,15 @@
-//! Every kind of fault the engine has, declared once: its name in the scenario's JSON, whom it
+//! What a kind of fault declares ([`FaultKind`]): its name in the scenario's JSON, whom it
 //! strikes, its numbers (with the kind of value each takes, as settings are declared in
-//! `settings.rs`, and the value a new one starts with) and the scenarios it fits. The lab's
-//! editor offers, adds and edits faults from this list.
+//! `settings.rs`, and the value a new one starts with) and the scenarios it fits. Each kind
+//! declares itself in its own file under `fault/`; [`FAULTS`] lists them. The lab's editor
+//! offers, adds and edits faults from this list.
 
+pub use super::fault::FAULTS;
 use super::settings::Kind;
-use super::{Fault, LockKind, Scenario};
+use super::{Fault, Scenario};
 
-fn always(_: &Scenario) -> bool {
+/// Fits every scenario.
+pub(crate) fn always(_: &Scenario) -> bool {
     true
 }
 
@@ -53,72 +56,16 @@ pub struct FaultKind {
     pub fits: fn(&Scenario) -> bool,
 }
 
-const fn field(name: &'static str, id: &'static str, label: &'static str, kind: Kind, start: i64) -> FaultField {
+pub(crate) const fn field(name: &'static str, id: &'static str, label: &'static str, kind: Kind, start: i64) -> FaultField {
     FaultField { name, id, label, kind, start }
 }
 
-const COUNT: FaultField = field("count", "count", "Messages", Kind::Count { min: 1, max: 1_000 }, 1);
-
-/// Every kind of fault the engine has, in the order the lab offers them.
-pub static FAULTS: &[FaultKind] = &[
-    FaultKind {
-        tag: "pause",
-        label: "a pause",
-        target: Target::Actor,
-        fields: &[field("duration_ms", "duration", "For", Kind::Ms { min: 0 }, 5_000)],
-        fits: always,
-    },
-    FaultKind { tag: "crash", label: "a crash", target: Target::Actor, fields: &[], fits: always },
-    FaultKind { tag: "restart", label: "a restart", target: Target::Actor, fields: &[], fits: always },
-    FaultKind {
-        tag: "clock_jump",
-        label: "a clock jump",
-        target: Target::Actor,
-        fields: &[field("by_ms", "by", "By", Kind::SignedMs, 10_000)],
-        fits: always,
-    },
-    FaultKind {
-        tag: "drift",
-        label: "clock drift",
-        target: Target::Actor,
-        fields: &[field("ppm", "ppm", "Rate", Kind::Ppm, 100_000)],
-        fits: always,
-    },
-    FaultKind {
-        tag: "partition",
-        label: "a partition",
-        target: Target::Isolate,
-        fields: &[field("duration_ms", "duration", "For", Kind::Ms { min: 0 }, 5_000)],
-        fits: always,
-    },
-    FaultKind {
-        tag: "delay",
-        label: "held messages",
-        target: Target::Link,
-        fields: &[field("extra_ms", "extra", "Held for", Kind::Ms { min: 0 }, 30_000), COUNT],
-        fits: always,
-    },
-    FaultKind { tag: "drop", label: "lost messages", target: Target::Link, fields: &[COUNT], fits: always },
-    FaultKind {
-        tag: "failover",
-        label: "a failover",
-        target: Target::Service,
-        fields: &[],
-        fits: |s| s.lock.kind == LockKind::Redis && s.lock.replica.is_some(),
-    },
-    FaultKind {
-        tag: "disk_stall",
-        label: "a disk stall",
-        target: Target::Server,
-        fields: &[field("duration_ms", "duration", "For", Kind::Ms { min: 0 }, 3_000)],
-        fits: |s| s.lock.kind != LockKind::None,
-    },
-];
+/// How many messages a fault of a link strikes.
+pub(crate) const COUNT: FaultField = field("count", "count", "Messages", Kind::Count { min: 1, max: 1_000 }, 1);
 
 /// The kind of fault `f` is.
 pub fn kind_of(f: &Fault) -> &'static FaultKind {
-    let tag = super::validate::fault_name(f);
-    FAULTS.iter().find(|k| k.tag == tag).unwrap_or(&FAULTS[0])
+    f.kind()
 }
 
 impl FaultKind {
@@ -143,16 +90,6 @@ impl FaultKind {
 
     /// The value of field `name` of fault `f` (of this kind).
     pub fn get(&self, f: &Fault, name: &str) -> Option<i64> {
-        Some(match (f, name) {
-            (
-                Fault::Pause { duration_ms, .. } | Fault::Partition { duration_ms, .. } | Fault::DiskStall { duration_ms, .. },
-                "duration_ms",
-            ) => *duration_ms as i64,
-            (Fault::ClockJump { by_ms, .. }, "by_ms") => *by_ms,
-            (Fault::Drift { ppm, .. }, "ppm") => *ppm,
-            (Fault::Delay { extra_ms, .. }, "extra_ms") => *extra_ms as i64,
-            (Fault::Delay { count, .. } | Fault::Drop { count, .. }, "count") => i64::from(*count),
-            _ => return None,
-        })
+        f.field(name)
     }
 }

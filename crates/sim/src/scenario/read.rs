@@ -123,27 +123,6 @@ impl FromValue for Step {
     }
 }
 
-impl FromValue for Fault {
-    fn read(v: &Value, at: &Path) -> Read<Self> {
-        const NAMES: &[&str] =
-            &["pause", "crash", "restart", "clock_jump", "drift", "partition", "delay", "drop", "failover", "disk_stall"];
-        let (i, at, v) = struct_variant(v, at, NAMES)?;
-        let at = &at;
-        match i {
-            0 => fields!(v, at, "struct variant Fault::Pause", Fault::Pause { actor, at_ms, duration_ms }),
-            1 => fields!(v, at, "struct variant Fault::Crash", Fault::Crash { actor, at_ms }),
-            2 => fields!(v, at, "struct variant Fault::Restart", Fault::Restart { actor, at_ms }),
-            3 => fields!(v, at, "struct variant Fault::ClockJump", Fault::ClockJump { actor, at_ms, by_ms }),
-            4 => fields!(v, at, "struct variant Fault::Drift", Fault::Drift { actor, at_ms, ppm }),
-            5 => fields!(v, at, "struct variant Fault::Partition", Fault::Partition { isolate, at_ms, duration_ms }),
-            6 => fields!(v, at, "struct variant Fault::Delay", Fault::Delay { from, to, at_ms, extra_ms, count = one() }),
-            7 => fields!(v, at, "struct variant Fault::Drop", Fault::Drop { from, to, at_ms, count = one() }),
-            8 => fields!(v, at, "struct variant Fault::Failover", Fault::Failover { at_ms }),
-            _ => fields!(v, at, "struct variant Fault::DiskStall", Fault::DiskStall { actor, at_ms, duration_ms }),
-        }
-    }
-}
-
 impl FromValue for Question {
     // Its field `at` would hide a path named `at`.
     fn read(v: &Value, path: &Path) -> Read<Self> {

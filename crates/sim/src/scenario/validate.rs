@@ -5,7 +5,7 @@ use crate::flat::Set;
 
 mod lock;
 
-use super::{limits, teach, Fault, LockKind, RenewStyle, ResourceKind, Scenario, ScenarioError, Step};
+use super::{limits, teach, LockKind, RenewStyle, ResourceKind, Scenario, ScenarioError, Step};
 
 impl Scenario {
     /// Checks references, ranges and limits. Every error names the field.
@@ -154,81 +154,15 @@ impl Scenario {
         let err = |p: String, m: String| Err(ScenarioError::at(p, m));
         let dur = self.duration_ms;
         let names = self.actor_names();
-        let actor = |p: String, a: &str| self.check_actor(&names, p, a);
         if self.faults.len() > FAULTS {
             return err("faults".into(), format!("{} faults; at most {FAULTS} are allowed", self.faults.len()));
         }
         for (i, f) in self.faults.iter().enumerate() {
-            let p = |field: &str| format!("faults[{i}].{}.{field}", fault_name(f));
+            let c = super::fault::Check { sc: self, names: &names, i, tag: f.kind().tag };
             if f.at_ms() > dur {
-                return err(p("at_ms"), format!("comes after the end of the run ({dur} ms)"));
+                return err(c.path("at_ms"), format!("comes after the end of the run ({dur} ms)"));
             }
-            match f {
-                Fault::Pause { actor: a, duration_ms, .. } => {
-                    actor(p("actor"), a)?;
-                    if *duration_ms > DURATION_MS {
-                        return err(p("duration_ms"), format!("must be at most {DURATION_MS}"));
-                    }
-                }
-                Fault::Crash { actor: a, .. } | Fault::Restart { actor: a, .. } => actor(p("actor"), a)?,
-                Fault::ClockJump { actor: a, by_ms, .. } => {
-                    actor(p("actor"), a)?;
-                    if by_ms.unsigned_abs() > CLOCK_MS as u64 {
-                        return err(p("by_ms"), format!("must be within ±{CLOCK_MS}"));
-                    }
-                }
-                Fault::Drift { actor: a, ppm, .. } => {
-                    actor(p("actor"), a)?;
-                    if ppm.unsigned_abs() > DRIFT_PPM as u64 {
-                        return err(p("ppm"), format!("must be within ±{DRIFT_PPM}"));
-                    }
-                }
-                Fault::Partition { isolate, duration_ms, .. } => {
-                    if isolate.is_empty() {
-                        return err(p("isolate"), "name at least one actor".into());
-                    }
-                    for (k, a) in isolate.iter().enumerate() {
-                        actor(format!("{}[{k}]", p("isolate")), a)?;
-                    }
-                    if *duration_ms > DURATION_MS {
-                        return err(p("duration_ms"), format!("must be at most {DURATION_MS}"));
-                    }
-                }
-                Fault::Delay { from, to, extra_ms, count, .. } => {
-                    actor(p("from"), from)?;
-                    actor(p("to"), to)?;
-                    if *extra_ms > DURATION_MS {
-                        return err(p("extra_ms"), format!("must be at most {DURATION_MS}"));
-                    }
-                    if *count == 0 || *count > 1000 {
-                        return err(p("count"), "must be between 1 and 1000".into());
-                    }
-                }
-                Fault::Drop { from, to, count, .. } => {
-                    actor(p("from"), from)?;
-                    actor(p("to"), to)?;
-                    if *count == 0 || *count > 1000 {
-                        return err(p("count"), "must be between 1 and 1000".into());
-                    }
-                }
-                Fault::DiskStall { actor: a, duration_ms, .. } => {
-                    actor(p("actor"), a)?;
-                    if !names[self.clients.len()..names.len() - 1].contains(a) {
-                        return err(
-                            p("actor"),
-                            format!("`{a}` is not a server of the lock service: only a lock server's disk stalls here"),
-                        );
-                    }
-                    if *duration_ms > DURATION_MS {
-                        return err(p("duration_ms"), format!("must be at most {DURATION_MS}"));
-                    }
-                }
-                Fault::Failover { .. } => {
-                    if self.lock.replica.is_none() {
-                        return err(format!("faults[{i}].failover"), "a failover needs a replica: set lock.replica".into());
-                    }
-                }
-            }
+            f.validate(&c)?;
         }
         Ok(())
     }
@@ -304,21 +238,5 @@ impl Scenario {
             _ => {}
         }
         Ok(())
-    }
-}
-
-/// A fault's name in the scenario's JSON (`clock_jump`).
-pub(super) fn fault_name(f: &Fault) -> &'static str {
-    match f {
-        Fault::Pause { .. } => "pause",
-        Fault::Crash { .. } => "crash",
-        Fault::Restart { .. } => "restart",
-        Fault::ClockJump { .. } => "clock_jump",
-        Fault::Drift { .. } => "drift",
-        Fault::Partition { .. } => "partition",
-        Fault::Delay { .. } => "delay",
-        Fault::Drop { .. } => "drop",
-        Fault::Failover { .. } => "failover",
-        Fault::DiskStall { .. } => "disk_stall",
     }
 }

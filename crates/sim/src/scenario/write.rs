@@ -211,35 +211,6 @@ impl ToValue for Step {
     }
 }
 
-impl ToValue for Fault {
-    fn to_value(&self) -> Value {
-        let o = Object::new();
-        match self {
-            Fault::Pause { actor, at_ms, duration_ms } => {
-                o.put("actor", actor).put("at_ms", at_ms).put("duration_ms", duration_ms).variant("pause")
-            }
-            Fault::Crash { actor, at_ms } => o.put("actor", actor).put("at_ms", at_ms).variant("crash"),
-            Fault::Restart { actor, at_ms } => o.put("actor", actor).put("at_ms", at_ms).variant("restart"),
-            Fault::ClockJump { actor, at_ms, by_ms } => o.put("actor", actor).put("at_ms", at_ms).put("by_ms", by_ms).variant("clock_jump"),
-            Fault::Drift { actor, at_ms, ppm } => o.put("actor", actor).put("at_ms", at_ms).put("ppm", ppm).variant("drift"),
-            Fault::Partition { isolate, at_ms, duration_ms } => {
-                o.put("isolate", isolate).put("at_ms", at_ms).put("duration_ms", duration_ms).variant("partition")
-            }
-            Fault::Delay { from, to, at_ms, extra_ms, count } => {
-                let o = o.put("from", from).put("to", to).put("at_ms", at_ms);
-                o.put("extra_ms", extra_ms).put("count", count).variant("delay")
-            }
-            Fault::Drop { from, to, at_ms, count } => {
-                o.put("from", from).put("to", to).put("at_ms", at_ms).put("count", count).variant("drop")
-            }
-            Fault::Failover { at_ms } => o.put("at_ms", at_ms).variant("failover"),
-            Fault::DiskStall { actor, at_ms, duration_ms } => {
-                o.put("actor", actor).put("at_ms", at_ms).put("duration_ms", duration_ms).variant("disk_stall")
-            }
-        }
-    }
-}
-
 impl ToValue for Question {
     fn to_value(&self) -> Value {
         let Question { at, ask, fact, choices, answer, why } = self;

@@ -6,6 +6,8 @@ use crate::flat::Map;
 use serde::Serialize;
 
 use super::FaultKind;
+#[cfg(test)]
+use crate::scenario::fault;
 use crate::scenario::{Fault, Scenario};
 
 /// What a search tried.
@@ -176,17 +178,6 @@ impl Outcome {
     }
 }
 
-/// Who a fault happens to, to pair a changed fault with the scenario's own.
-fn who(f: &Fault) -> String {
-    match f {
-        Fault::Pause { actor, .. } | Fault::Crash { actor, .. } | Fault::Restart { actor, .. } => actor.clone(),
-        Fault::ClockJump { actor, .. } | Fault::Drift { actor, .. } | Fault::DiskStall { actor, .. } => actor.clone(),
-        Fault::Partition { isolate, .. } => isolate.join(","),
-        Fault::Delay { from, to, .. } | Fault::Drop { from, to, .. } => format!("{from}>{to}"),
-        Fault::Failover { .. } => String::new(),
-    }
-}
-
 /// Where each fault of the result comes from, against the scenario's own faults, each of which
 /// accounts for at most one: first the faults kept as they were, then those changed (the same
 /// kind, on the same actor), and the rest were added.
@@ -205,7 +196,7 @@ pub(super) fn origins(base: &[Fault], found: &[Fault]) -> (Vec<(Origin, Option<u
         if o.0 != Origin::Added {
             continue;
         }
-        let same = |g: &Fault| std::mem::discriminant(g) == std::mem::discriminant(f) && who(g) == who(f);
+        let same = |g: &Fault| std::mem::discriminant(g) == std::mem::discriminant(f) && g.who() == f.who();
         if let Some(i) = (0..base.len()).find(|&i| !used[i] && same(&base[i])) {
             used[i] = true;
             *o = (Origin::Changed, Some(i));
@@ -238,7 +229,7 @@ mod tests {
     use super::*;
 
     fn pause(actor: &str, at_ms: u64, duration_ms: u64) -> Fault {
-        Fault::Pause { actor: actor.into(), at_ms, duration_ms }
+        Fault::Pause(fault::Pause { actor: actor.into(), at_ms, duration_ms })
     }
 
     #[test]

@@ -7,6 +7,9 @@
 
 use std::collections::VecDeque;
 
+#[cfg(test)]
+use crate::scenario::fault;
+use crate::scenario::fault::{Crash, Restart};
 use crate::scenario::Fault;
 
 /// One shrinking step in progress.
@@ -31,36 +34,12 @@ pub struct Shrinker {
     end_ms: u64,
 }
 
-/// A fault's size (its length, or how far its clock jumps or drifts), as a magnitude.
-fn size(f: &Fault) -> Option<i64> {
-    match f {
-        Fault::Pause { duration_ms, .. } | Fault::Partition { duration_ms, .. } => Some(*duration_ms as i64),
-        Fault::Delay { extra_ms, .. } => Some(*extra_ms as i64),
-        Fault::ClockJump { by_ms, .. } => Some(by_ms.abs()),
-        Fault::Drift { ppm, .. } => Some(ppm.abs()),
-        _ => None,
-    }
-}
-
-/// The fault with its size set to the magnitude `v` (a jump or drift keeps its direction).
-fn with_size(f: &Fault, v: i64) -> Fault {
-    let mut g = f.clone();
-    match &mut g {
-        Fault::Pause { duration_ms, .. } | Fault::Partition { duration_ms, .. } => *duration_ms = v as u64,
-        Fault::Delay { extra_ms, .. } => *extra_ms = v as u64,
-        Fault::ClockJump { by_ms, .. } => *by_ms = v * by_ms.signum(),
-        Fault::Drift { ppm, .. } => *ppm = v * ppm.signum(),
-        _ => {}
-    }
-    g
-}
-
 /// `faults` without fault `i`, and without the restart that follows it if it is a crash.
 fn without(faults: &[Fault], i: usize) -> Vec<Fault> {
     let mut c = faults.to_vec();
     let gone = c.remove(i);
-    if let Fault::Crash { actor, at_ms } = &gone {
-        if let Some(j) = c.iter().position(|f| matches!(f, Fault::Restart { actor: a, at_ms: t } if a == actor && t >= at_ms)) {
+    if let Fault::Crash(Crash { actor, at_ms }) = &gone {
+        if let Some(j) = c.iter().position(|f| matches!(f, Fault::Restart(Restart { actor: a, at_ms: t }) if a == actor && t >= at_ms)) {
             c.remove(j);
         }
     }
@@ -80,9 +59,9 @@ impl Shrinker {
         let n = self.best.len();
         let last = self.end_ms.saturating_sub(1) as i64;
         self.plans = (0..n).rev().map(Plan::Remove).collect();
-        self.plans.extend((0..n).filter_map(|i| size(&self.best[i]).map(|hi| Plan::Size { i, lo: 1, hi })));
+        self.plans.extend((0..n).filter_map(|i| self.best[i].shrink_size().map(|hi| Plan::Size { i, lo: 1, hi })));
         // Not a restart (it follows its crash) nor a drop (a scenario's setting of the scene).
-        let later = (0..n).filter(|&i| !matches!(self.best[i], Fault::Restart { .. } | Fault::Drop { .. }));
+        let later = (0..n).filter(|&i| self.best[i].moves_later());
         let later: Vec<Plan> = later.map(|i| Plan::Later { i, lo: self.best[i].at_ms() as i64, hi: self.latest(i, last) }).collect();
         self.plans.extend(later);
         self.changed = false;
@@ -90,9 +69,9 @@ impl Shrinker {
 
     /// The latest fault `i` may start: a crash stays before its restart.
     fn latest(&self, i: usize, last: i64) -> i64 {
-        let Fault::Crash { actor, at_ms } = &self.best[i] else { return last };
+        let Fault::Crash(Crash { actor, at_ms }) = &self.best[i] else { return last };
         let restart = self.best.iter().filter_map(|f| match f {
-            Fault::Restart { actor: a, at_ms: t } if a == actor && t > at_ms => Some(*t as i64 - 1),
+            Fault::Restart(Restart { actor: a, at_ms: t }) if a == actor && t > at_ms => Some(*t as i64 - 1),
             _ => None,
         });
         restart.min().unwrap_or(last)
@@ -112,7 +91,7 @@ impl Shrinker {
                 Plan::Remove(i) if i < self.best.len() => return Some(without(&self.best, i)),
                 Plan::Size { i, lo, hi } if lo < hi => {
                     let mut c = self.best.clone();
-                    c[i] = with_size(&c[i], lo + (hi - lo) / 2);
+                    c[i] = c[i].shrunk_to(lo + (hi - lo) / 2);
                     return Some(c);
                 }
                 Plan::Later { i, lo, hi } if lo < hi => {
@@ -142,7 +121,7 @@ impl Shrinker {
                 return;
             }
             Plan::Size { i, lo, hi } => {
-                let v = size(&tried[*i]).unwrap_or(*hi);
+                let v = tried[*i].shrink_size().unwrap_or(*hi);
                 if unsafe_ {
                     *hi = v;
                 } else {
@@ -182,19 +161,19 @@ mod tests {
     }
 
     fn pause(actor: &str, at_ms: u64, duration_ms: u64) -> Fault {
-        Fault::Pause { actor: actor.into(), at_ms, duration_ms }
+        Fault::Pause(fault::Pause { actor: actor.into(), at_ms, duration_ms })
     }
 
     #[test]
     fn a_pause_shrinks_to_the_shortest_and_latest_that_still_harms() {
         // Harm when the pause covers 100..=150 ms and lasts at least 70 ms.
         let harms = |f: &[Fault]| {
-            f.iter().any(|f| matches!(f, Fault::Pause { at_ms, duration_ms, .. } if *at_ms <= 100 && at_ms + duration_ms >= 150 && *duration_ms >= 70))
+            f.iter().any(|f| matches!(f, Fault::Pause(fault::Pause { at_ms, duration_ms, .. }) if *at_ms <= 100 && at_ms + duration_ms >= 150 && *duration_ms >= 70))
         };
         let (best, runs) = shrink(vec![pause("B", 0, 5000), pause("A", 10, 900)], 10_000, harms);
         assert_eq!(best.len(), 1, "{best:?}");
         assert!(harms(&best));
-        let Fault::Pause { at_ms, duration_ms, .. } = best[0] else { unreachable!() };
+        let Fault::Pause(fault::Pause { at_ms, duration_ms, .. }) = best[0] else { unreachable!() };
         assert_eq!((at_ms, duration_ms), (100, 70), "as late as harm allows, and as short");
         assert!(runs < 120, "{runs} runs");
     }
@@ -202,15 +181,22 @@ mod tests {
     #[test]
     fn a_crash_goes_with_its_restart_and_a_backward_jump_stays_backward() {
         let faults = vec![
-            Fault::Crash { actor: "redis".into(), at_ms: 10 },
-            Fault::Restart { actor: "redis".into(), at_ms: 20 },
-            Fault::ClockJump { actor: "redis".into(), at_ms: 5, by_ms: -800 },
+            Fault::Crash(fault::Crash { actor: "redis".into(), at_ms: 10 }),
+            Fault::Restart(fault::Restart { actor: "redis".into(), at_ms: 20 }),
+            Fault::ClockJump(fault::ClockJump { actor: "redis".into(), at_ms: 5, by_ms: -800 }),
         ];
-        let harms = |f: &[Fault]| f.iter().any(|f| matches!(f, Fault::ClockJump { by_ms, .. } if *by_ms <= -300));
+        let harms = |f: &[Fault]| f.iter().any(|f| matches!(f, Fault::ClockJump(fault::ClockJump { by_ms, .. }) if *by_ms <= -300));
         let (best, _) = shrink(faults, 1000, harms);
-        assert_eq!(best, vec![Fault::ClockJump { actor: "redis".into(), at_ms: 999, by_ms: -300 }]);
+        assert_eq!(best, vec![Fault::ClockJump(fault::ClockJump { actor: "redis".into(), at_ms: 999, by_ms: -300 })]);
         assert_eq!(
-            without(&[Fault::Crash { actor: "r".into(), at_ms: 1 }, pause("A", 2, 3), Fault::Restart { actor: "r".into(), at_ms: 4 }], 0),
+            without(
+                &[
+                    Fault::Crash(fault::Crash { actor: "r".into(), at_ms: 1 }),
+                    pause("A", 2, 3),
+                    Fault::Restart(fault::Restart { actor: "r".into(), at_ms: 4 })
+                ],
+                0
+            ),
             vec![pause("A", 2, 3)]
         );
     }
@@ -220,7 +206,11 @@ mod tests {
     #[test]
     fn any_judge_ends_and_keeps_only_what_it_was_told_is_unsafe() {
         for seed in 0..200u64 {
-            let start = vec![pause("A", 100, 9000), Fault::ClockJump { actor: "r".into(), at_ms: 50, by_ms: -700 }, pause("B", 7, 300)];
+            let start = vec![
+                pause("A", 100, 9000),
+                Fault::ClockJump(fault::ClockJump { actor: "r".into(), at_ms: 50, by_ms: -700 }),
+                pause("B", 7, 300),
+            ];
             let mut s = Shrinker::new(start.clone(), 20_000);
             let mut unsafe_seen = vec![start];
             let mut runs = 0;

@@ -1,67 +1,84 @@
-//! Faults at their true times: pauses (the process stops; what reaches it waits), crashes
-//! (timers and buffered work are lost), restarts, clock changes (known in advance by the
-//! clocks; here only recorded), partitions and their healing, and failover.
+//! The world's fault vocabulary: what a fault asks of the world (`scenario::fault::Verb`),
+//! done at its time. Pauses (the process stops; what reaches it waits), crashes (timers and
+//! buffered work are lost), restarts, clock changes (known in advance by the clocks; here only
+//! recorded), partitions and their healing, failover, and disk stalls. Each kind of fault says
+//! which verb it is (`scenario/fault/`); nothing here knows the kinds.
 
 use super::{net::Partition, Action, World};
 use crate::actor::ServerFault;
 use crate::client::Client;
 use crate::rng::Rng;
-use crate::scenario::{Fault, LockKind, Persistence};
-use crate::time::from_ms;
+use crate::scenario::fault::{Disk, Verb};
+use crate::scenario::Persistence;
+use crate::time::Micros;
 use crate::trace::{ActorId, EventKind, Jump, Role, Span, Stall};
 
 impl World<'_> {
+    /// The actor called `name` (validated).
     fn id(&self, name: &str) -> ActorId {
         self.actors.iter().position(|a| a.name == name).expect("validated actor")
     }
 
+    /// Fault `i` of the scenario, at its time: what its kind asks of the world.
     pub(super) fn fault(&mut self, i: usize) {
-        let f = self.sc.faults[i].clone();
-        match f {
-            Fault::Pause { actor, duration_ms, .. } => self.pause(self.id(&actor), from_ms(duration_ms as i64)),
-            Fault::Crash { actor, .. } => self.crash(self.id(&actor)),
-            Fault::Restart { actor, .. } => self.restart(self.id(&actor)),
-            Fault::ClockJump { actor, by_ms, .. } => {
-                let a = self.id(&actor);
-                self.rec.iv.jumps.push(Jump { actor: a, at_us: self.now, by_us: from_ms(by_ms) });
-                self.emit(a, EventKind::ClockJumped { by_us: from_ms(by_ms) }, None);
-            }
-            Fault::Drift { actor, ppm, .. } => {
-                let a = self.id(&actor);
-                self.emit(a, EventKind::DriftChanged { ppm }, None);
-            }
-            Fault::Partition { isolate, duration_ms, .. } => {
-                let ids: Vec<ActorId> = isolate.iter().map(|n| self.id(n)).collect();
-                let until = self.now + from_ms(duration_ms as i64);
-                for &a in &ids {
-                    self.rec.iv.partitions.push(Span { actor: a, from_us: self.now, to_us: until.min(self.end) });
-                }
-                self.emit(ids[0], EventKind::Isolated { until_us: until }, None);
-                self.net.partitions.push(Partition { isolate: ids, active: true });
-                self.push(until, Action::Heal(self.net.partitions.len() - 1));
-                self.server_fault(ServerFault::Network);
-            }
-            Fault::Failover { .. } => self.server_fault(ServerFault::Failover),
-            Fault::DiskStall { actor, duration_ms, .. } => {
-                let a = self.id(&actor);
-                let until = self.now + from_ms(duration_ms as i64);
-                // Consensus members and ZooKeeper servers persist each proposal before they
-                // acknowledge it, and the API server writes through etcd. Redis waits for its
-                // disk only with `appendfsync always`, and then from its first write: it runs a
-                // command in memory and fsyncs before it replies, in beforeSleep (SEMANTICS §1).
-                let stall = match (self.sc.lock.kind, self.sc.lock.persistence) {
-                    (LockKind::Redis | LockKind::Redlock, Persistence::Always) => Stall::NextWrite,
-                    (LockKind::Redis | LockKind::Redlock, Persistence::None) => Stall::None,
-                    _ => Stall::Now,
-                };
-                if stall == Stall::Now {
-                    self.stop_for(a, from_ms(duration_ms as i64), Some(stall));
-                } else {
-                    self.procs[a].disk_until = (stall == Stall::NextWrite).then_some(until);
-                    self.emit(a, EventKind::DiskStalled { until_us: until, stall }, None);
-                }
-            }
-            Fault::Delay { .. } | Fault::Drop { .. } => {}
+        let sc = self.sc;
+        let verb = sc.faults[i].verb(sc);
+        self.act(verb);
+    }
+
+    /// Does what a fault asks: the world's whole fault vocabulary, each verb a method below.
+    fn act(&mut self, verb: Verb) {
+        match verb {
+            Verb::Pause { actor, for_us } => self.pause(self.id(actor), for_us),
+            Verb::Crash { actor } => self.crash(self.id(actor)),
+            Verb::Restart { actor } => self.restart(self.id(actor)),
+            Verb::JumpClock { actor, by_us } => self.jump_clock(self.id(actor), by_us),
+            Verb::Drift { actor, ppm } => self.drift(self.id(actor), ppm),
+            Verb::Isolate { actors, for_us } => self.isolate(actors.iter().map(|n| self.id(n)).collect(), for_us),
+            Verb::FailOver => self.server_fault(ServerFault::Failover),
+            Verb::StallDisk { actor, for_us, disk } => self.stall_disk(self.id(actor), for_us, disk),
+            // The network holds and drops them, armed from the start (`Net::new`).
+            Verb::Hold { .. } | Verb::Drop { .. } => {}
+        }
+    }
+
+    /// The clock of `a` steps by `by`. Clocks are known before the run: here it is recorded.
+    fn jump_clock(&mut self, a: ActorId, by: Micros) {
+        self.rec.iv.jumps.push(Jump { actor: a, at_us: self.now, by_us: by });
+        self.emit(a, EventKind::ClockJumped { by_us: by }, None);
+    }
+
+    /// The clock of `a` drifts at `ppm` from now (known before the run: here it is recorded).
+    fn drift(&mut self, a: ActorId, ppm: i64) {
+        self.emit(a, EventKind::DriftChanged { ppm }, None);
+    }
+
+    /// The actors `ids` are cut off from all others for `duration`.
+    fn isolate(&mut self, ids: Vec<ActorId>, duration: Micros) {
+        let until = self.now + duration;
+        for &a in &ids {
+            self.rec.iv.partitions.push(Span { actor: a, from_us: self.now, to_us: until.min(self.end) });
+        }
+        self.emit(ids[0], EventKind::Isolated { until_us: until }, None);
+        self.net.partitions.push(Partition { isolate: ids, active: true });
+        self.push(until, Action::Heal(self.net.partitions.len() - 1));
+        self.server_fault(ServerFault::Network);
+    }
+
+    /// The disk of server `a` stalls for `duration`: it stops now, at its next write
+    /// ([`World::fsync`]), or never, as `disk` says.
+    fn stall_disk(&mut self, a: ActorId, duration: Micros, disk: Disk) {
+        let until = self.now + duration;
+        let stall = match disk {
+            Disk::Now => Stall::Now,
+            Disk::NextWrite => Stall::NextWrite,
+            Disk::Never => Stall::None,
+        };
+        if stall == Stall::Now {
+            self.stop_for(a, duration, Some(stall));
+        } else {
+            self.procs[a].disk_until = (stall == Stall::NextWrite).then_some(until);
+            self.emit(a, EventKind::DiskStalled { until_us: until, stall }, None);
         }
     }
 
@@ -73,7 +90,8 @@ impl World<'_> {
         self.fx.lock = out;
     }
 
-    fn pause(&mut self, a: ActorId, duration: crate::time::Micros) {
+    /// The process of `a` stops for `duration`, keeping its state.
+    fn pause(&mut self, a: ActorId, duration: Micros) {
         self.stop_for(a, duration, None);
     }
 

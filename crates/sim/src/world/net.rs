@@ -5,7 +5,8 @@ use super::{Action, World};
 use crate::client::Input;
 use crate::msg::Payload;
 use crate::rng::Rng;
-use crate::scenario::{Fault, Scenario};
+use crate::scenario::fault::Verb;
+use crate::scenario::Scenario;
 use crate::time::{from_ms, Micros, MS};
 use crate::trace::{ActorId, EventKind, Loss, Message, MsgFate, MsgId, Role};
 
@@ -52,18 +53,15 @@ impl Net {
         let link_faults = sc
             .faults
             .iter()
-            .filter_map(|f| match f {
-                Fault::Delay { from, to, at_ms, extra_ms, count } => Some(LinkFault {
-                    from: id(from),
-                    to: id(to),
-                    at: from_ms(*at_ms as i64),
-                    extra: Some(from_ms(*extra_ms as i64)),
-                    left: *count,
-                }),
-                Fault::Drop { from, to, at_ms, count } => {
-                    Some(LinkFault { from: id(from), to: id(to), at: from_ms(*at_ms as i64), extra: None, left: *count })
+            .filter_map(|f| {
+                let at = from_ms(f.at_ms() as i64);
+                match f.verb(sc) {
+                    Verb::Hold { from, to, extra_us, count } => {
+                        Some(LinkFault { from: id(from), to: id(to), at, extra: Some(extra_us), left: count })
+                    }
+                    Verb::Drop { from, to, count } => Some(LinkFault { from: id(from), to: id(to), at, extra: None, left: count }),
+                    _ => None,
                 }
-                _ => None,
             })
             .collect();
         let mut links = vec![Link { latency: sc.network.latency_ms, rng: None, last: 0 }; n * n];

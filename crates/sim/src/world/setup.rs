@@ -8,7 +8,8 @@ use crate::lock::{self, Service};
 use crate::resource::server::Server;
 use crate::resource::Store;
 use crate::rng::Rng;
-use crate::scenario::{Fault, Scenario};
+use crate::scenario::fault::Verb;
+use crate::scenario::Scenario;
 use crate::time::{from_ms, Micros};
 use crate::trace::ActorId;
 
@@ -69,7 +70,7 @@ impl<'s> World<'s> {
             w.push(from_ms(c.start_ms as i64), Action::Start(i as ActorId));
         }
         for (i, f) in sc.faults.iter().enumerate() {
-            if !matches!(f, Fault::Delay { .. } | Fault::Drop { .. }) {
+            if !f.verb(sc).in_network() {
                 w.push(from_ms(f.at_ms() as i64), Action::Fault(i));
             }
         }
@@ -85,12 +86,13 @@ fn clock_of(sc: &Scenario, name: &str, jumps: bool) -> Clock {
     let changes: Vec<(Micros, ClockChange)> = sc
         .faults
         .iter()
-        .filter_map(|f| match f {
-            Fault::ClockJump { actor, at_ms, by_ms } if jumps && actor == name => {
-                Some((from_ms(*at_ms as i64), ClockChange::Jump(from_ms(*by_ms))))
+        .filter_map(|f| {
+            let at = from_ms(f.at_ms() as i64);
+            match f.verb(sc) {
+                Verb::JumpClock { actor, by_us } if jumps && actor == name => Some((at, ClockChange::Jump(by_us))),
+                Verb::Drift { actor, ppm } if actor == name => Some((at, ClockChange::Drift(ppm))),
+                _ => None,
             }
-            Fault::Drift { actor, at_ms, ppm } if actor == name => Some((from_ms(*at_ms as i64), ClockChange::Drift(*ppm))),
-            _ => None,
         })
         .collect();
     Clock::new(from_ms(spec.offset_ms), spec.drift_ppm, &changes)

@@ -201,24 +201,24 @@ fn fault(g: &mut Gen, actors: &[String], duration_ms: u64, replica: bool) -> Fau
     let at_ms = g.num(0, duration_ms, duration_ms);
     let actor = g.pick(actors);
     match g.int(0, if replica { 8 } else { 7 }) {
-        0 => Fault::Pause { actor, at_ms, duration_ms: g.num(0, duration_ms / 2, limits::DURATION_MS) },
-        1 => Fault::Crash { actor, at_ms },
-        2 => Fault::Restart { actor, at_ms },
-        3 => Fault::ClockJump { actor, at_ms, by_ms: g.signed(limits::CLOCK_MS, 20_000) },
-        4 => Fault::Drift { actor, at_ms, ppm: g.signed(limits::DRIFT_PPM, 200_000) },
+        0 => Fault::Pause(fault::Pause { actor, at_ms, duration_ms: g.num(0, duration_ms / 2, limits::DURATION_MS) }),
+        1 => Fault::Crash(fault::Crash { actor, at_ms }),
+        2 => Fault::Restart(fault::Restart { actor, at_ms }),
+        3 => Fault::ClockJump(fault::ClockJump { actor, at_ms, by_ms: g.signed(limits::CLOCK_MS, 20_000) }),
+        4 => Fault::Drift(fault::Drift { actor, at_ms, ppm: g.signed(limits::DRIFT_PPM, 200_000) }),
         5 => {
             let isolate = (0..g.u(1, 3)).map(|_| g.pick(actors)).collect();
-            Fault::Partition { isolate, at_ms, duration_ms: g.num(0, duration_ms / 2, limits::DURATION_MS) }
+            Fault::Partition(fault::Partition { isolate, at_ms, duration_ms: g.num(0, duration_ms / 2, limits::DURATION_MS) })
         }
-        6 => Fault::Delay {
+        6 => Fault::Delay(fault::Delay {
             from: actor,
             to: g.pick(actors),
             at_ms,
             extra_ms: g.num(0, 20_000, limits::DURATION_MS),
             count: g.num(1, 3, 1000) as u32,
-        },
-        7 => Fault::Drop { from: actor, to: g.pick(actors), at_ms, count: g.num(1, 3, 1000) as u32 },
-        _ => Fault::Failover { at_ms },
+        }),
+        7 => Fault::Drop(fault::Drop { from: actor, to: g.pick(actors), at_ms, count: g.num(1, 3, 1000) as u32 }),
+        _ => Fault::Failover(fault::Failover { at_ms }),
     }
 }
 

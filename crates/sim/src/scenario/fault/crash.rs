@@ -1,0 +1,55 @@
+//! A crash: the actor stops; its timers and in-flight work are gone.
+
+use serde::{Deserialize, Serialize};
+
+use super::{t, Check, Family, Fault, Kind, Restart, Slot, Tries, Verb};
+use crate::scenario::fault_kinds::{always, FaultKind, Target};
+use crate::scenario::{Scenario, ScenarioError};
+
+/// The actor crashes at `at_ms`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Crash {
+    pub actor: String,
+    pub at_ms: u64,
+}
+
+fields_io!(Crash, "struct variant Fault::Crash", { actor, at_ms });
+
+impl Kind for Crash {
+    const KIND: FaultKind = FaultKind { tag: "crash", label: "a crash", target: Target::Actor, fields: &[], fits: always };
+
+    fn describe(&self) -> String {
+        format!("Crash {} at {}", self.actor, t(self.at_ms))
+    }
+
+    fn validate(&self, c: &Check) -> Result<(), ScenarioError> {
+        c.actor("actor", &self.actor)
+    }
+
+    fn verb(&self, _: &Scenario) -> Verb<'_> {
+        Verb::Crash { actor: &self.actor }
+    }
+
+    fn name(&self) -> String {
+        format!("{}'s crash", self.actor)
+    }
+
+    fn struck(&self) -> Option<&str> {
+        Some(&self.actor)
+    }
+
+    fn family(&self) -> Family {
+        Family::Crash
+    }
+
+    /// A lock server crashed, for good or restarted a fifth of the TTL later.
+    fn offer(slot: &Slot, tries: &Tries, out: &mut Vec<Vec<Fault>>) {
+        if let Slot::Server { name, at_ms } = *slot {
+            let actor = name.to_string();
+            out.push(vec![Fault::Crash(Crash { actor: actor.clone(), at_ms })]);
+            let back = (at_ms + (tries.ttl_ms / 5).max(1)).min(tries.end_ms.saturating_sub(1)).max(at_ms + 1);
+            out.push(vec![Fault::Crash(Crash { actor: actor.clone(), at_ms }), Fault::Restart(Restart { actor, at_ms: back })]);
+        }
+    }
+}

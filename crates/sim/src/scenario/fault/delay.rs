@@ -1,0 +1,99 @@
+//! Held messages: the next messages from one actor to another are held in the network (a
+//! congested or retransmitting link) and arrive late, out of order.
+
+use serde::{Deserialize, Serialize};
+
+use super::{next_messages, one, t, us, Check, Family, Fault, Kind, Slot, Tries, Verb};
+use crate::scenario::fault_kinds::{always, field, FaultKind, Target, COUNT};
+use crate::scenario::settings::Kind as Value;
+use crate::scenario::{Scenario, ScenarioError};
+
+/// The next `count` messages sent from `from` to `to` at or after `at_ms` are held `extra_ms`
+/// longer in the network.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Delay {
+    pub from: String,
+    pub to: String,
+    pub at_ms: u64,
+    pub extra_ms: u64,
+    #[serde(default = "one")]
+    pub count: u32,
+}
+
+fields_io!(Delay, "struct variant Fault::Delay", { from, to, at_ms, extra_ms, count = one() });
+
+impl Kind for Delay {
+    const KIND: FaultKind = FaultKind {
+        tag: "delay",
+        label: "held messages",
+        target: Target::Link,
+        fields: &[field("extra_ms", "extra", "Held for", Value::Ms { min: 0 }, 30_000), COUNT],
+        fits: always,
+    };
+
+    fn describe(&self) -> String {
+        let Delay { from, to, at_ms, extra_ms, count } = self;
+        format!("Hold {from}'s {} to {to} by {} (from {})", next_messages(*count), t(*extra_ms), t(*at_ms))
+    }
+
+    fn validate(&self, c: &Check) -> Result<(), ScenarioError> {
+        c.actor("from", &self.from)?;
+        c.actor("to", &self.to)?;
+        c.length("extra_ms", self.extra_ms)?;
+        c.count("count", self.count)
+    }
+
+    fn verb(&self, _: &Scenario) -> Verb<'_> {
+        Verb::Hold { from: &self.from, to: &self.to, extra_us: us(self.extra_ms), count: self.count }
+    }
+
+    fn name(&self) -> String {
+        format!("the delay of {}'s messages to {}", self.from, self.to)
+    }
+
+    fn struck(&self) -> Option<&str> {
+        Some(&self.from)
+    }
+
+    fn who(&self) -> String {
+        format!("{}>{}", self.from, self.to)
+    }
+
+    fn field(&self, name: &str) -> Option<i64> {
+        match name {
+            "extra_ms" => Some(self.extra_ms as i64),
+            "count" => Some(i64::from(self.count)),
+            _ => None,
+        }
+    }
+
+    fn family(&self) -> Family {
+        Family::Delay
+    }
+
+    /// A message held back for each of the lengths tried.
+    fn offer(slot: &Slot, tries: &Tries, out: &mut Vec<Vec<Fault>>) {
+        if let Slot::Message { from, to, at_ms } = *slot {
+            for extra_ms in tries.lengths {
+                out.push(vec![Fault::Delay(Delay { from: from.to_string(), to: to.to_string(), at_ms, extra_ms, count: 1 })]);
+            }
+        }
+    }
+
+    fn size(&self) -> Option<u64> {
+        Some(self.extra_ms)
+    }
+
+    fn resize(&mut self, n: u64) {
+        self.extra_ms = n;
+    }
+
+    fn shrink_size(&self) -> Option<i64> {
+        Some(self.extra_ms as i64)
+    }
+
+    fn shrink_to(&mut self, v: i64) {
+        self.extra_ms = v as u64;
+    }
+}

@@ -1,0 +1,92 @@
+//! A disk stall: every write to a lock server's log takes until the stall ends. A server that
+//! waits for its log before it answers (a consensus member or ZooKeeper server, which persist
+//! each proposal; Redis with `appendfsync always`; the API server, through etcd) stops
+//! answering meanwhile; Redis without persistence does not notice.
+
+use serde::{Deserialize, Serialize};
+
+use super::{t, us, Block, Check, Disk, Family, Kind, Verb};
+use crate::scenario::fault_kinds::{field, FaultKind, Target};
+use crate::scenario::settings::Kind as Value;
+use crate::scenario::{LockKind, Persistence, Scenario, ScenarioError};
+
+/// Lock server `actor`'s disk stalls at `at_ms` for `duration_ms`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiskStall {
+    pub actor: String,
+    pub at_ms: u64,
+    pub duration_ms: u64,
+}
+
+fields_io!(DiskStall, "struct variant Fault::DiskStall", { actor, at_ms, duration_ms });
+
+impl Kind for DiskStall {
+    const KIND: FaultKind = FaultKind {
+        tag: "disk_stall",
+        label: "a disk stall",
+        target: Target::Server,
+        fields: &[field("duration_ms", "duration", "For", Value::Ms { min: 0 }, 3_000)],
+        fits: |s| s.lock.kind != LockKind::None,
+    };
+
+    fn describe(&self) -> String {
+        format!("Stall {}'s disk at {} for {}", self.actor, t(self.at_ms), t(self.duration_ms))
+    }
+
+    fn validate(&self, c: &Check) -> Result<(), ScenarioError> {
+        let a = &self.actor;
+        c.actor("actor", a)?;
+        // The lock servers come after the clients and before the resource.
+        if !c.names[c.sc.clients.len()..c.names.len() - 1].contains(a) {
+            return c.err("actor", format!("`{a}` is not a server of the lock service: only a lock server's disk stalls here"));
+        }
+        c.length("duration_ms", self.duration_ms)
+    }
+
+    fn verb(&self, sc: &Scenario) -> Verb<'_> {
+        // Consensus members and ZooKeeper servers persist each proposal before they
+        // acknowledge it, and the API server writes through etcd. Redis waits for its disk
+        // only with `appendfsync always`, and then from its first write: it runs a command in
+        // memory and fsyncs before it replies, in beforeSleep (SEMANTICS §1).
+        let disk = match (sc.lock.kind, sc.lock.persistence) {
+            (LockKind::Redis | LockKind::Redlock, Persistence::Always) => Disk::NextWrite,
+            (LockKind::Redis | LockKind::Redlock, Persistence::None) => Disk::Never,
+            _ => Disk::Now,
+        };
+        Verb::StallDisk { actor: &self.actor, for_us: us(self.duration_ms), disk }
+    }
+
+    fn name(&self) -> String {
+        format!("the stall of {}'s disk", self.actor)
+    }
+
+    fn struck(&self) -> Option<&str> {
+        Some(&self.actor)
+    }
+
+    fn field(&self, name: &str) -> Option<i64> {
+        (name == "duration_ms").then_some(self.duration_ms as i64)
+    }
+
+    /// A disk stall stops its server as a pause would.
+    fn family(&self) -> Family {
+        Family::Pause
+    }
+
+    fn size(&self) -> Option<u64> {
+        Some(self.duration_ms)
+    }
+
+    fn resize(&mut self, n: u64) {
+        self.duration_ms = n;
+    }
+
+    fn block(&self) -> Option<Block<'_>> {
+        Some(Block { actor: &self.actor, at_ms: self.at_ms, duration_ms: self.duration_ms, label: "disk stall", what: "'s disk stalled" })
+    }
+
+    fn block_mut(&mut self) -> Option<(&mut u64, &mut u64)> {
+        Some((&mut self.at_ms, &mut self.duration_ms))
+    }
+}

@@ -1,0 +1,51 @@
+//! A restart: a crashed actor starts again. A Redis node keeps its keys only with
+//! `lock.persistence: always`; a client runs its program from the start.
+
+use serde::{Deserialize, Serialize};
+
+use super::{t, Check, Family, Kind, Verb};
+use crate::scenario::fault_kinds::{always, FaultKind, Target};
+use crate::scenario::{Scenario, ScenarioError};
+
+/// The actor, if crashed, restarts at `at_ms`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Restart {
+    pub actor: String,
+    pub at_ms: u64,
+}
+
+fields_io!(Restart, "struct variant Fault::Restart", { actor, at_ms });
+
+impl Kind for Restart {
+    const KIND: FaultKind = FaultKind { tag: "restart", label: "a restart", target: Target::Actor, fields: &[], fits: always };
+
+    fn describe(&self) -> String {
+        format!("Restart {} at {}", self.actor, t(self.at_ms))
+    }
+
+    fn validate(&self, c: &Check) -> Result<(), ScenarioError> {
+        c.actor("actor", &self.actor)
+    }
+
+    fn verb(&self, _: &Scenario) -> Verb<'_> {
+        Verb::Restart { actor: &self.actor }
+    }
+
+    fn name(&self) -> String {
+        format!("{}'s restart", self.actor)
+    }
+
+    fn struck(&self) -> Option<&str> {
+        Some(&self.actor)
+    }
+
+    fn family(&self) -> Family {
+        Family::Crash
+    }
+
+    /// A restart follows its crash (a search adds the two together).
+    fn moves_later(&self) -> bool {
+        false
+    }
+}
