@@ -160,7 +160,7 @@ impl fmt::Display for ReadErrorKind {
                     }
                     Found::Null => f.write_str("null"),
                     Found::Bool(b) => f.write_str(if *b { "true" } else { "false" }),
-                    Found::String(s) => write!(f, "the text {s:?}"),
+                    Found::String(s) => write!(f, "the text {}", Quoted(s)),
                     Found::List => f.write_str("a list"),
                     Found::Object => f.write_str("an object"),
                     Found::Name => f.write_str("a name"),
@@ -210,7 +210,7 @@ impl fmt::Display for SerdeFound<'_> {
             Found::Bool(b) => write!(f, "boolean `{b}`"),
             Found::Number(n) if n.as_u64().is_some() || n.as_i64().is_some() => write!(f, "integer `{n}`"),
             Found::Number(n) => write!(f, "floating point `{n}`"),
-            Found::String(s) => write!(f, "string {s:?}"),
+            Found::String(s) => write!(f, "{}", serde::de::Unexpected::Str(s)),
             Found::List => f.write_str("sequence"),
             Found::Object => f.write_str("map"),
             Found::Name => f.write_str("unit variant"),
@@ -228,5 +228,16 @@ fn huge(v: &str) -> bool {
         Some((_, exp)) => exp.trim_start_matches('+').parse::<i32>().is_ok_and(|e| e >= 19),
         None if v.contains('.') => false,
         None => v.len() > 19 || (v.len() == 19 && v >= "9223372036854775808"),
+    }
+}
+
+/// A text in quotes, escaped as serde quotes it in its messages (`"ten"`), as these messages
+/// always have been: its `Unexpected::Str` is `string "ten"`.
+struct Quoted<'a>(&'a str);
+
+impl fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = serde::de::Unexpected::Str(self.0).to_string();
+        f.write_str(s.strip_prefix("string ").unwrap_or(&s))
     }
 }

@@ -146,7 +146,7 @@ impl Short {
 
 impl std::fmt::Debug for Short {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:?}", self.as_str())
+        write!(f, "\"{}\"", self.as_str())
     }
 }
 
