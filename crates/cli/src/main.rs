@@ -197,7 +197,7 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             } else {
                 // The file's own words, each on its one line.
                 s.title = term::escape(&s.title, false).into_owned();
-                for (_, m) in run.moments.0.iter_mut() {
+                for m in run.moments.texts_mut() {
                     *m = term::escape(m, false).into_owned();
                 }
                 write_text(out, &render::trace_text(&run, &s))

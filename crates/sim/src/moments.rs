@@ -24,6 +24,5 @@ pub fn attach(run: &Run, sc: &Scenario) -> Moments {
             None => out.push((id, m.text.clone())),
         }
     }
-    out.sort_by_key(|&(id, _)| id);
-    Moments(out)
+    Moments::new(out)
 }

@@ -92,7 +92,36 @@ pub enum Payload {
 
 /// The first eight characters of an owner value, for narration.
 pub fn short(owner: &str) -> &str {
-    &owner[..owner.len().min(8)]
+    crate::trace::Short::of(owner).len_of(owner)
+}
+
+/// The primary's replication stream applying a key's new state: the value set (its first
+/// bytes), or a delete. One wording for the message and for the replica's event.
+pub fn replicate_words(set: Option<&str>) -> String {
+    match set {
+        Some(v) => format!("replicate SET lock {}", short(v)),
+        None => "replicate DEL lock".into(),
+    }
+}
+
+/// A proposal as the quorum's log shows it (`put lock/A with a new lease`, `create
+/// /lock/lock-0000000001 (ephemeral)`), for its `append` message and its commit's event; `name`
+/// names an actor.
+pub fn proposal_words(p: &crate::trace::Proposal, name: &dyn Fn(crate::trace::ActorId) -> String) -> String {
+    use crate::trace::Proposal;
+    use crate::wire::zookeeper::znode;
+    match *p {
+        Proposal::Lock { client, has_key: true } => format!("put lock/{} if absent, else get it", name(client)),
+        Proposal::Lock { client, has_key: false } => format!("put lock/{} with a new lease", name(client)),
+        Proposal::Unlock { client } => format!("delete lock/{}", name(client)),
+        Proposal::Revoke { client: Some(c) } => format!("revoke {}'s lease", name(c)),
+        Proposal::Revoke { client: None } => "revoke a lease".into(),
+        Proposal::CreateSession { session, timeout_ms } => format!("createSession 0x{session:x} ({timeout_ms} ms)"),
+        Proposal::Create { seq } => format!("create {} (ephemeral)", znode(seq)),
+        Proposal::Delete { seq, missing: true } => format!("delete {}: no node (an error transaction)", znode(seq)),
+        Proposal::Delete { seq, missing: false } => format!("delete {}", znode(seq)),
+        Proposal::CloseSession { session } => format!("closeSession 0x{session:x}"),
+    }
 }
 
 /// The payloads of a run's messages, by message: how the trace's messages are worded, when
@@ -169,14 +198,11 @@ impl Payload {
                 WriteOutcome::Duplicate => "already done".into(),
                 WriteOutcome::Conflict => "conflict: version changed".into(),
             },
-            Payload::Replicate { entry: Some(e), .. } => {
-                format!("replicate SET lock {}", short(&e.value))
-            }
-            Payload::Replicate { entry: None, .. } => "replicate DEL lock".into(),
+            Payload::Replicate { entry, .. } => replicate_words(entry.as_ref().map(|e| e.value.as_str())),
             Payload::Consensus(m) => m.describe(),
             Payload::Zk(m) => m.describe(),
             Payload::Kubernetes(m) => m.describe(),
-            Payload::Append { id, what } => format!("append #{id}: {}", what.words(name)),
+            Payload::Append { id, what } => format!("append #{id}: {}", proposal_words(what, name)),
             Payload::AppendAck { id } => format!("ack #{id}"),
         }
     }

@@ -1,8 +1,10 @@
 //! Narration, as a view: events are data, and their sentences are produced when they are shown
 //! (the narration line, the inspector, the CLI's text), from what the event records and the
 //! run's names and settings. A run carries no sentence. Each lock service words its own events
-//! (`lock::narrate`); the common words are one exhaustive match (`sentence`), so the compiler
-//! says when a kind of event has none.
+//! (`lock::narrate`); the rest are one exhaustive match (`sentence`), so a new kind of event
+//! does not compile until it is given words or sent to the service that words it. The consensus
+//! family's shared events are the one exception: they fall back to their tag if no service
+//! words them, which tests/architecture.rs checks over every library run.
 
 use crate::scenario::{Fencing, ResourceKind, Scenario};
 use crate::time::{fmt, from_ms, MS};
@@ -79,12 +81,11 @@ pub fn text(sc: &Scenario, run: &Run, e: &Event) -> String {
 /// does not compile until it has words.
 pub fn sentence(cx: &Cx, a: ActorId, kind: &EventKind) -> String {
     let me = cx.name(a);
-    let name = |x: ActorId| cx.name(x).to_string();
-    if let Some(s) = crate::lock::narrate(cx.sc, me, kind, &name) {
+    let n = |x: ActorId| cx.name(x).to_string();
+    if let Some(s) = crate::lock::narrate(cx.sc, me, kind, &n) {
         return s;
     }
     use EventKind::*;
-    let n = |x: ActorId| cx.name(x).to_string();
     let some = |x: &Option<ActorId>| x.map(|x| cx.name(x).to_string()).unwrap_or_else(|| "someone".into());
     let ttl = || fmt(from_ms(cx.sc.lock.ttl_ms as i64));
     let token = |t: &Option<u64>| t.map(|t| t.to_string()).unwrap_or_else(|| "(none)".into());
@@ -136,7 +137,7 @@ pub fn sentence(cx: &Cx, a: ActorId, kind: &EventKind) -> String {
             format!("{me} finds another owner's value: {}'s script changes nothing (reply 0).", n(*by))
         }
         Replicated { set } => {
-            let what = set.map_or_else(|| "replicate DEL lock".to_string(), |v| format!("replicate SET lock {}", v.as_str()));
+            let what = crate::msg::replicate_words(set.as_ref().map(|v| v.as_str()));
             format!("{me} applies `{what}` from the primary's replication stream.")
         }
         Promoted => format!("{me} is promoted to primary; clients now send their commands to it."),
@@ -181,8 +182,9 @@ pub fn sentence(cx: &Cx, a: ActorId, kind: &EventKind) -> String {
         Isolated { until_us } => format!("The network is partitioned: {me} is cut off from the others until {}.", fmt(*until_us)),
         DiskStalled { until_us, stall } => words::disk_stalled(me, *until_us, *stall),
         Healed => "The partition heals.".to_string(),
-        // A lock service's own events, which it words (`lock::narrate`); the etcd-like
-        // service's words are the default.
+        Kubernetes(e) => crate::service::kubernetes::words::event(e, me, &ttl(), &n),
+        // The consensus family's shared events, worded by each service (`lock::narrate`), the
+        // etcd-like one's by default; checked over the library's runs (tests/architecture.rs).
         Queued { .. }
         | Committed { .. }
         | Reread { .. }
@@ -191,8 +193,7 @@ pub fn sentence(cx: &Cx, a: ActorId, kind: &EventKind) -> String {
         | LeaseExpired { .. }
         | LeaderElected { .. }
         | NoQuorum { .. }
-        | SteppedDown { .. }
-        | Kubernetes(_) => crate::service::consensus::narrate(me, kind, &name, cx.sc.lock.election_timeout_ms)
+        | SteppedDown { .. } => crate::service::consensus::narrate(me, kind, &n, cx.sc.lock.election_timeout_ms)
             .unwrap_or_else(|| format!("{me}: {}.", kind.tag(a).0)),
     }
 }

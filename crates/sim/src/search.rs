@@ -314,7 +314,7 @@ impl Search {
 
     fn found_outcome(&self, best: Vec<Fault>) -> Outcome {
         let scenario = Scenario { faults: best, ..self.base.clone() };
-        let headline = crate::run_within(&scenario, self.opts.max_events).map_or("Unsafe", |r| r.verdict.headline());
+        let headline = crate::judge_within(&scenario, self.opts.max_events).map_or("Unsafe", |r| r.verdict.headline());
         let (origins, removed) = report::origins(&self.base.faults, &scenario.faults);
         let was = origins.iter().map(|(_, i)| i.map(|i| self.base.faults[i].clone())).collect();
         let faults = scenario.faults.iter().cloned().zip(origins.into_iter().map(|(o, _)| o)).collect();

@@ -70,7 +70,29 @@ pub struct Event {
 /// the order of the events (`crate::moments::attach`). An event may carry several moments'
 /// texts, joined by a space.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Moments(pub Vec<(EventId, String)>);
+pub struct Moments(Vec<(EventId, String)>);
+
+impl Moments {
+    /// The moments' texts by event; sorted here, as [`Run::moment`] searches them.
+    pub fn new(mut by_event: Vec<(EventId, String)>) -> Moments {
+        by_event.sort_by_key(|&(id, _)| id);
+        Moments(by_event)
+    }
+
+    /// Each event with a moment, and its text, in the order of the events.
+    pub fn iter(&self) -> impl Iterator<Item = &(EventId, String)> {
+        self.0.iter()
+    }
+
+    /// The texts, to be rewritten in place (the CLI escapes them for a terminal).
+    pub fn texts_mut(&mut self) -> impl Iterator<Item = &mut String> {
+        self.0.iter_mut().map(|(_, t)| t)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
 
 /// A span of true time on one actor's lane.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -359,7 +381,7 @@ impl Run {
         n.checked_sub(1).map_or(0, |i| self.resource_log[i].value)
     }
 
-    /// The events that carry a key moment.
+    /// The events that carry a key moment (their texts: [`Run::moment`]).
     pub fn moments(&self) -> impl Iterator<Item = &Event> {
         self.moments.0.iter().map(|&(id, _)| &self.events[id])
     }

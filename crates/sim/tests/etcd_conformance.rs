@@ -107,7 +107,7 @@ fn committed(run: &sim::Run) -> Vec<(String, u64)> {
     run.events
         .iter()
         .filter_map(|e| match &e.kind {
-            EventKind::Committed { what, revision } => Some((what.words(&|a| run.name(a).to_string()), *revision)),
+            EventKind::Committed { what, revision } => Some((sim::msg::proposal_words(what, &|a| run.name(a).to_string()), *revision)),
             _ => None,
         })
         .collect()

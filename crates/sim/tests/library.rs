@@ -104,7 +104,7 @@ fn every_moment_narrates_an_event_of_the_default_run_its_fix_or_its_challenge() 
             runs.push(run(&s.with_settings(&c.solution).expect("a challenge's solution is valid")));
         }
         for m in &s.moments {
-            let narrated = runs.iter().any(|r| r.moments.0.iter().any(|(_, t)| t.contains(m.text.as_str())));
+            let narrated = runs.iter().any(|r| r.moments.iter().any(|(_, t)| t.contains(m.text.as_str())));
             assert!(narrated, "{}: moment `{}` matches no event of the run, its fix or its challenge's solution", s.id, m.on);
         }
     }

@@ -52,9 +52,9 @@ macro_rules! fields_io {
     };
 }
 
-/// What a kind of fault is and does. Every method but the first four has a default: a kind
-/// that a search does not add, that has no size, or that the timeline does not draw as a
-/// block says nothing.
+/// What a kind of fault is and does. Its declaration, `describe`, `validate`, `verb`, `name`
+/// and `family` are required; the other methods have defaults: a kind that a search does not
+/// add, that has no size, or that the timeline does not draw as a block says nothing.
 pub trait Kind {
     /// Its declaration: its name in the JSON, its label, whom it strikes, its numbers.
     const KIND: FaultKind;

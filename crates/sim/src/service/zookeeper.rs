@@ -26,7 +26,7 @@ pub fn narrate(me: &str, kind: &EventKind, name: &dyn Fn(ActorId) -> String, ses
     let n = name;
     Some(match kind {
         EventKind::Committed { what, revision } => {
-            format!("{me} commits `{}` as zxid {revision}: a majority of the ensemble has it.", what.words(n))
+            format!("{me} commits `{}` as zxid {revision}: a majority of the ensemble has it.", crate::msg::proposal_words(what, n))
         }
         EventKind::LockGranted { client, rev, .. } => format!(
             "{me} lists /lock for {}: its znode (czxid {rev}) is the lowest, so by the recipe {} holds the lock.",

@@ -139,6 +139,11 @@ impl Short {
         Short { bytes, len: end as u8 }
     }
 
+    /// The same prefix of `value` itself (what `Short::of(value)` holds, as a slice of it).
+    pub fn len_of<'a>(&self, value: &'a str) -> &'a str {
+        &value[..self.len as usize]
+    }
+
     pub fn as_str(&self) -> &str {
         std::str::from_utf8(&self.bytes[..self.len as usize]).unwrap_or_default()
     }
@@ -153,25 +158,5 @@ impl std::fmt::Debug for Short {
 impl Serialize for Short {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
-    }
-}
-
-impl Proposal {
-    /// The proposal as its log would show it: `put lock/A with a new lease`,
-    /// `create /lock/lock-0000000001 (ephemeral)`; `name` names an actor.
-    pub fn words(&self, name: &dyn Fn(ActorId) -> String) -> String {
-        match *self {
-            Proposal::Lock { client, has_key: true } => format!("put lock/{} if absent, else get it", name(client)),
-            Proposal::Lock { client, has_key: false } => format!("put lock/{} with a new lease", name(client)),
-            Proposal::Unlock { client } => format!("delete lock/{}", name(client)),
-            Proposal::Revoke { client } => format!("revoke {}'s lease", client.map(name).unwrap_or_default()),
-            Proposal::CreateSession { session, timeout_ms } => format!("createSession 0x{session:x} ({timeout_ms} ms)"),
-            Proposal::Create { seq } => format!("create {} (ephemeral)", crate::wire::zookeeper::znode(seq)),
-            Proposal::Delete { seq, missing: true } => {
-                format!("delete {}: no node (an error transaction)", crate::wire::zookeeper::znode(seq))
-            }
-            Proposal::Delete { seq, missing: false } => format!("delete {}", crate::wire::zookeeper::znode(seq)),
-            Proposal::CloseSession { session } => format!("closeSession 0x{session:x}"),
-        }
     }
 }

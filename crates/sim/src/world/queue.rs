@@ -15,12 +15,19 @@ pub(super) struct Queue<A> {
     seq: u64,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 struct Key {
     at: Micros,
     seq: u64,
     slot: u32,
 }
+
+impl PartialEq for Key {
+    fn eq(&self, o: &Self) -> bool {
+        (self.at, self.seq) == (o.at, o.seq)
+    }
+}
+impl Eq for Key {}
 
 impl PartialOrd for Key {
     fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
@@ -65,7 +72,7 @@ impl<A> Queue<A> {
     pub fn pop(&mut self) -> Option<(Micros, A)> {
         let k = self.heap.pop()?;
         self.free.push(k.slot);
-        Some((k.at, self.slots[k.slot as usize].take()?))
+        Some((k.at, self.slots[k.slot as usize].take().expect("a queued key's slot holds its action")))
     }
 
     pub fn is_empty(&self) -> bool {

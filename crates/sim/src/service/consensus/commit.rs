@@ -164,14 +164,14 @@ pub fn narrate(me: &str, kind: &EventKind, name: &dyn Fn(ActorId) -> String, ele
     Some(match kind {
         EventKind::Queued { rev } => format!("{me}'s key is in place at revision {rev}, but an earlier key holds the lock: it waits for its predecessor."),
         EventKind::Committed { what, revision } => {
-            format!("{me} commits `{}` at revision {revision}: a majority of the members has it.", what.words(n))
+            format!("{me} commits `{}` at revision {revision}: a majority of the members has it.", crate::msg::proposal_words(what, n))
         }
         EventKind::Reread { client, rev } => format!(
             "{} already has a key (revision {rev}), made by a request whose answer it missed: it keeps that key and its place in the queue, as etcd's mutex does.",
             n(*client)
         ),
         EventKind::Unchanged { what, revision } => {
-            format!("{me} commits `{}`, which finds no key: nothing is deleted, and the store stays at revision {revision}.", what.words(n))
+            format!("{me} commits `{}`, which finds no key: nothing is deleted, and the store stays at revision {revision}.", crate::msg::proposal_words(what, n))
         }
         EventKind::LockGranted { client, rev, key_exists: true } => {
             format!("{me} tells {} it holds the lock: its key (revision {rev}) has the lowest create revision.", n(*client))

@@ -42,7 +42,7 @@ pub fn renew_deadline(deadline_us: crate::time::Micros) -> String {
     )
 }
 
-fn event(e: &Event, me: &str, lease: &str, name: &dyn Fn(ActorId) -> String) -> String {
+pub fn event(e: &Event, me: &str, lease: &str, name: &dyn Fn(ActorId) -> String) -> String {
     match e {
         Event::Held { holder, unchanged_us: 0 } => format!(
             "{me} reads the Lease: {holder} holds it, and the record is not the one {me} saw last (or {me} had seen none). {me} counts the lease duration ({lease}) from now, by its own clock, and waits."
