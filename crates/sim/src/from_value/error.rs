@@ -210,7 +210,7 @@ impl fmt::Display for SerdeFound<'_> {
             Found::Bool(b) => write!(f, "boolean `{b}`"),
             Found::Number(n) if n.as_u64().is_some() || n.as_i64().is_some() => write!(f, "integer `{n}`"),
             Found::Number(n) => write!(f, "floating point `{n}`"),
-            Found::String(s) => write!(f, "{}", serde::de::Unexpected::Str(s)),
+            Found::String(s) => write!(f, "string {}", Quoted(s)),
             Found::List => f.write_str("sequence"),
             Found::Object => f.write_str("map"),
             Found::Name => f.write_str("unit variant"),
@@ -231,13 +231,35 @@ fn huge(v: &str) -> bool {
     }
 }
 
-/// A text in quotes, escaped as serde quotes it in its messages (`"ten"`), as these messages
-/// always have been: its `Unexpected::Str` is `string "ten"`.
+/// A text in quotes, escaped as serde quotes it in its messages (`"ten"`, `"a\"b"`): as Rust's
+/// `Debug` for a string does, written out here so that what ships has no `Debug` formatting
+/// (tests/lean.rs).
 struct Quoted<'a>(&'a str);
 
 impl fmt::Display for Quoted<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s = serde::de::Unexpected::Str(self.0).to_string();
-        f.write_str(s.strip_prefix("string ").unwrap_or(&s))
+        use fmt::Write;
+        f.write_char('"')?;
+        for c in self.0.chars() {
+            // A string's Debug escapes what a char's does, but for the single quote.
+            if c == '\'' {
+                f.write_char(c)?;
+            } else {
+                for e in c.escape_debug() {
+                    f.write_char(e)?;
+                }
+            }
+        }
+        f.write_char('"')
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_text_is_quoted_as_a_strings_debug_quotes_it() {
+        for s in ["ten", "a\"b", "it's", "tab\there", "new\nline", "\u{1}", "é", "\u{301}x", "back\\slash", "\u{200b}"] {
+            assert_eq!(super::Quoted(s).to_string(), format!("{s:?}"));
+        }
     }
 }
