@@ -231,9 +231,11 @@ fn huge(v: &str) -> bool {
     }
 }
 
-/// A text in quotes, escaped as serde quotes it in its messages (`"ten"`, `"a\"b"`): as Rust's
-/// `Debug` for a string does, written out here so that what ships has no `Debug` formatting
-/// (tests/lean.rs).
+/// A text in quotes, escaped as serde quotes it in its messages (`"ten"`, `"a\"b"`), which is
+/// how Rust's `Debug` writes a string: quotes, backslashes and controls escaped, and the
+/// invisible characters that could hide or reorder text (zero-width, bidirectional, byte order
+/// mark) written as `\u{…}`. Written out here, without the Unicode tables of `Debug`, so that
+/// what ships stays small (tests/lean.rs); other characters are written as they are.
 struct Quoted<'a>(&'a str);
 
 impl fmt::Display for Quoted<'_> {
@@ -241,13 +243,19 @@ impl fmt::Display for Quoted<'_> {
         use fmt::Write;
         f.write_char('"')?;
         for c in self.0.chars() {
-            // A string's Debug escapes what a char's does, but for the single quote.
-            if c == '\'' {
-                f.write_char(c)?;
-            } else {
-                for e in c.escape_debug() {
-                    f.write_char(e)?;
+            match c {
+                '"' => f.write_str("\\\"")?,
+                '\\' => f.write_str("\\\\")?,
+                '\n' => f.write_str("\\n")?,
+                '\r' => f.write_str("\\r")?,
+                '\t' => f.write_str("\\t")?,
+                '\0' => f.write_str("\\0")?,
+                c if c.is_control()
+                    || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}') =>
+                {
+                    write!(f, "\\u{{{:x}}}", c as u32)?
                 }
+                c => f.write_char(c)?,
             }
         }
         f.write_char('"')
@@ -258,7 +266,21 @@ impl fmt::Display for Quoted<'_> {
 mod tests {
     #[test]
     fn a_text_is_quoted_as_a_strings_debug_quotes_it() {
-        for s in ["ten", "a\"b", "it's", "tab\there", "new\nline", "\u{1}", "é", "\u{301}x", "back\\slash", "\u{200b}"] {
+        for s in [
+            "ten",
+            "a\"b",
+            "it's",
+            "tab\there",
+            "new\nline",
+            "\u{1}",
+            "\0",
+            "é",
+            "back\\slash",
+            "\u{200b}",
+            "\u{202e}",
+            "\u{feff}",
+            "\u{7f}",
+        ] {
             assert_eq!(super::Quoted(s).to_string(), format!("{s:?}"));
         }
     }
