@@ -28,6 +28,7 @@ pub mod narrate;
 pub mod predict;
 pub mod proto;
 pub mod quorum;
+mod registry;
 pub mod render;
 pub mod resource;
 pub mod rng;

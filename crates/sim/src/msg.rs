@@ -35,61 +35,6 @@ pub struct Write {
     pub effect: Option<String>,
 }
 
-/// A message's content.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Payload {
-    Redis {
-        req: u64,
-        cmd: RedisCmd,
-    },
-    RedisReply {
-        req: u64,
-        reply: RedisReply,
-    },
-    Read {
-        req: u64,
-        token: Option<u64>,
-        activate: bool,
-    },
-    ReadReply {
-        req: u64,
-        value: i64,
-        version: u64,
-        refused_by: Option<u64>,
-        /// For the record only (the client's logic never reads it): when the resource served
-        /// the read, in true time. It travels with the write so the checker knows what was read
-        /// when.
-        served_us: Micros,
-    },
-    /// Boxed: a write is the largest message, and every message is stored as large as the
-    /// largest (the run keeps each one's payload for its wording).
-    Write(Box<Write>),
-    WriteReply {
-        req: u64,
-        outcome: WriteOutcome,
-        highest: u64,
-    },
-    /// The primary's replication stream: the key's new state (`None`: deleted).
-    Replicate {
-        key: String,
-        entry: Option<Box<Entry>>,
-    },
-    /// The etcd-like consensus service: a client's request to its leader, or an answer.
-    Consensus(crate::wire::consensus::Msg),
-    /// ZooKeeper: a request, reply or watch notification of the lock recipe.
-    Zk(crate::wire::zookeeper::Msg),
-    /// Kubernetes: a request to the API server about the `Lease`, or its answer.
-    Kubernetes(Box<crate::wire::kubernetes::Msg>),
-    /// Consensus: the leader replicates proposal `id` to a follower.
-    Append {
-        id: u64,
-        what: crate::trace::Proposal,
-    },
-    AppendAck {
-        id: u64,
-    },
-}
-
 /// The first eight characters of an owner value, for narration.
 pub fn short(owner: &str) -> &str {
     crate::trace::Short::of(owner).len_of(owner)
@@ -143,67 +88,128 @@ impl crate::trace::Wording for Payloads {
     }
 }
 
-impl Payload {
-    /// The message as a short command line, for arrows and narration; `name` names an actor.
-    pub fn describe(&self, name: &dyn Fn(crate::trace::ActorId) -> String) -> String {
-        match self {
-            Payload::Redis { cmd, .. } => match cmd {
-                RedisCmd::Acquire { owner, ttl_ms, incr } => {
-                    let base = format!("SET lock {} NX PX {ttl_ms}", short(owner));
-                    if *incr {
-                        format!("{base} + INCR lock:fence")
-                    } else {
-                        base
-                    }
-                }
-                RedisCmd::Release { owner, compare: true } => format!("compare-and-delete lock {}", short(owner)),
-                RedisCmd::Release { compare: false, .. } => "DEL lock".into(),
-                RedisCmd::Renew { owner, ttl_ms, compare: true } => {
-                    format!("compare-and-extend lock {} {ttl_ms}", short(owner))
-                }
-                RedisCmd::Renew { ttl_ms, compare: false, .. } => format!("PEXPIRE lock {ttl_ms}"),
+/// [`Payload`] and its words: the common messages, and one arm per lock service that sends
+/// its own (`sends` in the list, `registry::services!`).
+macro_rules! payload {
+    ($($arm:ident in $module:ident as $json:literal $(sends $msg:ident)? $(records $event:ident)?),* $(,)?) => {
+        /// A message's content.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub enum Payload {
+            Redis {
+                req: u64,
+                cmd: RedisCmd,
             },
-            Payload::RedisReply { reply, .. } => match reply {
-                RedisReply::Ok { token: Some(t), incr: true, .. } => format!("OK; INCR lock:fence = {t}"),
-                RedisReply::Ok { token: Some(t), incr: false, .. } => format!("OK; the counter's token {t}"),
-                RedisReply::Ok { token: None, .. } => "OK".into(),
-                RedisReply::Nil => "nil".into(),
-                RedisReply::Int(n) => format!("{n}"),
+            RedisReply {
+                req: u64,
+                reply: RedisReply,
             },
-            Payload::Read { token: Some(t), activate: true, .. } => format!("read with token {t}"),
-            Payload::Read { .. } => "read".into(),
-            Payload::ReadReply { refused_by: Some(h), .. } => format!("refused: token below {h}"),
-            Payload::ReadReply { value, version, .. } => {
-                format!("value {value} (version {version})")
-            }
-            Payload::Write(w) => {
-                let Write { token, op, value, request, conditional, read_version, .. } = &**w;
-                let what = match op {
-                    WriteOp::Set => format!("write {value}"),
-                    WriteOp::Add => format!("add 1 ({request})"),
-                    WriteOp::Rebuild => format!("rebuilt entry ({request})"),
-                };
-                let cond = match (conditional, read_version) {
-                    (true, Some(v)) => format!(" if version = {v}"),
-                    _ => String::new(),
-                };
-                match token {
-                    Some(t) => format!("{what}{cond}, token {t}"),
-                    None => format!("{what}{cond}"),
-                }
-            }
-            Payload::WriteReply { outcome, highest, .. } => match outcome {
-                WriteOutcome::Accepted => "ok".into(),
-                WriteOutcome::Rejected => format!("rejected: token below {highest}"),
-                WriteOutcome::Duplicate => "already done".into(),
-                WriteOutcome::Conflict => "conflict: version changed".into(),
+            Read {
+                req: u64,
+                token: Option<u64>,
+                activate: bool,
             },
-            Payload::Replicate { entry, .. } => replicate_words(entry.as_ref().map(|e| e.value.as_str())),
-            Payload::Consensus(m) => m.describe(),
-            Payload::Zk(m) => m.describe(),
-            Payload::Kubernetes(m) => m.describe(),
-            Payload::Append { id, what } => format!("append #{id}: {}", proposal_words(what, name)),
-            Payload::AppendAck { id } => format!("ack #{id}"),
+            ReadReply {
+                req: u64,
+                value: i64,
+                version: u64,
+                refused_by: Option<u64>,
+                /// For the record only (the client's logic never reads it): when the resource served
+                /// the read, in true time. It travels with the write so the checker knows what was read
+                /// when.
+                served_us: Micros,
+            },
+            /// Boxed: a write is the largest message, and every message is stored as large as the
+            /// largest (the run keeps each one's payload for its wording).
+            Write(Box<Write>),
+            WriteReply {
+                req: u64,
+                outcome: WriteOutcome,
+                highest: u64,
+            },
+            /// The primary's replication stream: the key's new state (`None`: deleted).
+            Replicate {
+                key: String,
+                entry: Option<Box<Entry>>,
+            },
+            $($(
+                #[doc = concat!("The `", $json, "` lock service's own messages (`wire::", stringify!($module), "`).")]
+                $arm(crate::wire::$module::$msg),
+            )?)*
+            /// Consensus: the leader replicates proposal `id` to a follower.
+            Append {
+                id: u64,
+                what: crate::trace::Proposal,
+            },
+            AppendAck {
+                id: u64,
+            },
         }
-    }
+
+        impl Payload {
+            /// The message as a short command line, for arrows and narration; `name` names an actor.
+            pub fn describe(&self, name: &dyn Fn(crate::trace::ActorId) -> String) -> String {
+                match self {
+                    Payload::Redis { cmd, .. } => match cmd {
+                        RedisCmd::Acquire { owner, ttl_ms, incr } => {
+                            let base = format!("SET lock {} NX PX {ttl_ms}", short(owner));
+                            if *incr {
+                                format!("{base} + INCR lock:fence")
+                            } else {
+                                base
+                            }
+                        }
+                        RedisCmd::Release { owner, compare: true } => format!("compare-and-delete lock {}", short(owner)),
+                        RedisCmd::Release { compare: false, .. } => "DEL lock".into(),
+                        RedisCmd::Renew { owner, ttl_ms, compare: true } => {
+                            format!("compare-and-extend lock {} {ttl_ms}", short(owner))
+                        }
+                        RedisCmd::Renew { ttl_ms, compare: false, .. } => format!("PEXPIRE lock {ttl_ms}"),
+                    },
+                    Payload::RedisReply { reply, .. } => match reply {
+                        RedisReply::Ok { token: Some(t), incr: true, .. } => format!("OK; INCR lock:fence = {t}"),
+                        RedisReply::Ok { token: Some(t), incr: false, .. } => format!("OK; the counter's token {t}"),
+                        RedisReply::Ok { token: None, .. } => "OK".into(),
+                        RedisReply::Nil => "nil".into(),
+                        RedisReply::Int(n) => format!("{n}"),
+                    },
+                    Payload::Read { token: Some(t), activate: true, .. } => format!("read with token {t}"),
+                    Payload::Read { .. } => "read".into(),
+                    Payload::ReadReply { refused_by: Some(h), .. } => format!("refused: token below {h}"),
+                    Payload::ReadReply { value, version, .. } => {
+                        format!("value {value} (version {version})")
+                    }
+                    Payload::Write(w) => {
+                        let Write { token, op, value, request, conditional, read_version, .. } = &**w;
+                        let what = match op {
+                            WriteOp::Set => format!("write {value}"),
+                            WriteOp::Add => format!("add 1 ({request})"),
+                            WriteOp::Rebuild => format!("rebuilt entry ({request})"),
+                        };
+                        let cond = match (conditional, read_version) {
+                            (true, Some(v)) => format!(" if version = {v}"),
+                            _ => String::new(),
+                        };
+                        match token {
+                            Some(t) => format!("{what}{cond}, token {t}"),
+                            None => format!("{what}{cond}"),
+                        }
+                    }
+                    Payload::WriteReply { outcome, highest, .. } => match outcome {
+                        WriteOutcome::Accepted => "ok".into(),
+                        WriteOutcome::Rejected => format!("rejected: token below {highest}"),
+                        WriteOutcome::Duplicate => "already done".into(),
+                        WriteOutcome::Conflict => "conflict: version changed".into(),
+                    },
+                    Payload::Replicate { entry, .. } => replicate_words(entry.as_ref().map(|e| e.value.as_str())),
+                    $($(Payload::$arm(m) => {
+                        let m: &crate::wire::$module::$msg = m;
+                        m.describe()
+                    })?)*
+                    Payload::Append { id, what } => format!("append #{id}: {}", proposal_words(what, name)),
+                    Payload::AppendAck { id } => format!("ack #{id}"),
+                }
+            }
+        }
+    };
 }
+crate::registry::services!(payload);

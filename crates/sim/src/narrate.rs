@@ -182,7 +182,8 @@ pub fn sentence(cx: &Cx, a: ActorId, kind: &EventKind) -> String {
         Isolated { until_us } => format!("The network is partitioned: {me} is cut off from the others until {}.", fmt(*until_us)),
         DiskStalled { until_us, stall } => words::disk_stalled(me, *until_us, *stall),
         Healed => "The partition heals.".to_string(),
-        Kubernetes(e) => crate::service::kubernetes::words::event(e, me, &ttl(), &n),
+        // A service's own events, in its words.
+        Service(e) => crate::lock::words(cx.sc, e, me, &n),
         // The consensus family's shared events, worded by each service (`lock::narrate`), the
         // etcd-like one's by default; checked over the library's runs (tests/architecture.rs).
         Queued { .. }

@@ -1,13 +1,96 @@
 //! The lock services as slices: each one a folder holding its server, its client protocol and
-//! its narration (its labels are `LockKind`'s: `title`, `lock_word`, `server_label`). Its messages and events, as data, are on the ground floor
-//! ([`crate::wire`]), so that the envelope can carry them. `lock.rs` dispatches to them.
-//!
-//! Redis (a single node, with a replica or not), Redlock (over Redis nodes), the etcd-like
-//! consensus service, ZooKeeper and Kubernetes leader election. The events of the consensus
-//! family (etcd's and ZooKeeper's) are still arms of `EventKind` themselves.
+//! its narration, joined to the run through [`Slice`] (implemented by the service's marker
+//! type here, [`Redis`], [`Redlock`], [`Consensus`], [`ZooKeeper`], [`Kubernetes`], made from
+//! the one list, `registry::services!`, as the modules are). `lock.rs` dispatches to them with
+//! enums generated from the same list (no trait objects). A service's messages and events, as
+//! data, are on the ground floor ([`crate::wire`]), so that the envelope can carry them; its
+//! labels, lanes, settings and validation are in the scenario's layer (`scenario::lock`).
 
-pub mod consensus;
-pub mod kubernetes;
-pub mod redis;
-pub mod redlock;
-pub mod zookeeper;
+use crate::actor::{Env, Out, ServerFault};
+use crate::msg::{Dest, Payload};
+use crate::proto::{Core, Cx, Effect, Outcome, TimerKind};
+use crate::rng::Rng;
+use crate::scenario::Scenario;
+use crate::time::{Micros, MS};
+use crate::trace::{ActorId, EventKind, Role};
+
+/// The modules and marker types of the lock services, from the list.
+macro_rules! modules {
+    ($($arm:ident in $module:ident as $json:literal $(sends $msg:ident)? $(records $event:ident)?),* $(,)?) => {
+        $(
+            pub mod $module;
+            #[doc = concat!("The `", $json, "` lock service, as [`Slice`] joins it to a run.")]
+            #[derive(Clone, Copy, Debug)]
+            pub struct $arm;
+        )*
+    };
+}
+crate::registry::services!(modules);
+
+/// What a lock service is to a run: the roles of its lanes, its servers and the protocol its
+/// clients speak, built from the scenario, and the words it gives events its own way.
+pub trait Slice {
+    /// Its servers, as one actor that handles each of them.
+    type Server: LockServer;
+    /// Its client protocol, with the client's own state.
+    type Client: LockClient;
+    /// The roles of its servers' lanes, in lane order (their names are the declaration's,
+    /// `scenario::lock::Declaration::lanes`).
+    fn roles(sc: &Scenario) -> Vec<Role>;
+    /// Its servers; `id` names an actor by its lane name.
+    fn server(sc: &Scenario, id: &dyn Fn(&str) -> ActorId) -> Self::Server;
+    /// The protocol each client speaks.
+    fn client(sc: &Scenario) -> Self::Client;
+    /// The sentence for an event it words its own way (`None`: the common words).
+    fn narrate(_sc: &Scenario, _me: &str, _kind: &EventKind, _name: &dyn Fn(ActorId) -> String) -> Option<String> {
+        None
+    }
+}
+
+/// A lock service's servers, as an actor: messages, timers and faults in, effects out.
+pub trait LockServer {
+    /// Its timers.
+    type Timer;
+    /// What it does as the run starts.
+    fn start(&mut self, _out: &mut Out<Self::Timer>) {}
+    /// The server a client's message to `dest` goes to now (`None`: nowhere).
+    fn route(&self, dest: Dest) -> Option<ActorId>;
+    /// Server `at` handles a message from `from`.
+    fn on_message(&mut self, at: ActorId, from: ActorId, payload: Payload, env: &dyn Env, out: &mut Out<Self::Timer>);
+    /// Server `at`'s timer fires.
+    fn on_timer(&mut self, _at: ActorId, _timer: Self::Timer, _env: &dyn Env, _out: &mut Out<Self::Timer>) {}
+    /// Something happened to one of the servers, or to the service as a whole.
+    fn on_fault(&mut self, _fault: ServerFault, _env: &dyn Env, _out: &mut Out<Self::Timer>) {}
+}
+
+/// A lock service's client protocol: the lock operations a client's program asks for, and the
+/// messages and timers that are the protocol's.
+pub trait LockClient {
+    /// One attempt at the lock.
+    fn acquire(&mut self, timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>);
+    /// Renews the lease; `false` when there is nothing to renew (a session renews itself, and
+    /// validation refuses the step).
+    fn renew(&mut self, _k: &mut Core, _cx: &Cx, _out: &mut Vec<Effect>) -> bool {
+        false
+    }
+    /// Releases the lock; `false` when there is nothing to release.
+    fn release(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool;
+    /// The program has ended: what the client library does then.
+    fn close(&mut self, _k: &mut Core, _out: &mut Vec<Effect>) {}
+    /// How long to wait before the next attempt.
+    fn retry_delay(&self, retry_ms: u64, _rng: &mut Rng) -> Micros {
+        retry_ms as Micros * MS
+    }
+    /// A message for the protocol; `None` if it is not one (the program handles it).
+    fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome>;
+    /// A timer for the protocol; `None` if it is not one.
+    fn on_timer(&mut self, _kind: TimerKind, _k: &mut Core, _cx: &Cx, _out: &mut Vec<Effect>) -> Option<Outcome> {
+        None
+    }
+}
+
+/// A service's own event ([`crate::trace::ServiceEvent`]) in words, made when it is shown.
+pub trait Words {
+    /// The sentence for the event at actor `me`, a run of `sc`; `name` names an actor.
+    fn words(&self, sc: &Scenario, me: &str, name: &dyn Fn(ActorId) -> String) -> String;
+}

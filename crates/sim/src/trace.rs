@@ -11,9 +11,11 @@ use crate::verdict::Verdict;
 
 mod event;
 mod outcome;
+mod services;
 mod why;
 mod words;
 pub use event::*;
+pub use services::ServiceEvent;
 pub use words::{Wording, Words};
 
 /// An index into [`Run::actors`].

@@ -26,7 +26,9 @@ pub fn reason(why: Why) -> String {
         Why::ExpiredWaiting => "its session expired while it waited for the lock".into(),
         Why::ExpiredBeforeLock => "its session expired before it got the lock".into(),
         Why::ZnodeGone => "its znode is gone: its session expired".into(),
-        Why::RenewDeadline { deadline_us } => crate::service::kubernetes::words::renew_deadline(deadline_us),
+        Why::RenewDeadline { deadline_us } => {
+            format!("its tries at renewing have failed for its renew deadline ({}, by its own clock), so it stops", fmt(deadline_us))
+        }
     }
 }
 

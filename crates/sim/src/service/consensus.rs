@@ -28,6 +28,7 @@ use crate::wire::consensus::Msg;
 
 pub mod client;
 mod commit;
+mod slice;
 
 pub use commit::{narrate, narrate_client};
 

@@ -25,6 +25,7 @@
 
 pub mod client;
 pub mod server;
+mod slice;
 pub mod words;
 
 /// client-go's `JitterFactor`: a candidate waits RetryPeriod × (1 + up to 1.2) between tries.

@@ -12,6 +12,7 @@ use crate::trace::ActorId;
 
 pub mod client;
 pub mod server;
+pub(crate) mod slice;
 
 pub use crate::wire::redis::{Entry, RedisCmd, RedisReply};
 

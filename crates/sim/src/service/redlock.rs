@@ -193,5 +193,6 @@ impl Redlock {
     }
 }
 
+mod slice;
 #[cfg(test)]
 mod tests;

@@ -18,6 +18,7 @@ use crate::trace::{ActorId, EventKind};
 
 pub mod client;
 pub mod server;
+mod slice;
 
 pub use crate::wire::zookeeper::{znode, Msg};
 

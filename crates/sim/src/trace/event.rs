@@ -6,7 +6,8 @@ use super::{ActorId, MsgId};
 use crate::time::Micros;
 
 pub use super::outcome::{Stall, WriteOutcome};
-pub use super::why::{Awaited, Loss, Proposal, Short, Votes, Why};
+pub use super::why::{Awaited, Loss, Proposal, Short, Why};
+pub use crate::wire::redlock::Votes;
 
 /// The kinds of events. Fields name actors by [`ActorId`] and times in microseconds.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -255,8 +256,10 @@ pub enum EventKind {
     SteppedDown {
         leader: ActorId,
     },
-    /// Kubernetes leader election's own events.
-    Kubernetes(crate::wire::kubernetes::Event),
+    /// A lock service's own events, written in the JSON as the
+    /// service's event alone.
+    #[serde(untagged)]
+    Service(super::ServiceEvent),
 }
 
 impl EventKind {
@@ -281,7 +284,7 @@ impl EventKind {
             | EventKind::Rejected { token, .. }
             | EventKind::Checked { token, .. }
             | EventKind::KeySet { token, .. } => *token,
-            EventKind::Kubernetes(e) => e.token(),
+            EventKind::Service(e) => e.token(),
             _ => None,
         }
     }
@@ -345,7 +348,7 @@ impl EventKind {
             LeaderElected { .. } => ("leader", actor),
             SteppedDown { .. } => ("stepped-down", actor),
             NoQuorum { .. } => ("no-quorum", actor),
-            Kubernetes(e) => e.tag(actor),
+            Service(e) => e.tag(actor),
         }
     }
 

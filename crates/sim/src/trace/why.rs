@@ -44,8 +44,8 @@ pub enum Why {
     ExpiredBeforeLock,
     /// ZooKeeper: its znode is gone, because its session expired.
     ZnodeGone,
-    /// Kubernetes: its tries at renewing the Lease failed for the renew deadline (this long by
-    /// its own clock), so it stops leading.
+    /// Its tries at renewing failed for its renew deadline (this long by its own clock), so it
+    /// stops (a Kubernetes leader stops leading).
     RenewDeadline { deadline_us: Micros },
 }
 
@@ -65,38 +65,6 @@ pub enum Awaited {
     Renewal,
     /// An answer to its release: it goes on without knowing whether its key was deleted.
     Release,
-}
-
-/// Which nodes voted yes in a Redlock round, by index (at most 16 nodes).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Votes(u16);
-
-impl Votes {
-    /// The votes of the nodes listed.
-    pub fn of(nodes: &[usize]) -> Votes {
-        Votes(nodes.iter().fold(0, |v, &i| v | 1 << i))
-    }
-
-    /// How many voted yes.
-    pub fn len(self) -> usize {
-        self.0.count_ones() as usize
-    }
-
-    pub fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// The nodes that voted yes, in order.
-    pub fn iter(self) -> impl Iterator<Item = usize> {
-        (0..16).filter(move |i| self.0 & 1 << i != 0)
-    }
-}
-
-/// The nodes, as a list of indices (as the trace's JSON has always written them).
-impl Serialize for Votes {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.iter())
-    }
 }
 
 /// A proposal a consensus service committed, as its log holds it.

@@ -113,3 +113,7 @@ impl Event {
         }
     }
 }
+
+/// What `msg::Payload`'s Kubernetes arm carries: a message, boxed (a Lease's record is larger
+/// than the other messages, and every message is stored as large as the largest).
+pub type BoxedMsg = Box<Msg>;

@@ -3,7 +3,7 @@
 
 use sim::json::Value;
 use sim::scenario::When;
-use sim::trace::EventId;
+use sim::trace::{EventId, ServiceEvent};
 use sim::{EventKind, Run, Scenario};
 
 /// The parts of `when` that do not hold at event `id`, each named.
@@ -34,7 +34,7 @@ pub fn failing(sc: &Scenario, run: &Run, when: &When, id: EventId) -> Vec<String
             EventKind::Acquired { token, .. } | EventKind::Accepted { token, .. } | EventKind::Rejected { token, .. } => token,
             EventKind::KeySet { token, .. } | EventKind::Checked { token, .. } => token,
             // A new holder's leaseTransitions.
-            EventKind::Kubernetes(sim::wire::kubernetes::Event::Written { change, transitions, .. })
+            EventKind::Service(ServiceEvent::Kubernetes(sim::wire::kubernetes::Event::Written { change, transitions, .. }))
                 if matches!(change, sim::wire::kubernetes::Change::Created | sim::wire::kubernetes::Change::TookOver) =>
             {
                 Some(transitions)

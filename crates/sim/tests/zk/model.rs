@@ -82,7 +82,7 @@ impl Model {
     fn absorb(&mut self, out: Vec<Effect<Timer>>) {
         for e in out {
             match e {
-                Effect::Send { to, payload: Payload::Zk(msg), .. } => self.inbox[to].push(msg),
+                Effect::Send { to, payload: Payload::ZooKeeper(msg), .. } => self.inbox[to].push(msg),
                 Effect::Event { kind: EventKind::Committed { revision, .. }, .. } => self.zxid = revision,
                 Effect::Timer { at, timer, .. } => self.timers.push((at, timer)),
                 _ => {}
@@ -106,7 +106,7 @@ impl Model {
         self.req += 1;
         let req = self.req;
         let mut out = Vec::new();
-        self.z.on_message(SERVER, client, Payload::Zk(make(req)), &Clock(at), &mut out);
+        self.z.on_message(SERVER, client, Payload::ZooKeeper(make(req)), &Clock(at), &mut out);
         self.absorb(out);
         let inbox = &mut self.inbox[client];
         let i = inbox.iter().position(|m| m.req() == Some(req)).expect("the ensemble answers every request of an open connection");

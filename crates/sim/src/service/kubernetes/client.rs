@@ -154,7 +154,7 @@ impl Elector {
             return Some(Outcome::Lost(crate::trace::Why::RenewDeadline { deadline_us: self.t.renew_deadline_us }));
         }
         if self.trying.is_some() {
-            out.push(Effect::Event(EventKind::Kubernetes(Event::RenewFailed { holder: None, left_us: left })));
+            out.push(Effect::Event(Event::RenewFailed { holder: None, left_us: left }.into()));
         }
         self.renew_try(k, cx, out);
         out.push(Effect::Timer(self.t.retry_us.min(left), TimerKind::KeepAlive));
@@ -183,7 +183,7 @@ impl Elector {
                         self.observe(r, *rv, cx);
                         if !r.holder.is_empty() && r.holder != cx.name && self.lease_valid(cx) {
                             let left_us = self.round.map_or(0, |d| d - cx.mono);
-                            out.push(Effect::Event(EventKind::Kubernetes(Event::RenewFailed { holder: Some(r.holder.clone()), left_us })));
+                            out.push(Effect::Event(Event::RenewFailed { holder: Some(r.holder.clone()), left_us }.into()));
                         } else {
                             let (record, rv) = (self.mine(Some(r), cx), *rv);
                             self.sent = Some(record.clone());
@@ -208,7 +208,7 @@ impl Elector {
                     self.observe(r, *rv, cx);
                     if !r.holder.is_empty() && r.holder != cx.name && self.lease_valid(cx) {
                         let unchanged_us = cx.mono - self.observed_mono;
-                        out.push(Effect::Event(EventKind::Kubernetes(Event::Held { holder: r.holder.clone(), unchanged_us })));
+                        out.push(Effect::Event(Event::Held { holder: r.holder.clone(), unchanged_us }.into()));
                         return Some(Outcome::Refused);
                     }
                     let (record, rv) = (self.mine(Some(r), cx), *rv);

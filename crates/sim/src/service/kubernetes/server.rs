@@ -6,7 +6,7 @@
 use crate::actor::{next_grant, Effect, Env, Out, Record as Fact};
 use crate::msg::Payload;
 use crate::time::{from_ms, Micros};
-use crate::trace::{ActorId, EventKind, Grant, KeyEnd};
+use crate::trace::{ActorId, Grant, KeyEnd};
 use crate::wire::kubernetes::{Change, Event, Msg, Record};
 
 /// What the API server is told when the service is built.
@@ -74,7 +74,7 @@ impl ApiServer {
                     _ => None,
                 };
                 let rv = self.lease.as_ref().map(|s| s.rv);
-                out.push(Effect::Event { actor: me, kind: EventKind::Kubernetes(Event::Conflict { client: from, sent, rv }) });
+                out.push(Effect::Event { actor: me, kind: Event::Conflict { client: from, sent, rv }.into() });
                 out.push(reply(Msg::Conflict { req }));
             }
             _ => {}
@@ -95,7 +95,7 @@ impl ApiServer {
         };
         out.push(Effect::Event {
             actor: self.me,
-            kind: EventKind::Kubernetes(Event::Written { client, change, rv: self.rv, transitions: record.transitions }),
+            kind: Event::Written { client, change, rv: self.rv, transitions: record.transitions }.into(),
         });
         let term_end = |env: &dyn Env| (env.now() + from_ms(self.cfg.lease_ms as i64)).min(env.end());
         let holder = match change {

@@ -2,16 +2,14 @@
 
 use crate::scenario::Scenario;
 use crate::time::{fmt, from_ms};
-use crate::trace::{ActorId, EventKind};
+use crate::trace::{ActorId, EventKind, Why};
 use crate::wire::kubernetes::{Change, Event};
 
 /// The sentence for an event a Kubernetes run words its own way (`None`: a common one).
-pub fn narrate(sc: &Scenario, me: &str, kind: &EventKind, name: &dyn Fn(ActorId) -> String) -> Option<String> {
+pub fn narrate(sc: &Scenario, me: &str, kind: &EventKind) -> Option<String> {
     let l = &sc.lock;
-    let lease = fmt(from_ms(l.ttl_ms as i64));
     let deadline = fmt(from_ms(l.renew_deadline_ms as i64));
     Some(match kind {
-        EventKind::Kubernetes(e) => event(e, me, &lease, name),
         EventKind::Acquired { token, until_local_us, .. } => {
             let t = token.map(|t| format!(" with token {t}, the Lease's leaseTransitions")).unwrap_or_default();
             format!(
@@ -30,19 +28,32 @@ pub fn narrate(sc: &Scenario, me: &str, kind: &EventKind, name: &dyn Fn(ActorId)
             format!("{me} gave the Lease up: its holder is now empty, and a candidate may take it at once.")
         }
         EventKind::Released { removed: false } => format!("{me}'s release was refused: the Lease had changed since it last saw it."),
+        EventKind::LostLock { why: Why::RenewDeadline { deadline_us } } => {
+            format!("{me} learns it no longer holds the lock: {}.", renew_deadline(*deadline_us))
+        }
+        EventKind::Abandoned { why: Why::RenewDeadline { deadline_us } } => {
+            format!("{me} gives up the lock on its own judgment and stops: {}.", renew_deadline(*deadline_us))
+        }
         _ => return None,
     })
 }
 
 /// Why a leader stops leading: its renew deadline passed.
-pub fn renew_deadline(deadline_us: crate::time::Micros) -> String {
+fn renew_deadline(deadline_us: crate::time::Micros) -> String {
     format!(
         "its tries at renewing the Lease have failed for the renew deadline ({}, by its own clock), so it stops leading",
         fmt(deadline_us)
     )
 }
 
-pub fn event(e: &Event, me: &str, lease: &str, name: &dyn Fn(ActorId) -> String) -> String {
+/// Its own events, in its words.
+impl crate::service::Words for Event {
+    fn words(&self, sc: &Scenario, me: &str, name: &dyn Fn(ActorId) -> String) -> String {
+        event(self, me, &fmt(from_ms(sc.lock.ttl_ms as i64)), name)
+    }
+}
+
+fn event(e: &Event, me: &str, lease: &str, name: &dyn Fn(ActorId) -> String) -> String {
     match e {
         Event::Held { holder, unchanged_us: 0 } => format!(
             "{me} reads the Lease: {holder} holds it, and the record is not the one {me} saw last (or {me} had seen none). {me} counts the lease duration ({lease}) from now, by its own clock, and waits."

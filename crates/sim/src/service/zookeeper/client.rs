@@ -49,16 +49,16 @@ impl Recipe {
         let msg = match (self.session, self.znode) {
             (None, _) => {
                 let timeout_ms = cx.ttl_ms;
-                k.send(Dest::Leader, |req| Payload::Zk(Msg::Connect { req, timeout_ms }), t, cx, out);
+                k.send(Dest::Leader, |req| Payload::ZooKeeper(Msg::Connect { req, timeout_ms }), t, cx, out);
                 return;
             }
             (Some(session), None) => move |req| Msg::Create { req, session },
             (Some(session), Some(_)) => {
-                k.send(Dest::Leader, |req| Payload::Zk(Msg::GetChildren { req, session }), t, cx, out);
+                k.send(Dest::Leader, |req| Payload::ZooKeeper(Msg::GetChildren { req, session }), t, cx, out);
                 return;
             }
         };
-        k.send(Dest::Leader, |req| Payload::Zk(msg(req)), t, cx, out);
+        k.send(Dest::Leader, |req| Payload::ZooKeeper(msg(req)), t, cx, out);
     }
 
     /// Deletes its znode; `false` without one.
@@ -66,7 +66,7 @@ impl Recipe {
         let (Some(session), Some((seq, _))) = (self.session, self.znode) else { return false };
         self.releasing = true;
         out.push(Effect::Event(EventKind::Releasing));
-        k.send(Dest::Leader, |req| Payload::Zk(Msg::Delete { req, session, seq }), Some(SCRIPT_TIMEOUT_MS), cx, out);
+        k.send(Dest::Leader, |req| Payload::ZooKeeper(Msg::Delete { req, session, seq }), Some(SCRIPT_TIMEOUT_MS), cx, out);
         true
     }
 
@@ -79,7 +79,7 @@ impl Recipe {
         self.znode = None;
         if !self.expired {
             let req = k.request();
-            out.push(Effect::Send(Dest::Leader, Payload::Zk(Msg::Close { req, session })));
+            out.push(Effect::Send(Dest::Leader, Payload::ZooKeeper(Msg::Close { req, session })));
         }
     }
 
@@ -94,14 +94,14 @@ impl Recipe {
         };
         let req = k.request();
         self.pings.push((req, cx.local));
-        out.push(Effect::Send(Dest::Leader, Payload::Zk(Msg::Ping { req, session })));
+        out.push(Effect::Send(Dest::Leader, Payload::ZooKeeper(Msg::Ping { req, session })));
         out.push(Effect::Timer(cx.ttl_ms as Micros * MS / 3, TimerKind::KeepAlive));
         Some(Outcome::Waiting)
     }
 
     /// The ensemble's messages; `None` for any other.
     pub fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
-        let Payload::Zk(msg) = p else { return None };
+        let Payload::ZooKeeper(msg) = p else { return None };
         let answers = msg.req().is_some_and(|r| k.waits_for(r));
         let sent_local = match k.wait {
             Wait::Reply { sent_local, .. } => sent_local,
@@ -204,7 +204,7 @@ impl Recipe {
             }
             Some(pred) => {
                 let t = Some(self.timeout_ms);
-                k.send(Dest::Leader, |req| Payload::Zk(Msg::Exists { req, session, seq: pred }), t, cx, out);
+                k.send(Dest::Leader, |req| Payload::ZooKeeper(Msg::Exists { req, session, seq: pred }), t, cx, out);
                 Outcome::Waiting
             }
         }

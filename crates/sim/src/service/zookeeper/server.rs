@@ -228,13 +228,13 @@ impl Ensemble {
                 self.q.log.ack(id, from);
                 self.commit_ready(env, out);
             }
-            Payload::Zk(msg) if leader == Some(m) => self.request(m, from, msg, env, out),
+            Payload::ZooKeeper(msg) if leader == Some(m) => self.request(m, from, msg, env, out),
             _ => {} // not the leader: requests go unanswered
         }
     }
 
     fn request(&mut self, m: ActorId, from: ActorId, msg: Msg, env: &dyn Env, out: &mut Fx) {
-        let reply = |msg| Effect::Send { from: m, to: from, payload: Payload::Zk(msg) };
+        let reply = |msg| Effect::Send { from: m, to: from, payload: Payload::ZooKeeper(msg) };
         let session = match msg {
             Msg::Create { session, .. }
             | Msg::GetChildren { session, .. }

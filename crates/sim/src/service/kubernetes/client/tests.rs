@@ -1,6 +1,7 @@
 //! A candidate as inputs → effects: client-go's rules, one by one.
 
 use super::*;
+use crate::trace::ServiceEvent;
 
 const S: Micros = 1_000_000;
 
@@ -53,7 +54,7 @@ fn a_candidate_waits_while_the_record_keeps_changing() {
     let (mut e, mut k) = (Elector::new(t()), Core::default());
     let (o, out) = try_once(&mut e, &mut k, held_by("B", 1), 0);
     assert_eq!(o, Some(Outcome::Refused));
-    assert!(matches!(&out[..], [Effect::Event(EventKind::Kubernetes(Event::Held { holder, unchanged_us: 0 }))] if holder == "B"));
+    assert!(matches!(&out[..], [Effect::Event(EventKind::Service(ServiceEvent::Kubernetes(Event::Held { holder, unchanged_us: 0 })))] if holder == "B"));
     // 14 s later the record has changed (B renewed): the wait starts again.
     let (o, _) = try_once(&mut e, &mut k, held_by("B", 2), 14 * S);
     assert_eq!(o, Some(Outcome::Refused));
@@ -126,7 +127,7 @@ fn a_leader_that_cannot_renew_stops_at_its_deadline_by_its_own_clock() {
     for s in [2, 4, 6, 8, 10] {
         let (o, out) = tick(&mut e, &mut k, s * S);
         assert_eq!(o, Some(Outcome::Waiting));
-        assert_eq!(s > 2, out.iter().any(|x| matches!(x, Effect::Event(EventKind::Kubernetes(Event::RenewFailed { .. })))));
+        assert_eq!(s > 2, out.iter().any(|x| matches!(x, Effect::Event(EventKind::Service(ServiceEvent::Kubernetes(Event::RenewFailed { .. }))))));
     }
     let (o, _) = tick(&mut e, &mut k, 12 * S);
     assert!(matches!(o, Some(Outcome::Lost(crate::trace::Why::RenewDeadline { .. }))));
@@ -142,7 +143,7 @@ fn after_a_conflict_a_leader_reads_and_finds_another_holder() {
     let (o, out) = feed(&mut e, &mut k, Msg::Got { req, lease: Some((held_by("B", 9), 5)) }, &cx("A", 2 * S));
     assert_eq!(o, Some(Outcome::Waiting), "its program is not told");
     assert!(
-        matches!(&out[..], [Effect::Event(EventKind::Kubernetes(Event::RenewFailed { holder, .. }))] if holder.as_deref() == Some("B"))
+        matches!(&out[..], [Effect::Event(EventKind::Service(ServiceEvent::Kubernetes(Event::RenewFailed { holder, .. })))] if holder.as_deref() == Some("B"))
     );
 }
 

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::actor::testing::{events, records, sends, FakeEnv};
+use crate::trace::{EventKind, ServiceEvent};
 
 const API: ActorId = 2;
 const A: ActorId = 0;
@@ -46,7 +47,7 @@ fn an_update_naming_a_stale_version_is_refused_with_409() {
     ask(&mut s, &env, A, Msg::Update { req: 2, rv: 1, record: rec("A", 0) });
     let out = ask(&mut s, &env, B, Msg::Update { req: 3, rv: 1, record: rec("B", 1) });
     assert_eq!(reply(&out), Msg::Conflict { req: 3 });
-    assert_eq!(events(&out), vec![(API, EventKind::Kubernetes(Event::Conflict { client: B, sent: Some(1), rv: Some(2) }))]);
+    assert_eq!(events(&out), vec![(API, EventKind::Service(ServiceEvent::Kubernetes(Event::Conflict { client: B, sent: Some(1), rv: Some(2) })))]);
     assert!(records(&out).is_empty(), "nothing changes");
     let out = ask(&mut s, &env, B, Msg::Create { req: 4, record: rec("B", 0) });
     assert_eq!(reply(&out), Msg::Conflict { req: 4 }, "the Lease already exists");
@@ -70,7 +71,7 @@ fn a_renewal_extends_the_term_and_a_takeover_ends_the_old_grant() {
     assert!(r.iter().any(|x| matches!(x, Fact::Grant(g) if g.client == B && g.token == Some(1))));
     assert_eq!(
         events(&out),
-        vec![(API, EventKind::Kubernetes(Event::Written { client: B, change: Change::TookOver, rv: 3, transitions: 1 }))]
+        vec![(API, EventKind::Service(ServiceEvent::Kubernetes(Event::Written { client: B, change: Change::TookOver, rv: 3, transitions: 1 })))]
     );
 }
 

@@ -11,7 +11,7 @@ fn last(out: &[Effect]) -> (u64, Msg) {
     out.iter()
         .rev()
         .find_map(|e| match e {
-            Effect::Send(Dest::Leader, Payload::Zk(m)) => Some((msg_req(m), m.clone())),
+            Effect::Send(Dest::Leader, Payload::ZooKeeper(m)) => Some((msg_req(m), m.clone())),
             _ => None,
         })
         .expect("a request")
@@ -23,7 +23,7 @@ fn msg_req(m: &Msg) -> u64 {
 
 fn feed(r: &mut Recipe, k: &mut Core, msg: Msg, at: Micros) -> (Option<Outcome>, Vec<Effect>) {
     let mut out = Vec::new();
-    let o = r.on_message(&Payload::Zk(msg), k, &cx(at), &mut out);
+    let o = r.on_message(&Payload::ZooKeeper(msg), k, &cx(at), &mut out);
     (o, out)
 }
 

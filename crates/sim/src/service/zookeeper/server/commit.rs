@@ -15,7 +15,7 @@ impl Ensemble {
         self.zxid += 1;
         let zxid = self.zxid;
         out.push(Effect::Event { actor: leader, kind: EventKind::Committed { what, revision: zxid } });
-        let reply = |to, msg| Effect::Send { from: leader, to, payload: Payload::Zk(msg) };
+        let reply = |to, msg| Effect::Send { from: leader, to, payload: Payload::ZooKeeper(msg) };
         match op {
             Op::CreateSession { client, req, timeout_ms, session } => {
                 let expires_mono = env.mono(leader) + from_ms(timeout_ms as i64);
@@ -73,7 +73,7 @@ impl Ensemble {
     fn fire_watches(&mut self, seq: u64, out: &mut Fx) {
         let Some(leader) = self.q.leader else { return };
         for (_, client) in self.watches.remove(&seq).unwrap_or_default() {
-            out.push(Effect::Send { from: leader, to: client, payload: Payload::Zk(Msg::Deleted { seq }) });
+            out.push(Effect::Send { from: leader, to: client, payload: Payload::ZooKeeper(Msg::Deleted { seq }) });
         }
     }
 }

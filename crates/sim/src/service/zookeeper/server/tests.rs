@@ -27,7 +27,7 @@ fn elected(e: &FakeEnv) -> Ensemble {
 /// Sends a request to the leader and delivers its proposal to the followers and their acks back.
 fn ask(z: &mut Ensemble, from: ActorId, msg: Msg, e: &FakeEnv) -> Fx {
     let mut all = Vec::new();
-    z.on_message(ZK1, from, Payload::Zk(msg), e, &mut all);
+    z.on_message(ZK1, from, Payload::ZooKeeper(msg), e, &mut all);
     let appends: Vec<_> = sends(&all).into_iter().filter(|s| matches!(s.2, Payload::Append { .. })).collect();
     for (_, to, p) in appends {
         let mut acks = Vec::new();
@@ -44,7 +44,7 @@ fn reply(out: &Fx, to: ActorId) -> Msg {
     sends(out)
         .into_iter()
         .find_map(|(_, t, p)| match p {
-            Payload::Zk(m) if t == to => Some(m),
+            Payload::ZooKeeper(m) if t == to => Some(m),
             _ => None,
         })
         .expect("a reply")
@@ -143,7 +143,7 @@ fn followers_do_not_answer_clients_and_no_majority_means_no_leader() {
     let mut e = env();
     let mut z = elected(&e);
     let mut out = Vec::new();
-    z.on_message(ZK2, A, Payload::Zk(Msg::Connect { req: 1, timeout_ms: 6_000 }), &e, &mut out);
+    z.on_message(ZK2, A, Payload::ZooKeeper(Msg::Connect { req: 1, timeout_ms: 6_000 }), &e, &mut out);
     assert!(out.is_empty());
     e.down = vec![ZK1, ZK2];
     let mut out = Vec::new();
@@ -223,7 +223,7 @@ fn a_closed_session_takes_one_zxid_and_its_ephemeral_znode_and_fires_the_watch()
     assert_eq!(reply(&out, B), Msg::Deleted { seq });
     // A real server notifies the closing session of its own znode's deletion, then answers.
     let to_a: Vec<Payload> = sends(&out).into_iter().filter(|s| s.1 == A).map(|s| s.2).collect();
-    assert_eq!(to_a, vec![Payload::Zk(Msg::Deleted { seq }), Payload::Zk(Msg::Closed { req: 4 })]);
+    assert_eq!(to_a, vec![Payload::ZooKeeper(Msg::Deleted { seq }), Payload::ZooKeeper(Msg::Closed { req: 4 })]);
     let out = ask(&mut z, A, Msg::Ping { req: 5, session: sa }, &e);
     assert_eq!(reply(&out, A), Msg::SessionExpired { req: 5 });
 }
