@@ -21,7 +21,8 @@ pub enum TimerKind {
     WorkDone,
     Retry,
     Timeout(u64),
-    /// Consensus: time to send the session's next keepalive.
+    /// A renewal the protocol sends in the background while the program works: the consensus
+    /// session's keepalive, ZooKeeper's ping, a Kubernetes leader's round, Redisson's watchdog.
     KeepAlive,
 }
 

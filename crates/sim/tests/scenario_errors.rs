@@ -223,6 +223,18 @@ fn a_file_is_utf8_text_of_at_most_1_mb_whoever_reads_it() {
 }
 
 #[test]
+fn a_watchdog_belongs_to_a_single_redis_lock() {
+    let mut v = base();
+    v["lock"]["watchdog"] = serde_json::json!(true);
+    assert!(Scenario::from_value(serde_json::from_value(v.clone()).unwrap()).is_ok(), "a Redis lock may have one");
+    v["lock"]["kind"] = serde_json::json!("redlock");
+    let e = err_of(v.clone());
+    assert!(e.starts_with("lock.watchdog: Redisson's watchdog renews a single Redis lock"), "{e}");
+    v["lock"]["watchdog"] = serde_json::json!("yes");
+    assert!(err_of(v).starts_with("lock.watchdog: expected"), "a switch is true or false");
+}
+
+#[test]
 fn the_drift_factor_is_checked_whatever_the_lock() {
     let mut v = base();
     v["lock"]["clock_drift_factor"] = serde_json::json!(1e308);

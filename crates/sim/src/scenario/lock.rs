@@ -139,6 +139,11 @@ pub struct LockService {
     /// core clients use 2 s).
     #[serde(default = "default_retry_period", skip_serializing_if = "is_default_retry_period")]
     pub retry_period_ms: u64,
+    /// Redis: the client is Redisson's, whose lock watchdog renews the lock in the background
+    /// while its program works (a lock taken without a leaseTime): `ttl_ms` is then its
+    /// `lockWatchdogTimeout`, renewed every third of it (SEMANTICS §2.5).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub watchdog: bool,
 }
 
 pub(super) fn default_renew_deadline() -> u64 {

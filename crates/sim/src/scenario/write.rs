@@ -118,6 +118,7 @@ impl ToValue for LockService {
             recheck_after_wait,
             renew_deadline_ms,
             retry_period_ms,
+            watchdog,
         } = self;
         Object::new()
             .put("kind", kind)
@@ -134,6 +135,7 @@ impl ToValue for LockService {
             .put_unless(is_yes(recheck_after_wait), "recheck_after_wait", recheck_after_wait)
             .put_unless(is_default_renew_deadline(renew_deadline_ms), "renew_deadline_ms", renew_deadline_ms)
             .put_unless(is_default_retry_period(retry_period_ms), "retry_period_ms", retry_period_ms)
+            .put_unless(!watchdog, "watchdog", watchdog)
             .done()
     }
 }

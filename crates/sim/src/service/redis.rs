@@ -13,6 +13,7 @@ use crate::trace::ActorId;
 pub mod client;
 pub mod server;
 pub(crate) mod slice;
+pub mod watchdog;
 
 pub use crate::wire::redis::{Entry, RedisCmd, RedisReply};
 

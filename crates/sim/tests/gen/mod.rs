@@ -78,6 +78,7 @@ pub fn scenario(seed: u64) -> Scenario {
         recheck_after_wait: g.chance(85),
         renew_deadline_ms: 10_000,
         retry_period_ms: 2_000,
+        watchdog: false,
     };
     let source = match kind {
         LockKind::Consensus | LockKind::ZooKeeper => g.pick(&[TokenKind::Counter, TokenKind::None]),

@@ -190,6 +190,18 @@ pub static SETTINGS: &[Setting] = &[
         get: |s| written(&s.lock.renew),
         present: always,
     },
+    // Redisson's lock watchdog (SEMANTICS §2.5): the TTL is then its lockWatchdogTimeout.
+    Setting {
+        path: "lock.watchdog",
+        id: "watchdog",
+        label: "Watchdog (Redisson)",
+        said: "Redisson's lock watchdog",
+        kind: Kind::Switch("off", "on"),
+        section: Section::Lock,
+        services: &[Redis],
+        get: |s| on(s.lock.watchdog),
+        present: always,
+    },
     Setting {
         path: "lock.persistence",
         id: "persistence",

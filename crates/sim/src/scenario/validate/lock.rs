@@ -88,6 +88,12 @@ impl Scenario {
                 );
             }
         }
+        if l.watchdog && l.kind != LockKind::Redis {
+            return err(
+                "lock.watchdog".into(),
+                "Redisson's watchdog renews a single Redis lock (kind redis); this lock service renews its own way: remove it".into(),
+            );
+        }
         if self.token.start == 0 || self.token.start > SEED {
             return err("token.start".into(), format!("must be between 1 and {SEED}"));
         }

@@ -1,11 +1,13 @@
 //! The client side of the single-node Redis lock (SEMANTICS §1): `SET lock <owner> NX PX <ttl>`
 //! (with `INCR` in the same script when the counter lives on the node), a compare-and-extend
 //! script or a plain `PEXPIRE` to renew, a compare-and-delete script or a plain `DEL` to
-//! release. Every request goes to the current primary.
+//! release. Every request goes to the current primary. With `lock.watchdog`, Redisson's
+//! watchdog renews the lock in the background while the program works ([`Watchdog`]).
 
+use super::watchdog::Watchdog;
 use super::{RedisCmd, RedisReply};
 use crate::msg::{Dest, Payload};
-use crate::proto::{Core, Cx, Effect, Lease, Outcome, Wait, SCRIPT_TIMEOUT_MS};
+use crate::proto::{Core, Cx, Effect, Lease, Outcome, TimerKind, Wait, SCRIPT_TIMEOUT_MS};
 use crate::scenario::{ReleaseStyle, RenewStyle};
 use crate::time::{Micros, MS};
 use crate::trace::EventKind;
@@ -49,11 +51,18 @@ pub struct Single {
     scripts: Scripts,
     /// Whether the acquire script also increments the fencing counter on the node.
     incr: bool,
+    /// Redisson's lock watchdog, when the client has one.
+    watchdog: Option<Watchdog>,
 }
 
 impl Single {
     pub fn new(scripts: Scripts, incr: bool) -> Single {
-        Single { op: None, scripts, incr }
+        Single { op: None, scripts, incr, watchdog: None }
+    }
+
+    /// The same client with Redisson's lock watchdog renewing its lock in the background.
+    pub fn with_watchdog(self) -> Single {
+        Single { watchdog: Some(Watchdog::default()), ..self }
     }
 
     /// One attempt at the lock.
@@ -75,6 +84,9 @@ impl Single {
     /// Releases the lease it holds; `false` when it holds none.
     pub fn release(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool {
         let Some(lease) = &k.lease else { return false };
+        if let Some(w) = &mut self.watchdog {
+            w.stop(); // unlock() cancels the renewal
+        }
         self.op = Some(Op::Release);
         let cmd = self.scripts.release(lease.owner.clone());
         out.push(Effect::Event(EventKind::Releasing));
@@ -85,6 +97,9 @@ impl Single {
     /// A Redis reply; `None` for any other message.
     pub fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
         let Payload::RedisReply { req, reply } = p else { return None };
+        if let Some(o) = self.watchdog.as_mut().and_then(|w| w.on_reply(*req, *reply == RedisReply::Int(1), k, cx, out)) {
+            return Some(o);
+        }
         let Wait::Reply { req: waiting, sent_local } = k.wait else { return Some(Outcome::Waiting) };
         if *req != waiting {
             return Some(Outcome::Waiting); // a late reply to an earlier request
@@ -96,6 +111,9 @@ impl Single {
                     k.lease = Some(Lease { owner: k.owner.clone(), token, grant, until_local });
                     let token = k.token(cx);
                     out.push(Effect::Event(EventKind::Acquired { token, until_local_us: until_local, grant }));
+                    if let Some(w) = &mut self.watchdog {
+                        w.start(cx, out);
+                    }
                     Outcome::Acquired
                 }
                 _ => {
@@ -119,25 +137,30 @@ impl Single {
             None => Outcome::Waiting,
         })
     }
+
+    /// The watchdog's timer; `None` for any other (or without a watchdog).
+    pub fn on_timer(&mut self, kind: TimerKind, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
+        self.watchdog.as_mut()?.on_timer(kind, k, cx, out)
+    }
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::scenario::TokenKind;
 
-    fn cx(local: Micros) -> Cx<'static> {
+    pub(in crate::service::redis) fn cx(local: Micros) -> Cx<'static> {
         Cx { local, mono: local, name: "A", ttl_ms: 10_000, token: TokenKind::Counter, next_grant: 0, next_token: None }
     }
 
-    fn holding() -> Core {
+    pub(in crate::service::redis) fn holding() -> Core {
         let mut k = Core::default();
         k.owner = "a1".into();
         k.lease = Some(Lease { owner: "a1".into(), token: Some(33), grant: 0, until_local: 10_000_000 });
         k
     }
 
-    fn sent(out: &[Effect]) -> (u64, RedisCmd) {
+    pub(in crate::service::redis) fn sent(out: &[Effect]) -> (u64, RedisCmd) {
         match out.iter().find_map(|e| match e {
             Effect::Send(Dest::Lock, Payload::Redis { req, cmd }) => Some((*req, cmd.clone())),
             _ => None,

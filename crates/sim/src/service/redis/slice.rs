@@ -5,10 +5,10 @@ use super::client::{Scripts, Single};
 use super::server::{Servers, Timer};
 use crate::actor::{Env, Out, ServerFault};
 use crate::msg::{Dest, Payload};
-use crate::proto::{Core, Cx, Effect, Outcome};
+use crate::proto::{Core, Cx, Effect, Outcome, TimerKind};
 use crate::scenario::{CounterStore, Persistence, Scenario, TokenKind};
 use crate::service::{LockClient, LockServer, Redis, Slice};
-use crate::trace::{ActorId, Role};
+use crate::trace::{ActorId, EventKind, Role};
 
 /// Whether the clients' tokens come from a counter on the Redis primary (`INCR lock:fence`).
 pub(crate) fn counter_on_node(sc: &Scenario) -> bool {
@@ -35,7 +35,19 @@ impl Slice for Redis {
     }
 
     fn client(sc: &Scenario) -> Single {
-        Single::new(Scripts { release: sc.lock.release, renew: sc.lock.renew }, counter_on_node(sc))
+        let single = Single::new(Scripts { release: sc.lock.release, renew: sc.lock.renew }, counter_on_node(sc));
+        if sc.lock.watchdog {
+            single.with_watchdog()
+        } else {
+            single
+        }
+    }
+
+    fn narrate(sc: &Scenario, me: &str, kind: &EventKind, _: &dyn Fn(ActorId) -> String) -> Option<String> {
+        match kind {
+            EventKind::NoticeIgnored { .. } if sc.lock.watchdog => super::watchdog::narrate(me, kind),
+            _ => None,
+        }
     }
 }
 
@@ -79,5 +91,8 @@ impl LockClient for Single {
 
     fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
         Single::on_message(self, p, k, cx, out)
+    }
+    fn on_timer(&mut self, kind: TimerKind, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
+        Single::on_timer(self, kind, k, cx, out)
     }
 }
