@@ -13,7 +13,7 @@ use std::sync::{Mutex, OnceLock};
 use crate::scenario::Scenario;
 
 /// The course's chapters, in order: (id, title).
-pub const CHAPTERS: [(&str, &str); 7] = [
+pub const CHAPTERS: [(&str, &str); 8] = [
     ("leases", "Leases: acquire, renew, release"),
     ("gc-pause", "The GC-pause story"),
     ("fencing", "Fencing done right and wrong"),
@@ -21,6 +21,7 @@ pub const CHAPTERS: [(&str, &str); 7] = [
     ("redlock", "Redlock and the debate"),
     ("consensus", "Consensus"),
     ("alternatives", "Alternatives to a lock"),
+    ("incidents", "It happened"),
 ];
 
 /// A scenario's place in the course, known without its file.
@@ -81,6 +82,7 @@ scenarios!(
     "db-transaction",
     "transaction-external-effect",
     "work-claim-queue",
+    "redisson-watchdog",
 );
 
 /// Every library scenario, in course order, parsed once and kept.

@@ -46,6 +46,7 @@ const TABLE: &[(&str, sim::Safety, Option<sim::Safety>)] = &[
     ("db-transaction", Safe, None),
     ("transaction-external-effect", Unsafe, Some(Safe)),
     ("work-claim-queue", Unsafe, Some(Safe)),
+    ("redisson-watchdog", Unsafe, Some(Safe)),
 ];
 
 fn run(s: &sim::Scenario) -> sim::Run {
