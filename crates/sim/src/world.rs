@@ -1,10 +1,10 @@
 //! The driver: [`simulate`] runs a scenario to a [`Run`].
 //!
 //! One `World` delivers everything, like TigerBeetle's simulator or a turmoil sim: the event
-//! queue, ordered by (true time, sequence number), and each actor's clock, pause and crash
-//! state are here; the actors are elsewhere and never act on the world themselves. Clients
-//! return [`crate::client::Effect`]s; the lock service's servers and the resource return
-//! [`crate::actor::Effect`]s; only the driver sends, arms timers and records.
+//! queue, ordered by true time and then by the order queued, and each actor's clock, pause
+//! and crash state are here; the actors are elsewhere and never act on the world themselves.
+//! Clients return [`crate::client::Effect`]s; the lock service's servers and the resource
+//! return [`crate::actor::Effect`]s; only the driver sends, arms timers and records.
 //!
 //! By concern: `world/setup.rs` compiles the scenario into ids and microseconds once;
 //! `world/net.rs` is the network; `world/faults.rs` pauses, crashes, restarts and partitions;
