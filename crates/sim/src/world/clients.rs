@@ -23,8 +23,7 @@ impl World<'_> {
         c.handle_into(input, &cx, &mut effects);
         // The last event the client asked for: a grant it decides follows the event that says so.
         let mut announced = None;
-        effects.reverse();
-        while let Some(e) = effects.pop() {
+        for e in effects.drain(..) {
             match e {
                 Effect::Send(dest, p) => {
                     let to = match dest {
