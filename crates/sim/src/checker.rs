@@ -13,7 +13,7 @@
 //! sentence from it when the finding is shown.
 
 use crate::scenario::Scenario;
-use crate::trace::{Applied, Run};
+use crate::trace::{Applied, Event, EventKind, Run};
 mod hazards;
 mod stalls;
 mod violations;
@@ -32,6 +32,39 @@ pub const LISTED_PER_KIND: usize = 32;
 struct Cx<'a> {
     run: &'a Run,
     sc: &'a Scenario,
+    picked: Picked<'a>,
+}
+
+/// The few events the passes read, picked out of the run's events in one walk, in their order,
+/// so that each pass reads its own rather than every event again.
+#[derive(Default)]
+struct Picked<'a> {
+    /// External effects sent, not deduplicated (`duplicates`).
+    effects: Vec<&'a Event>,
+    /// Keys deleted or extended by another than their owner (`foreign_ops`).
+    foreign: Vec<&'a Event>,
+    /// Clients that gave up or stopped short (`liveness`).
+    stops: Vec<&'a Event>,
+    /// Quorums lost and leaders elected (`liveness`).
+    quorum: Vec<&'a Event>,
+    /// Redlock rounds that failed (`stalls`).
+    tallies: Vec<&'a Event>,
+}
+
+fn pick(events: &[Event]) -> Picked<'_> {
+    let mut p = Picked::default();
+    for e in events {
+        let list = match e.kind {
+            EventKind::EffectSent { deduplicated: false, .. } => &mut p.effects,
+            EventKind::KeyDeleted { foreign: true, .. } | EventKind::KeyExtended { foreign: true, .. } => &mut p.foreign,
+            EventKind::GaveUp | EventKind::Done { completed: false } => &mut p.stops,
+            EventKind::NoQuorum { .. } | EventKind::LeaderElected { .. } => &mut p.quorum,
+            EventKind::Tally { ok: false, extend: false, .. } => &mut p.tallies,
+            _ => continue,
+        };
+        list.push(e);
+    }
+    p
 }
 
 /// Findings as they are found, at most [`LISTED_PER_KIND`] of each kind written out.
@@ -115,7 +148,7 @@ impl Cx<'_> {
 
 /// Judges a finished run.
 pub fn check(run: &Run, sc: &Scenario) -> Verdict {
-    let cx = Cx { run, sc };
+    let cx = Cx { run, sc, picked: pick(&run.events) };
     let mut v = Findings::default();
     lost_updates(&cx, &mut v);
     out_of_order(&cx, &mut v);

@@ -102,7 +102,7 @@ pub(super) fn double_grants(cx: &Cx, out: &mut Findings) {
 }
 
 pub(super) fn foreign_ops(cx: &Cx, out: &mut Findings) {
-    for e in &cx.run.events {
+    for &e in &cx.picked.foreign {
         let (kind, cause, owner, by) = match e.kind {
             EventKind::KeyDeleted { owner, by, foreign: true } => (Kind::ForeignRelease, Cause::ForeignRelease { by, owner }, owner, by),
             EventKind::KeyExtended { owner, by, foreign: true } => (Kind::ForeignRenew, Cause::ForeignRenew { by, owner }, owner, by),
@@ -200,7 +200,7 @@ pub(super) fn liveness(cx: &Cx, notes: &mut Findings) {
     }
     let note =
         |property, e: &crate::trace::Event, cause| Finding { property, at_us: e.at_us, actors: vec![e.actor], cause, event: Some(e.id) };
-    for e in &run.events {
+    for &e in &cx.picked.stops {
         match e.kind {
             EventKind::GaveUp => notes.add(Kind::Liveness, || note(Kind::Liveness, e, Cause::GaveUp { client: e.actor })),
             EventKind::Done { completed: false } => {
@@ -211,7 +211,7 @@ pub(super) fn liveness(cx: &Cx, notes: &mut Findings) {
     }
     // A consensus service without a quorum: how long nothing could be granted or expire.
     let mut lost_at = None;
-    for e in &run.events {
+    for &e in &cx.picked.quorum {
         match e.kind {
             EventKind::NoQuorum { since_us } => lost_at = lost_at.or(Some(since_us)),
             EventKind::LeaderElected { .. } => {

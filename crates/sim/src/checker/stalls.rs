@@ -18,8 +18,9 @@ struct Failed {
 pub(super) fn stalls(cx: &Cx, notes: &mut Findings) {
     let run = cx.run;
     let held = |t: Micros| run.grants.iter().any(|g| g.at_us <= t && t < g.term_end_us.min(g.released_us.unwrap_or(Micros::MAX)));
-    let failed: Vec<Failed> = run
-        .events
+    let failed: Vec<Failed> = cx
+        .picked
+        .tallies
         .iter()
         .filter_map(|e| match &e.kind {
             EventKind::Tally { ok: false, extend: false, votes, .. } if !held(e.at_us) => {

@@ -106,7 +106,7 @@ pub(super) fn duplicates(cx: &Cx, out: &mut Findings) {
     let run = cx.run;
     // External effects sent from inside a transaction: a rollback does not take them back.
     let mut sent: crate::flat::Map<&str, &crate::trace::Event> = crate::flat::Map::new();
-    for e in &run.events {
+    for &e in &cx.picked.effects {
         let EventKind::EffectSent { key, deduplicated: false, .. } = &e.kind else { continue };
         match sent.get(key.as_str()) {
             None => {
