@@ -52,8 +52,14 @@ enum Action {
         inc: u32,
         timer: Timer,
         gate: Gate,
-        /// Set for work: the timer is due once the process has computed for that long.
-        cpu: Option<Cpu>,
+    },
+    /// A client's work, done once its process has computed for that long (then its
+    /// `WorkDone` timer fires); `inc` as for a timer. Apart from the timers, which it would
+    /// make a third larger.
+    Work {
+        actor: ActorId,
+        inc: u32,
+        cpu: Cpu,
     },
     Fault(usize),
     /// A server's output held for its fsync (`World::fsync`), and its incarnation then.
@@ -66,7 +72,10 @@ impl Action {
     /// The actor whose process does this work (paused: it waits; crashed: it is lost).
     fn worker(&self, msgs: &[Message]) -> Option<ActorId> {
         match self {
-            Action::Start(a) | Action::Flush(a, ..) | Action::Timer { actor: a, gate: Gate::Process, .. } => Some(*a),
+            Action::Start(a)
+            | Action::Flush(a, ..)
+            | Action::Work { actor: a, .. }
+            | Action::Timer { actor: a, gate: Gate::Process, .. } => Some(*a),
             Action::Deliver(m) => Some(msgs[*m].to),
             _ => None,
         }
@@ -299,19 +308,23 @@ impl World<'_> {
         match action {
             Action::Start(a) => self.client_input(a, crate::client::Input::Start),
             Action::Deliver(m) => self.deliver(m),
-            Action::Timer { actor, inc, timer, gate, cpu } => {
+            Action::Timer { actor, inc, timer, gate } => {
                 if gate == Gate::Process && self.procs[actor].inc != inc {
                     return;
                 }
-                if let Some(c) = cpu {
-                    let computed = self.now - c.from - (self.procs[actor].paused_total - c.paused);
-                    if computed < c.work {
-                        let rest = c.work - computed;
-                        self.push(self.now + rest, Action::Timer { actor, inc, timer, gate, cpu });
-                        return;
-                    }
-                }
                 self.timer(actor, timer);
+            }
+            Action::Work { actor, inc, cpu: c } => {
+                if self.procs[actor].inc != inc {
+                    return;
+                }
+                let computed = self.now - c.from - (self.procs[actor].paused_total - c.paused);
+                if computed < c.work {
+                    let rest = c.work - computed;
+                    self.push(self.now + rest, Action::Work { actor, inc, cpu: c });
+                    return;
+                }
+                self.timer(actor, Timer::Client(TimerKind::WorkDone));
             }
             Action::Fault(i) => self.fault(i),
             Action::Flush(a, inc, out) => self.flush(a, inc, out),
@@ -353,7 +366,7 @@ impl World<'_> {
                 Effect::Event { actor, kind } => announced = Some(self.emit(actor, kind, None)),
                 Effect::Timer { actor, at, timer, gate } => {
                     let inc = self.procs[actor].inc;
-                    self.push(at, Action::Timer { actor, inc, timer: lift(timer), gate, cpu: None });
+                    self.push(at, Action::Timer { actor, inc, timer: lift(timer), gate });
                 }
                 Effect::Record(r) => self.record(r, announced),
                 Effect::Crash(a) => self.crash(a),

@@ -39,9 +39,13 @@ impl World<'_> {
                     let gate = crate::actor::Gate::Process;
                     // Work is computation, which a pause freezes; the other timers are
                     // measured on the clock, and a pause only makes them fire late.
-                    let cpu =
-                        (kind == TimerKind::WorkDone).then_some(Cpu { from: self.now, work: after, paused: self.procs[a].paused_total });
-                    self.push(self.now + after, Action::Timer { actor: a, inc, timer: Timer::Client(kind), gate, cpu });
+                    let action = match kind {
+                        TimerKind::WorkDone => {
+                            Action::Work { actor: a, inc, cpu: Cpu { from: self.now, work: after, paused: self.procs[a].paused_total } }
+                        }
+                        _ => Action::Timer { actor: a, inc, timer: Timer::Client(kind), gate },
+                    };
+                    self.push(self.now + after, action);
                 }
                 Effect::Event(kind) => announced = Some(self.client_event(a, kind)),
                 Effect::Grant(g) => self.client_grant(a, g, announced),
