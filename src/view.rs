@@ -47,6 +47,79 @@ pub fn prose(text: &str) -> yew::Html {
         .collect()
 }
 
+/// A scenario's source as the story shows it: its words as text, and each `https://` address
+/// in it a link that opens beside the lab (`rel="noopener"`, so the page opened cannot reach
+/// back into the lab). Nothing else in a source is markup: a scenario's text is only ever
+/// text ([`address_spans`] says where the addresses are).
+pub fn linked(text: &str) -> yew::Html {
+    use yew::html;
+    address_spans(text)
+        .into_iter()
+        .map(|(address, part)| {
+            if address {
+                html! { <a href={part.to_string()} target="_blank" rel="noopener">{ part }</a> }
+            } else {
+                yew::Html::from(part)
+            }
+        })
+        .collect()
+}
+
+/// A text cut into its `https://` addresses (true) and the words between them (false), in
+/// order. An address runs to the next space (or `<`, `>`, `"`, which no address holds); a closing parenthesis, bracket or punctuation
+/// mark that ends it is the sentence's (`(https://etcd.io/docs/)` links `https://etcd.io/docs/`),
+/// unless the address opened that bracket itself. `https://` with nothing after it is text.
+pub fn address_spans(text: &str) -> Vec<(bool, &str)> {
+    const SCHEME: &str = "https://";
+    let (mut out, mut from, mut at) = (Vec::new(), 0, 0);
+    while let Some(found) = text[at..].find(SCHEME) {
+        let start = at + found;
+        let tail = &text[start..];
+        let mut end = tail.find(|c: char| c.is_whitespace() || matches!(c, '<' | '>' | '"')).unwrap_or(tail.len());
+        while let Some(last) = tail[..end].chars().next_back() {
+            let unmatched = |open, close| last == close && tail[..end].matches(open).count() < tail[..end].matches(close).count();
+            if !(matches!(last, '.' | ',' | ';' | ':' | '!' | '?' | '"' | '\'' | '”' | '’') || unmatched('(', ')') || unmatched('[', ']'))
+            {
+                break;
+            }
+            end -= last.len_utf8();
+        }
+        at = start + end.max(SCHEME.len());
+        if end > SCHEME.len() {
+            if from < start {
+                out.push((false, &text[from..start]));
+            }
+            out.push((true, &text[start..at]));
+            from = at;
+        }
+    }
+    if from < text.len() {
+        out.push((false, &text[from..]));
+    }
+    out
+}
+
+#[cfg(test)]
+#[test]
+fn a_source_links_its_https_addresses_and_leaves_the_sentence_its_punctuation() {
+    let faq = "etcd docs, FAQ (https://etcd.io/docs/v3.5/faq/)";
+    assert_eq!(address_spans(faq), [(false, "etcd docs, FAQ ("), (true, "https://etcd.io/docs/v3.5/faq/"), (false, ")")]);
+    let issue = "etcd-io/etcd#10811 (2019): https://github.com/etcd-io/etcd/issues/10811";
+    assert_eq!(address_spans(issue), [(false, "etcd-io/etcd#10811 (2019): "), (true, "https://github.com/etcd-io/etcd/issues/10811")]);
+    assert_eq!(
+        address_spans("see https://a.example/x, and https://b.example/y_(z)."),
+        [(false, "see "), (true, "https://a.example/x"), (false, ", and "), (true, "https://b.example/y_(z)"), (false, ".")]
+    );
+    assert_eq!(
+        address_spans("no address, http://plain.example and https:// alone"),
+        [(false, "no address, http://plain.example and https:// alone")]
+    );
+    assert_eq!(address_spans("https://x.example"), [(true, "https://x.example")]);
+    assert_eq!(address_spans(""), []);
+    // What is not an address stays text, markup or not: Yew escapes it.
+    assert_eq!(address_spans("<b>https://x.example/?a=1<i></b>"), [(false, "<b>"), (true, "https://x.example/?a=1"), (false, "<i></b>")]);
+}
+
 /// The same text where it cannot be styled (an attribute read aloud, a tooltip, an SVG label):
 /// the quoted parts without their backticks.
 pub fn unquoted(text: &str) -> String {

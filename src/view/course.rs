@@ -197,7 +197,9 @@ pub fn Story(p: &StoryProps) -> Html {
                     if !sc.simplifications.is_empty() {
                         <p class="simpl"><strong>{ "Simplified: " }</strong>{ crate::view::prose(&sc.simplifications.join(" ")) }</p>
                     }
-                    <p class="sources"><strong>{ "Sources: " }</strong>{ sc.sources.join("; ") }</p>
+                    <p class="sources"><strong>{ "Sources: " }</strong>
+                        { for sc.sources.iter().enumerate().map(|(i, source)| html! { <>{ if i > 0 { "; " } else { "" } }{ crate::view::linked(source) }</> }) }
+                    </p>
                 </div>
             }
         </div>
