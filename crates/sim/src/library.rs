@@ -73,7 +73,6 @@ scenarios!(
     "consensus-fenced",
     "consensus-quorum-loss",
     "consensus-disk-stall",
-    "consensus-wait-expired",
     "zookeeper-unfenced",
     "zookeeper-fenced",
     "k8s-lease-paused-leader",
@@ -82,6 +81,7 @@ scenarios!(
     "db-transaction",
     "transaction-external-effect",
     "work-claim-queue",
+    "consensus-wait-expired",
     "redisson-watchdog",
 );
 

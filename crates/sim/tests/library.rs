@@ -37,7 +37,6 @@ const TABLE: &[(&str, sim::Safety, Option<sim::Safety>)] = &[
     ("consensus-fenced", Safe, None),
     ("consensus-quorum-loss", Safe, None),
     ("consensus-disk-stall", Safe, None),
-    ("consensus-wait-expired", Unsafe, Some(Safe)),
     ("zookeeper-unfenced", Unsafe, Some(Safe)),
     ("zookeeper-fenced", Safe, None),
     ("k8s-lease-paused-leader", Unsafe, Some(Safe)),
@@ -46,6 +45,7 @@ const TABLE: &[(&str, sim::Safety, Option<sim::Safety>)] = &[
     ("db-transaction", Safe, None),
     ("transaction-external-effect", Unsafe, Some(Safe)),
     ("work-claim-queue", Unsafe, Some(Safe)),
+    ("consensus-wait-expired", Unsafe, Some(Safe)),
     ("redisson-watchdog", Unsafe, Some(Safe)),
 ];
 
