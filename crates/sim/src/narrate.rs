@@ -192,6 +192,7 @@ pub fn sentence(cx: &Cx, a: ActorId, kind: &EventKind) -> String {
         | Unchanged { .. }
         | LockGranted { .. }
         | LeaseExpired { .. }
+        | LockDelayed { .. }
         | LeaderElected { .. }
         | NoQuorum { .. }
         | SteppedDown { .. } => crate::service::consensus::narrate(me, kind, &n, cx.sc.lock.election_timeout_ms)

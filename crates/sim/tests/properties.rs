@@ -45,6 +45,7 @@ fn base(seed: u64, ttl_ms: u64, fencing: Fencing, clients: Vec<Client>, faults: 
             clock_drift_factor: 0.01,
             election_timeout_ms: 1000,
             recheck_after_wait: true,
+            lock_delay_ms: 0,
             renew_deadline_ms: 10_000,
             retry_period_ms: 2_000,
             watchdog: false,

@@ -131,6 +131,11 @@ pub struct LockService {
     /// found by Jepsen (etcd-io/etcd#11456).
     #[serde(default = "yes", skip_serializing_if = "is_yes")]
     pub recheck_after_wait: bool,
+    /// Consensus: Chubby's lock-delay (Burrows, OSDI '06, §2.4): after a holder is lost (its
+    /// lease expired; not a release), the lock is granted to no one else for this long. etcd
+    /// has none; 0, the default, is its behaviour. At most 60,000 (Chubby's bound, one minute).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lock_delay_ms: u64,
     /// Kubernetes: how long a leader keeps trying to renew before it stops leading (client-go's
     /// RenewDeadline; core clients use 10 s).
     #[serde(default = "default_renew_deadline", skip_serializing_if = "is_default_renew_deadline")]
@@ -168,6 +173,11 @@ pub(super) fn default_election() -> u64 {
 pub(super) fn is_default_election(n: &u64) -> bool {
     *n == 1000
 }
+pub(super) fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+/// Chubby's bound on a lock-delay: one minute (Burrows, OSDI '06, §2.4).
+pub const LOCK_DELAY_MS_MAX: u64 = 60_000;
 pub(super) fn yes() -> bool {
     true
 }

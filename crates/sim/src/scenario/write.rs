@@ -116,6 +116,7 @@ impl ToValue for LockService {
             clock_drift_factor,
             election_timeout_ms,
             recheck_after_wait,
+            lock_delay_ms,
             renew_deadline_ms,
             retry_period_ms,
             watchdog,
@@ -133,6 +134,7 @@ impl ToValue for LockService {
             .put_unless(is_default_drift_factor(clock_drift_factor), "clock_drift_factor", clock_drift_factor)
             .put_unless(is_default_election(election_timeout_ms), "election_timeout_ms", election_timeout_ms)
             .put_unless(is_yes(recheck_after_wait), "recheck_after_wait", recheck_after_wait)
+            .put_unless(*lock_delay_ms == 0, "lock_delay_ms", lock_delay_ms)
             .put_unless(is_default_renew_deadline(renew_deadline_ms), "renew_deadline_ms", renew_deadline_ms)
             .put_unless(is_default_retry_period(retry_period_ms), "retry_period_ms", retry_period_ms)
             .put_unless(!watchdog, "watchdog", watchdog)

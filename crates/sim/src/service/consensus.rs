@@ -42,6 +42,8 @@ pub struct Settings {
     pub recheck_after_wait: bool,
     /// Whether grants carry the revision as a token.
     pub tokens: bool,
+    /// Chubby's lock-delay ([`Cluster::hold`]); 0 (etcd's behaviour) for none.
+    pub lock_delay_ms: u64,
 }
 
 /// The cluster's timers.
@@ -51,6 +53,8 @@ pub enum Timer {
     Election,
     /// Has this lease run out on the leader's monotonic clock?
     LeaseCheck { lease: u64, gen: u64 },
+    /// Has the lock-delay passed on the leader's monotonic clock?
+    LockDelay { gen: u64 },
 }
 
 /// A proposal's effect once committed.
@@ -93,6 +97,10 @@ pub struct Cluster {
     /// Each lease's grant, to move its promised term.
     grant_of: Map<u64, usize>,
     lease_gen: Map<u64, u64>,
+    /// The end of the lock-delay under way, if any, on the leader's monotonic clock, and the
+    /// generation of its timer.
+    held_back: Option<Micros>,
+    hold_gen: u64,
 }
 
 type Fx = Out<Timer>;
@@ -109,6 +117,8 @@ impl Cluster {
             waiters: Vec::new(),
             grant_of: Map::new(),
             lease_gen: Map::new(),
+            held_back: None,
+            hold_gen: 0,
         }
     }
 
@@ -130,6 +140,7 @@ impl Cluster {
         match timer {
             Timer::Election => self.election(env, out),
             Timer::LeaseCheck { lease, gen } => self.lease_check(lease, gen, env, out),
+            Timer::LockDelay { gen } => self.hold_check(gen, env, out),
         }
     }
 
@@ -145,6 +156,7 @@ impl Cluster {
         for id in ids {
             self.schedule_lease_check(id, env, out);
         }
+        self.schedule_hold(env, out);
     }
 
     /// Re-evaluates leadership (after the election timeout that follows any member fault).
@@ -167,6 +179,12 @@ impl Cluster {
                 for id in leases {
                     self.schedule_lease_check(id, env, out);
                     self.update_grant_term(id, env, out);
+                }
+                // A lock-delay under way starts again, whole, on the new leader's clock (it
+                // cannot read the old leader's): longer, never shorter, as the leases are.
+                if let Some(until) = self.held_back.as_mut() {
+                    *until = now_mono + from_ms(self.cfg.lock_delay_ms as i64);
+                    self.schedule_hold(env, out);
                 }
             }
             Change::NoQuorum { say_at, since_us } => {
@@ -207,6 +225,41 @@ impl Cluster {
         let client = l.client;
         out.push(Effect::Event { actor: leader, kind: EventKind::LeaseExpired { client } });
         self.propose(Op::Revoke { lease }, env, out);
+    }
+
+    /// Chubby's lock-delay (Burrows, OSDI '06, §2.4; SEMANTICS §5.4): when a holder is lost
+    /// (its lease expired while it held the lock; a release is not a loss), the lock is granted
+    /// to no one for `lock_delay_ms`, timed like the leases on the leader's monotonic clock, so
+    /// that what the lost holder sent before it went quiet can land first. etcd has no
+    /// lock-delay; the model adds it as a setting to show what it buys and what it does not (a
+    /// holder silent for longer than the TTL plus the delay).
+    fn hold(&mut self, client: ActorId, env: &dyn Env, out: &mut Fx) {
+        let Some(leader) = self.q.leader else { return };
+        let until_mono = env.mono(leader) + from_ms(self.cfg.lock_delay_ms as i64);
+        self.held_back = Some(until_mono);
+        let until_us = env.when_mono_reads(leader, until_mono).unwrap_or(env.end());
+        out.push(Effect::Event { actor: leader, kind: EventKind::LockDelayed { client, until_us } });
+        self.schedule_hold(env, out);
+    }
+
+    fn schedule_hold(&mut self, env: &dyn Env, out: &mut Fx) {
+        let (Some(leader), Some(until_mono)) = (self.q.leader, self.held_back) else { return };
+        self.hold_gen += 1;
+        if let Some(at) = env.when_mono_reads(leader, until_mono) {
+            out.push(Effect::Timer { actor: leader, at, timer: Timer::LockDelay { gen: self.hold_gen }, gate: Gate::Always });
+        }
+    }
+
+    /// The lock-delay has passed if the leader can judge it now: the waiters are woken.
+    fn hold_check(&mut self, gen: u64, env: &dyn Env, out: &mut Fx) {
+        if gen != self.hold_gen {
+            return;
+        }
+        let Some((_, mono)) = self.q.judge_now(env) else { return };
+        if self.held_back.is_some_and(|until| mono >= until) {
+            self.held_back = None;
+            self.wake_waiters(env, out);
+        }
     }
 
     fn propose(&mut self, op: Op, env: &dyn Env, out: &mut Fx) {

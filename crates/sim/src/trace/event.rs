@@ -243,6 +243,12 @@ pub enum EventKind {
     LeaseExpired {
         client: ActorId,
     },
+    /// Consensus and ZooKeeper with a lock-delay (Chubby's, SEMANTICS §5.4): `client` held the
+    /// lock when its lease or session expired, so the lock is granted to no one until `until_us`.
+    LockDelayed {
+        client: ActorId,
+        until_us: Micros,
+    },
     /// Consensus: a member became leader and refreshed every lease.
     LeaderElected {
         leases: usize,
@@ -345,6 +351,7 @@ impl EventKind {
             EffectSent { client, .. } => ("effect", *client),
             LockGranted { client, .. } => ("granted", *client),
             LeaseExpired { client } => ("lease-expired", *client),
+            LockDelayed { client, .. } => ("lock-delay", *client),
             LeaderElected { .. } => ("leader", actor),
             SteppedDown { .. } => ("stepped-down", actor),
             NoQuorum { .. } => ("no-quorum", actor),

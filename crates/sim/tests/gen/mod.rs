@@ -76,6 +76,7 @@ pub fn scenario(seed: u64) -> Scenario {
         clock_drift_factor: if g.chance(50) { 0.01 } else { g.int(0, 500) as f64 / 1000.0 },
         election_timeout_ms,
         recheck_after_wait: g.chance(85),
+        lock_delay_ms: 0,
         renew_deadline_ms: 10_000,
         retry_period_ms: 2_000,
         watchdog: false,

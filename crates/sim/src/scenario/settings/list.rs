@@ -169,6 +169,17 @@ pub static SETTINGS: &[Setting] = &[
         present: always,
     },
     Setting {
+        path: "lock.lock_delay_ms",
+        id: "lockdelay",
+        label: "Lock-delay (Chubby's)",
+        said: "the lock-delay",
+        kind: Kind::Ms { min: 0 },
+        section: Section::Lock,
+        services: &[Consensus],
+        get: |s| s.lock.lock_delay_ms.to_string(),
+        present: always,
+    },
+    Setting {
         path: "lock.release",
         id: "release",
         label: "Release with",

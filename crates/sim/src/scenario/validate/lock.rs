@@ -1,7 +1,7 @@
 //! The lock service's settings, the token source and the resource: each service's own ranges,
 //! and what it refuses (a replica it does not have, a token it cannot give).
 
-use super::super::{limits, CounterStore, LockKind, Scenario, ScenarioError, TokenKind, ZK_SESSION_TIMEOUT_MS};
+use super::super::{limits, CounterStore, LockKind, Scenario, ScenarioError, TokenKind, LOCK_DELAY_MS_MAX, ZK_SESSION_TIMEOUT_MS};
 
 impl Scenario {
     /// The lock service, the token source and the resource.
@@ -36,6 +36,19 @@ impl Scenario {
             if self.token.source == TokenKind::RandomOwner {
                 return err("token.source".into(), format!("{token}: use counter (or none)"));
             }
+        }
+        if l.lock_delay_ms > LOCK_DELAY_MS_MAX {
+            return err(
+                "lock.lock_delay_ms".into(),
+                format!("is Chubby's lock-delay: at most {LOCK_DELAY_MS_MAX} (one minute, Chubby's bound)"),
+            );
+        }
+        if l.lock_delay_ms > 0 && l.kind == LockKind::ZooKeeper {
+            // FIXME: the ensemble would keep an expired holder's znode for the delay.
+            return err(
+                "lock.lock_delay_ms".into(),
+                "only the consensus service has a lock-delay in this model: set it to 0 for ZooKeeper".into(),
+            );
         }
         if l.kind == LockKind::ZooKeeper {
             let [lo, hi] = ZK_SESSION_TIMEOUT_MS;

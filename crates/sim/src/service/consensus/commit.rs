@@ -29,7 +29,8 @@ impl Cluster {
                 out.push(Effect::Record(Record::KeyOpen { handle: lease, node: leader, owner: Some(client) }));
                 self.schedule_lease_check(lease, env, out);
                 let lowest = self.keys.values().map(|k| k.0).min();
-                if lowest == Some(rev) {
+                // During a lock-delay even the lowest key waits: the delay's end wakes it.
+                if lowest == Some(rev) && self.held_back.is_none() {
                     self.grant(client, lease, rev, req, true, env, out);
                 } else {
                     self.waiters.push(Waiter { client, lease, rev, req });
@@ -52,10 +53,15 @@ impl Cluster {
                 self.wake_waiters(env, out);
             }
             Op::Revoke { lease } => {
+                let client = self.leases.get(&lease).map(|l| l.client);
                 let rev = self.delete_key(lease, KeyEnd::Expired, out);
                 out.push(committed(rev));
                 if let Some(g) = self.grant_of.remove(&lease) {
                     out.push(Effect::Record(Record::GrantEnded { grant: g }));
+                    // The holder was lost, not released: hold the lock back for the lock-delay.
+                    if let (Some(client), true) = (client, self.cfg.lock_delay_ms > 0) {
+                        self.hold(client, env, out);
+                    }
                 }
                 self.wake_waiters(env, out);
             }
@@ -91,8 +97,12 @@ impl Cluster {
     }
 
     /// A waiter whose predecessor is gone holds the lock, if its own key is still there (or,
-    /// with `recheck_after_wait: false`, whether or not it is: etcd#11456).
-    fn wake_waiters(&mut self, env: &dyn Env, out: &mut Fx) {
+    /// with `recheck_after_wait: false`, whether or not it is: etcd#11456); during a lock-delay
+    /// nobody does.
+    pub(super) fn wake_waiters(&mut self, env: &dyn Env, out: &mut Fx) {
+        if self.held_back.is_some() {
+            return;
+        }
         let waiters = std::mem::take(&mut self.waiters);
         let mut keep = Vec::new();
         for w in waiters {
@@ -184,6 +194,11 @@ pub fn narrate(me: &str, kind: &EventKind, name: &dyn Fn(ActorId) -> String, ele
         EventKind::LeaseExpired { client } => {
             format!("{}'s lease has run out by {me}'s monotonic clock: {me} proposes to revoke it and delete its key.", n(*client))
         }
+        EventKind::LockDelayed { client, until_us } => format!(
+            "{} held the lock when its lease ran out: {me} grants the lock to no one else until {}, its lock-delay (Chubby's; etcd has no such setting, the model adds it).",
+            n(*client),
+            fmt(*until_us)
+        ),
         EventKind::LeaderElected { leases: 0 } => format!("{me} is the leader."),
         EventKind::LeaderElected { leases: 1 } => format!(
             "{me} becomes the leader and refreshes the one lease to its full TTL plus the election timeout ({}).",

@@ -27,6 +27,7 @@ impl Slice for Consensus {
             min_ttl_ms: min_lease_ttl_ms(l.election_timeout_ms),
             recheck_after_wait: l.recheck_after_wait,
             tokens: sc.token.source == TokenKind::Counter,
+            lock_delay_ms: l.lock_delay_ms,
         };
         Cluster::new(members, cfg)
     }

@@ -11,7 +11,14 @@ const M2: ActorId = 3;
 const M3: ActorId = 4;
 
 fn cluster() -> Cluster {
-    let cfg = Settings { ttl_ms: 10_000, election_timeout_ms: 1_000, min_ttl_ms: 2_000, recheck_after_wait: true, tokens: true };
+    let cfg = Settings {
+        ttl_ms: 10_000,
+        election_timeout_ms: 1_000,
+        min_ttl_ms: 2_000,
+        recheck_after_wait: true,
+        tokens: true,
+        lock_delay_ms: 0,
+    };
     Cluster::new(vec![M1, M2, M3], cfg)
 }
 
@@ -184,4 +191,49 @@ fn no_quorum_is_dated_from_the_fault_that_took_the_majority_away() {
     let mut out = Vec::new();
     c.on_timer(Timer::Election, &e, &mut out);
     assert_eq!(events(&out), vec![(M1, EventKind::NoQuorum { since_us: 2_500_000 })], "m1 and m2 were a majority until m3 went");
+}
+
+/// Chubby's lock-delay (SEMANTICS §5.4): a holder whose lease runs out holds the lock back for
+/// the delay; a waiter is woken only when it has passed, and a release is no loss.
+#[test]
+fn a_lost_holder_holds_the_lock_back_for_the_lock_delay_and_a_release_does_not() {
+    let mut e = env();
+    let mut c = elected(&e);
+    c.cfg.lock_delay_ms = 5_000;
+    commit(&mut c, C1, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: 10_000 }), &e);
+    e.grants = 1;
+    commit(&mut c, C2, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: 10_000 }), &e);
+    // c2 keeps its lease alive; c1's runs out at 10 s.
+    e.now = 9_000_000;
+    c.on_message(M1, C2, Payload::Consensus(Msg::KeepAlive { req: 2, lease: 2 }), &e, &mut Vec::new());
+    e.now = 10_000_000;
+    let mut out = Vec::new();
+    c.on_timer(Timer::LeaseCheck { lease: 1, gen: 1 }, &e, &mut out);
+    let mut all = Vec::new();
+    for (_, to, p) in sends(&out) {
+        let mut acks = Vec::new();
+        c.on_message(to, M1, p, &e, &mut acks);
+        for (_, _, ack) in sends(&acks) {
+            c.on_message(M1, to, ack, &e, &mut all);
+        }
+    }
+    let ev = events(&all);
+    assert!(ev.contains(&(M1, EventKind::LockDelayed { client: C1, until_us: 15_000_000 })), "{ev:?}");
+    assert!(!ev.iter().any(|x| matches!(x.1, EventKind::LockGranted { .. })), "nobody is granted during the delay: {ev:?}");
+    let timer = all.iter().find_map(|x| match x {
+        Effect::Timer { at, timer: t @ Timer::LockDelay { .. }, .. } => Some((*at, t.clone())),
+        _ => None,
+    });
+    let (at, timer) = timer.expect("the delay's end is armed");
+    assert_eq!(at, 15_000_000);
+    e.now = at;
+    let mut out = Vec::new();
+    c.on_timer(timer, &e, &mut out);
+    assert_eq!(events(&out), vec![(M1, EventKind::LockGranted { client: C2, rev: 3, key_exists: true })]);
+    // c2 releases: no delay, and a new client is granted at once.
+    commit(&mut c, C2, Payload::Consensus(Msg::Unlock { req: 3, lease: 2 }), &e);
+    e.grants = 2;
+    let out = commit(&mut c, C1, Payload::Consensus(Msg::Lock { req: 4, ttl_ms: 10_000 }), &e);
+    assert!(events(&out).iter().any(|x| matches!(x.1, EventKind::LockGranted { client: C1, .. })));
+    assert!(!events(&out).iter().any(|x| matches!(x.1, EventKind::LockDelayed { .. })));
 }
