@@ -23,6 +23,7 @@ golden!(
     ".txt",
     [
         "check-then-write",
+        "chubby-lock-delay",
         "client-deadline",
         "consensus-disk-stall",
         "consensus-fenced",
@@ -70,6 +71,7 @@ golden!(
     ".fix.txt",
     [
         "check-then-write",
+        "chubby-lock-delay",
         "client-deadline",
         "consensus-wait-expired",
         "delayed-write",

@@ -81,6 +81,7 @@ scenarios!(
     "db-transaction",
     "transaction-external-effect",
     "work-claim-queue",
+    "chubby-lock-delay",
     "etcd-10811",
     "consensus-wait-expired",
     "redisson-watchdog",

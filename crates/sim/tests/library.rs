@@ -45,6 +45,7 @@ const TABLE: &[(&str, sim::Safety, Option<sim::Safety>)] = &[
     ("db-transaction", Safe, None),
     ("transaction-external-effect", Unsafe, Some(Safe)),
     ("work-claim-queue", Unsafe, Some(Safe)),
+    ("chubby-lock-delay", Unsafe, Some(Safe)),
     ("etcd-10811", Unsafe, Some(Safe)),
     ("consensus-wait-expired", Unsafe, Some(Safe)),
     ("redisson-watchdog", Unsafe, Some(Safe)),
