@@ -4,13 +4,13 @@
 
 use sim::json::Value;
 use sim::scenario::fault_kinds::{self, FAULTS};
-use sim::scenario::settings::{self, Kind, SETTINGS};
+use sim::scenario::settings::{self, Kind};
 use sim::scenario::{Scenario, Setting, Step};
 
 /// An editable setting.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Field {
-    /// A setting of [`sim::scenario::settings::SETTINGS`], by its path (`lock.ttl_ms`).
+    /// A setting of [`sim::scenario::settings::all`], by its path (`lock.ttl_ms`).
     Setting(&'static str),
     ClientStart(usize),
     /// The `ms` of step `.1` of client `.0`, a `work` step.
@@ -26,7 +26,7 @@ impl Field {
     pub fn id(&self) -> String {
         match self {
             Field::Setting(path) => {
-                let id = SETTINGS.iter().find(|s| s.path == *path).map_or(*path, |s| s.id);
+                let id = settings::all().find(|s| s.path == *path).map_or(*path, |s| s.id);
                 format!("f-{id}")
             }
             Field::ClientStart(c) => format!("f-client-{c}-start"),

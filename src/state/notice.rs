@@ -94,11 +94,11 @@ pub fn change(a: &Scenario, b: &Scenario) -> String {
 
 /// A scenario as JSON with the lock's settings that are left out at their defaults written in,
 /// so that a change from a default says what it was ("5 → 3", not "none → 3"): each as its
-/// declaration reads it (`sim::scenario::settings::SETTINGS`).
+/// declaration reads it (`sim::scenario::settings::all`).
 fn whole(sc: &Scenario) -> Value {
     let mut v = sc.to_value();
     if let Some(Value::Object(lock)) = v.pointer_mut("/lock") {
-        for s in sim::scenario::settings::SETTINGS.iter() {
+        for s in sim::scenario::settings::all() {
             let Some(key) = s.path.strip_prefix("lock.").filter(|k| !k.contains('.') && !lock.contains_key(k)) else { continue };
             let text = (s.get)(sc);
             lock.insert(key.into(), sim::json::parse(&text).unwrap_or(Value::String(text)));

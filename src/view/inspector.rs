@@ -4,7 +4,7 @@
 
 use draw::glyph::color_class;
 use sim::facts::{Facts, Program};
-use sim::scenario::{Fencing, LockKind, ResourceKind, Scenario};
+use sim::scenario::{Fencing, Inspector, LockKind, ResourceKind, Scenario};
 use sim::time::{fmt, Micros};
 use sim::trace::{ActorId, Role, Run};
 use yew::prelude::*;
@@ -91,38 +91,34 @@ fn row(p: &InspectorProps, a: ActorId, role: Role, color: Option<usize>) -> Row 
             }
             Row { status, token, warn, color }
         }
-        // The API server keeps one Lease; its holder is what a candidate reads.
-        Role::Member if p.scenario.lock.kind == LockKind::Kubernetes => server(match (facts.down_at(a, t), facts.keys_on(a, t).first()) {
-            (true, _) => "down".to_string(),
-            (false, Some(k)) => format!("Lease held by {}", k.owner.map(|o| run.name(o)).unwrap_or("?")),
-            (false, None) => "Lease has no holder".to_string(),
-        }),
-        Role::Redis | Role::Replica => server(match (facts.down_at(a, t), facts.keys_on(a, t).first()) {
-            (true, _) => "down".to_string(),
-            (false, Some(k)) => format!("lock key held by {}", k.owner.map(|o| run.name(o)).unwrap_or("?")),
-            (false, None) => "lock is free".to_string(),
-        }),
-        Role::Member => {
-            let down = facts.down_at(a, t);
-            let role = if down {
-                "down"
-            } else if facts.leader_at(t) == Some(a) {
-                "leader"
-            } else {
-                "follower"
-            };
-            let queue = facts.queue_at(run, a, t);
-            if queue.is_empty() || down {
-                return server(role.to_string());
+        // A lock server: its service's declaration says how (the one holder of a key or a Lease,
+        // or a leader's queue).
+        Role::Redis | Role::Replica | Role::Member => match p.scenario.lock.kind.declaration().inspector {
+            Inspector::Holder { held, free } => server(match (facts.down_at(a, t), facts.keys_on(a, t).first()) {
+                (true, _) => "down".to_string(),
+                (false, Some(k)) => format!("{held} {}", k.owner.map(|o| run.name(o)).unwrap_or("?")),
+                (false, None) => free.to_string(),
+            }),
+            Inspector::Queue { number } => {
+                let down = facts.down_at(a, t);
+                let role = if down {
+                    "down"
+                } else if facts.leader_at(t) == Some(a) {
+                    "leader"
+                } else {
+                    "follower"
+                };
+                let queue = facts.queue_at(run, a, t);
+                if queue.is_empty() || down {
+                    return server(role.to_string());
+                }
+                let q: Vec<String> = queue
+                    .iter()
+                    .map(|k| format!("{} ({number} {})", k.owner.map(|o| run.name(o)).unwrap_or(""), k.revision.unwrap_or(0)))
+                    .collect();
+                server(format!("{role}; lock queue, lowest first: {}", q.join(", ")))
             }
-            // A consensus key's create revision; a ZooKeeper znode's creation zxid.
-            let number = if p.scenario.lock.kind == LockKind::ZooKeeper { "czxid" } else { "revision" };
-            let q: Vec<String> = queue
-                .iter()
-                .map(|k| format!("{} ({number} {})", k.owner.map(|o| run.name(o)).unwrap_or(""), k.revision.unwrap_or(0)))
-                .collect();
-            server(format!("{role}; lock queue, lowest first: {}", q.join(", ")))
-        }
+        },
         Role::Resource => {
             let st = match run.resource_at(t) {
                 Some(r) if r.highest > 0 => format!("value {} (version {}); highest token accepted {}", r.value, r.version, r.highest),

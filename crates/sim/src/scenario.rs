@@ -263,23 +263,12 @@ impl Scenario {
         Scenario::from_value(v)
     }
 
-    /// The names of every actor, in lane order: clients, then `redis` (and `replica`) or the
-    /// Redlock nodes `A`, `B`, …, then `resource`.
+    /// The names of every actor, in lane order: clients, then the lock service's servers (its
+    /// declaration's `lanes`: `redis` and `replica`, Redlock's nodes `A`, `B`, …), then
+    /// `resource`.
     pub fn actor_names(&self) -> Vec<String> {
         let mut names: Vec<String> = self.clients.iter().map(|c| c.name.clone()).collect();
-        match self.lock.kind {
-            LockKind::Redis => {
-                names.push("redis".into());
-                if self.lock.replica.is_some() {
-                    names.push("replica".into());
-                }
-            }
-            LockKind::Redlock => names.extend((0..self.lock.nodes as usize).map(node_name)),
-            LockKind::Consensus => names.extend((0..self.lock.nodes as usize).map(member_name)),
-            LockKind::ZooKeeper => names.extend((0..self.lock.nodes as usize).map(zk_name)),
-            LockKind::Kubernetes => names.push(APISERVER.into()),
-            LockKind::None => {}
-        }
+        names.extend((self.lock.kind.declaration().lanes)(&self.lock));
         names.push("resource".into());
         names
     }

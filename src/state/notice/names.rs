@@ -35,7 +35,7 @@ pub fn name(path: &str, sc: &Scenario) -> (String, Unit) {
     use Unit::*;
     // A declared setting is named as its declaration says it (sim::scenario::settings).
     // (One the scenario no longer has after the change, as the first that has its path.)
-    if let Some(s) = settings::setting(sc, path).or_else(|| settings::SETTINGS.iter().find(|s| s.path == path)) {
+    if let Some(s) = settings::setting(sc, path).or_else(|| settings::all().find(|s| s.path == path)) {
         let unit = match s.kind {
             Kind::Ms { .. } => Time,
             Kind::SignedMs => Step,

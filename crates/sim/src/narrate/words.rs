@@ -57,7 +57,7 @@ pub fn outcome(o: WriteOutcome) -> &'static str {
 /// A Redlock round's tally: `us` is the time it took, the drift allowance and the validity.
 pub fn tally(ttl_ms: u64, me: &str, votes: Votes, nodes: usize, us: [Micros; 3], ok: bool, extend: bool) -> String {
     let [elapsed_us, drift_us, validity_us] = us;
-    let names: Vec<String> = votes.iter().map(crate::scenario::node_name).collect();
+    let names: Vec<String> = votes.iter().map(crate::scenario::redlock::node_name).collect();
     let who = if names.is_empty() { String::new() } else { format!(" ({})", names.join(", ")) };
     let millis = |us: Micros| {
         let v = us as f64 / 1000.0;

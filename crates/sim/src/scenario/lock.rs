@@ -2,65 +2,133 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Which lock service the clients use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum LockKind {
-    /// A single Redis primary (optionally with an asynchronously replicated replica).
-    Redis,
-    /// Redlock: the client-side algorithm over `nodes` independent Redis masters.
-    Redlock,
-    /// An etcd-like consensus service: `nodes` members, a leader, majority commit, leases.
-    Consensus,
-    /// ZooKeeper: `nodes` servers (an ensemble with a leader), sessions kept alive by pings
-    /// and expired by the leader after `ttl_ms` (the session timeout), and the lock recipe of
-    /// ephemeral sequential znodes.
-    #[serde(rename = "zookeeper")]
-    ZooKeeper,
-    /// Kubernetes leader election: a `Lease` object (coordination.k8s.io/v1) on an API server
-    /// whose updates are optimistic (resourceVersion), and candidates that follow client-go's
-    /// `leaderelection`: `ttl_ms` is its LeaseDuration, with `renew_deadline_ms` and
-    /// `retry_period_ms` (`service::kubernetes`).
-    Kubernetes,
-    /// No lock service at all (the clients rely on the resource alone).
-    None,
+use super::settings::{self, Setting};
+use super::{Scenario, ScenarioError};
+
+/// What the scenario's layer knows of a lock service, declared once in its file under
+/// `scenario/lock/` (`<module>::DECLARATION`): its labels, its lanes' names, its settings and
+/// its own validation. The engine's side of the service is its slice, `service/<module>/`.
+pub struct Declaration {
+    /// What the lab calls the service, over its settings.
+    pub title: &'static str,
+    /// What the service's lock is called on a server's lane: a key, a znode, the Lease.
+    pub lock_word: &'static str,
+    /// The words under a server's lane, as the leader and otherwise (`None` for a Redis lane).
+    pub server_label: Option<[&'static str; 2]>,
+    /// The names of its servers' lanes, in lane order.
+    pub lanes: fn(&LockService) -> Vec<String>,
+    /// The lane names it may give a server, which no client may take, whatever the scenario's
+    /// lock service (a scenario switched to this service later must still be valid).
+    pub reserved: &'static [&'static str],
+    /// Its own settings, in the editor's order (every scenario's follow: `settings::COMMON`).
+    pub settings: &'static [Setting],
+    /// What it refuses of the lock service's settings and the token source, beyond the checks
+    /// every scenario has (`scenario/validate/lock.rs`).
+    pub validate: fn(&Scenario) -> Result<(), ScenarioError>,
+    /// Why a client's `renew` step is refused, when its clients renew by themselves.
+    pub renews_itself: Option<&'static str>,
+    /// How the inspector shows its servers' lanes.
+    pub inspector: Inspector,
+}
+
+/// How the inspector shows a lock server's lane at a moment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Inspector {
+    /// The one holder of its lock: "lock key held by A" (`held`), "lock is free" (`free`).
+    Holder { held: &'static str, free: &'static str },
+    /// Leader or follower, and the lock's queue, lowest first, each key by its `number`
+    /// ("revision", "czxid").
+    Queue { number: &'static str },
+}
+
+/// No lock service at all: the clients rely on the resource alone.
+const NONE: Declaration = Declaration {
+    title: "No lock service",
+    lock_word: "key",
+    server_label: None,
+    lanes: |_| Vec::new(),
+    reserved: &[],
+    settings: &[settings::list::TOKEN_SOURCE],
+    validate: |_| Ok(()),
+    renews_itself: None,
+    inspector: Inspector::Holder { held: "lock key held by", free: "lock is free" },
+};
+
+/// [`LockKind`], its JSON names and each service's declaration module, from the list.
+macro_rules! kinds {
+    ($($arm:ident in $module:ident as $json:literal $(sends $msg:ident)? $(records $event:ident)?),* $(,)?) => {
+        $(pub mod $module;)*
+
+        /// Which lock service the clients use (each one's declaration says what it is).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+        pub enum LockKind {
+            $(
+                #[doc = concat!("The `", $json, "` lock service (`scenario::lock::", stringify!($module), "`).")]
+                #[serde(rename = $json)]
+                $arm,
+            )*
+            /// No lock service at all (the clients rely on the resource alone).
+            #[serde(rename = "none")]
+            None,
+        }
+
+        impl LockKind {
+            /// Every kind, in the order the lab offers them.
+            pub const ALL: &'static [LockKind] = &[$(LockKind::$arm,)* LockKind::None];
+
+            /// What the scenario's layer knows of the service.
+            pub fn declaration(self) -> &'static Declaration {
+                match self {
+                    $(LockKind::$arm => &$module::DECLARATION,)*
+                    LockKind::None => &NONE,
+                }
+            }
+        }
+
+        crate::from_value::unit_enums! {
+            LockKind { $($json => LockKind::$arm,)* "none" => LockKind::None }
+        }
+    };
+}
+crate::registry::services!(kinds);
+
+/// What a replicated service (the consensus service, ZooKeeper) refuses: too few or too many
+/// members (`members` is what `what` calls them), a replica, an election timeout out of range,
+/// and a random owner value as a token (`token` says what its token is).
+fn replicated(sc: &Scenario, what: &str, members: &str, token: &str) -> Result<(), ScenarioError> {
+    let l = &sc.lock;
+    let max = super::limits::DURATION_MS;
+    if l.nodes == 0 || l.nodes > 9 {
+        return Err(ScenarioError::at("lock.nodes", format!("{what} needs between 1 and 9 {members}")));
+    }
+    if l.replica.is_some() {
+        return Err(ScenarioError::at("lock.replica", format!("{what} replicates by itself; remove lock.replica")));
+    }
+    if l.election_timeout_ms == 0 || l.election_timeout_ms > max {
+        return Err(ScenarioError::at("lock.election_timeout_ms", format!("must be between 1 and {max}")));
+    }
+    if sc.token.source == TokenKind::RandomOwner {
+        return Err(ScenarioError::at("token.source", format!("{token}: use counter (or none)")));
+    }
+    Ok(())
 }
 
 impl LockKind {
     /// What the lab calls the service, over its settings.
     pub fn title(self) -> &'static str {
-        match self {
-            LockKind::Redis => "Lock service (Redis)",
-            LockKind::Redlock => "Redlock",
-            LockKind::Consensus => "Lock service (etcd-like consensus)",
-            LockKind::ZooKeeper => "Lock service (ZooKeeper)",
-            LockKind::Kubernetes => "Lock service (Kubernetes Lease)",
-            LockKind::None => "No lock service",
-        }
+        self.declaration().title
     }
 
     /// What the service's lock is called on a server's lane: a key, a znode, the Lease.
     pub fn lock_word(self) -> &'static str {
-        match self {
-            LockKind::ZooKeeper => "znode",
-            LockKind::Kubernetes => "Lease",
-            _ => "key",
-        }
+        self.declaration().lock_word
     }
 
     /// The words under a server's lane (`leads`: it is the leader now); `None` for a Redis lane.
     pub fn server_label(self, leads: bool) -> Option<&'static str> {
-        Some(match self {
-            LockKind::ZooKeeper if leads => "ZooKeeper · leader",
-            LockKind::ZooKeeper => "ZooKeeper server",
-            LockKind::Kubernetes => "API server (Lease)",
-            LockKind::Consensus if leads => "member · leader",
-            LockKind::Consensus => "etcd-like member",
-            _ => return None,
-        })
+        self.declaration().server_label.map(|[leader, other]| if leads { leader } else { other })
     }
 }
-
 /// How a client releases the lock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -164,9 +232,6 @@ pub(super) fn is_default_retry_period(n: &u64) -> bool {
     *n == 2_000
 }
 
-/// The lane of the Kubernetes API server that keeps the `Lease`.
-pub const APISERVER: &str = "apiserver";
-
 pub(super) fn default_election() -> u64 {
     1000
 }
@@ -183,27 +248,6 @@ pub(super) fn yes() -> bool {
 }
 pub(super) fn is_yes(b: &bool) -> bool {
     *b
-}
-
-/// etcd's minimum lease TTL: ceil((3 × electionTicks / 2) × heartbeat) seconds, that is 1.5 ×
-/// the election timeout rounded up to whole seconds (2 s with the defaults). Shorter requests are
-/// raised to it (SEMANTICS §4.1).
-pub fn min_lease_ttl_ms(election_timeout_ms: u64) -> u64 {
-    (election_timeout_ms * 3 / 2).div_ceil(1000) * 1000
-}
-
-/// The name of ZooKeeper server `i`: zk1, zk2, …
-pub fn zk_name(i: usize) -> String {
-    format!("zk{}", i + 1)
-}
-
-/// ZooKeeper's bounds on a session timeout: 2 to 20 ticks of the sample configuration's
-/// `tickTime=2000` (SEMANTICS §5.1).
-pub const ZK_SESSION_TIMEOUT_MS: [u64; 2] = [4_000, 40_000];
-
-/// The name of consensus member `i`: m1, m2, …
-pub fn member_name(i: usize) -> String {
-    format!("m{}", i + 1)
 }
 
 pub(super) fn default_nodes() -> u8 {
@@ -223,11 +267,6 @@ pub(super) fn default_drift_factor() -> f64 {
 }
 pub(super) fn is_default_drift_factor(f: &f64) -> bool {
     *f == 0.01
-}
-
-/// The name of Redlock node `i`: A, B, C, …
-pub fn node_name(i: usize) -> String {
-    char::from(b'A' + i as u8).to_string()
 }
 
 pub(super) fn default_ttl() -> u64 {

@@ -162,8 +162,6 @@ impl FromValue for Fact {
 }
 
 unit_enums! {
-    LockKind { "redis" => LockKind::Redis, "redlock" => LockKind::Redlock, "consensus" => LockKind::Consensus,
-        "zookeeper" => LockKind::ZooKeeper, "kubernetes" => LockKind::Kubernetes, "none" => LockKind::None }
     ReleaseStyle { "compare-and-delete" => ReleaseStyle::CompareAndDelete, "del" => ReleaseStyle::Del }
     RenewStyle { "compare-and-extend" => RenewStyle::CompareAndExtend, "pexpire" => RenewStyle::Pexpire,
         "none" => RenewStyle::None }

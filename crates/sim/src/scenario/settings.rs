@@ -1,6 +1,7 @@
 //! Every setting a reader can change, declared once: where it is in the scenario (its path, as
 //! a fix's `set` and a link's `set=` name it), what it is called, what kind of value it takes,
-//! and which lock services have it (every kind of fault, with its fields, is declared beside it
+//! (each lock service lists its own in its declaration, `scenario/lock/<module>.rs`; every
+//! scenario's are [`COMMON`]; every kind of fault, with its fields, is declared beside it
 //! in `fault_kinds.rs`). The lab's editor is made from these lists, so that a setting the
 //! engine has is one the lab can change.
 //!
@@ -52,27 +53,25 @@ pub struct Setting {
     pub said: &'static str,
     pub kind: Kind,
     pub section: Section,
-    /// The lock services that have it (empty: every scenario has it).
-    pub services: &'static [LockKind],
     /// Its value in `sc`, as the editor shows it (a choice as the scenario writes it).
     pub get: fn(&Scenario) -> String,
     /// Whether `sc` has it beyond its lock service (a replica's lag: only with a replica).
     pub present: fn(&Scenario) -> bool,
 }
 
-impl Setting {
-    /// Whether scenario `sc` has this setting.
-    pub fn applies(&self, sc: &Scenario) -> bool {
-        (self.services.is_empty() || self.services.contains(&sc.lock.kind)) && (self.present)(sc)
-    }
+pub(crate) mod list;
+pub use list::COMMON;
+
+/// The settings scenario `sc` has, in the editor's order: its lock service's own (its
+/// declaration's), then every scenario's ([`COMMON`]).
+pub fn settings_of(sc: &Scenario) -> impl Iterator<Item = &'static Setting> + '_ {
+    sc.lock.kind.declaration().settings.iter().chain(COMMON).filter(|s| (s.present)(sc))
 }
 
-mod list;
-pub use list::SETTINGS;
-
-/// The settings scenario `sc` has, in the editor's order.
-pub fn settings_of(sc: &Scenario) -> impl Iterator<Item = &'static Setting> + '_ {
-    SETTINGS.iter().filter(|s| s.applies(sc))
+/// Every setting declared, each service's in the order of the list and then [`COMMON`]: a path
+/// several services have is here once for each (the first says what a link's `set=` calls it).
+pub fn all() -> impl Iterator<Item = &'static Setting> {
+    LockKind::ALL.iter().flat_map(|k| k.declaration().settings).chain(COMMON)
 }
 
 /// The setting at `path` that `sc` has.

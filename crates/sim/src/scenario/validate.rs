@@ -91,7 +91,8 @@ impl Scenario {
             if !ok {
                 return err(format!("clients[{i}].name"), "use 1 to 16 letters, digits, '-' or '_'".into());
             }
-            if ["redis", "replica", "resource", super::APISERVER].contains(&c.name.as_str()) || servers.contains(&c.name) {
+            let reserved = LockKind::ALL.iter().flat_map(|k| k.declaration().reserved);
+            if c.name == "resource" || reserved.clone().any(|r| *r == c.name) || servers.contains(&c.name) {
                 return err(format!("clients[{i}].name"), format!("`{}` is the name of a server", c.name));
             }
             if !seen.insert(c.name.clone()) {
@@ -169,6 +170,7 @@ impl Scenario {
 
     fn validate_step(&self, p: &str, s: &Step) -> Result<(), ScenarioError> {
         let no_lock = self.lock.kind == LockKind::None;
+        let renews_itself = self.lock.kind.declaration().renews_itself;
         let e = |f: &str, m: String| Err(ScenarioError::at(format!("{p}.{f}"), m));
         let max = limits::DURATION_MS;
         match s {
@@ -219,15 +221,8 @@ impl Scenario {
                     }
                 }
             }
-            Step::Renew { .. } if self.lock.kind == LockKind::Consensus => {
-                return e("renew", "a consensus session renews itself with keepalives every TTL/3; remove this step".into());
-            }
-            Step::Renew { .. } if self.lock.kind == LockKind::Kubernetes => {
-                return e("renew", "a Kubernetes leader renews its Lease by itself every retry period; remove this step".into());
-            }
-            Step::Renew { .. } if self.lock.kind == LockKind::ZooKeeper => {
-                return e("renew", "a ZooKeeper session renews itself with pings every third of its timeout; remove this step".into());
-            }
+            // A session or a Lease renews itself.
+            Step::Renew { .. } if renews_itself.is_some() => return e("renew", renews_itself.unwrap_or_default().into()),
             Step::Renew { .. } if no_lock || self.lock.renew == RenewStyle::None => {
                 return e("renew", "this lock service does not renew (lock.renew is none)".into());
             }

@@ -37,7 +37,7 @@ pub use commit::{narrate, narrate_client};
 pub struct Settings {
     pub ttl_ms: u64,
     pub election_timeout_ms: u64,
-    /// etcd's minimum lease TTL ([`crate::scenario::min_lease_ttl_ms`]).
+    /// etcd's minimum lease TTL ([`crate::scenario::consensus::min_lease_ttl_ms`]).
     pub min_ttl_ms: u64,
     pub recheck_after_wait: bool,
     /// Whether grants carry the revision as a token.

@@ -57,10 +57,10 @@ pub fn scenario(seed: u64) -> Scenario {
     let election_timeout_ms = g.num(1, 2_000, limits::DURATION_MS);
     let mut ttl_ms = g.num(1, 20_000, limits::DURATION_MS);
     if kind == LockKind::Consensus && g.chance(80) {
-        ttl_ms = ttl_ms.max(min_lease_ttl_ms(election_timeout_ms)).min(limits::DURATION_MS);
+        ttl_ms = ttl_ms.max(consensus::min_lease_ttl_ms(election_timeout_ms)).min(limits::DURATION_MS);
     }
     if kind == LockKind::ZooKeeper && g.chance(90) {
-        let [lo, hi] = ZK_SESSION_TIMEOUT_MS;
+        let [lo, hi] = zookeeper::SESSION_TIMEOUT_MS;
         ttl_ms = ttl_ms.clamp(lo, hi);
     }
     let lock = LockService {

@@ -1,276 +1,109 @@
-//! The settings themselves, in the editor's order: each lock service's, then the resource's, then
-//! the run's.
+//! The settings every scenario has ([`COMMON`]: the resource's, the network's and the run's),
+//! and those several lock services share (each service lists its own in its declaration,
+//! `scenario/lock/<module>.rs`, these among them).
 
-use super::super::{LockKind, Scenario};
+use super::super::Scenario;
 use super::{Kind, Section, Setting};
 
-pub(super) fn always(_: &Scenario) -> bool {
+pub(crate) fn always(_: &Scenario) -> bool {
     true
 }
 
 /// A choice's value as the scenario writes it (`compare-and-delete`).
-fn written<T: crate::to_value::ToValue>(v: &T) -> String {
+pub(crate) fn written<T: crate::to_value::ToValue>(v: &T) -> String {
     v.to_value().as_str().unwrap_or_default().to_string()
 }
 
-fn on(b: bool) -> String {
+pub(crate) fn on(b: bool) -> String {
     if b { "true" } else { "false" }.to_string()
 }
 
-use LockKind::{Consensus, Kubernetes, Redis, Redlock, ZooKeeper};
+/// The lease's TTL, as Redis, Redlock and the consensus service call it.
+pub(crate) const TTL: Setting = Setting {
+    path: "lock.ttl_ms",
+    id: "ttl",
+    label: "Lease TTL",
+    said: "the lock's TTL",
+    kind: Kind::Ms { min: 1 },
+    section: Section::Lock,
+    get: |s| s.lock.ttl_ms.to_string(),
+    present: always,
+};
 
-const PERSISTENCE: Kind = Kind::Choice(&[("none", "none: lost on restart"), ("always", "fsync always")]);
+/// How long a failed leader goes unreplaced (consensus, ZooKeeper).
+pub(crate) const ELECTION_TIMEOUT: Setting = Setting {
+    path: "lock.election_timeout_ms",
+    id: "electiontimeout",
+    label: "Election timeout",
+    said: "the election timeout",
+    kind: Kind::Ms { min: 1 },
+    section: Section::Lock,
+    get: |s| s.lock.election_timeout_ms.to_string(),
+    present: always,
+};
 
-/// Every setting, in the editor's order.
-pub static SETTINGS: &[Setting] = &[
-    // The lock service: the same field is called what its service calls it.
-    Setting {
-        path: "lock.ttl_ms",
-        id: "ttl",
-        label: "Lease TTL",
-        said: "the lock's TTL",
-        kind: Kind::Ms { min: 1 },
-        section: Section::Lock,
-        services: &[Redis, Redlock, Consensus],
-        get: |s| s.lock.ttl_ms.to_string(),
-        present: always,
-    },
-    Setting {
-        path: "lock.ttl_ms",
-        id: "ttl",
-        label: "Session timeout",
-        said: "ZooKeeper's session timeout",
-        kind: Kind::Ms { min: super::super::ZK_SESSION_TIMEOUT_MS[0] },
-        section: Section::Lock,
-        services: &[ZooKeeper],
-        get: |s| s.lock.ttl_ms.to_string(),
-        present: always,
-    },
-    // client-go's three durations (validation keeps LeaseDuration > RenewDeadline > 1.2 × RetryPeriod).
-    Setting {
-        path: "lock.ttl_ms",
-        id: "ttl",
-        label: "Lease duration",
-        said: "the Lease's duration",
-        kind: Kind::Ms { min: 1 },
-        section: Section::Lock,
-        services: &[Kubernetes],
-        get: |s| s.lock.ttl_ms.to_string(),
-        present: always,
-    },
-    Setting {
-        path: "lock.renew_deadline_ms",
-        id: "renewdeadline",
-        label: "Renew deadline",
-        said: "the leader's renew deadline",
-        kind: Kind::Ms { min: 1 },
-        section: Section::Lock,
-        services: &[Kubernetes],
-        get: |s| s.lock.renew_deadline_ms.to_string(),
-        present: always,
-    },
-    Setting {
-        path: "lock.retry_period_ms",
-        id: "retryperiod",
-        label: "Retry period",
-        said: "the time between tries",
-        kind: Kind::Ms { min: 1 },
-        section: Section::Lock,
-        services: &[Kubernetes],
-        get: |s| s.lock.retry_period_ms.to_string(),
-        present: always,
-    },
-    Setting {
-        path: "lock.nodes",
-        id: "nodes",
-        label: "Nodes",
-        said: "the number of Redis masters",
-        kind: Kind::Count { min: 1, max: 9 },
-        section: Section::Lock,
-        services: &[Redlock],
-        get: |s| s.lock.nodes.to_string(),
-        present: always,
-    },
-    Setting {
-        path: "lock.nodes",
-        id: "nodes",
-        label: "Members",
-        said: "the number of members",
-        kind: Kind::Count { min: 1, max: 9 },
-        section: Section::Lock,
-        services: &[Consensus],
-        get: |s| s.lock.nodes.to_string(),
-        present: always,
-    },
-    Setting {
-        path: "lock.nodes",
-        id: "nodes",
-        label: "Servers",
-        said: "the number of ZooKeeper servers",
-        kind: Kind::Count { min: 1, max: 9 },
-        section: Section::Lock,
-        services: &[ZooKeeper],
-        get: |s| s.lock.nodes.to_string(),
-        present: always,
-    },
-    Setting {
-        path: "lock.node_timeout_ms",
-        id: "nodetimeout",
-        label: "Per-node timeout",
-        said: "Redlock's timeout per master",
-        kind: Kind::Ms { min: 1 },
-        section: Section::Lock,
-        services: &[Redlock],
-        get: |s| s.lock.node_timeout_ms.to_string(),
-        present: always,
-    },
-    Setting {
-        path: "lock.parallel",
-        id: "parallel",
-        label: "Send the SETs",
-        said: "Redlock's SETs to the masters",
-        kind: Kind::Switch("one after another", "all at once"),
-        section: Section::Lock,
-        services: &[Redlock],
-        get: |s| on(s.lock.parallel),
-        present: always,
-    },
-    Setting {
-        path: "lock.clock_drift_factor",
-        id: "driftfactor",
-        label: "Clock drift factor",
-        said: "Redlock's clock drift factor",
-        kind: Kind::Decimal,
-        section: Section::Lock,
-        services: &[Redlock],
-        get: |s| s.lock.clock_drift_factor.to_string(),
-        present: always,
-    },
-    Setting {
-        path: "lock.election_timeout_ms",
-        id: "electiontimeout",
-        label: "Election timeout",
-        said: "the election timeout",
-        kind: Kind::Ms { min: 1 },
-        section: Section::Lock,
-        services: &[Consensus, ZooKeeper],
-        get: |s| s.lock.election_timeout_ms.to_string(),
-        present: always,
-    },
-    Setting {
-        path: "lock.recheck_after_wait",
-        id: "recheck",
-        label: "Check its key after the wait",
-        said: "the session checked again after the wait",
-        kind: Kind::Switch("off", "on"),
-        section: Section::Lock,
-        services: &[Consensus],
-        get: |s| on(s.lock.recheck_after_wait),
-        present: always,
-    },
-    Setting {
-        path: "lock.lock_delay_ms",
-        id: "lockdelay",
-        label: "Lock-delay (Chubby's)",
-        said: "the lock-delay",
-        kind: Kind::Ms { min: 0 },
-        section: Section::Lock,
-        services: &[Consensus],
-        get: |s| s.lock.lock_delay_ms.to_string(),
-        present: always,
-    },
-    Setting {
-        path: "lock.release",
-        id: "release",
-        label: "Release with",
-        said: "how the lock is released",
-        kind: Kind::Choice(&[("compare-and-delete", "compare-and-delete"), ("del", "plain DEL")]),
-        section: Section::Lock,
-        services: &[Redis, Redlock],
-        get: |s| written(&s.lock.release),
-        present: always,
-    },
-    Setting {
-        path: "lock.renew",
-        id: "renew",
-        label: "Renew with",
-        said: "how the lock is renewed",
-        kind: Kind::Choice(&[("compare-and-extend", "compare-and-extend"), ("pexpire", "plain PEXPIRE"), ("none", "none")]),
-        section: Section::Lock,
-        services: &[Redis, Redlock],
-        get: |s| written(&s.lock.renew),
-        present: always,
-    },
-    // Redisson's lock watchdog (SEMANTICS §2.5): the TTL is then its lockWatchdogTimeout.
-    Setting {
-        path: "lock.watchdog",
-        id: "watchdog",
-        label: "Watchdog (Redisson)",
-        said: "Redisson's lock watchdog",
-        kind: Kind::Switch("off", "on"),
-        section: Section::Lock,
-        services: &[Redis],
-        get: |s| on(s.lock.watchdog),
-        present: always,
-    },
-    Setting {
-        path: "lock.persistence",
-        id: "persistence",
-        label: "Persistence",
-        said: "the lock servers' persistence",
-        kind: PERSISTENCE,
-        section: Section::Lock,
-        services: &[Redis, Redlock],
-        get: |s| written(&s.lock.persistence),
-        present: always,
-    },
-    Setting {
-        path: "lock.replica.lag_ms",
-        id: "replicalag",
-        label: "Replication lag",
-        said: "the replica's lag behind the primary",
-        kind: Kind::Ms { min: 0 },
-        section: Section::Lock,
-        services: &[Redis],
-        get: |s| s.lock.replica.as_ref().map_or(0, |r| r.lag_ms).to_string(),
-        present: |s| s.lock.replica.is_some(),
-    },
-    // Fencing tokens and the resource.
-    Setting {
-        path: "token.source",
-        id: "tokensource",
-        label: "Token",
-        said: "where tokens come from",
-        kind: Kind::Choice(&[("counter", "a counter"), ("random-owner", "random owner value"), ("none", "none")]),
-        section: Section::Resource,
-        services: &[Redis, Redlock, LockKind::None],
-        get: |s| written(&s.token.source),
-        present: always,
-    },
-    // A consensus lock's token is its key's revision, ZooKeeper's its znode's zxid, a Lease's its
-    // leaseTransitions: a random owner value is no token of theirs (validation says so).
-    Setting {
-        path: "token.source",
-        id: "tokensource",
-        label: "Token",
-        said: "where tokens come from",
-        kind: Kind::Choice(&[("counter", "the service's own"), ("none", "none")]),
-        section: Section::Resource,
-        services: &[Consensus, ZooKeeper, Kubernetes],
-        get: |s| written(&s.token.source),
-        present: always,
-    },
-    Setting {
-        path: "token.store",
-        id: "tokenstore",
-        label: "Counter kept",
-        said: "where the token counter is kept",
-        kind: Kind::Choice(&[("durable", "durably"), ("redis", "on the Redis node")]),
-        section: Section::Resource,
-        services: &[Redis],
-        get: |s| written(&s.token.store),
-        present: |s| s.token.source == super::super::TokenKind::Counter,
-    },
+/// How a Redis client releases the lock.
+pub(crate) const RELEASE: Setting = Setting {
+    path: "lock.release",
+    id: "release",
+    label: "Release with",
+    said: "how the lock is released",
+    kind: Kind::Choice(&[("compare-and-delete", "compare-and-delete"), ("del", "plain DEL")]),
+    section: Section::Lock,
+    get: |s| written(&s.lock.release),
+    present: always,
+};
+
+/// How a Redis client renews its lease.
+pub(crate) const RENEW: Setting = Setting {
+    path: "lock.renew",
+    id: "renew",
+    label: "Renew with",
+    said: "how the lock is renewed",
+    kind: Kind::Choice(&[("compare-and-extend", "compare-and-extend"), ("pexpire", "plain PEXPIRE"), ("none", "none")]),
+    section: Section::Lock,
+    get: |s| written(&s.lock.renew),
+    present: always,
+};
+
+/// Whether a Redis node keeps its keys across a restart.
+pub(crate) const PERSISTENCE: Setting = Setting {
+    path: "lock.persistence",
+    id: "persistence",
+    label: "Persistence",
+    said: "the lock servers' persistence",
+    kind: Kind::Choice(&[("none", "none: lost on restart"), ("always", "fsync always")]),
+    section: Section::Lock,
+    get: |s| written(&s.lock.persistence),
+    present: always,
+};
+
+/// Where tokens come from, when the lock service has none of its own.
+pub(crate) const TOKEN_SOURCE: Setting = Setting {
+    path: "token.source",
+    id: "tokensource",
+    label: "Token",
+    said: "where tokens come from",
+    kind: Kind::Choice(&[("counter", "a counter"), ("random-owner", "random owner value"), ("none", "none")]),
+    section: Section::Resource,
+    get: |s| written(&s.token.source),
+    present: always,
+};
+
+/// Where tokens come from, for a service whose token is its own (a consensus lock's key's revision, ZooKeeper's znode's zxid, a Lease's leaseTransitions): a random owner value is no token of theirs (validation says so).
+pub(crate) const OWN_TOKEN: Setting = Setting {
+    path: "token.source",
+    id: "tokensource",
+    label: "Token",
+    said: "where tokens come from",
+    kind: Kind::Choice(&[("counter", "the service's own"), ("none", "none")]),
+    section: Section::Resource,
+    get: |s| written(&s.token.source),
+    present: always,
+};
+
+/// Every scenario's settings, in the editor's order, after its lock service's own.
+pub static COMMON: &[Setting] = &[
     Setting {
         path: "resource.fencing",
         id: "fencing",
@@ -278,7 +111,6 @@ pub static SETTINGS: &[Setting] = &[
         said: "fencing at the resource",
         kind: Kind::Choice(&[("none", "no"), ("atomic", "atomically"), ("check-then-write", "check, then write")]),
         section: Section::Resource,
-        services: &[],
         get: |s| written(&s.resource.fencing),
         present: always,
     },
@@ -289,7 +121,6 @@ pub static SETTINGS: &[Setting] = &[
         said: "the resource's kind",
         kind: Kind::Choice(&[("store", "storage service"), ("database", "database"), ("external", "external API")]),
         section: Section::Resource,
-        services: &[],
         get: |s| written(&s.resource.kind),
         present: always,
     },
@@ -300,9 +131,8 @@ pub static SETTINGS: &[Setting] = &[
         said: "the resource's time between its check and its write",
         kind: Kind::Ms { min: 0 },
         section: Section::Resource,
-        services: &[],
         get: |s| s.resource.check_write_gap_ms.to_string(),
-        present: |s| s.resource.fencing == super::super::Fencing::CheckThenWrite,
+        present: |s| s.resource.fencing == crate::scenario::Fencing::CheckThenWrite,
     },
     Setting {
         path: "resource.idempotency",
@@ -311,7 +141,6 @@ pub static SETTINGS: &[Setting] = &[
         said: "idempotent writes at the resource",
         kind: Kind::Switch("off", "on"),
         section: Section::Resource,
-        services: &[],
         get: |s| on(s.resource.idempotency),
         present: always,
     },
@@ -323,7 +152,6 @@ pub static SETTINGS: &[Setting] = &[
         said: "the network's latency, at least",
         kind: Kind::Ms { min: 0 },
         section: Section::Run,
-        services: &[],
         get: |s| s.network.latency_ms[0].to_string(),
         present: always,
     },
@@ -334,7 +162,6 @@ pub static SETTINGS: &[Setting] = &[
         said: "the network's latency, at most",
         kind: Kind::Ms { min: 0 },
         section: Section::Run,
-        services: &[],
         get: |s| s.network.latency_ms[1].to_string(),
         present: always,
     },
@@ -345,7 +172,6 @@ pub static SETTINGS: &[Setting] = &[
         said: "the random seed",
         kind: Kind::Count { min: 0, max: (1 << 53) - 1 },
         section: Section::Run,
-        services: &[],
         get: |s| s.seed.to_string(),
         present: always,
     },
@@ -356,8 +182,33 @@ pub static SETTINGS: &[Setting] = &[
         said: "the run's length",
         kind: Kind::Ms { min: 1 },
         section: Section::Run,
-        services: &[],
         get: |s| s.duration_ms.to_string(),
         present: always,
     },
 ];
+
+/// How many servers a service has (1 to 9), by what it calls them: "Members", "the number of
+/// members".
+pub(crate) const fn nodes(label: &'static str, said: &'static str) -> Setting {
+    Setting {
+        path: "lock.nodes",
+        id: "nodes",
+        label,
+        said,
+        kind: Kind::Count { min: 1, max: 9 },
+        section: Section::Lock,
+        get: |s| s.lock.nodes.to_string(),
+        present: always,
+    }
+}
+
+/// One of a service's durations in milliseconds (at least 1), at `path`, read by `get`.
+pub(crate) const fn lock_ms(
+    path: &'static str,
+    id: &'static str,
+    label: &'static str,
+    said: &'static str,
+    get: fn(&Scenario) -> String,
+) -> Setting {
+    Setting { path, id, label, said, kind: Kind::Ms { min: 1 }, section: Section::Lock, get, present: always }
+}

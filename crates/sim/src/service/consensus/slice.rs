@@ -6,7 +6,8 @@ use super::{Cluster, Settings, Timer};
 use crate::actor::{Env, Out, ServerFault};
 use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, Outcome, TimerKind};
-use crate::scenario::{member_name, min_lease_ttl_ms, Scenario, TokenKind};
+use crate::scenario::consensus::{member_name, min_lease_ttl_ms};
+use crate::scenario::{Scenario, TokenKind};
 use crate::service::{Consensus, LockClient, LockServer, Slice};
 use crate::trace::{ActorId, EventKind, Role};
 

@@ -5,7 +5,8 @@ use super::server::{Ensemble, Settings, Timer};
 use crate::actor::{Env, Out, ServerFault};
 use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, Outcome, TimerKind};
-use crate::scenario::{zk_name, Scenario, TokenKind};
+use crate::scenario::zookeeper::zk_name;
+use crate::scenario::{Scenario, TokenKind};
 use crate::service::{LockClient, LockServer, Slice, ZooKeeper};
 use crate::trace::{ActorId, EventKind, Role};
 

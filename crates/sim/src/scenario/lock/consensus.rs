@@ -1,0 +1,55 @@
+//! An etcd-like consensus service: `nodes` members (m1, m2, …), a leader, majority commit,
+//! leases (SEMANTICS §4). Its slice is `service/consensus/`.
+
+use super::super::settings::{list, Kind, Section, Setting};
+use super::{Declaration, Inspector, LockService};
+
+/// The name of consensus member `i`: m1, m2, …
+pub fn member_name(i: usize) -> String {
+    format!("m{}", i + 1)
+}
+
+/// etcd's minimum lease TTL: ceil((3 × electionTicks / 2) × heartbeat) seconds, that is 1.5 ×
+/// the election timeout rounded up to whole seconds (2 s with the defaults). Shorter requests are
+/// raised to it (SEMANTICS §4.1).
+pub fn min_lease_ttl_ms(election_timeout_ms: u64) -> u64 {
+    (election_timeout_ms * 3 / 2).div_ceil(1000) * 1000
+}
+
+/// The consensus service, as the scenario's layer knows it.
+pub static DECLARATION: Declaration = Declaration {
+    title: "Lock service (etcd-like consensus)",
+    lock_word: "key",
+    server_label: Some(["member · leader", "etcd-like member"]),
+    lanes: |l: &LockService| (0..l.nodes as usize).map(member_name).collect(),
+    reserved: &[],
+    settings: &[
+        list::TTL,
+        list::nodes("Members", "the number of members"),
+        list::ELECTION_TIMEOUT,
+        Setting {
+            path: "lock.recheck_after_wait",
+            id: "recheck",
+            label: "Check its key after the wait",
+            said: "the session checked again after the wait",
+            kind: Kind::Switch("off", "on"),
+            section: Section::Lock,
+            get: |s| list::on(s.lock.recheck_after_wait),
+            present: list::always,
+        },
+        Setting {
+            path: "lock.lock_delay_ms",
+            id: "lockdelay",
+            label: "Lock-delay (Chubby's)",
+            said: "the lock-delay",
+            kind: Kind::Ms { min: 0 },
+            section: Section::Lock,
+            get: |s| s.lock.lock_delay_ms.to_string(),
+            present: list::always,
+        },
+        list::OWN_TOKEN,
+    ],
+    validate: |sc| super::replicated(sc, "a consensus service", "members", "a consensus lock's token is its key's revision"),
+    renews_itself: Some("a consensus session renews itself with keepalives every TTL/3; remove this step"),
+    inspector: Inspector::Queue { number: "revision" },
+};
