@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::settings::{self, Setting};
 use super::{Scenario, ScenarioError};
+use crate::from_value::fields;
 
 /// What the scenario's layer knows of a lock service, declared once in its file under
 /// `scenario/lock/` (`<module>::DECLARATION`): its labels, its lanes' names, its settings and
@@ -161,124 +162,151 @@ pub enum Persistence {
     Always,
 }
 
-/// The lock service and its settings.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LockService {
-    pub kind: LockKind,
+/// Declares [`LockService`] once: each field with its serde attributes (the specification,
+/// `tests/from_value.rs`), then `= default` when it may be left out and `, unless skip` when it
+/// is left out of the JSON at its default; its reader and writer are made from the same list,
+/// so a new setting is one line here (and its declaration in its service's file).
+macro_rules! lock_service {
+    ($($(#[$meta:meta])* $field:ident: $ty:ty $(= $default:expr)? $(, unless $skip:path)?;)*) => {
+        /// The lock service and its settings (one flat object in the JSON; each service reads
+        /// the fields it has, and its declaration lists them).
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct LockService {
+            $($(#[$meta])* pub $field: $ty,)*
+        }
+
+        impl crate::from_value::FromValue for LockService {
+            fn read(v: &crate::json::Value, at: &crate::from_value::Path) -> crate::from_value::Read<Self> {
+                fields!(v, at, "struct LockService", LockService { $($field $(= $default)?),* })
+            }
+        }
+
+        impl crate::to_value::ToValue for LockService {
+            fn to_value(&self) -> crate::json::Value {
+                let o = crate::to_value::Object::new();
+                $(let o = o.put_unless(false $(|| $skip(&self.$field))?, stringify!($field), &self.$field);)*
+                o.done()
+            }
+        }
+    };
+}
+
+lock_service! {
+    kind: LockKind;
     /// The lease time given to `SET ... PX`.
     #[serde(default = "default_ttl")]
-    pub ttl_ms: u64,
+    ttl_ms: u64 = default_ttl();
     #[serde(default = "default_release")]
-    pub release: ReleaseStyle,
+    release: ReleaseStyle = default_release();
     #[serde(default = "default_renew")]
-    pub renew: RenewStyle,
+    renew: RenewStyle = default_renew();
     #[serde(default = "default_persistence")]
-    pub persistence: Persistence,
+    persistence: Persistence = default_persistence();
     /// An asynchronously replicated replica, promoted by a `failover` fault.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub replica: Option<Replica>,
+    replica: Option<Replica> = None, unless Option::is_none;
     /// Redlock: how many independent masters (named A, B, C, …).
     #[serde(default = "default_nodes", skip_serializing_if = "is_default_nodes")]
-    pub nodes: u8,
+    nodes: u8 = default_nodes(), unless is_default_nodes;
     /// Redlock: how long the client waits for one node before counting it as failed.
     #[serde(default = "default_node_timeout", skip_serializing_if = "is_default_node_timeout")]
-    pub node_timeout_ms: u64,
+    node_timeout_ms: u64 = default_node_timeout(), unless is_default_node_timeout;
     /// Redlock: send the SETs to all nodes at once (as node-redlock and redsync do) rather than
     /// one after another (as the Redis docs and redlock-rb do).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub parallel: bool,
+    parallel: bool = false, unless std::ops::Not::not;
     /// Redlock: drift = TTL × this + 2 ms (redlock-rb, redlock-py, node-redlock).
     #[serde(default = "default_drift_factor", skip_serializing_if = "is_default_drift_factor")]
-    pub clock_drift_factor: f64,
+    clock_drift_factor: f64 = default_drift_factor(), unless is_default_drift_factor;
     /// Consensus: how long a failed leader goes unreplaced (etcd's default is 1000 ms).
     #[serde(default = "default_election", skip_serializing_if = "is_default_election")]
-    pub election_timeout_ms: u64,
+    election_timeout_ms: u64 = default_election(), unless is_default_election;
     /// Consensus: after waiting for its predecessor, check that the waiter's own key (its
     /// session) still exists before saying it holds the lock. `false` reproduces the etcd bug
     /// found by Jepsen (etcd-io/etcd#11456).
     #[serde(default = "yes", skip_serializing_if = "is_yes")]
-    pub recheck_after_wait: bool,
+    recheck_after_wait: bool = yes(), unless is_yes;
     /// Consensus: Chubby's lock-delay (Burrows, OSDI '06, §2.4): after a holder is lost (its
     /// lease expired; not a release), the lock is granted to no one else for this long. etcd
     /// has none; 0, the default, is its behaviour. At most 60,000 (Chubby's bound, one minute).
     #[serde(default, skip_serializing_if = "is_zero")]
-    pub lock_delay_ms: u64,
+    lock_delay_ms: u64 = 0, unless is_zero;
     /// Kubernetes: how long a leader keeps trying to renew before it stops leading (client-go's
     /// RenewDeadline; core clients use 10 s).
     #[serde(default = "default_renew_deadline", skip_serializing_if = "is_default_renew_deadline")]
-    pub renew_deadline_ms: u64,
+    renew_deadline_ms: u64 = default_renew_deadline(), unless is_default_renew_deadline;
     /// Kubernetes: how long a candidate or leader waits between tries (client-go's RetryPeriod;
     /// core clients use 2 s).
     #[serde(default = "default_retry_period", skip_serializing_if = "is_default_retry_period")]
-    pub retry_period_ms: u64,
+    retry_period_ms: u64 = default_retry_period(), unless is_default_retry_period;
     /// Redis: the client is Redisson's, whose lock watchdog renews the lock in the background
     /// while its program works (a lock taken without a leaseTime): `ttl_ms` is then its
     /// `lockWatchdogTimeout`, renewed every third of it (SEMANTICS §2.5).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub watchdog: bool,
+    watchdog: bool = false, unless std::ops::Not::not;
 }
 
-pub(super) fn default_renew_deadline() -> u64 {
+fn default_renew_deadline() -> u64 {
     10_000
 }
-pub(super) fn is_default_renew_deadline(n: &u64) -> bool {
+fn is_default_renew_deadline(n: &u64) -> bool {
     *n == 10_000
 }
-pub(super) fn default_retry_period() -> u64 {
+fn default_retry_period() -> u64 {
     2_000
 }
-pub(super) fn is_default_retry_period(n: &u64) -> bool {
+fn is_default_retry_period(n: &u64) -> bool {
     *n == 2_000
 }
 
-pub(super) fn default_election() -> u64 {
+fn default_election() -> u64 {
     1000
 }
-pub(super) fn is_default_election(n: &u64) -> bool {
+fn is_default_election(n: &u64) -> bool {
     *n == 1000
 }
-pub(super) fn is_zero(n: &u64) -> bool {
+fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 /// Chubby's bound on a lock-delay: one minute (Burrows, OSDI '06, §2.4).
 pub const LOCK_DELAY_MS_MAX: u64 = 60_000;
-pub(super) fn yes() -> bool {
+fn yes() -> bool {
     true
 }
-pub(super) fn is_yes(b: &bool) -> bool {
+fn is_yes(b: &bool) -> bool {
     *b
 }
 
-pub(super) fn default_nodes() -> u8 {
+fn default_nodes() -> u8 {
     5
 }
-pub(super) fn is_default_nodes(n: &u8) -> bool {
+fn is_default_nodes(n: &u8) -> bool {
     *n == 5
 }
-pub(super) fn default_node_timeout() -> u64 {
+fn default_node_timeout() -> u64 {
     50
 }
-pub(super) fn is_default_node_timeout(n: &u64) -> bool {
+fn is_default_node_timeout(n: &u64) -> bool {
     *n == 50
 }
-pub(super) fn default_drift_factor() -> f64 {
+fn default_drift_factor() -> f64 {
     0.01
 }
-pub(super) fn is_default_drift_factor(f: &f64) -> bool {
+fn is_default_drift_factor(f: &f64) -> bool {
     *f == 0.01
 }
 
-pub(super) fn default_ttl() -> u64 {
+fn default_ttl() -> u64 {
     10_000
 }
-pub(super) fn default_release() -> ReleaseStyle {
+fn default_release() -> ReleaseStyle {
     ReleaseStyle::CompareAndDelete
 }
-pub(super) fn default_renew() -> RenewStyle {
+fn default_renew() -> RenewStyle {
     RenewStyle::CompareAndExtend
 }
-pub(super) fn default_persistence() -> Persistence {
+fn default_persistence() -> Persistence {
     Persistence::None
 }
 

@@ -48,18 +48,6 @@ impl FromValue for Setting {
     }
 }
 
-impl FromValue for LockService {
-    fn read(v: &Value, at: &Path) -> Read<Self> {
-        fields!(v, at, "struct LockService", LockService {
-            kind, ttl_ms = default_ttl(), release = default_release(), renew = default_renew(),
-            persistence = default_persistence(), replica = None, nodes = default_nodes(),
-            node_timeout_ms = default_node_timeout(), parallel = false, clock_drift_factor = default_drift_factor(),
-            election_timeout_ms = default_election(), recheck_after_wait = yes(), lock_delay_ms = 0,
-            renew_deadline_ms = default_renew_deadline(), retry_period_ms = default_retry_period(), watchdog = false,
-        })
-    }
-}
-
 impl FromValue for Replica {
     fn read(v: &Value, at: &Path) -> Read<Self> {
         fields!(v, at, "struct Replica", Replica { lag_ms })

@@ -101,47 +101,6 @@ impl ToValue for Setting {
     }
 }
 
-impl ToValue for LockService {
-    fn to_value(&self) -> Value {
-        let LockService {
-            kind,
-            ttl_ms,
-            release,
-            renew,
-            persistence,
-            replica,
-            nodes,
-            node_timeout_ms,
-            parallel,
-            clock_drift_factor,
-            election_timeout_ms,
-            recheck_after_wait,
-            lock_delay_ms,
-            renew_deadline_ms,
-            retry_period_ms,
-            watchdog,
-        } = self;
-        Object::new()
-            .put("kind", kind)
-            .put("ttl_ms", ttl_ms)
-            .put("release", release)
-            .put("renew", renew)
-            .put("persistence", persistence)
-            .put_unless(replica.is_none(), "replica", replica)
-            .put_unless(is_default_nodes(nodes), "nodes", nodes)
-            .put_unless(is_default_node_timeout(node_timeout_ms), "node_timeout_ms", node_timeout_ms)
-            .put_unless(!parallel, "parallel", parallel)
-            .put_unless(is_default_drift_factor(clock_drift_factor), "clock_drift_factor", clock_drift_factor)
-            .put_unless(is_default_election(election_timeout_ms), "election_timeout_ms", election_timeout_ms)
-            .put_unless(is_yes(recheck_after_wait), "recheck_after_wait", recheck_after_wait)
-            .put_unless(*lock_delay_ms == 0, "lock_delay_ms", lock_delay_ms)
-            .put_unless(is_default_renew_deadline(renew_deadline_ms), "renew_deadline_ms", renew_deadline_ms)
-            .put_unless(is_default_retry_period(retry_period_ms), "retry_period_ms", retry_period_ms)
-            .put_unless(!watchdog, "watchdog", watchdog)
-            .done()
-    }
-}
-
 impl ToValue for Replica {
     fn to_value(&self) -> Value {
         Object::new().put("lag_ms", &self.lag_ms).done()
