@@ -22,7 +22,7 @@ pub struct Declaration {
     /// lock service (a scenario switched to this service later must still be valid).
     pub reserved: &'static [&'static str],
     /// Its own settings, in the editor's order (every scenario's follow: `settings::COMMON`).
-    pub settings: &'static [Setting],
+    pub settings: &'static [&'static Setting],
     /// What it refuses of the lock service's settings and the token source, beyond the checks
     /// every scenario has (`scenario/validate/lock.rs`).
     pub validate: fn(&Scenario) -> Result<(), ScenarioError>,
@@ -49,7 +49,7 @@ const NONE: Declaration = Declaration {
     server_label: None,
     lanes: |_| Vec::new(),
     reserved: &[],
-    settings: &[settings::list::TOKEN_SOURCE],
+    settings: &[&settings::list::TOKEN_SOURCE],
     validate: |_| Ok(()),
     renews_itself: None,
     inspector: Inspector::Holder { held: "lock key held by", free: "lock is free" },

@@ -65,13 +65,13 @@ pub use list::COMMON;
 /// The settings scenario `sc` has, in the editor's order: its lock service's own (its
 /// declaration's), then every scenario's ([`COMMON`]).
 pub fn settings_of(sc: &Scenario) -> impl Iterator<Item = &'static Setting> + '_ {
-    sc.lock.kind.declaration().settings.iter().chain(COMMON).filter(|s| (s.present)(sc))
+    sc.lock.kind.declaration().settings.iter().copied().chain(COMMON).filter(|s| (s.present)(sc))
 }
 
 /// Every setting declared, each service's in the order of the list and then [`COMMON`]: a path
 /// several services have is here once for each (the first says what a link's `set=` calls it).
 pub fn all() -> impl Iterator<Item = &'static Setting> {
-    LockKind::ALL.iter().flat_map(|k| k.declaration().settings).chain(COMMON)
+    LockKind::ALL.iter().flat_map(|k| k.declaration().settings.iter().copied()).chain(COMMON)
 }
 
 /// The setting at `path` that `sc` has.

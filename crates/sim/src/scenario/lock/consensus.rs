@@ -24,10 +24,10 @@ pub static DECLARATION: Declaration = Declaration {
     lanes: |l: &LockService| (0..l.nodes as usize).map(member_name).collect(),
     reserved: &[],
     settings: &[
-        list::TTL,
-        list::nodes("Members", "the number of members"),
-        list::ELECTION_TIMEOUT,
-        Setting {
+        &list::TTL,
+        &list::nodes("Members", "the number of members"),
+        &list::ELECTION_TIMEOUT,
+        &Setting {
             path: "lock.recheck_after_wait",
             id: "recheck",
             label: "Check its key after the wait",
@@ -37,7 +37,7 @@ pub static DECLARATION: Declaration = Declaration {
             get: |s| list::on(s.lock.recheck_after_wait),
             present: list::always,
         },
-        Setting {
+        &Setting {
             path: "lock.lock_delay_ms",
             id: "lockdelay",
             label: "Lock-delay (Chubby's)",
@@ -47,7 +47,7 @@ pub static DECLARATION: Declaration = Declaration {
             get: |s| s.lock.lock_delay_ms.to_string(),
             present: list::always,
         },
-        list::OWN_TOKEN,
+        &list::OWN_TOKEN,
     ],
     validate: |sc| super::replicated(sc, "a consensus service", "members", "a consensus lock's token is its key's revision"),
     renews_itself: Some("a consensus session renews itself with keepalives every TTL/3; remove this step"),

@@ -19,10 +19,10 @@ pub static DECLARATION: Declaration = Declaration {
     reserved: &[APISERVER],
     settings: &[
         // client-go's three durations (validation keeps LeaseDuration > RenewDeadline > 1.2 × RetryPeriod).
-        list::lock_ms("lock.ttl_ms", "ttl", "Lease duration", "the Lease's duration", |s| s.lock.ttl_ms.to_string()),
-        list::lock_ms("lock.renew_deadline_ms", "renewdeadline", "Renew deadline", "the leader's renew deadline", |s| s.lock.renew_deadline_ms.to_string()),
-        list::lock_ms("lock.retry_period_ms", "retryperiod", "Retry period", "the time between tries", |s| s.lock.retry_period_ms.to_string()),
-        list::OWN_TOKEN,
+        &list::lock_ms("lock.ttl_ms", "ttl", "Lease duration", "the Lease's duration", |s| s.lock.ttl_ms.to_string()),
+        &list::lock_ms("lock.renew_deadline_ms", "renewdeadline", "Renew deadline", "the leader's renew deadline", |s| s.lock.renew_deadline_ms.to_string()),
+        &list::lock_ms("lock.retry_period_ms", "retryperiod", "Retry period", "the time between tries", |s| s.lock.retry_period_ms.to_string()),
+        &list::OWN_TOKEN,
     ],
     validate,
     renews_itself: Some("a Kubernetes leader renews its Lease by itself every retry period; remove this step"),

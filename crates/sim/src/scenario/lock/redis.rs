@@ -12,11 +12,11 @@ pub static DECLARATION: Declaration = Declaration {
     lanes: |l: &LockService| if l.replica.is_some() { vec!["redis".into(), "replica".into()] } else { vec!["redis".into()] },
     reserved: &["redis", "replica"],
     settings: &[
-        list::TTL,
-        list::RELEASE,
-        list::RENEW,
+        &list::TTL,
+        &list::RELEASE,
+        &list::RENEW,
         // Redisson's lock watchdog (SEMANTICS §2.5): the TTL is then its lockWatchdogTimeout.
-        Setting {
+        &Setting {
             path: "lock.watchdog",
             id: "watchdog",
             label: "Watchdog (Redisson)",
@@ -26,8 +26,8 @@ pub static DECLARATION: Declaration = Declaration {
             get: |s| list::on(s.lock.watchdog),
             present: list::always,
         },
-        list::PERSISTENCE,
-        Setting {
+        &list::PERSISTENCE,
+        &Setting {
             path: "lock.replica.lag_ms",
             id: "replicalag",
             label: "Replication lag",
@@ -37,8 +37,8 @@ pub static DECLARATION: Declaration = Declaration {
             get: |s| s.lock.replica.as_ref().map_or(0, |r| r.lag_ms).to_string(),
             present: |s| s.lock.replica.is_some(),
         },
-        list::TOKEN_SOURCE,
-        Setting {
+        &list::TOKEN_SOURCE,
+        &Setting {
             path: "token.store",
             id: "tokenstore",
             label: "Counter kept",

@@ -18,10 +18,10 @@ pub static DECLARATION: Declaration = Declaration {
     lanes: |l: &LockService| (0..l.nodes as usize).map(node_name).collect(),
     reserved: &[],
     settings: &[
-        list::TTL,
-        list::nodes("Nodes", "the number of Redis masters"),
-        list::lock_ms("lock.node_timeout_ms", "nodetimeout", "Per-node timeout", "Redlock's timeout per master", |s| s.lock.node_timeout_ms.to_string()),
-        Setting {
+        &list::TTL,
+        &list::nodes("Nodes", "the number of Redis masters"),
+        &list::lock_ms("lock.node_timeout_ms", "nodetimeout", "Per-node timeout", "Redlock's timeout per master", |s| s.lock.node_timeout_ms.to_string()),
+        &Setting {
             path: "lock.parallel",
             id: "parallel",
             label: "Send the SETs",
@@ -31,7 +31,7 @@ pub static DECLARATION: Declaration = Declaration {
             get: |s| list::on(s.lock.parallel),
             present: list::always,
         },
-        Setting {
+        &Setting {
             path: "lock.clock_drift_factor",
             id: "driftfactor",
             label: "Clock drift factor",
@@ -41,10 +41,10 @@ pub static DECLARATION: Declaration = Declaration {
             get: |s| s.lock.clock_drift_factor.to_string(),
             present: list::always,
         },
-        list::RELEASE,
-        list::RENEW,
-        list::PERSISTENCE,
-        list::TOKEN_SOURCE,
+        &list::RELEASE,
+        &list::RENEW,
+        &list::PERSISTENCE,
+        &list::TOKEN_SOURCE,
     ],
     validate,
     renews_itself: None,

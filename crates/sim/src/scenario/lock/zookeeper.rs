@@ -23,7 +23,7 @@ pub static DECLARATION: Declaration = Declaration {
     lanes: |l: &LockService| (0..l.nodes as usize).map(zk_name).collect(),
     reserved: &[],
     settings: &[
-        Setting {
+        &Setting {
             path: "lock.ttl_ms",
             id: "ttl",
             label: "Session timeout",
@@ -33,9 +33,9 @@ pub static DECLARATION: Declaration = Declaration {
             get: |s| s.lock.ttl_ms.to_string(),
             present: list::always,
         },
-        list::nodes("Servers", "the number of ZooKeeper servers"),
-        list::ELECTION_TIMEOUT,
-        list::OWN_TOKEN,
+        &list::nodes("Servers", "the number of ZooKeeper servers"),
+        &list::ELECTION_TIMEOUT,
+        &list::OWN_TOKEN,
     ],
     validate,
     renews_itself: Some("a ZooKeeper session renews itself with pings every third of its timeout; remove this step"),

@@ -19,7 +19,7 @@ pub(crate) fn on(b: bool) -> String {
 }
 
 /// The lease's TTL, as Redis, Redlock and the consensus service call it.
-pub(crate) const TTL: Setting = Setting {
+pub(crate) static TTL: Setting = Setting {
     path: "lock.ttl_ms",
     id: "ttl",
     label: "Lease TTL",
@@ -31,7 +31,7 @@ pub(crate) const TTL: Setting = Setting {
 };
 
 /// How long a failed leader goes unreplaced (consensus, ZooKeeper).
-pub(crate) const ELECTION_TIMEOUT: Setting = Setting {
+pub(crate) static ELECTION_TIMEOUT: Setting = Setting {
     path: "lock.election_timeout_ms",
     id: "electiontimeout",
     label: "Election timeout",
@@ -43,7 +43,7 @@ pub(crate) const ELECTION_TIMEOUT: Setting = Setting {
 };
 
 /// How a Redis client releases the lock.
-pub(crate) const RELEASE: Setting = Setting {
+pub(crate) static RELEASE: Setting = Setting {
     path: "lock.release",
     id: "release",
     label: "Release with",
@@ -55,7 +55,7 @@ pub(crate) const RELEASE: Setting = Setting {
 };
 
 /// How a Redis client renews its lease.
-pub(crate) const RENEW: Setting = Setting {
+pub(crate) static RENEW: Setting = Setting {
     path: "lock.renew",
     id: "renew",
     label: "Renew with",
@@ -67,7 +67,7 @@ pub(crate) const RENEW: Setting = Setting {
 };
 
 /// Whether a Redis node keeps its keys across a restart.
-pub(crate) const PERSISTENCE: Setting = Setting {
+pub(crate) static PERSISTENCE: Setting = Setting {
     path: "lock.persistence",
     id: "persistence",
     label: "Persistence",
@@ -79,7 +79,7 @@ pub(crate) const PERSISTENCE: Setting = Setting {
 };
 
 /// Where tokens come from, when the lock service has none of its own.
-pub(crate) const TOKEN_SOURCE: Setting = Setting {
+pub(crate) static TOKEN_SOURCE: Setting = Setting {
     path: "token.source",
     id: "tokensource",
     label: "Token",
@@ -91,7 +91,7 @@ pub(crate) const TOKEN_SOURCE: Setting = Setting {
 };
 
 /// Where tokens come from, for a service whose token is its own (a consensus lock's key's revision, ZooKeeper's znode's zxid, a Lease's leaseTransitions): a random owner value is no token of theirs (validation says so).
-pub(crate) const OWN_TOKEN: Setting = Setting {
+pub(crate) static OWN_TOKEN: Setting = Setting {
     path: "token.source",
     id: "tokensource",
     label: "Token",
