@@ -37,6 +37,7 @@ golden!(
         "fresh-owner-not-yet-seen",
         "gc-pause-fenced",
         "gc-pause-unfenced",
+        "hbase-gc-pause",
         "holder-crash",
         "idempotent-not-fenced",
         "k8s-lease-clock-rate",

@@ -84,6 +84,7 @@ scenarios!(
     "chubby-lock-delay",
     "etcd-10811",
     "consensus-wait-expired",
+    "hbase-gc-pause",
     "redisson-watchdog",
 );
 

@@ -48,6 +48,7 @@ const TABLE: &[(&str, sim::Safety, Option<sim::Safety>)] = &[
     ("chubby-lock-delay", Unsafe, Some(Safe)),
     ("etcd-10811", Unsafe, Some(Safe)),
     ("consensus-wait-expired", Unsafe, Some(Safe)),
+    ("hbase-gc-pause", Safe, None),
     ("redisson-watchdog", Unsafe, Some(Safe)),
 ];
 
