@@ -165,6 +165,8 @@ static CONSENSUS: Advice = Advice {
         demo("token-reset", false, Unsafe, "a token counter that restarts goes backwards"),
         demo("fresh-owner-not-yet-seen", true, Safe, "activation closes the first-write gap"),
         demo("consensus-wait-expired", false, Unsafe, "even consensus locks have had bugs (etcd#11456); here the stale write lands first, so fencing alone would not catch it: activation or etcd's fix does"),
+        demo("etcd-10811", false, Unsafe, "it happened: a holder cut off from etcd for longer than its lease kept writing (etcd#10811)"),
+        demo("hbase-gc-pause", false, Safe, "it happened: an HBase region server's 79 s GC pause, fenced at the storage by HDFS"),
     ],
 };
 
@@ -250,6 +252,8 @@ pub const TABLE: [Row; 4] = [
             demo("consensus-quorum-loss", false, Safe, "safe but unavailable"),
             demo("consensus-disk-stall", false, Safe, "a leader's slow disk costs an election, not safety"),
             demo("consensus-wait-expired", false, Unsafe, "a granted lock whose session had expired"),
+            demo("etcd-10811", true, Safe, "it happened (etcd#10811): the revision checked at the storage"),
+            demo("chubby-lock-delay", false, Unsafe, "Chubby's lock-delay covers a short pause, not a long one"),
         ],
     },
     Row {
