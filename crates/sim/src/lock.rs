@@ -83,6 +83,17 @@ macro_rules! dispatch {
                 }
             }
 
+            /// The server client `from`'s message to `dest` goes to now: as [`Service::route`],
+            /// but where that depends on what the client can reach (`cut`: whether two actors
+            /// are partitioned now), as for a Redis client cut off from the primary Sentinel
+            /// promoted.
+            pub fn route_from(&self, dest: Dest, from: ActorId, cut: &dyn Fn(ActorId, ActorId) -> bool) -> Option<ActorId> {
+                match self {
+                    $(Service::$arm(s, _) => LockServer::route_from(s, dest, from, cut),)*
+                    Service::None => None,
+                }
+            }
+
             /// Server `at` handles a message from `from`.
             pub fn on_message(&mut self, at: ActorId, from: ActorId, payload: Payload, env: &dyn Env, out: &mut Out<Timer>) {
                 match self {

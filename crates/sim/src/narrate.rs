@@ -140,7 +140,7 @@ pub fn sentence(cx: &Cx, a: ActorId, kind: &EventKind) -> String {
             let what = crate::msg::replicate_words(set.as_ref().map(|v| v.as_str()));
             format!("{me} applies `{what}` from the primary's replication stream.")
         }
-        Promoted => format!("{me} is promoted to primary; clients now send their commands to it."),
+        Promoted | Demoted { .. } => words::failover(me, kind, &n),
         // The resource's.
         ReadServed { client, value, version } => format!("{me} serves {}'s read: {value} (version {version}).", n(*client)),
         Accepted { client, token, value } => {

@@ -55,6 +55,11 @@ pub trait LockServer {
     fn start(&mut self, _out: &mut Out<Self::Timer>) {}
     /// The server a client's message to `dest` goes to now (`None`: nowhere).
     fn route(&self, dest: Dest) -> Option<ActorId>;
+    /// The server client `from`'s message to `dest` goes to now, where that depends on what the
+    /// client can reach (`cut`: whether two actors are partitioned now); by default, `route`.
+    fn route_from(&self, dest: Dest, _from: ActorId, _cut: &dyn Fn(ActorId, ActorId) -> bool) -> Option<ActorId> {
+        self.route(dest)
+    }
     /// Server `at` handles a message from `from`.
     fn on_message(&mut self, at: ActorId, from: ActorId, payload: Payload, env: &dyn Env, out: &mut Out<Self::Timer>);
     /// Server `at`'s timer fires.

@@ -49,6 +49,7 @@ fn base(seed: u64, ttl_ms: u64, fencing: Fencing, clients: Vec<Client>, faults: 
             renew_deadline_ms: 10_000,
             retry_period_ms: 2_000,
             watchdog: false,
+            sentinel: false,
         },
         token: TokenSource { source: TokenKind::Counter, start: 33, store: CounterStore::Durable },
         resource: Resource { kind: ResourceKind::Store, fencing, idempotency: false, check_write_gap_ms: 200 },

@@ -235,6 +235,16 @@ fn a_watchdog_belongs_to_a_single_redis_lock() {
 }
 
 #[test]
+fn sentinel_needs_a_redis_primary_with_a_replica() {
+    let mut v = base();
+    v["lock"]["sentinel"] = serde_json::json!(true);
+    let e = err_of(v.clone());
+    assert!(e.starts_with("lock.sentinel: Sentinel fails a Redis primary over to its replica"), "{e}");
+    v["lock"]["replica"] = serde_json::json!({ "lag_ms": 100 });
+    assert!(Scenario::from_value(serde_json::from_value(v).unwrap()).is_ok(), "with a replica it may");
+}
+
+#[test]
 fn the_drift_factor_is_checked_whatever_the_lock() {
     let mut v = base();
     v["lock"]["clock_drift_factor"] = serde_json::json!(1e308);

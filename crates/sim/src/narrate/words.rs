@@ -4,6 +4,21 @@ use crate::scenario::Scenario;
 use crate::time::{fmt, Micros};
 use crate::trace::{Awaited, Loss, Role, Stall, Votes, Why, WriteOutcome};
 
+/// A failover's events: the replica promoted, and (with Sentinel) the old primary demoted.
+pub fn failover(me: &str, kind: &crate::trace::EventKind, n: &dyn Fn(crate::trace::ActorId) -> String) -> String {
+    match *kind {
+        crate::trace::EventKind::Demoted { to, discarded } => {
+            let lost = discarded.map(|o| format!(", and {}'s lock key with it", n(o))).unwrap_or_default();
+            format!(
+                "{me} can reach {} again: Sentinel makes it a replica of {}, and it resyncs, discarding its own data{lost}.",
+                n(to),
+                n(to)
+            )
+        }
+        _ => format!("{me} is promoted to primary; clients now send their commands to it."),
+    }
+}
+
 /// Why a message was lost; `to` is its receiver.
 pub fn loss(why: Loss, to: &str) -> String {
     match why {

@@ -245,6 +245,12 @@ lock_service! {
     /// `lockWatchdogTimeout`, renewed every third of it (SEMANTICS §2.5).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     watchdog: bool = false, unless std::ops::Not::not;
+    /// Redis with a replica: failovers are Redis Sentinel's (SEMANTICS §1.5). A failover does
+    /// not stop a primary that is still up: it goes on answering the clients that can reach it
+    /// and not the new primary, until it can reach the new primary again and Sentinel makes it
+    /// a replica of it, discarding its data.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    sentinel: bool = false, unless std::ops::Not::not;
 }
 
 fn default_renew_deadline() -> u64 {

@@ -205,6 +205,12 @@ pub enum EventKind {
     Healed,
     /// The replica became the primary.
     Promoted,
+    /// Sentinel made the old primary a replica of `to`, the new one: it resynced in full and
+    /// lost what it held, `discarded` naming the owner of the lock key it lost.
+    Demoted {
+        to: ActorId,
+        discarded: Option<ActorId>,
+    },
     /// Consensus: a client's key is in place but an earlier key holds the lock.
     Queued {
         rev: u64,
@@ -277,7 +283,8 @@ impl EventKind {
             EventKind::KeyBusy { holder: owner }
             | EventKind::KeyExpired { owner }
             | EventKind::KeyDeleted { owner, .. }
-            | EventKind::KeyExtended { owner, .. } => owner,
+            | EventKind::KeyExtended { owner, .. }
+            | EventKind::Demoted { discarded: owner, .. } => owner,
             _ => None,
         }
     }
@@ -344,6 +351,7 @@ impl EventKind {
             DiskStalled { .. } => ("disk-stall", actor),
             Healed => ("healed", actor),
             Promoted => ("promoted", actor),
+            Demoted { .. } => ("demoted", actor),
             Queued { .. } => ("queued", actor),
             Committed { .. } => ("committed", actor),
             Unchanged { .. } => ("nothing-deleted", actor),

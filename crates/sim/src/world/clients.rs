@@ -28,7 +28,7 @@ impl World<'_> {
                 Effect::Send(dest, p) => {
                     let to = match dest {
                         Dest::Resource => Some(self.resource.id),
-                        _ => self.lock.route(dest),
+                        _ => self.lock.route_from(dest, a, &|x, y| self.net.cut(x, y)),
                     };
                     if let Some(to) = to {
                         self.send(a, to, p);

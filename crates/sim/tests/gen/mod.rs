@@ -80,6 +80,7 @@ pub fn scenario(seed: u64) -> Scenario {
         renew_deadline_ms: 10_000,
         retry_period_ms: 2_000,
         watchdog: false,
+        sentinel: false,
     };
     let source = match kind {
         LockKind::Consensus | LockKind::ZooKeeper => g.pick(&[TokenKind::Counter, TokenKind::None]),

@@ -37,6 +37,17 @@ pub static DECLARATION: Declaration = Declaration {
             get: |s| s.lock.replica.as_ref().map_or(0, |r| r.lag_ms).to_string(),
             present: |s| s.lock.replica.is_some(),
         },
+        // Redis Sentinel's failovers (SEMANTICS §1.5), for a primary with a replica.
+        &Setting {
+            path: "lock.sentinel",
+            id: "sentinel",
+            label: "Failover by Sentinel",
+            said: "failover by Redis Sentinel",
+            kind: Kind::Switch("off", "on"),
+            section: Section::Lock,
+            get: |s| list::on(s.lock.sentinel),
+            present: |s| s.lock.replica.is_some(),
+        },
         &list::TOKEN_SOURCE,
         &Setting {
             path: "token.store",

@@ -35,6 +35,12 @@ impl Scenario {
                 "Redisson's watchdog renews a single Redis lock (kind redis); this lock service renews its own way: remove it".into(),
             );
         }
+        if l.sentinel && (l.kind != LockKind::Redis || l.replica.is_none()) {
+            return err(
+                "lock.sentinel".into(),
+                "Sentinel fails a Redis primary over to its replica: it needs kind redis and lock.replica".into(),
+            );
+        }
         if self.token.start == 0 || self.token.start > SEED {
             return err("token.start".into(), format!("must be between 1 and {SEED}"));
         }

@@ -38,6 +38,13 @@ pub struct Servers {
     expiry_gen: Map<ActorId, u64>,
     /// Nodes whose lock key is drawn on the timeline now.
     open_keys: Set<ActorId>,
+    /// Failovers are Redis Sentinel's (`lock.sentinel`).
+    sentinel: bool,
+    /// With Sentinel, the old primary after a failover, until it is demoted: still a primary
+    /// for the clients that can reach it and not the new one.
+    stale: Option<ActorId>,
+    /// The old primary once Sentinel has made it a replica of the new one.
+    demoted: Option<ActorId>,
 }
 
 type Fx = Out<Timer>;
@@ -73,6 +80,9 @@ impl Servers {
             lag: replica.map(|r| from_ms(r.1 as i64)),
             expiry_gen: Map::new(),
             open_keys: Set::new(),
+            sentinel: false,
+            stale: None,
+            demoted: None,
         }
     }
 
@@ -89,12 +99,31 @@ impl Servers {
             lag: None,
             expiry_gen: Map::new(),
             open_keys: Set::new(),
+            sentinel: false,
+            stale: None,
+            demoted: None,
         }
+    }
+
+    /// The same servers, with failovers by Redis Sentinel when `sentinel` (SEMANTICS §1.5).
+    pub fn with_sentinel(self, sentinel: bool) -> Servers {
+        Servers { sentinel, ..self }
     }
 
     /// The node Redis clients send to now.
     pub fn primary_now(&self) -> Option<ActorId> {
         self.primary
+    }
+
+    /// The node client `from` sends to now: the primary, or after a Sentinel failover the old
+    /// primary, for a client that can reach it and not the new one (`cut`: whether two actors
+    /// are partitioned). Jepsen's Redis analysis (2013) and the Sentinel docs' Example 2: the
+    /// clients on the old primary's side of a partition go on writing to it.
+    pub fn primary_for(&self, from: ActorId, cut: &dyn Fn(ActorId, ActorId) -> bool) -> Option<ActorId> {
+        match (self.stale, self.primary) {
+            (Some(old), Some(new)) if cut(from, new) && !cut(from, old) => Some(old),
+            _ => self.primary,
+        }
     }
 
     /// A node's keys (for tests and the inspector of a run's state).
@@ -212,8 +241,8 @@ impl Servers {
             }
             Timer::Ship(ship) => {
                 let (key, entry) = *ship;
-                if let Some(r) = self.replica {
-                    out.push(Effect::Send { from: node, to: r, payload: Payload::Replicate { key, entry: entry.map(Box::new) } });
+                if let Some(to) = self.ship_to(node) {
+                    out.push(Effect::Send { from: node, to, payload: Payload::Replicate { key, entry: entry.map(Box::new) } });
                 }
             }
         }
@@ -232,21 +261,27 @@ impl Servers {
             ServerFault::Restarted(node) => {
                 self.expire(node, env, out);
                 self.schedule_expiry(node, env, out);
+                self.demote(env, out);
             }
-            // A paused node's expiry timers wait for it (`Gate::Process`); nothing else changes.
-            ServerFault::Network | ServerFault::Paused(_) | ServerFault::Resumed(_) => {}
+            // A paused node's expiry timers wait for it (`Gate::Process`); nothing else changes,
+            // but Sentinel may now reach an old primary it has to demote.
+            ServerFault::Network | ServerFault::Resumed(_) => self.demote(env, out),
+            ServerFault::Paused(_) => {}
             ServerFault::Failover => self.failover(env, out),
         }
     }
 
     /// The replica becomes the primary: the old primary goes down, clients follow the new one,
-    /// and it starts expiring keys itself.
+    /// and it starts expiring keys itself. With Sentinel the old primary is not stopped: it
+    /// is demoted when Sentinel can reach it (at once, if nothing separates them).
     fn failover(&mut self, env: &dyn Env, out: &mut Fx) {
         let (Some(old), Some(r)) = (self.primary, self.replica) else { return };
         if self.promoted {
             return;
         }
-        if !env.is_down(old) {
+        if self.sentinel {
+            self.stale = Some(old);
+        } else if !env.is_down(old) {
             out.push(Effect::Crash(old));
         }
         self.primary = Some(r);
@@ -254,11 +289,47 @@ impl Servers {
         out.push(Effect::Event { actor: r, kind: EventKind::Promoted });
         self.expire(r, env, out);
         self.schedule_expiry(r, env, out);
+        self.demote(env, out);
+    }
+
+    /// With Sentinel: once the old primary is up and can reach the new one, Sentinel makes it a
+    /// replica of it, and it resyncs in full, discarding what it acknowledged since the
+    /// failover ("This data will be lost forever since when the partition will heal, the master
+    /// will be reconfigured as a replica of the new master, discarding its data set": the
+    /// Sentinel docs, Example 2; Jepsen, "Call me maybe: Redis", 2013).
+    fn demote(&mut self, env: &dyn Env, out: &mut Fx) {
+        let (Some(old), Some(new)) = (self.stale, self.primary) else { return };
+        if env.is_down(old) || env.cut(old, new) {
+            return;
+        }
+        self.stale = None;
+        self.demoted = Some(old);
+        let discarded = self.nodes.get(&old).and_then(|n| n.keys.get(LOCK_KEY)).and_then(|e| e.owner);
+        let copy = self.nodes.get(&new).cloned().unwrap_or_default();
+        let owner = copy.keys.get(LOCK_KEY).map(|e| e.owner);
+        self.nodes.insert(old, copy);
+        // Its expiry timers are void: a replica waits for its primary's DEL.
+        let gen = self.expiry_gen.get(&old).copied().unwrap_or(0) + 1;
+        self.expiry_gen.insert(old, gen);
+        out.push(Effect::Event { actor: old, kind: EventKind::Demoted { to: new, discarded } });
+        self.close_key(old, KeyEnd::Lost, out);
+        if let Some(owner) = owner {
+            self.open_key(old, owner, out);
+        }
     }
 
     /// Whether `node` expires keys itself: a primary does; a replica waits for the primary's DEL.
     fn expires_keys(&self, node: ActorId) -> bool {
-        Some(node) != self.replica || self.promoted
+        (Some(node) != self.replica || self.promoted) && Some(node) != self.demoted
+    }
+
+    /// Where `node`'s writes are shipped: from the primary to its replica (after a Sentinel
+    /// failover, to the demoted old primary); from anywhere else, nowhere.
+    fn ship_to(&self, node: ActorId) -> Option<ActorId> {
+        if Some(node) != self.primary {
+            return None;
+        }
+        self.demoted.or(self.replica.filter(|&r| r != node))
     }
 
     fn expire(&mut self, node: ActorId, env: &dyn Env, out: &mut Fx) {
@@ -293,10 +364,7 @@ impl Servers {
 
     /// Ships the key's new state to the replica after the replication lag.
     fn replicate(&mut self, node: ActorId, key: &str, env: &dyn Env, out: &mut Fx) {
-        let (Some(r), Some(lag)) = (self.replica, self.lag) else { return };
-        if node == r || Some(node) != self.primary {
-            return;
-        }
+        let (Some(_), Some(lag)) = (self.ship_to(node), self.lag) else { return };
         let entry = self.nodes.get(&node).and_then(|n| n.keys.get(key)).cloned();
         out.push(Effect::Timer {
             actor: node,

@@ -31,7 +31,7 @@ impl Slice for Redis {
         let l = &sc.lock;
         let counter = counter_on_node(sc).then_some(sc.token.start);
         let replica = l.replica.as_ref().map(|r| (id("replica"), r.lag_ms));
-        Servers::primary(id("redis"), replica, counter, l.ttl_ms, l.persistence == Persistence::Always)
+        Servers::primary(id("redis"), replica, counter, l.ttl_ms, l.persistence == Persistence::Always).with_sentinel(l.sentinel)
     }
 
     fn client(sc: &Scenario) -> Single {
@@ -46,6 +46,9 @@ impl Slice for Redis {
     fn narrate(sc: &Scenario, me: &str, kind: &EventKind, _: &dyn Fn(ActorId) -> String) -> Option<String> {
         match kind {
             EventKind::NoticeIgnored { .. } if sc.lock.watchdog => super::watchdog::narrate(me, kind),
+            EventKind::Promoted if sc.lock.sentinel => Some(format!(
+                "Sentinel promotes {me} to primary; the clients that can reach it now send their commands to it, and the old primary is not told."
+            )),
             _ => None,
         }
     }
@@ -60,6 +63,13 @@ impl LockServer for Servers {
             Dest::Lock => self.primary_now(),
             Dest::Node(i) => self.redlock_nodes.get(i).copied(),
             Dest::Leader | Dest::Resource => None,
+        }
+    }
+
+    fn route_from(&self, dest: Dest, from: ActorId, cut: &dyn Fn(ActorId, ActorId) -> bool) -> Option<ActorId> {
+        match dest {
+            Dest::Lock => self.primary_for(from, cut),
+            _ => self.route(dest),
         }
     }
 

@@ -119,6 +119,49 @@ fn a_crash_without_persistence_loses_the_key_and_failover_promotes_the_replica()
 }
 
 #[test]
+fn with_sentinel_the_old_primary_answers_its_side_until_it_is_demoted_and_discards_its_data() {
+    let mut s = Servers::primary(REDIS, Some((REPLICA, 500)), None, 10_000, false).with_sentinel(true);
+    let mut e = env();
+    // {redis, A} | {replica, B}: A's key never reaches the replica.
+    e.cuts = vec![(REDIS, REPLICA), (REDIS, B), (A, REPLICA)];
+    s.on_message(REDIS, A, acquire("a1"), &e, &mut Vec::new());
+    let mut out = Vec::new();
+    s.on_fault(ServerFault::Failover, &e, &mut out);
+    assert!(!out.contains(&Effect::Crash(REDIS)), "Sentinel does not stop the old primary: {out:?}");
+    assert_eq!(events(&out), vec![(REPLICA, EventKind::Promoted)]);
+    assert_eq!(s.primary_for(A, &|a, b| e.cut(a, b)), Some(REDIS), "A reaches only the old primary");
+    assert_eq!(s.primary_for(B, &|a, b| e.cut(a, b)), Some(REPLICA));
+    // The old primary still answers A; B locks on the new primary, which never got A's key.
+    let mut out = Vec::new();
+    s.on_message(REDIS, A, Payload::Redis { req: 2, cmd: RedisCmd::Renew { owner: "a1".into(), ttl_ms: 10_000, compare: true } }, &e, &mut out);
+    assert_eq!(events(&out), vec![(REDIS, EventKind::KeyExtended { owner: Some(A), by: A, foreign: false })]);
+    let mut out = Vec::new();
+    s.on_message(REPLICA, B, acquire("b1"), &e, &mut out);
+    assert_eq!(events(&out)[0].1, EventKind::KeySet { owner: B, token: None });
+    // The partition heals: the old primary becomes a replica of the new one, and A's key is gone.
+    e.cuts.clear();
+    let mut out = Vec::new();
+    s.on_fault(ServerFault::Network, &e, &mut out);
+    assert_eq!(events(&out), vec![(REDIS, EventKind::Demoted { to: REPLICA, discarded: Some(A) })]);
+    assert_eq!(s.node(REDIS).and_then(|n| n.keys.get(LOCK_KEY)).and_then(|k| k.owner), Some(B), "a full resync");
+    assert_eq!(s.primary_for(A, &|a, b| e.cut(a, b)), Some(REPLICA));
+    // The new primary now ships its writes to the old one.
+    let mut out = Vec::new();
+    s.on_message(REPLICA, B, Payload::Redis { req: 3, cmd: RedisCmd::Release { owner: "b1".into(), compare: true } }, &e, &mut out);
+    assert!(timers(&out).iter().any(|t| t.0 == REPLICA && matches!(t.2, Timer::Ship(_))), "{out:?}");
+}
+
+#[test]
+fn without_a_partition_a_sentinel_failover_demotes_the_old_primary_at_once() {
+    let mut s = Servers::primary(REDIS, Some((REPLICA, 500)), None, 10_000, false).with_sentinel(true);
+    let e = env();
+    let mut out = Vec::new();
+    s.on_fault(ServerFault::Failover, &e, &mut out);
+    assert_eq!(events(&out), vec![(REPLICA, EventKind::Promoted), (REDIS, EventKind::Demoted { to: REPLICA, discarded: None })]);
+    assert_eq!(s.primary_for(A, &|a, b| e.cut(a, b)), Some(REPLICA));
+}
+
+#[test]
 fn a_redlock_node_votes_but_grants_nothing() {
     let mut s = Servers::independent(vec![REDIS, REPLICA], 10_000, false);
     let mut out = Vec::new();
