@@ -235,6 +235,7 @@ pub const TABLE: [Row; 4] = [
             demo("gc-pause-unfenced", false, Unsafe, "pause past the TTL"),
             demo("failover-lost-lock", false, Unsafe, "failover loses the lock"),
             demo("redisson-watchdog", false, Unsafe, "Redisson's watchdog cut off: two holders (redisson#3636)"),
+            demo("redis-sentinel-split", false, Unsafe, "Sentinel's split: two primaries, one token (Jepsen 2013)"),
             demo("redlock-clock-jump", false, Unsafe, "Redlock and a clock jump"),
             demo("redlock-happy", false, Safe, "Redlock, nothing goes wrong"),
         ],

@@ -86,6 +86,7 @@ scenarios!(
     "consensus-wait-expired",
     "hbase-gc-pause",
     "redisson-watchdog",
+    "redis-sentinel-split",
 );
 
 /// Every library scenario, in course order, parsed once and kept.

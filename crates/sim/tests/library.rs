@@ -50,6 +50,7 @@ const TABLE: &[(&str, sim::Safety, Option<sim::Safety>)] = &[
     ("consensus-wait-expired", Unsafe, Some(Safe)),
     ("hbase-gc-pause", Safe, None),
     ("redisson-watchdog", Unsafe, Some(Safe)),
+    ("redis-sentinel-split", Unsafe, Some(Safe)),
 ];
 
 fn run(s: &sim::Scenario) -> sim::Run {

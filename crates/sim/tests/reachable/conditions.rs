@@ -61,6 +61,7 @@ pub fn failing(sc: &Scenario, run: &Run, when: &When, id: EventId) -> Vec<String
         let owner = match e.kind {
             EventKind::KeyDeleted { owner, .. } | EventKind::KeyExtended { owner, .. } | EventKind::KeyExpired { owner } => owner,
             EventKind::KeyBusy { holder } => holder,
+            EventKind::Demoted { discarded, .. } => discarded,
             EventKind::KeySet { owner, .. } => Some(owner),
             _ => None,
         };
