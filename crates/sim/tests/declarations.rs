@@ -29,7 +29,7 @@ fn every_setting_is_one_the_engine_has() {
     // Each lock service's settings are the editor's: etcd's and ZooKeeper's too.
     let zk = library::all().into_iter().find(|s| s.lock.kind == LockKind::ZooKeeper).unwrap();
     let labels: Vec<&str> = settings_of(&zk).filter(|s| s.section == Section::Lock).map(|s| s.label).collect();
-    assert_eq!(labels, ["Session timeout", "Servers", "Election timeout"]);
+    assert_eq!(labels, ["Session timeout", "Servers", "Election timeout", "Lock-delay (Chubby's)"]);
 }
 
 /// Every kind makes, in every library scenario it fits, a fault of its kind that validation

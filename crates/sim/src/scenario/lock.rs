@@ -227,9 +227,10 @@ lock_service! {
     /// found by Jepsen (etcd-io/etcd#11456).
     #[serde(default = "yes", skip_serializing_if = "is_yes")]
     recheck_after_wait: bool = yes(), unless is_yes;
-    /// Consensus: Chubby's lock-delay (Burrows, OSDI '06, §2.4): after a holder is lost (its
-    /// lease expired; not a release), the lock is granted to no one else for this long. etcd
-    /// has none; 0, the default, is its behaviour. At most 60,000 (Chubby's bound, one minute).
+    /// Consensus and ZooKeeper: Chubby's lock-delay (Burrows, OSDI '06, §2.4): after a holder
+    /// is lost (its lease or session expired; not a release), the lock is granted to no one else
+    /// for this long. Neither etcd nor ZooKeeper has one; 0, the default, is their behaviour. At
+    /// most 60,000 (Chubby's bound, one minute).
     #[serde(default, skip_serializing_if = "is_zero")]
     lock_delay_ms: u64 = 0, unless is_zero;
     /// Kubernetes: how long a leader keeps trying to renew before it stops leading (client-go's

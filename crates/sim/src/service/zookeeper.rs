@@ -5,6 +5,7 @@
 //! creates an ephemeral sequential znode under `/lock`, lists the children, holds the lock if
 //! its znode is the lowest, and otherwise watches its predecessor (`exists` with a watch) and
 //! lists again when it is deleted. The znode's creation zxid (`czxid`) is the fencing token.
+//! Chubby's lock-delay, which ZooKeeper does not have, is a setting (`server/delay.rs`).
 //!
 //! The messages are data on the ground floor (`wire/zookeeper.rs`, re-exported as [`Msg`]); the
 //! ensemble is `zookeeper/server.rs`, the client side of the recipe `zookeeper/client.rs`.
@@ -38,6 +39,11 @@ pub fn narrate(me: &str, kind: &EventKind, name: &dyn Fn(ActorId) -> String, ses
             "{me} has heard nothing from {} for its session timeout ({}): it proposes to close the session, which deletes the session's ephemeral znodes.",
             n(*client),
             fmt(from_ms(session_timeout_ms as i64))
+        ),
+        EventKind::LockDelayed { client, until_us } => format!(
+            "{} held the lock when its session expired: {me} keeps its znode until {}, its lock-delay, and then deletes it, so no waiter's watch fires before then (Chubby's lock-delay; ZooKeeper has no such setting, the model adds it).",
+            n(*client),
+            fmt(*until_us)
         ),
         EventKind::Queued { rev } => {
             format!("{me}'s znode (czxid {rev}) is not the lowest: it watches its predecessor and waits for it to be deleted.")

@@ -1,6 +1,8 @@
 //! ZooKeeper: `nodes` servers (an ensemble with a leader, zk1, zk2, …), sessions kept alive by
 //! pings and expired by the leader after `ttl_ms` (the session timeout), and the lock recipe of
-//! ephemeral sequential znodes (SEMANTICS §5). Its slice is `service/zookeeper/`.
+//! ephemeral sequential znodes (SEMANTICS §5); with `lock_delay_ms`, Chubby's lock-delay, which
+//! ZooKeeper does not have (`service/zookeeper/server/delay.rs`). Its slice is
+//! `service/zookeeper/`.
 
 use super::super::{Scenario, ScenarioError};
 use super::super::settings::{list, Kind, Section, Setting};
@@ -35,6 +37,7 @@ pub static DECLARATION: Declaration = Declaration {
         },
         &list::nodes("Servers", "the number of ZooKeeper servers"),
         &list::ELECTION_TIMEOUT,
+        &list::LOCK_DELAY,
         &list::OWN_TOKEN,
     ],
     validate,
@@ -45,13 +48,6 @@ pub static DECLARATION: Declaration = Declaration {
 /// Its ensemble, and a session timeout within ZooKeeper's bounds.
 fn validate(sc: &Scenario) -> Result<(), ScenarioError> {
     super::replicated(sc, "a ZooKeeper ensemble", "servers", "a ZooKeeper lock's token is its znode's creation zxid")?;
-    if sc.lock.lock_delay_ms > 0 {
-        // FIXME: the ensemble would keep an expired holder's znode for the delay.
-        return Err(ScenarioError::at(
-            "lock.lock_delay_ms",
-            "only the consensus service has a lock-delay in this model: set it to 0 for ZooKeeper",
-        ));
-    }
     let [lo, hi] = SESSION_TIMEOUT_MS;
     if !(lo..=hi).contains(&sc.lock.ttl_ms) {
         return Err(ScenarioError::at(

@@ -90,6 +90,19 @@ pub(crate) static TOKEN_SOURCE: Setting = Setting {
     present: always,
 };
 
+/// Chubby's lock-delay (Burrows, OSDI '06, §2.4; SEMANTICS §5.4), which the model adds to the
+/// consensus service and to ZooKeeper's ensemble: neither etcd nor ZooKeeper has one.
+pub(crate) static LOCK_DELAY: Setting = Setting {
+    path: "lock.lock_delay_ms",
+    id: "lockdelay",
+    label: "Lock-delay (Chubby's)",
+    said: "the lock-delay",
+    kind: Kind::Ms { min: 0 },
+    section: Section::Lock,
+    get: |s| s.lock.lock_delay_ms.to_string(),
+    present: always,
+};
+
 /// Where tokens come from, for a service whose token is its own (a consensus lock's key's revision, ZooKeeper's znode's zxid, a Lease's leaseTransitions): a random owner value is no token of theirs (validation says so).
 pub(crate) static OWN_TOKEN: Setting = Setting {
     path: "token.source",

@@ -3,7 +3,8 @@
 //! nothing from its client for the session timeout, by its own monotonic clock (ZooKeeper's
 //! session tracker counts `Time.currentElapsedTime()`, `System.nanoTime`), deleting the session's
 //! ephemeral znodes in the same transaction; it answers reads and sets watches, and a delete
-//! fires the watches on that znode.
+//! fires the watches on that znode. With a lock-delay (Chubby's, which ZooKeeper does not have),
+//! an expired holder's znode is kept for the delay (`server/delay.rs`).
 
 use crate::flat::{Map, Set};
 
@@ -15,6 +16,7 @@ use crate::time::{from_ms, Micros};
 use crate::trace::{ActorId, EventKind, Grant, Proposal};
 
 mod commit;
+mod delay;
 
 /// The ensemble's settings, from the scenario.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -22,6 +24,8 @@ pub struct Settings {
     pub election_timeout_ms: u64,
     /// Whether grants carry the znode's czxid as a token.
     pub tokens: bool,
+    /// Chubby's lock-delay (`server/delay.rs`); 0 (ZooKeeper's behaviour) for none.
+    pub lock_delay_ms: u64,
 }
 
 /// The ensemble's timers.
@@ -31,6 +35,10 @@ pub enum Timer {
     /// Has this session gone silent for its timeout, by the leader's monotonic clock?
     SessionCheck {
         session: u64,
+        gen: u64,
+    },
+    /// Has the lock-delay passed on the leader's monotonic clock?
+    LockDelay {
         gen: u64,
     },
 }
@@ -59,6 +67,10 @@ enum Op {
     CloseSession {
         session: u64,
         reply: Option<(ActorId, u64)>,
+    },
+    /// The lock-delay has passed: the expired holder's znode it kept is deleted.
+    EndDelay {
+        seq: u64,
     },
 }
 
@@ -90,12 +102,14 @@ pub struct Ensemble {
     sessions: Map<u64, Session>,
     /// The children of `/lock`, by sequence number.
     znodes: Map<u64, Znode>,
-    /// Per znode, the clients watching it.
     /// Per znode, the sessions watching it, and their clients.
     watches: Map<u64, Set<(u64, ActorId)>>,
     /// Per znode, the grant made when its client learned it was the lowest.
     grant_of: Map<u64, usize>,
     session_gen: Map<u64, u64>,
+    /// The expired holder's znode kept for the lock-delay, if any (`server/delay.rs`).
+    held: Option<delay::Held>,
+    hold_gen: u64,
 }
 
 type Fx = Out<Timer>;
@@ -113,6 +127,8 @@ impl Ensemble {
             watches: Map::new(),
             grant_of: Map::new(),
             session_gen: Map::new(),
+            held: None,
+            hold_gen: 0,
         }
     }
 
@@ -129,6 +145,7 @@ impl Ensemble {
         match timer {
             Timer::Election => self.election(env, out),
             Timer::SessionCheck { session, gen } => self.session_check(session, gen, env, out),
+            Timer::LockDelay { gen } => self.hold_check(gen, env, out),
         }
     }
 
@@ -144,6 +161,7 @@ impl Ensemble {
         for id in ids {
             self.schedule_check(id, env, out);
         }
+        self.schedule_hold(env, out);
     }
 
     fn election(&mut self, env: &dyn Env, out: &mut Fx) {
@@ -163,6 +181,7 @@ impl Ensemble {
                 for id in ids {
                     self.schedule_check(id, env, out);
                 }
+                self.restart_hold(now_mono, env, out);
             }
             Change::NoQuorum { say_at, since_us } => {
                 if let Some(at) = say_at {
@@ -340,6 +359,7 @@ impl Ensemble {
             Op::Create { seq, .. } => Proposal::Create { seq },
             Op::Delete { seq, .. } => Proposal::Delete { seq, missing: !self.znodes.contains_key(&seq) },
             Op::CloseSession { session, .. } => Proposal::CloseSession { session },
+            Op::EndDelay { seq } => Proposal::Delete { seq, missing: false },
         }
     }
 

@@ -21,7 +21,12 @@ impl Slice for ZooKeeper {
     fn server(sc: &Scenario, id: &dyn Fn(&str) -> ActorId) -> Ensemble {
         let l = &sc.lock;
         let servers = (0..l.nodes as usize).map(|i| id(&zk_name(i))).collect();
-        Ensemble::new(servers, Settings { election_timeout_ms: l.election_timeout_ms, tokens: sc.token.source == TokenKind::Counter })
+        let cfg = Settings {
+            election_timeout_ms: l.election_timeout_ms,
+            tokens: sc.token.source == TokenKind::Counter,
+            lock_delay_ms: l.lock_delay_ms,
+        };
+        Ensemble::new(servers, cfg)
     }
 
     fn client(_sc: &Scenario) -> Recipe {

@@ -1,12 +1,13 @@
-//! What a committed transaction does: a session opened or closed (with its ephemeral znodes),
-//! a znode created or deleted, and the watches a delete fires.
+//! What a committed transaction does: a session opened or closed (with its ephemeral znodes,
+//! or, with a lock-delay, all but the expired holder's: `delay.rs`), a znode created or
+//! deleted, and the watches a delete fires.
 
 use super::{Ensemble, Fx, Op, Session, Znode};
 use crate::actor::{Effect, Env, Record};
 use crate::msg::Payload;
 use crate::service::zookeeper::Msg;
 use crate::time::from_ms;
-use crate::trace::{EventKind, KeyEnd};
+use crate::trace::{ActorId, EventKind, KeyEnd};
 
 impl Ensemble {
     pub(super) fn apply(&mut self, op: Op, env: &dyn Env, out: &mut Fx) {
@@ -32,29 +33,24 @@ impl Ensemble {
                 out.push(reply(client, Msg::Created { req, seq, zxid }));
             }
             Op::Delete { client, req, seq } => {
-                if self.znodes.remove(&seq).is_none() {
-                    out.push(reply(client, Msg::NoNode { req }));
-                    return;
-                }
-                out.push(Effect::Record(Record::KeyClose { handle: seq, end: KeyEnd::Deleted }));
-                if let Some(g) = self.grant_of.remove(&seq) {
-                    out.push(Effect::Record(Record::GrantReleased { grant: g }));
-                }
-                self.fire_watches(seq, out);
-                out.push(reply(client, Msg::DeleteOk { req }));
+                let done = if self.drop_znode(seq, KeyEnd::Deleted, out) { Msg::DeleteOk { req } } else { Msg::NoNode { req } };
+                out.push(reply(client, done));
             }
             Op::CloseSession { session, reply: to } => {
                 self.sessions.remove(&session);
-                let gone: Vec<u64> = self.znodes.iter().filter(|(_, z)| z.session == session).map(|(s, _)| *s).collect();
-                // A client's own close gives its znode back, as a delete would; an expiry ends it.
-                let (end, closed) = if to.is_some() { (KeyEnd::Deleted, true) } else { (KeyEnd::Expired, false) };
-                for seq in gone {
-                    self.znodes.remove(&seq);
-                    out.push(Effect::Record(Record::KeyClose { handle: seq, end }));
-                    if let Some(grant) = self.grant_of.remove(&seq) {
-                        out.push(Effect::Record(if closed { Record::GrantReleased { grant } } else { Record::GrantEnded { grant } }));
+                let gone: Vec<(u64, ActorId)> =
+                    self.znodes.iter().filter(|(_, z)| z.session == session).map(|(s, z)| (*s, z.client)).collect();
+                // A client's own close gives its znode back, as a delete would; an expiry ends it,
+                // or, with a lock-delay, ends the holder's grant and keeps its znode (`delay.rs`).
+                let end = if to.is_some() { KeyEnd::Deleted } else { KeyEnd::Expired };
+                for (seq, client) in gone {
+                    if end == KeyEnd::Expired && self.keeps(seq) {
+                        let grant = self.grant_of.remove(&seq).expect("a kept znode was granted");
+                        out.push(Effect::Record(Record::GrantEnded { grant }));
+                        self.hold(seq, client, env, out);
+                    } else {
+                        self.drop_znode(seq, end, out);
                     }
-                    self.fire_watches(seq, out);
                 }
                 // The session's other watches end with it (its own znodes' fired first, as a
                 // real server notifies before it answers the close): a real server closes the
@@ -66,7 +62,22 @@ impl Ensemble {
                     out.push(reply(client, Msg::Closed { req }));
                 }
             }
+            Op::EndDelay { seq } => self.end_delay(seq, out),
         }
+    }
+
+    /// Znode `seq` goes (deleted, or its session expired), with its grant, and its watches
+    /// fire. Whether it was there.
+    pub(super) fn drop_znode(&mut self, seq: u64, end: KeyEnd, out: &mut Fx) -> bool {
+        if self.znodes.remove(&seq).is_none() {
+            return false;
+        }
+        out.push(Effect::Record(Record::KeyClose { handle: seq, end }));
+        if let Some(grant) = self.grant_of.remove(&seq) {
+            out.push(Effect::Record(if end == KeyEnd::Deleted { Record::GrantReleased { grant } } else { Record::GrantEnded { grant } }));
+        }
+        self.fire_watches(seq, out);
+        true
     }
 
     /// A deleted znode's watches fire once, each to its client.

@@ -3,6 +3,7 @@
 use super::*;
 use crate::actor::testing::{events, records, sends, FakeEnv};
 use crate::time::Micros;
+use crate::actor::ServerFault;
 use crate::trace::KeyEnd;
 
 // Actors: 0 = A, 1 = B, 2..=4 = zk1..zk3.
@@ -17,7 +18,7 @@ fn env() -> FakeEnv {
 }
 
 fn elected(e: &FakeEnv) -> Ensemble {
-    let mut z = Ensemble::new(vec![ZK1, ZK2, ZK3], Settings { election_timeout_ms: 1_000, tokens: true });
+    let mut z = Ensemble::new(vec![ZK1, ZK2, ZK3], Settings { election_timeout_ms: 1_000, tokens: true, lock_delay_ms: 0 });
     let mut out = Vec::new();
     z.on_timer(Timer::Election, e, &mut out);
     assert_eq!(events(&out), vec![(ZK1, EventKind::LeaderElected { leases: 0 })]);
@@ -108,7 +109,12 @@ fn expire(z: &mut Ensemble, check: Timer, client: ActorId, e: &FakeEnv) -> Fx {
     let mut out = Vec::new();
     z.on_timer(check, e, &mut out);
     assert_eq!(events(&out)[0], (ZK1, EventKind::LeaseExpired { client }));
-    let Some((_, to, Payload::Append { id, .. })) = sends(&out).into_iter().next() else { panic!("{out:?}") };
+    acked(z, &out, e)
+}
+
+/// The first proposal among `out`, acked by a follower: the effects of its commit.
+fn acked(z: &mut Ensemble, out: &Fx, e: &FakeEnv) -> Fx {
+    let Some((_, to, Payload::Append { id, .. })) = sends(out).into_iter().next() else { panic!("{out:?}") };
     let mut all = Vec::new();
     z.on_message(ZK1, to, Payload::AppendAck { id }, e, &mut all);
     all
@@ -243,4 +249,91 @@ fn an_expired_sessions_watch_fires_no_more() {
     let out = ask(&mut z, A, Msg::Delete { req: 4, session: sa, seq: seq_a }, &e);
     assert_eq!(reply(&out, A), Msg::DeleteOk { req: 4 });
     assert!(sends(&out).iter().all(|(_, to, _)| *to != B), "B's session has expired: no notification: {out:?}");
+}
+
+/// The lock-delay's end armed among the effects: (when, timer).
+fn delay_end(out: &Fx) -> (Micros, Timer) {
+    out.iter()
+        .find_map(|x| match x {
+            Effect::Timer { at, timer: t @ Timer::LockDelay { .. }, .. } => Some((*at, t.clone())),
+            _ => None,
+        })
+        .expect("the lock-delay's end")
+}
+
+/// Chubby's lock-delay applied to the recipe (server/delay.rs, SEMANTICS §5.4): the expired
+/// holder's znode is kept until the delay has passed on the leader's clock, so the next
+/// waiter's watch fires only then; a holder's own close is a release, and is not delayed.
+#[test]
+fn an_expired_holders_znode_is_kept_for_the_lock_delay_and_a_close_is_not() {
+    let mut e = env();
+    let mut z = elected(&e);
+    z.cfg.lock_delay_ms = 5_000;
+    let (sa, seq_a) = join(&mut z, A, &e);
+    let (at, check) = check_of(&ask(&mut z, A, Msg::GetChildren { req: 3, session: sa }, &e), sa);
+    e.grants = 1;
+    let (sb, seq_b) = join(&mut z, B, &e);
+    ask(&mut z, B, Msg::Exists { req: 4, session: sb, seq: seq_a }, &e);
+    e.now = at;
+    ask(&mut z, B, Msg::Ping { req: 5, session: sb }, &e);
+    let all = expire(&mut z, check, A, &e);
+    assert!(events(&all).contains(&(ZK1, EventKind::LockDelayed { client: A, until_us: 11_000_000 })), "{all:?}");
+    assert_eq!(records(&all), vec![Record::GrantEnded { grant: 0 }], "A's grant ends; its znode stays");
+    assert!(sends(&all).iter().all(|(_, to, _)| *to != B), "B's watch does not fire yet: {all:?}");
+    // B lists /lock during the delay: A's znode is still the lowest.
+    let out = ask(&mut z, B, Msg::GetChildren { req: 6, session: sb }, &e);
+    assert_eq!(reply(&out, B), Msg::Children { req: 6, children: vec![seq_a, seq_b], grant: None });
+    let (end, timer) = delay_end(&all);
+    assert_eq!(end, 11_000_000);
+    // A's session has gone: it cannot delete the znode kept for it.
+    let out = ask(&mut z, A, Msg::Delete { req: 7, session: sa, seq: seq_a }, &e);
+    assert_eq!(reply(&out, A), Msg::SessionExpired { req: 7 });
+    e.now = end;
+    let mut out = Vec::new();
+    z.on_timer(timer, &e, &mut out);
+    let all = acked(&mut z, &out, &e);
+    let delete = crate::trace::Proposal::Delete { seq: seq_a, missing: false };
+    assert_eq!(events(&all), vec![(ZK1, EventKind::Committed { what: delete, revision: 6 })]);
+    assert_eq!(records(&all), vec![Record::KeyClose { handle: seq_a, end: KeyEnd::Expired }]);
+    assert_eq!(reply(&all, B), Msg::Deleted { seq: seq_a });
+    let out = ask(&mut z, B, Msg::GetChildren { req: 8, session: sb }, &e);
+    assert_eq!(reply(&out, B), Msg::Children { req: 8, children: vec![seq_b], grant: Some(1) });
+    let out = ask(&mut z, B, Msg::Close { req: 9, session: sb }, &e);
+    assert!(records(&out).contains(&Record::GrantReleased { grant: 1 }), "{out:?}");
+    assert!(!events(&out).iter().any(|x| matches!(x.1, EventKind::LockDelayed { .. })), "a release is not delayed");
+}
+
+/// Only the holder's loss is delayed: a waiter whose session expires takes its znode with it.
+/// And a new leader cannot read the old one's clock: it starts the delay again, whole.
+#[test]
+fn a_waiters_expiry_is_not_delayed_and_a_new_leader_starts_the_delay_again() {
+    let mut e = env();
+    let mut z = elected(&e);
+    z.cfg.lock_delay_ms = 5_000;
+    let (sa, seq_a) = join(&mut z, A, &e);
+    let (sb, seq_b) = join(&mut z, B, &e);
+    let (at, check_b) = check_of(&ask(&mut z, B, Msg::Exists { req: 3, session: sb, seq: seq_a }, &e), sb);
+    let (_, check_a) = check_of(&ask(&mut z, A, Msg::GetChildren { req: 4, session: sa }, &e), sa);
+    e.now = at;
+    let all = expire(&mut z, check_b, B, &e);
+    assert!(records(&all).contains(&Record::KeyClose { handle: seq_b, end: KeyEnd::Expired }), "{all:?}");
+    assert!(!events(&all).iter().any(|x| matches!(x.1, EventKind::LockDelayed { .. })), "B held nothing");
+    let all = expire(&mut z, check_a, A, &e);
+    assert!(events(&all).contains(&(ZK1, EventKind::LockDelayed { client: A, until_us: 11_000_000 })), "{all:?}");
+    // zk1 fails at 8 s; zk2 leads after the election timeout and holds A's znode back 5 s more.
+    e.now = 8_000_000;
+    e.down = vec![ZK1];
+    let mut out = Vec::new();
+    z.on_fault(ServerFault::Crashed(ZK1), &e, &mut out);
+    e.now = 9_000_000;
+    let mut out = Vec::new();
+    z.on_timer(Timer::Election, &e, &mut out);
+    assert_eq!(events(&out), vec![(ZK2, EventKind::LeaderElected { leases: 0 })]);
+    let (end, timer) = delay_end(&out);
+    assert_eq!(end, 14_000_000, "the delay starts again on zk2, whole");
+    e.now = end;
+    let mut out = Vec::new();
+    z.on_timer(timer, &e, &mut out);
+    let appended = sends(&out).into_iter().any(|(from, _, p)| from == ZK2 && matches!(p, Payload::Append { .. }));
+    assert!(appended, "zk2 proposes to delete A's znode: {out:?}");
 }
