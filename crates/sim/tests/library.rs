@@ -421,3 +421,40 @@ fn the_lease_deadline_at_a_step_ignores_renewals_still_to_come() {
     assert!(r.lease_deadline(a, after).unwrap() > 10 * sim::time::MS * 1000);
     assert_eq!(r.local_at(a, belief_end), r.lease_deadline(a, after).unwrap(), "the belief ends at the last renewal's deadline");
 }
+
+/// Chubby's lock-delay on ZooKeeper's recipe (service/zookeeper/server/delay.rs):
+/// chubby-lock-delay with its lock service switched to ZooKeeper, the same 12 s now its session
+/// timeout (kept alive by pings every third of it, as the consensus keepalives were), has the
+/// consensus run's verdicts: the 90 s pause outlasts the timeout plus the 60 s delay (unsafe),
+/// the challenge's 40 s pause does not (safe), and the sequencer (the znode's czxid) fixes it.
+/// Without the delay, the 40 s pause is unsafe on ZooKeeper: the delay is what made it safe.
+#[test]
+fn chubby_lock_delay_on_zookeeper_has_the_consensus_runs_verdicts() {
+    use sim::scenario::{LockKind, Setting};
+    let set = |path: &str, value: sim::json::Value| Setting { path: path.into(), value };
+    let s = library::get("chubby-lock-delay").unwrap();
+    let zk = s.with_settings(&[set("lock.kind", "zookeeper".into())]).expect("ZooKeeper takes a lock-delay");
+    assert_eq!((zk.lock.kind, zk.lock.ttl_ms, zk.lock.lock_delay_ms), (LockKind::ZooKeeper, 12_000, 60_000));
+    let challenge = &s.challenge.as_ref().expect("a challenge").solution;
+    for (sc, kind) in [(&s, "consensus"), (&zk, "zookeeper")] {
+        let r = run(sc);
+        assert_eq!(r.verdict.verdict, Unsafe, "{kind} (seed {}): the 90 s pause outlasts the delay", sc.seed);
+        let until = r.events.iter().find_map(|e| match e.kind {
+            sim::EventKind::LockDelayed { until_us, .. } => Some(until_us),
+            _ => None,
+        });
+        let until = until.unwrap_or_else(|| panic!("{kind}: A's loss holds the lock back"));
+        let b = r.actor_id("B").unwrap();
+        let b_granted = r.grants.iter().find(|g| g.client == b).expect("B gets the lock").at_us;
+        assert!(
+            b_granted >= until && until >= 72 * sim::time::MS * 1000,
+            "{kind}: B is granted at {b_granted} µs, the delay ends at {until} µs"
+        );
+        let fixed = sc.fixed().expect("a fix").expect("the fix applies");
+        assert_eq!(run(&fixed).verdict.verdict, Safe, "{kind}: the sequencer is the fix");
+        let short = sc.with_settings(challenge).expect("the challenge applies");
+        assert_eq!(run(&short).verdict.verdict, Safe, "{kind}: the delay covers a 40 s pause");
+        let undelayed = short.with_settings(&[set("lock.lock_delay_ms", 0.into())]).unwrap();
+        assert_eq!(run(&undelayed).verdict.verdict, Unsafe, "{kind}: without the delay, B writes during A's 40 s pause");
+    }
+}
