@@ -68,6 +68,14 @@ pub(super) fn conflict_cause(cx: &Cx, i1: usize, i2: usize) -> Conflict {
         return Conflict::Majorities { first: i1, second: i2, shared };
     }
     if g1.node != g2.node {
+        if cx.sc.lock.sentinel && !down_at(cx, g1.node, g2.at_us) {
+            // Sentinel's failover leaves a primary that is up running (SEMANTICS §1.5).
+            let demoted_us = cx.run.events.iter().find_map(|e| match e.kind {
+                EventKind::Demoted { .. } if e.actor == g1.node && e.at_us <= g2.at_us => Some(e.at_us),
+                _ => None,
+            });
+            return Conflict::Split { old: g1.node, holder: g1.client, promoted: g2.node, demoted_us };
+        }
         return Conflict::Failover { failed: g1.node, holder: g1.client, promoted: g2.node };
     }
     Conflict::Forgot(forgot(g1.node))
@@ -161,16 +169,33 @@ pub(super) fn belief_overlaps(cx: &Cx, out: &mut Findings) {
     }
 }
 
+/// Whether `node` was down (crashed, not yet restarted) at `at_us`.
+fn down_at(cx: &Cx, node: usize, at_us: Micros) -> bool {
+    cx.run.intervals.downs.iter().any(|d| d.actor == node && d.from_us <= at_us && at_us < d.to_us)
+}
+
 pub(super) fn token_regressions(cx: &Cx, out: &mut Findings) {
+    let run = cx.run;
+    // The node whose grant to `client` carried `token` (a Redis primary's INCR, or a member's).
+    let node_of = |client: usize, token: u64| run.grants.iter().find(|g| g.client == client && g.token == Some(token)).map(|g| g.node);
     let mut best: Option<(Micros, u64, usize)> = None;
-    for &(at, t, to) in &cx.run.tokens {
+    for &(at, t, to) in &run.tokens {
         if let Some((bat, bt, bto)) = best {
             if t <= bt {
+                let regression = Cause::TokenRegression { token: t, to, at_us: at, highest: bt, highest_to: bto, highest_at_us: bat };
+                // Two primaries at once, each with its own counter (Sentinel's split), rather
+                // than one counter lost.
+                let cause = match (node_of(bto, bt), node_of(to, t)) {
+                    (Some(old), Some(new)) if cx.sc.lock.sentinel && old != new && !down_at(cx, old, at) => {
+                        Cause::TokenSplit { token: t, to, at_us: at, highest: bt, highest_to: bto, highest_at_us: bat, old, new }
+                    }
+                    _ => regression,
+                };
                 out.add(Kind::TokenRegression, || Finding {
                     property: Kind::TokenRegression,
                     at_us: at,
                     actors: vec![to, bto],
-                    cause: Cause::TokenRegression { token: t, to, at_us: at, highest: bt, highest_to: bto, highest_at_us: bat },
+                    cause,
                     event: None,
                 });
             }

@@ -106,3 +106,42 @@ fn a_stale_write_is_explained_by_data_and_worded_when_shown() {
         "{text}"
     );
 }
+
+/// Sentinel's split (redis-sentinel-split, SEMANTICS §1.5): the old primary did not fail, it was
+/// cut off and went on answering A, and its counter was not lost: the new primary's never saw
+/// its INCR. A failover whose old primary crashed (failover-lost-lock) is still a failure; and
+/// with no partition, Sentinel demotes the old primary at once.
+#[test]
+fn a_sentinel_split_is_two_primaries_not_a_failed_one() {
+    use crate::verdict::Conflict;
+    let hazards = |sc: &Scenario| {
+        let run = crate::run(sc).expect("it runs");
+        let text: Vec<String> = run.verdict.hazards.iter().map(|f| super::words::explanation(&run, f)).collect();
+        (run.verdict.hazards.iter().map(|f| f.cause.clone()).collect::<Vec<Cause>>(), text.join("\n"))
+    };
+    let split = crate::library::get("redis-sentinel-split").expect("in the library");
+    let (causes, text) = hazards(&split);
+    let cut_off = |c: &Cause| matches!(c, Cause::DoubleGrant { conflict: Conflict::Split { demoted_us: None, .. }, .. });
+    assert!(causes.iter().any(cut_off), "{causes:#?}");
+    assert!(causes.iter().any(|c| matches!(c, Cause::TokenSplit { token: 33, highest: 33, .. })), "{causes:#?}");
+    for said in [
+        "redis, the old primary, cut off from replica and still answering, kept A's lock while Sentinel promoted replica, which never had A's key.",
+        "the counter on replica, the new primary, never saw the INCR that redis, the old primary, made for A; Sentinel had promoted replica while redis was still up.",
+    ] {
+        assert!(text.contains(said), "{text}");
+    }
+    assert!(!text.contains("had failed") && !text.contains("counter was lost"), "{text}");
+    // Without the partition, a failover at 1.1 s (before A's key is shipped) demotes redis at once.
+    let faults = crate::json::parse(r#"[{"failover": {"at_ms": 1100}}]"#).unwrap();
+    let demoted = split.with_settings(&[crate::scenario::Setting { path: "faults".into(), value: faults }]).unwrap();
+    let (causes, text) = hazards(&demoted);
+    let at_once = |c: &Cause| matches!(c, Cause::DoubleGrant { conflict: Conflict::Split { demoted_us: Some(1_100_000), .. }, .. });
+    assert!(causes.iter().any(at_once), "{causes:#?}");
+    assert!(
+        text.contains("Sentinel promoted replica, which never had A's key, and made redis, the old primary, its replica at 1.1 s."),
+        "{text}"
+    );
+    let (causes, text) = hazards(&crate::library::get("failover-lost-lock").expect("in the library"));
+    assert!(causes.iter().any(|c| matches!(c, Cause::DoubleGrant { conflict: Conflict::Failover { .. }, .. })), "{causes:#?}");
+    assert!(text.contains("had failed before"), "{text}");
+}

@@ -58,13 +58,26 @@ pub fn explanation(run: &Run, f: &Finding) -> String {
             n(*next),
             fmt(*from_us)
         ),
-        Cause::TokenRegression { token, to, at_us, highest, highest_to, highest_at_us } => format!(
-            "Token {token} issued to {} at {} is not greater than token {highest} issued to {} at {}: the counter was lost and started again.",
-            n(*to),
-            fmt(*at_us),
-            n(*highest_to),
-            fmt(*highest_at_us)
-        ),
+        Cause::TokenRegression { token, to, at_us, highest, highest_to, highest_at_us }
+        | Cause::TokenSplit { token, to, at_us, highest, highest_to, highest_at_us, .. } => {
+            let why = match f.cause {
+                Cause::TokenSplit { old, new, .. } => {
+                    let (old, new) = (n(old), n(new));
+                    format!(
+                        "the counter on {new}, the new primary, never saw the INCR that {old}, the old primary, made for {}; Sentinel had promoted {new} while {old} was still up",
+                        n(*highest_to)
+                    )
+                }
+                _ => "the counter was lost and started again".to_string(),
+            };
+            format!(
+                "Token {token} issued to {} at {} is not greater than token {highest} issued to {} at {}: {why}.",
+                n(*to),
+                fmt(*at_us),
+                n(*highest_to),
+                fmt(*highest_at_us)
+            )
+        }
         Cause::CrashedHolding { client, at_us, until_us, expired } => format!(
             "{} crashed holding the lock at {}; nobody could take it until its key {} at {}. Expiry is what restores progress.",
             n(*client),
@@ -319,6 +332,14 @@ impl Words<'_> {
                 self.name(*holder),
                 self.name(*promoted)
             ),
+            Conflict::Split { old, holder, promoted, demoted_us: None } => {
+                let (o, h, p) = (self.name(*old), self.name(*holder), self.name(*promoted));
+                format!("{o}, the old primary, cut off from {p} and still answering, kept {h}'s lock while Sentinel promoted {p}, which never had {h}'s key")
+            }
+            Conflict::Split { old, holder, promoted, demoted_us: Some(at_us) } => {
+                let (o, h, p) = (self.name(*old), self.name(*holder), self.name(*promoted));
+                format!("Sentinel promoted {p}, which never had {h}'s key, and made {o}, the old primary, its replica at {}", fmt(*at_us))
+            }
             Conflict::Forgot(f) => self.forgot(f),
         }
     }

@@ -52,6 +52,10 @@ pub enum Cause {
     /// `token`, issued to `to` at `at_us`, is not greater than `highest`, issued to
     /// `highest_to` at `highest_at_us`.
     TokenRegression { token: u64, to: Actor, at_us: Micros, highest: u64, highest_to: Actor, highest_at_us: Micros },
+    /// A token regression of Sentinel's split: `token` came from the counter on `new`, the
+    /// promoted primary, which never saw the INCR that `old`, the old primary (up, not failed),
+    /// made for `highest`.
+    TokenSplit { token: u64, to: Actor, at_us: Micros, highest: u64, highest_to: Actor, highest_at_us: Micros, old: Actor, new: Actor },
     // Notes.
     /// `client` crashed holding the lock at `at_us`; its key lasted until `until_us`, and
     /// `expired` (rather than went away otherwise).
@@ -125,6 +129,10 @@ pub enum Conflict {
     /// The primary `failed` before `holder`'s key was replicated, and `promoted` was promoted
     /// without it.
     Failover { failed: Actor, holder: Actor, promoted: Actor },
+    /// Sentinel promoted `promoted`, which never had `holder`'s key, while `old`, the primary
+    /// that granted it, was up: cut off and still answering at the second grant (`demoted_us:
+    /// None`), or made a replica of the new primary at `demoted_us`, before it.
+    Split { old: Actor, holder: Actor, promoted: Actor, demoted_us: Option<Micros> },
     /// The node that granted both forgot the first key.
     Forgot(Forgot),
 }
