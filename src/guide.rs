@@ -145,6 +145,8 @@ static BEST_EFFORT: Advice = Advice {
         demo("unsafe-release", false, Unsafe, "a plain DEL releases someone else's lock"),
         demo("unsafe-release", true, Safe, "compare-and-delete fixes it"),
         demo("unchecked-renew", true, Safe, "compare-and-extend refuses to renew a lost lock"),
+        demo("redisson-watchdog", false, Unsafe, "it happened (redisson#3636): a lock that renews itself while the work runs is still no fence: cut off past its watchdog's timeout, A lost the lock to B without being told, and its write landed over B's"),
+        demo("redis-sentinel-split", false, Unsafe, "it happened (Jepsen 2013): a replica and Sentinel's failover do not make it a correctness lock: a partition left two primaries, and A and B held the lock at once with the same token"),
     ],
 };
 
