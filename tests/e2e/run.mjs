@@ -554,8 +554,8 @@ await test('the editor: every lock service\'s settings, and every kind of fault 
     ['gc-pause-unfenced', 'Lock service (Redis)', ['Lease TTL', 'Release with', 'Renew with', 'Persistence']],
     ['failover-lost-lock', 'Lock service (Redis)', ['Lease TTL', 'Replication lag']],
     ['redlock-happy', 'Redlock', ['Lease TTL', 'Nodes', 'Per-node timeout', 'Send the SETs', 'Clock drift factor']],
-    ['consensus-fenced', 'Lock service (etcd-like consensus)', ['Lease TTL', 'Members', 'Election timeout', 'Check its key after the wait']],
-    ['zookeeper-fenced', 'Lock service (ZooKeeper)', ['Session timeout', 'Servers', 'Election timeout']],
+    ['consensus-fenced', 'Lock service (etcd-like consensus)', ['Lease TTL', 'Members', 'Election timeout', 'Check its key after the wait', "Lock-delay (Chubby's)"]],
+    ['zookeeper-fenced', 'Lock service (ZooKeeper)', ['Session timeout', 'Servers', 'Election timeout', "Lock-delay (Chubby's)"]],
     ['k8s-lease-paused-leader', 'Lock service (Kubernetes Lease)', ['Lease duration', 'Renew deadline', 'Retry period']],
     ['db-transaction', null, []],
   ];
