@@ -32,6 +32,10 @@ pub const TERMS: &[(&str, &str)] = &[
     ("etcd", "A consensus-backed key-value store: writes are committed by a majority, leases are kept by the leader."),
     ("ZooKeeper", "A consensus-backed coordination service: sessions, ephemeral and sequential znodes, watches."),
     ("validity", "Redlock's time left on the lease after acquiring it: TTL minus the time taken minus an allowance for drift."),
+    (
+        "lock-delay",
+        "Chubby's: after a holder is lost (not released), the lock goes to no one for a while. Neither etcd nor ZooKeeper has one; Lease Lab adds it to both as a setting.",
+    ),
 ];
 
 /// A text with the first appearance of each term as a term to focus, hover or tap.
@@ -109,5 +113,17 @@ mod tests {
         let s = sim::library::catalog()[0].story.clone();
         let found: Vec<&str> = TERMS.iter().map(|t| t.0).filter(|t| find_word(&s, t).is_some()).collect();
         assert!(found.contains(&"SET NX PX") && found.contains(&"compare-and-extend") && found.contains(&"lease"), "{found:?} in {s}");
+    }
+
+    /// The lock-delay, which neither etcd nor ZooKeeper has, is explained where its lesson
+    /// first names it, in the story and in the setup predict mode shows.
+    #[test]
+    fn the_lock_delay_is_explained_where_its_lesson_names_it() {
+        let sc = sim::library::get("chubby-lock-delay").expect("in the library");
+        let (term, meaning) = TERMS.iter().find(|t| t.0 == "lock-delay").expect("a term");
+        assert!(meaning.contains("Neither etcd nor ZooKeeper has one"), "{meaning}");
+        for text in [&sc.story, &sc.setup] {
+            assert!(find_word(text, term).is_some(), "{text}");
+        }
     }
 }
