@@ -32,7 +32,8 @@ fn fenced_with_growing_tokens(s: &Scenario) -> bool {
     let growing = match s.lock.kind {
         LockKind::Consensus | LockKind::ZooKeeper | LockKind::Kubernetes => s.token.source == TokenKind::Counter,
         LockKind::Redis | LockKind::Redlock => s.token.source == TokenKind::Counter && s.token.store == CounterStore::Durable,
-        LockKind::None => false,
+        // A failover pair hands out no tokens.
+        LockKind::Pacemaker | LockKind::None => false,
     };
     growing && s.resource.fencing == Fencing::Atomic && s.resource.kind != ResourceKind::External
 }

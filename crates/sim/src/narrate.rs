@@ -179,7 +179,7 @@ pub fn sentence(cx: &Cx, a: ActorId, kind: &EventKind) -> String {
             format!("{me}'s clock jumps {dir} by {}.", fmt(by_us.abs()))
         }
         DriftChanged { ppm } => format!("{me}'s clock now drifts by {ppm} ppm."),
-        Isolated { until_us } => format!("The network is partitioned: {me} is cut off from the others until {}.", fmt(*until_us)),
+        Isolated { until_us } => words::isolated(cx.sc, me, *until_us),
         DiskStalled { until_us, stall } => words::disk_stalled(me, *until_us, *stall),
         Healed => "The partition heals.".to_string(),
         // A service's own events, in its words.

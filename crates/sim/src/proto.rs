@@ -117,6 +117,11 @@ pub enum Outcome {
     Released,
 }
 
+/// How long a hold that has no lease lasts by its holder's own clock (a node of a failover pair
+/// is active until it gives the resource up or its power is cut): longer than any run, so that
+/// a deadline this far away, or half as far, says "no lease".
+pub const NO_LEASE_US: Micros = 1 << 50;
+
 /// How long a renewal or release waits for its reply.
 pub const SCRIPT_TIMEOUT_MS: u64 = 1_000;
 

@@ -26,6 +26,7 @@ macro_rules! services {
             Consensus in consensus as "consensus" sends Msg,
             ZooKeeper in zookeeper as "zookeeper" sends Msg,
             Kubernetes in kubernetes as "kubernetes" sends BoxedMsg records Event,
+            Pacemaker in pacemaker as "pacemaker" sends Msg records Event,
         }
     };
 }

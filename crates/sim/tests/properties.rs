@@ -50,6 +50,9 @@ fn base(seed: u64, ttl_ms: u64, fencing: Fencing, clients: Vec<Client>, faults: 
             retry_period_ms: 2_000,
             watchdog: false,
             sentinel: false,
+            keepalive_ms: 1_000,
+            stonith_timeout_ms: 60_000,
+            fence_first: false,
         },
         token: TokenSource { source: TokenKind::Counter, start: 33, store: CounterStore::Durable },
         resource: Resource { kind: ResourceKind::Store, fencing, idempotency: false, check_write_gap_ms: 200 },
@@ -103,7 +106,7 @@ fn remap(f: &mut Fault, names: &[String], has_replica: bool) -> bool {
         | Fault::Restart(fault::Restart { actor, .. })
         | Fault::ClockJump(fault::ClockJump { actor, .. })
         | Fault::Drift(fault::Drift { actor, .. }) => fix(actor),
-        Fault::Partition(fault::Partition { isolate, .. }) => isolate.iter_mut().for_each(fix),
+        Fault::Partition(fault::Partition { isolate, from, .. }) => isolate.iter_mut().chain(from.iter_mut()).for_each(fix),
         Fault::Delay(fault::Delay { from, to, .. }) | Fault::Drop(fault::Drop { from, to, .. }) => {
             fix(from);
             fix(to);
@@ -259,7 +262,7 @@ fn any_fault() -> impl Strategy<Value = Fault> {
             ppm
         })),
         (prop::collection::vec(actor.clone(), 1..3), 0u64..60_000, 0u64..30_000)
-            .prop_map(|(isolate, at_ms, duration_ms)| Fault::Partition(fault::Partition { isolate, at_ms, duration_ms })),
+            .prop_map(|(isolate, at_ms, duration_ms)| Fault::Partition(fault::Partition { isolate, from: Vec::new(), at_ms, duration_ms })),
         (actor.clone(), actor.clone(), 0u64..60_000, 0u64..100_000, 1u32..5)
             .prop_map(|(from, to, at_ms, extra_ms, count)| Fault::Delay(fault::Delay { from, to, at_ms, extra_ms, count })),
         (actor.clone(), actor, 0u64..60_000, 1u32..5).prop_map(|(from, to, at_ms, count)| Fault::Drop(fault::Drop {
@@ -402,7 +405,7 @@ proptest! {
         for (m, at, down, partition) in member_faults {
             let actor = format!("m{}", m + 1);
             if partition {
-                faults.push(Fault::Partition(fault::Partition { isolate: vec![actor], at_ms: at, duration_ms: down }));
+                faults.push(Fault::Partition(fault::Partition { isolate: vec![actor], from: Vec::new(), at_ms: at, duration_ms: down }));
             } else {
                 faults.push(Fault::Crash(fault::Crash { actor: actor.clone(), at_ms: at }));
                 faults.push(Fault::Restart(fault::Restart { actor, at_ms: at + down }));

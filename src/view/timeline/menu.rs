@@ -57,7 +57,7 @@ pub fn lane_menu(p: &MenuProps) -> Html {
     }
     items.push(item(
         format!("Cut {name} off for 5 s here"),
-        Fault::Partition(fault::Partition { isolate: vec![name.clone()], at_ms, duration_ms: 5_000 }),
+        Fault::Partition(fault::Partition { isolate: vec![name.clone()], from: Vec::new(), at_ms, duration_ms: 5_000 }),
     ));
     if actor.role.is_lock_server() {
         items.push(item(

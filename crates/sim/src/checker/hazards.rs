@@ -3,8 +3,9 @@
 
 use super::{Cx, Findings};
 use crate::time::Micros;
-use crate::trace::{EventKind, Grant, KeyEnd, MsgFate, Role};
+use crate::trace::{EventKind, Grant, KeyEnd, MsgFate, Role, ServiceEvent};
 use crate::verdict::{Cause, Conflict, Finding, Forgot, KeyGone, Kind};
+use crate::wire::pacemaker::Event as PairEvent;
 
 /// Why grant `i2` could be made while grant `i1` was still promised: the failure that made the
 /// lock service forget `i1`.
@@ -61,6 +62,18 @@ pub(super) fn conflict_cause(cx: &Cx, i1: usize, i2: usize) -> Conflict {
             return Conflict::SessionUnchecked { client: bad.client };
         }
         return Conflict::LeaseAlive { holder: g1.client, next: g2.client };
+    }
+    // A failover pair: the second node took over once it had declared the first dead.
+    let declared = run.events[..g2.event].iter().rev().find_map(|e| match e.kind {
+        EventKind::Service(ServiceEvent::Pacemaker(PairEvent::PeerDead { peer, silent_us, .. }))
+            if e.actor == g2.client && peer == g1.client =>
+        {
+            Some((silent_us, e.at_us))
+        }
+        _ => None,
+    });
+    if let Some((silent_us, at_us)) = declared {
+        return Conflict::DeclaredDead { holder: g1.client, next: g2.client, silent_us, at_us };
     }
     if run.actors[g1.node].role == Role::Client {
         // Redlock: two majorities; the nodes they share voted twice.

@@ -50,6 +50,14 @@ pub fn explanation(run: &Run, f: &Finding) -> String {
                 "{by}'s plain PEXPIRE extended {owner}'s key and told {by} it still held the lock; a compare-and-extend would have refused."
             )
         }
+        // A holder with no lease (a node of a failover pair): nothing ran out.
+        Cause::BeliefOverlap { holder, held_until_us, valid_until_us, next, from_us } if *valid_until_us >= crate::proto::NO_LEASE_US / 2 => format!(
+            "{} believed it held the lock until {} (it had no lease that could run out) while {} believed it held it from {}.",
+            n(*holder),
+            fmt(*held_until_us),
+            n(*next),
+            fmt(*from_us)
+        ),
         Cause::BeliefOverlap { holder, held_until_us, valid_until_us, next, from_us } => format!(
             "{} believed it held the lock until {} (its lease ran out at {} by its own clock) while {} believed it held it from {}.",
             n(*holder),
@@ -307,6 +315,14 @@ impl Words<'_> {
                 let c = self.name(*client);
                 format!(
                     "the service told {c} it held the lock without checking its session: {c}'s lease had expired while it waited, so its key was already gone (etcd-io/etcd#11456)"
+                )
+            }
+            Conflict::DeclaredDead { holder, next, silent_us, at_us } => {
+                let (h, x) = (self.name(*holder), self.name(*next));
+                format!(
+                    "{x} took over at {} because it had heard nothing from {h} for {}: a timeout, not knowledge. {h} was still running and active, and its power had not been cut",
+                    fmt(*at_us),
+                    fmt(*silent_us)
                 )
             }
             Conflict::LeaseAlive { holder, next } => {

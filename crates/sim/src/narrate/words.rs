@@ -1,7 +1,7 @@
 //! The common narration's longer words, made from an event's data when it is shown.
 
-use crate::scenario::Scenario;
-use crate::time::{fmt, Micros};
+use crate::scenario::{Fault, Scenario};
+use crate::time::{fmt, from_ms, Micros};
 use crate::trace::{Awaited, Loss, Role, Stall, Votes, Why, WriteOutcome};
 
 /// A failover's events: the replica promoted, and (with Sentinel) the old primary demoted.
@@ -144,5 +144,27 @@ pub fn disk_stalled(me: &str, until_us: Micros, stall: Stall) -> String {
         Stall::Blocked => format!(
             "{me} has made a write in memory and waits for its fsync until {until}: the reply waits with it, and {me} reads no other command meanwhile."
         ),
+    }
+}
+
+/// A partition begins: `me`, the first actor it cuts off, and the others it cuts off are cut
+/// off from everyone else, or from some (a partition with `from`) until `until_us`.
+pub fn isolated(sc: &Scenario, me: &str, until_us: Micros) -> String {
+    let until = fmt(until_us);
+    let partial = sc.faults.iter().find_map(|f| match f {
+        Fault::Partition(p)
+            if !p.from.is_empty()
+                && p.isolate.first().is_some_and(|a| a == me)
+                && from_ms((p.at_ms + p.duration_ms) as i64) == until_us =>
+        {
+            Some(p)
+        }
+        _ => None,
+    });
+    match partial {
+        Some(p) => {
+            format!("The network is partitioned: {} are cut off from {} until {until}.", p.isolate.join(" and "), p.from.join(" and "))
+        }
+        None => format!("The network is partitioned: {me} is cut off from the others until {until}."),
     }
 }

@@ -252,6 +252,19 @@ lock_service! {
     /// a replica of it, discarding its data.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     sentinel: bool = false, unless std::ops::Not::not;
+    /// Pacemaker pair: how often a node sends its peer a heartbeat (Heartbeat's `keepalive`);
+    /// `ttl_ms` is its `deadtime`.
+    #[serde(default = "pacemaker::keepalive", skip_serializing_if = "pacemaker::is_keepalive")]
+    keepalive_ms: u64 = pacemaker::keepalive(), unless pacemaker::is_keepalive;
+    /// Pacemaker pair: how long a node waits for its fencing request's answer before asking
+    /// again (Pacemaker's `stonith-timeout`, 60 s by default).
+    #[serde(default = "pacemaker::stonith_timeout", skip_serializing_if = "pacemaker::is_stonith_timeout")]
+    stonith_timeout_ms: u64 = pacemaker::stonith_timeout(), unless pacemaker::is_stonith_timeout;
+    /// Pacemaker pair: a node that declares its peer dead takes over only once the peer's fence
+    /// device has confirmed the power cut (Pacemaker with `stonith-enabled`, DRBD's `fencing
+    /// resource-and-stonith`); `false` takes over at the deadtime, as GitHub's pairs did (2012).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    fence_first: bool = false, unless std::ops::Not::not;
 }
 
 fn default_renew_deadline() -> u64 {

@@ -135,6 +135,9 @@ pub enum Conflict {
     Split { old: Actor, holder: Actor, promoted: Actor, demoted_us: Option<Micros> },
     /// The node that granted both forgot the first key.
     Forgot(Forgot),
+    /// A failover pair: `next` took over at `at_us` because it had heard nothing from `holder`
+    /// for `silent_us` (its deadtime), without knowing that `holder` had stopped.
+    DeclaredDead { holder: Actor, next: Actor, silent_us: Micros, at_us: Micros },
 }
 
 /// How `node` came to vote twice: `owner`'s key on it went away, and how. `counted_at_us`: when

@@ -34,7 +34,10 @@ impl World<'_> {
             Verb::Restart { actor } => self.restart(self.id(actor)),
             Verb::JumpClock { actor, by_us } => self.jump_clock(self.id(actor), by_us),
             Verb::Drift { actor, ppm } => self.drift(self.id(actor), ppm),
-            Verb::Isolate { actors, for_us } => self.isolate(actors.iter().map(|n| self.id(n)).collect(), for_us),
+            Verb::Isolate { actors, from, for_us } => {
+                let ids = |names: &[String]| names.iter().map(|n| self.id(n)).collect();
+                self.isolate(ids(actors), ids(from), for_us)
+            }
             Verb::FailOver => self.server_fault(ServerFault::Failover),
             Verb::StallDisk { actor, for_us, disk } => self.stall_disk(self.id(actor), for_us, disk),
             // The network holds and drops them, armed from the start (`Net::new`).
@@ -53,14 +56,14 @@ impl World<'_> {
         self.emit(a, EventKind::DriftChanged { ppm }, None);
     }
 
-    /// The actors `ids` are cut off from all others for `duration`.
-    fn isolate(&mut self, ids: Vec<ActorId>, duration: Micros) {
+    /// The actors `ids` are cut off from all others (from those in `from`, if any) for `duration`.
+    fn isolate(&mut self, ids: Vec<ActorId>, from: Vec<ActorId>, duration: Micros) {
         let until = self.now + duration;
         for &a in &ids {
             self.rec.iv.partitions.push(Span { actor: a, from_us: self.now, to_us: until.min(self.end) });
         }
         self.emit(ids[0], EventKind::Isolated { until_us: until }, None);
-        self.net.partitions.push(Partition { isolate: ids, active: true });
+        self.net.partitions.push(Partition { isolate: ids, from, active: true });
         self.push(until, Action::Heal(self.net.partitions.len() - 1));
         self.server_fault(ServerFault::Network);
     }

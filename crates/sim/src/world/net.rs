@@ -22,7 +22,20 @@ struct LinkFault {
 
 pub(super) struct Partition {
     pub isolate: Vec<ActorId>,
+    /// Whom they are cut off from: everyone else when empty.
+    pub from: Vec<ActorId>,
     pub active: bool,
+}
+
+impl Partition {
+    /// Whether it cuts `a` off from `b` (either way).
+    fn cuts(&self, a: ActorId, b: ActorId) -> bool {
+        let (ia, ib) = (self.isolate.contains(&a), self.isolate.contains(&b));
+        match self.from.is_empty() {
+            true => ia != ib,
+            false => (ia && self.from.contains(&b)) || (ib && self.from.contains(&a)),
+        }
+    }
 }
 
 /// A link from one actor to another.
@@ -74,7 +87,7 @@ impl Net {
 
     /// Whether a partition separates `a` from `b` now.
     pub fn cut(&self, a: ActorId, b: ActorId) -> bool {
-        self.partitions.iter().any(|p| p.active && (p.isolate.contains(&a) != p.isolate.contains(&b)))
+        self.partitions.iter().any(|p| p.active && p.cuts(a, b))
     }
 
     fn latency(&mut self, from: ActorId, to: ActorId, names: (&str, &str)) -> Micros {

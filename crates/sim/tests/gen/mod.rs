@@ -81,6 +81,9 @@ pub fn scenario(seed: u64) -> Scenario {
         retry_period_ms: 2_000,
         watchdog: false,
         sentinel: false,
+        keepalive_ms: 1_000,
+        stonith_timeout_ms: 60_000,
+        fence_first: false,
     };
     let source = match kind {
         LockKind::Consensus | LockKind::ZooKeeper => g.pick(&[TokenKind::Counter, TokenKind::None]),
@@ -211,7 +214,12 @@ fn fault(g: &mut Gen, actors: &[String], duration_ms: u64, replica: bool) -> Fau
         4 => Fault::Drift(fault::Drift { actor, at_ms, ppm: g.signed(limits::DRIFT_PPM, 200_000) }),
         5 => {
             let isolate = (0..g.u(1, 3)).map(|_| g.pick(actors)).collect();
-            Fault::Partition(fault::Partition { isolate, at_ms, duration_ms: g.num(0, duration_ms / 2, limits::DURATION_MS) })
+            Fault::Partition(fault::Partition {
+                isolate,
+                from: Vec::new(),
+                at_ms,
+                duration_ms: g.num(0, duration_ms / 2, limits::DURATION_MS),
+            })
         }
         6 => Fault::Delay(fault::Delay {
             from: actor,

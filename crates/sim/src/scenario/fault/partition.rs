@@ -1,5 +1,5 @@
-//! A partition: the actors named are cut off from all others for a while, then the network
-//! heals.
+//! A partition: the actors named are cut off from all others (or from those `from` names) for a
+//! while, then the network heals.
 
 use serde::{Deserialize, Serialize};
 
@@ -8,16 +8,37 @@ use crate::scenario::fault_kinds::{always, field, FaultKind, Target};
 use crate::scenario::settings::Kind as Value;
 use crate::scenario::{Scenario, ScenarioError};
 
-/// The actors in `isolate` are cut off from all others at `at_ms` for `duration_ms`.
+/// The actors in `isolate` are cut off at `at_ms` for `duration_ms` from all others, or only
+/// from the actors in `from` when it names any (two racks cut from each other while both still
+/// reach a third place).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Partition {
     pub isolate: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub from: Vec<String>,
     pub at_ms: u64,
     pub duration_ms: u64,
 }
 
-fields_io!(Partition, "struct variant Fault::Partition", { isolate, at_ms, duration_ms });
+impl Partition {
+    /// Its fields' names in the JSON.
+    pub(crate) const FIELDS: &'static [&'static str] = &["isolate", "from", "at_ms", "duration_ms"];
+}
+
+impl crate::from_value::FromValue for Partition {
+    fn read(v: &crate::json::Value, at: &crate::from_value::Path) -> crate::from_value::Read<Self> {
+        use crate::from_value::fields;
+        fields!(v, at, "struct variant Fault::Partition", Partition { isolate, from = Vec::new(), at_ms, duration_ms })
+    }
+}
+
+impl crate::to_value::ToValue for Partition {
+    fn to_value(&self) -> crate::json::Value {
+        let o = crate::to_value::Object::new().put("isolate", &self.isolate);
+        o.put_unless(self.from.is_empty(), "from", &self.from).put("at_ms", &self.at_ms).put("duration_ms", &self.duration_ms).done()
+    }
+}
 
 impl Kind for Partition {
     const KIND: FaultKind = FaultKind {
@@ -29,7 +50,8 @@ impl Kind for Partition {
     };
 
     fn describe(&self) -> String {
-        format!("Cut off {} at {} for {}", self.isolate.join(", "), t(self.at_ms), t(self.duration_ms))
+        let from = if self.from.is_empty() { String::new() } else { format!(" from {}", self.from.join(", ")) };
+        format!("Cut off {}{from} at {} for {}", self.isolate.join(", "), t(self.at_ms), t(self.duration_ms))
     }
 
     fn validate(&self, c: &Check) -> Result<(), ScenarioError> {
@@ -39,15 +61,22 @@ impl Kind for Partition {
         for (k, a) in self.isolate.iter().enumerate() {
             c.actor_at(format!("{}[{k}]", c.path("isolate")), a)?;
         }
+        for (k, a) in self.from.iter().enumerate() {
+            c.actor_at(format!("{}[{k}]", c.path("from")), a)?;
+            if self.isolate.contains(a) {
+                return c.err("from", format!("{a} is both cut off and among those it is cut off from"));
+            }
+        }
         c.length("duration_ms", self.duration_ms)
     }
 
     fn verb(&self, _: &Scenario) -> Verb<'_> {
-        Verb::Isolate { actors: &self.isolate, for_us: us(self.duration_ms) }
+        Verb::Isolate { actors: &self.isolate, from: &self.from, for_us: us(self.duration_ms) }
     }
 
     fn name(&self) -> String {
-        format!("the partition cutting off {}", self.isolate.join(" and "))
+        let from = if self.from.is_empty() { String::new() } else { format!(" from {}", self.from.join(" and ")) };
+        format!("the partition cutting off {}{from}", self.isolate.join(" and "))
     }
 
     fn struck(&self) -> Option<&str> {
@@ -70,7 +99,7 @@ impl Kind for Partition {
     fn offer(slot: &Slot, tries: &Tries, out: &mut Vec<Vec<Fault>>) {
         if let Slot::Client { name, at_ms } = *slot {
             for duration_ms in [tries.lengths[1], tries.lengths[2]] {
-                out.push(vec![Fault::Partition(Partition { isolate: vec![name.to_string()], at_ms, duration_ms })]);
+                out.push(vec![Fault::Partition(Partition { isolate: vec![name.to_string()], from: Vec::new(), at_ms, duration_ms })]);
             }
         }
     }

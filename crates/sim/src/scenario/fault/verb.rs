@@ -18,8 +18,8 @@ pub enum Verb<'a> {
     JumpClock { actor: &'a str, by_us: Micros },
     /// The actor's clock drifts at a new rate (known before the run, recorded at its time).
     Drift { actor: &'a str, ppm: i64 },
-    /// The actors are cut off from all others for a while.
-    Isolate { actors: &'a [String], for_us: Micros },
+    /// The actors are cut off from all others (or from those in `from`, if any) for a while.
+    Isolate { actors: &'a [String], from: &'a [String], for_us: Micros },
     /// The next `count` messages from one actor to another, sent from the fault's time on, are
     /// held `extra_us` longer: armed in the network from the start.
     Hold { from: &'a str, to: &'a str, extra_us: Micros, count: u32 },
