@@ -207,7 +207,7 @@ mod tests {
             let q = screen.quiz.iter().find(|q| q.index == index).unwrap_or_else(|| panic!("{k}: the engine cannot answer it"));
             assert!(q.answer.right.is_some() && q.answer.asked <= q.answer.proof, "{k}: {:?}", q.answer);
         }
-        assert_eq!(all.len(), 99, "the course's questions");
+        assert_eq!(all.len(), 101, "the course's questions");
     }
 
     #[test]

@@ -209,6 +209,8 @@ static REDESIGN: Advice = Advice {
         demo("client-deadline", false, Unsafe, "checking the deadline first does not help"),
         demo("redlock-pause-after-acquire", false, Unsafe, "Redlock cannot stop it either"),
         demo("consensus-fenced", false, Safe, "what changes when the target checks tokens"),
+        demo("github-fileserver-pair", false, Unsafe, "it happened: GitHub's failover pairs (2012) took over on a timeout, and both nodes wrote"),
+        demo("github-fileserver-pair", true, Safe, "fencing before taking over kept one writer, and the pair still went down"),
     ],
 };
 

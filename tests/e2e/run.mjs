@@ -108,7 +108,7 @@ await test('a first visit: an introduction that goes for good, the lesson\'s pla
   await open(page, '');
   expect(await page.isVisible('.intro'), 'the introduction on a first visit');
   expect((await page.textContent('.intro')).includes('Each row of the timeline is one process'), 'it says what the lanes are');
-  expect((await page.textContent('.lesson-pos')) === 'lesson 1 of 44', await page.textContent('.lesson-pos'));
+  expect((await page.textContent('.lesson-pos')) === 'lesson 1 of 45', await page.textContent('.lesson-pos'));
   const term = page.locator('.story-text .term', { hasText: 'SET NX PX' });
   await term.click();
   expect(await term.locator('.def').isVisible(), 'a tap shows what SET NX PX means');
@@ -121,7 +121,7 @@ await test('a first visit: an introduction that goes for good, the lesson\'s pla
   await page.keyboard.press('Escape');
   await page.click('.story .next');
   // At once if its file is in, else as soon as it is fetched.
-  await page.waitForFunction(() => document.querySelector('.lesson-pos').textContent === 'lesson 2 of 44');
+  await page.waitForFunction(() => document.querySelector('.lesson-pos').textContent === 'lesson 2 of 45');
 });
 
 // Issue 34: the first screen of a run holds its timeline (with the harm), the controls, the
@@ -646,7 +646,7 @@ await test('the course lists every chapter and opens a lesson', async (page) => 
   // The course's files follow the first view; the tab waits for them.
   await page.waitForSelector('.lesson');
   const lessons = await page.locator('.lesson').count();
-  expect(lessons === 44, `${lessons} lessons`);
+  expect(lessons === 45, `${lessons} lessons`);
   await page.click('.lesson:has-text("The token counter starts again")');
   await page.waitForURL(/scenario=token-reset/);
   expect(await attr(page, 'data-verdict') === 'unsafe', 'token-reset is unsafe');
@@ -1644,7 +1644,7 @@ await test('comfort: reduced motion stops the moving dots; the course keeps prog
   await p.waitForSelector('#app[data-steps]');
   await p.waitForFunction(() => (localStorage.getItem('leaselab.visited') || '').includes('token-reset'));
   await p.click('#tab-Course');
-  expect((await p.textContent('.course .progress')).includes('opened 2 of 44'), await p.textContent('.course .progress'));
+  expect((await p.textContent('.course .progress')).includes('opened 2 of 45'), await p.textContent('.course .progress'));
   expect(await p.locator('.lesson .seen').count() === 2, 'two lessons marked seen');
   await ctx.close();
 });
@@ -1723,7 +1723,7 @@ await test('predict mode hides what is to come in the legend and the Course tab 
   expect(await verdicts() === 1, `only the finished lesson's verdict: ${await verdicts()}`);
   // Predict mode off: every verdict.
   await page.keyboard.press('p');
-  await page.waitForFunction(() => document.querySelectorAll('.course .mini.safe, .course .mini.unsafe').length === 44);
+  await page.waitForFunction(() => document.querySelectorAll('.course .mini.safe, .course .mini.unsafe').length === 45);
 });
 
 await test('the course: the end of a run invites a change, checks it, and leads to the next lesson', async (page) => {
@@ -1755,7 +1755,7 @@ await test('the course: the end of a run invites a change, checks it, and leads 
 await test('the whole course in predict mode: every lesson, every question, start to finish', async (page) => {
   await open(page, '?scenario=lease-basics&predict=1');
   const lessons = [];
-  for (let lesson = 0; lesson < 44; lesson++) {
+  for (let lesson = 0; lesson < 45; lesson++) {
     const id = await page.inputValue('header select');
     lessons.push(id);
     expect(await step(page) === 1, `${id} starts from the first step`);
@@ -1788,11 +1788,11 @@ await test('the whole course in predict mode: every lesson, every question, star
     await next.click();
     await page.waitForFunction((id) => document.querySelector('header select').value !== id, id);
   }
-  expect(lessons.length === 44 && lessons[43] === 'redis-sentinel-split', `went through ${lessons.length} lessons: ${lessons.join(', ')}`);
+  expect(lessons.length === 45 && lessons[44] === 'github-fileserver-pair', `went through ${lessons.length} lessons: ${lessons.join(', ')}`);
   await page.waitForFunction(() => Object.keys(JSON.parse(localStorage.getItem('leaselab.predict') || '{}')).length >= 55);
   await page.click('#tab-Course');
   const progress = await page.textContent('.course .progress');
-  expect(/opened 44 of 44/.test(progress) && /answered (\d+) of \1 predict questions/.test(progress), progress);
+  expect(/opened 45 of 45/.test(progress) && /answered (\d+) of \1 predict questions/.test(progress), progress);
 });
 
 await test('the first view fetches one scenario file, the course follows, and a file that cannot be had is said', async (page) => {
@@ -1805,7 +1805,7 @@ await test('the first view fetches one scenario file, the course follows, and a 
   expect(events[0] === 'asked lease-basics' && events[1] === 'had lease-basics', events.slice(0, 4).join(', '));
   await page.click('#tab-Course');
   await page.waitForSelector('.course li');
-  expect(new Set(files).size === 44, `then the rest of the course: ${new Set(files).size} files`);
+  expect(new Set(files).size === 45, `then the rest of the course: ${new Set(files).size} files`);
   // The picker opens a lesson; a page's lesson opens in the lab.
   await page.selectOption('select[aria-label="Scenario"]', 'redlock-drift');
   await page.waitForFunction(() => document.querySelector('.story').textContent.includes("one node's clock runs fast"));

@@ -87,6 +87,7 @@ scenarios!(
     "hbase-gc-pause",
     "redisson-watchdog",
     "redis-sentinel-split",
+    "github-fileserver-pair",
 );
 
 /// Every library scenario, in course order, parsed once and kept.

@@ -51,6 +51,7 @@ const TABLE: &[(&str, sim::Safety, Option<sim::Safety>)] = &[
     ("hbase-gc-pause", Safe, None),
     ("redisson-watchdog", Unsafe, Some(Safe)),
     ("redis-sentinel-split", Unsafe, Some(Safe)),
+    ("github-fileserver-pair", Unsafe, Some(Safe)),
 ];
 
 fn run(s: &sim::Scenario) -> sim::Run {
@@ -186,6 +187,8 @@ fn a_fixed_run_has_a_key_moment_where_the_fix_acts() {
                     | sim::EventKind::ReadServed { .. }
                     | sim::EventKind::Tally { ok: false, .. }
                     | sim::EventKind::EffectSent { deduplicated: true, .. }
+                    // A node of a pair that declares its peer dead and, fenced first, waits.
+                    | sim::EventKind::Service(sim::trace::ServiceEvent::Pacemaker(sim::wire::pacemaker::Event::PeerDead { active: false, .. }))
             )),
             "{}: the fixed run narrates no moment where the fix acts",
             s.id
