@@ -385,3 +385,24 @@ fn a_lock_delay_over_a_minute_is_refused_by_name_on_consensus_and_zookeeper() {
         assert!(Scenario::from_value(serde_json::from_value(v).unwrap()).is_ok(), "{id}: one minute is allowed");
     }
 }
+
+#[test]
+fn a_setting_of_another_lock_service_is_refused_by_name_not_ignored() {
+    let scenario =
+        |id: &str| -> serde_json::Value { serde_json::from_str(&sim::library::get(id).unwrap().to_value().to_string()).unwrap() };
+    for id in ["gc-pause-unfenced", "redlock-happy", "k8s-lease-fenced", "github-fileserver-pair"] {
+        let mut v = scenario(id);
+        v["lock"]["lock_delay_ms"] = 1_000.into();
+        assert_eq!(
+            err_of(v),
+            "lock.lock_delay_ms: is Chubby's lock-delay, which only the consensus and ZooKeeper services have here; this lock service has none: remove it",
+            "{id}"
+        );
+    }
+    let mut v = scenario("consensus-fenced");
+    v["lock"]["fence_first"] = true.into();
+    assert!(err_of(v).starts_with("lock.fence_first: says when a node of a Pacemaker pair takes over"));
+    let mut v = scenario("github-fileserver-pair");
+    v["lock"]["fence_first"] = true.into();
+    assert!(Scenario::from_value(serde_json::from_value(v).unwrap()).is_ok());
+}

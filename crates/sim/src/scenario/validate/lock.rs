@@ -41,6 +41,16 @@ impl Scenario {
                 "Sentinel fails a Redis primary over to its replica: it needs kind redis and lock.replica".into(),
             );
         }
+        if l.lock_delay_ms > 0 && !matches!(l.kind, LockKind::Consensus | LockKind::ZooKeeper) {
+            return err(
+                "lock.lock_delay_ms".into(),
+                "is Chubby's lock-delay, which only the consensus and ZooKeeper services have here; this lock service has none: remove it"
+                    .into(),
+            );
+        }
+        if l.fence_first && l.kind != LockKind::Pacemaker {
+            return err("lock.fence_first".into(), "says when a node of a Pacemaker pair takes over (kind pacemaker); this lock service has no nodes that take over: remove it".into());
+        }
         if self.token.start == 0 || self.token.start > SEED {
             return err("token.start".into(), format!("must be between 1 and {SEED}"));
         }
