@@ -320,7 +320,7 @@ impl Words<'_> {
             Conflict::DeclaredDead { holder, next, silent_us, at_us } => {
                 let (h, x) = (self.name(*holder), self.name(*next));
                 format!(
-                    "{x} took over at {} because it had heard nothing from {h} for {}: a timeout, not knowledge. {h} was still running and active, and its power had not been cut",
+                    "{x} took over at {} because it had heard nothing from {h} for {}: a timeout, not knowledge. {h} was not dead: it was still active, and its power had not been cut",
                     fmt(*at_us),
                     fmt(*silent_us)
                 )

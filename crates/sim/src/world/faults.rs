@@ -7,6 +7,7 @@
 use super::{net::Partition, Action, World};
 use crate::actor::ServerFault;
 use crate::client::Client;
+use crate::proto::NO_LEASE_US;
 use crate::rng::Rng;
 use crate::scenario::fault::{Disk, Verb};
 use crate::scenario::Persistence;
@@ -177,6 +178,12 @@ impl World<'_> {
             Role::Client => {
                 self.close_belief(a);
                 self.clients[a] = None;
+                // A grant without a lease (a failover pair's node) is held by the process
+                // alone, and ends with it; a lease would run on at the lock service.
+                let now = self.now;
+                for g in self.rec.grants.iter_mut().filter(|g| g.client == a && g.term_end_us >= NO_LEASE_US / 2) {
+                    g.term_end_us = now;
+                }
             }
             Role::Redis | Role::Replica | Role::Member => self.server_fault(ServerFault::Crashed(a)),
             Role::Resource => {}

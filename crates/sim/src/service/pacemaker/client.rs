@@ -84,8 +84,14 @@ impl Node {
         true
     }
 
-    /// Its program has ended: it leaves the cluster cleanly, so that its peer does not fence it.
-    pub fn close(&mut self, out: &mut Vec<Effect>) {
+    /// Its program has ended: it gives the resource up, if it ran it (its grant ends here; it
+    /// has no lease to run out later), and leaves the cluster cleanly, so that its peer does not
+    /// fence it.
+    pub fn close(&mut self, k: &mut Core, out: &mut Vec<Effect>) {
+        if let Some(lease) = k.lease.take() {
+            self.active = false;
+            out.push(Effect::Grant(GrantFx::Released { grant: lease.grant }));
+        }
         if let Some((_, peer)) = self.lanes.take() {
             out.push(Effect::Send(Dest::Node(peer), Payload::Pacemaker(Msg::Leaving)));
         }

@@ -69,8 +69,8 @@ impl LockClient for Node {
         Node::release(self, k, out)
     }
 
-    fn close(&mut self, _k: &mut Core, out: &mut Vec<Effect>) {
-        Node::close(self, out)
+    fn close(&mut self, k: &mut Core, out: &mut Vec<Effect>) {
+        Node::close(self, k, out)
     }
 
     fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {

@@ -122,8 +122,8 @@ fn a_peer_that_leaves_cleanly_is_not_fenced_and_a_release_hands_the_resource_ove
     let mut out = Vec::new();
     assert_eq!(a.on_timer(TimerKind::Retry, &mut ka, &cx("A", 0), &mut out), Some(Outcome::Released));
     let mut out = Vec::new();
-    a.close(&mut out);
-    assert_eq!(out, vec![Effect::Send(Dest::Node(1), Payload::Pacemaker(Msg::Leaving))]);
+    a.close(&mut ka, &mut out);
+    assert_eq!(out, vec![Effect::Send(Dest::Node(1), Payload::Pacemaker(Msg::Leaving))], "nothing left to give up");
 
     // B saw A active, then standby: it takes over; and a peer that left is never fenced.
     let (mut b, mut kb) = started("B", true);
@@ -133,4 +133,17 @@ fn a_peer_that_leaves_cleanly_is_not_fenced_and_a_release_hands_the_resource_ove
     let (o, out) = hear(&mut c, &mut kc, Msg::Leaving, "B", S);
     assert_eq!((o, events(&out)), (Some(Outcome::Acquired), vec![Event::PeerLeft { peer: 0 }]));
     assert_eq!(power_off_to(&tick(&mut c, &mut kc, "B", 30 * S).1), None);
+}
+
+/// A node whose program ends while it runs the resource gives it up as it leaves: its grant
+/// ends then (it has no lease that would end it later), so its peer's takeover is no double grant.
+#[test]
+fn a_node_that_ends_while_active_gives_the_resource_up_as_it_leaves() {
+    let (mut a, mut ka) = started("A", false);
+    assert_eq!(tick(&mut a, &mut ka, "A", 0).0, Some(Outcome::Acquired));
+    let mut out = Vec::new();
+    a.close(&mut ka, &mut out);
+    let leaving = Effect::Send(Dest::Node(1), Payload::Pacemaker(Msg::Leaving));
+    assert_eq!(out, vec![Effect::Grant(GrantFx::Released { grant: 5 }), leaving]);
+    assert!(ka.lease.is_none());
 }
