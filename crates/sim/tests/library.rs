@@ -461,3 +461,44 @@ fn chubby_lock_delay_on_zookeeper_has_the_consensus_runs_verdicts() {
         assert_eq!(run(&undelayed).verdict.verdict, Unsafe, "{kind}: without the delay, B writes during A's 40 s pause");
     }
 }
+
+/// github-fileserver-pair as a reader edits it: what it shows stays true of the run. A crash of
+/// A instead of the freeze ends A's hold (a node has no lease that outlives it), so B's
+/// takeover is no double grant; with the challenge's deadtime A's program ends and it leaves
+/// cleanly, which ends its grant too; and the moments about the freeze, the heal and the pair
+/// going down are shown only where there was a freeze, a heal and two power cuts.
+#[test]
+fn github_fileserver_pair_says_only_what_each_edited_run_shows() {
+    use sim::scenario::Setting;
+    let set = |path: &str, json: &str| Setting { path: path.into(), value: sim::json::parse(json).unwrap() };
+    let s = library::get("github-fileserver-pair").unwrap();
+    let shown = |r: &sim::Run| r.moments.iter().map(|(_, t)| t.clone()).collect::<Vec<_>>().join("\n");
+    let edited = |changes: &[Setting]| run(&s.with_settings(changes).expect("a valid edit"));
+    let double_grants = |r: &sim::Run| r.verdict.hazards.iter().filter(|f| f.property == sim::verdict::Kind::DoubleGrant).count();
+
+    let default = run(&s);
+    assert_eq!(double_grants(&default), 1, "seed {}: B takes over while A runs", s.seed);
+    let said = shown(&default);
+    assert!(said.contains("The request cannot cross the freeze") && said.contains("the pair is down"), "{said}");
+
+    let crash = edited(&[set("faults", r#"[{"crash": {"actor": "A", "at_ms": 10000}}]"#)]);
+    assert_eq!((crash.verdict.verdict, double_grants(&crash)), (Safe, 0), "seed {}: A's hold ended with its crash", s.seed);
+    let said = shown(&crash);
+    for claim in ["freeze", "get through", "pair is down", "Two nodes are now active"] {
+        assert!(!said.contains(claim), "a crash, not a freeze: {claim:?} in\n{said}");
+    }
+
+    let challenge = edited(&s.challenge.as_ref().unwrap().solution);
+    assert_eq!((challenge.verdict.verdict, double_grants(&challenge)), (Safe, 0), "seed {}: A left cleanly before B took over", s.seed);
+
+    let paused = edited(&[set("faults", r#"[{"pause": {"actor": "B", "at_ms": 10000, "duration_ms": 30000}}]"#)]);
+    let said = shown(&paused);
+    assert!(paused.find("powered-off B").is_some() && !said.contains("pair is down"), "only B is cut: {said}");
+
+    // A deadtime of 30 s: A writes at 48 s before B's first write, so it overwrites nothing.
+    let late = edited(&[set("lock.ttl_ms", "30000")]);
+    assert_eq!(late.verdict.verdict, Unsafe, "seed {}", s.seed);
+    let said = shown(&late);
+    assert!(!said.contains("A writes over what B wrote"), "{said}");
+    assert!(!said.contains("Each node hears the other again"), "A is cut before it hears B: {said}");
+}
