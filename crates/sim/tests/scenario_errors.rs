@@ -406,3 +406,17 @@ fn a_setting_of_another_lock_service_is_refused_by_name_not_ignored() {
     v["lock"]["fence_first"] = true.into();
     assert!(Scenario::from_value(serde_json::from_value(v).unwrap()).is_ok());
 }
+
+/// A Pacemaker pair's fence devices keep nothing on a disk: a disk stall there is refused (the
+/// lane menu offered it, and it did nothing), while a consensus member's disk still stalls.
+#[test]
+fn a_fence_device_has_no_disk_to_stall() {
+    let pair = sim::library::get("github-fileserver-pair").unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&pair.to_json()).unwrap();
+    v["faults"] = serde_json::json!([{ "disk_stall": { "actor": "fence-a", "at_ms": 15000, "duration_ms": 3000 } }]);
+    let e = err_of(v);
+    assert!(e.starts_with("faults[0].disk_stall.actor: `fence-a` is a fence device, which keeps nothing on a disk"), "{e}");
+    let kind = sim::scenario::fault_kinds::FAULTS.iter().find(|k| k.tag == "disk_stall").unwrap();
+    assert!(!(kind.fits)(&pair), "the Change tab does not offer it to a pair");
+    assert!((kind.fits)(&sim::library::get("consensus-disk-stall").unwrap()));
+}

@@ -59,7 +59,8 @@ pub fn lane_menu(p: &MenuProps) -> Html {
         format!("Cut {name} off for 5 s here"),
         Fault::Partition(fault::Partition { isolate: vec![name.clone()], from: Vec::new(), at_ms, duration_ms: 5_000 }),
     ));
-    if actor.role.is_lock_server() {
+    // Only where a disk stall does something (not at a pair's fence devices).
+    if actor.role.is_lock_server() && (<fault::DiskStall as fault::Kind>::KIND.fits)(&p.scenario) {
         items.push(item(
             format!("Stall {name}'s disk here for 3 s"),
             Fault::DiskStall(fault::DiskStall { actor: name.clone(), at_ms, duration_ms: 3_000 }),

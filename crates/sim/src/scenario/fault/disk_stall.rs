@@ -27,7 +27,8 @@ impl Kind for DiskStall {
         label: "a disk stall",
         target: Target::Server,
         fields: &[field("duration_ms", "duration", "For", Value::Ms { min: 0 }, 3_000)],
-        fits: |s| s.lock.kind != LockKind::None,
+        // A pair's fence devices keep nothing on a disk.
+        fits: |s| !matches!(s.lock.kind, LockKind::None | LockKind::Pacemaker),
     };
 
     fn describe(&self) -> String {
@@ -37,6 +38,9 @@ impl Kind for DiskStall {
     fn validate(&self, c: &Check) -> Result<(), ScenarioError> {
         let a = &self.actor;
         c.actor("actor", a)?;
+        if c.sc.lock.kind == LockKind::Pacemaker {
+            return c.err("actor", format!("`{a}` is a fence device, which keeps nothing on a disk: pause, crash or cut it off instead"));
+        }
         // The lock servers come after the clients and before the resource.
         if !c.names[c.sc.clients.len()..c.names.len() - 1].contains(a) {
             return c.err("actor", format!("`{a}` is not a server of the lock service: only a lock server's disk stalls here"));
