@@ -50,7 +50,7 @@ fn client_status(run: &Run, facts: &Facts, a: ActorId, t: Micros, cursor: usize)
             let until_local = at.deadline_local_us.unwrap_or_else(|| run.local_at(a, b.valid_until_us));
             if until_local >= sim::proto::NO_LEASE_US / 2 {
                 // A node of a failover pair: nothing runs out.
-                parts.push("holds the lock; it has no lease that runs out".to_string());
+                parts.push("active: runs the resource; it holds no lease that runs out".to_string());
             } else if run.local_at(a, t) < until_local {
                 parts.push(format!("holds the lock; its lease runs until {} on its own clock", fmt(until_local)));
             } else {
