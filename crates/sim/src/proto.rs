@@ -10,8 +10,6 @@
 //! clock jump; a pause makes them fire late. Work is computation: a pause freezes it, and the
 //! driver counts only the time the process ran.
 
-use std::rc::Rc;
-
 use crate::msg::{Dest, Payload};
 use crate::scenario::TokenKind;
 use crate::time::{Micros, MS};
@@ -80,7 +78,7 @@ pub struct Cx<'a> {
 /// The lease a client believes it holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lease {
-    pub owner: Rc<str>,
+    pub owner: String,
     pub token: Option<u64>,
     pub grant: usize,
     /// When the lease runs out, on the client's own clock.
@@ -133,7 +131,7 @@ pub struct Core {
     next_req: u64,
     pub wait: Wait,
     /// The random value that names this client's lock key (`SET lock <owner> NX`).
-    pub owner: Rc<str>,
+    pub owner: String,
     /// The lease it believes it holds.
     pub lease: Option<Lease>,
     /// Which attempt at the lock this is.
@@ -144,7 +142,7 @@ pub struct Core {
 
 impl Default for Core {
     fn default() -> Core {
-        Core { next_req: 1, wait: Wait::Nothing, owner: Rc::from(""), lease: None, attempt: 0, last_write: None }
+        Core { next_req: 1, wait: Wait::Nothing, owner: String::new(), lease: None, attempt: 0, last_write: None }
     }
 }
 

@@ -197,7 +197,7 @@ impl Model {
                 from_redis(self.node.execute(&RedisCmd::Acquire { owner: owner.into(), ttl_ms, incr: false }, 0, at, 0, None).0)
             }
             Op::Get => Reply::Bulk(self.node.get(LOCK_KEY, at).map(str::to_string)),
-            Op::Del => from_redis(self.node.execute(&RedisCmd::Release { owner: "".into(), compare: false }, 0, at, 0, None).0),
+            Op::Del => from_redis(self.node.execute(&RedisCmd::Release { owner: String::new(), compare: false }, 0, at, 0, None).0),
             Op::CompareAndDelete { owner } => {
                 from_redis(self.node.execute(&RedisCmd::Release { owner: owner.into(), compare: !self.broken }, 0, at, 0, None).0)
             }
@@ -205,7 +205,7 @@ impl Model {
                 from_redis(self.node.execute(&RedisCmd::Renew { owner: owner.into(), ttl_ms, compare: true }, 0, at, 0, None).0)
             }
             Op::Pexpire { ttl_ms } => {
-                from_redis(self.node.execute(&RedisCmd::Renew { owner: "".into(), ttl_ms, compare: false }, 0, at, 0, None).0)
+                from_redis(self.node.execute(&RedisCmd::Renew { owner: String::new(), ttl_ms, compare: false }, 0, at, 0, None).0)
             }
             Op::Pttl => Reply::Int(self.node.pttl(LOCK_KEY, at)),
             Op::Incr => {

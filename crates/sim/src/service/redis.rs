@@ -100,7 +100,7 @@ impl Node {
                 self.keys.insert(
                     LOCK_KEY.into(),
                     Entry {
-                        value: owner.to_string(),
+                        value: owner.clone(),
                         expires_local: Some(now_local + *ttl_ms as Micros * MS),
                         owner: Some(client),
                         grant: Some(grant),
@@ -111,9 +111,9 @@ impl Node {
             }
             RedisCmd::Release { owner, compare } => match self.keys.get(LOCK_KEY) {
                 None => (RedisReply::Int(if *compare { -1 } else { 0 }), Change::Unchanged { missing: true }),
-                Some(e) if *compare && *e.value != **owner => (RedisReply::Int(0), Change::Unchanged { missing: false }),
+                Some(e) if *compare && &e.value != owner => (RedisReply::Int(0), Change::Unchanged { missing: false }),
                 Some(e) => {
-                    let foreign = *e.value != **owner;
+                    let foreign = &e.value != owner;
                     let (o, g) = (e.owner, e.grant);
                     self.keys.remove(LOCK_KEY);
                     (RedisReply::Int(1), Change::Deleted { owner: o, grant: g, foreign })
@@ -121,10 +121,10 @@ impl Node {
             },
             RedisCmd::Renew { owner, ttl_ms, compare } => match self.keys.get_mut(LOCK_KEY) {
                 None => (RedisReply::Int(if *compare { -1 } else { 0 }), Change::Unchanged { missing: true }),
-                Some(e) if *compare && *e.value != **owner => (RedisReply::Int(0), Change::Unchanged { missing: false }),
+                Some(e) if *compare && &e.value != owner => (RedisReply::Int(0), Change::Unchanged { missing: false }),
                 Some(e) => {
                     e.expires_local = Some(now_local + *ttl_ms as Micros * MS);
-                    let foreign = *e.value != **owner;
+                    let foreign = &e.value != owner;
                     (RedisReply::Int(1), Change::Extended { owner: e.owner, grant: e.grant, foreign })
                 }
             },

@@ -1,19 +1,17 @@
 //! What a Redis lock sends and stores, as data: the commands and replies of SEMANTICS §1, and
 //! a key's entry (which the primary's replication stream carries). The node is `redis.rs`.
 
-use std::rc::Rc;
-
 use crate::time::Micros;
 
 /// A Redis command as a client sends it. Each is atomic on the node (a command or a Lua script).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RedisCmd {
     /// `SET lock <owner> NX PX <ttl>`, and with `incr` also `INCR lock:fence` in the same script.
-    Acquire { owner: Rc<str>, ttl_ms: u64, incr: bool },
+    Acquire { owner: String, ttl_ms: u64, incr: bool },
     /// Compare-and-delete (`compare`) or a plain `DEL`.
-    Release { owner: Rc<str>, compare: bool },
+    Release { owner: String, compare: bool },
     /// Compare-and-extend (`compare`) or a plain `PEXPIRE`.
-    Renew { owner: Rc<str>, ttl_ms: u64, compare: bool },
+    Renew { owner: String, ttl_ms: u64, compare: bool },
 }
 
 /// A Redis reply.

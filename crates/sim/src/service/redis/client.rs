@@ -4,8 +4,6 @@
 //! release. Every request goes to the current primary. With `lock.watchdog`, Redisson's
 //! watchdog renews the lock in the background while the program works ([`Watchdog`]).
 
-use std::rc::Rc;
-
 use super::watchdog::Watchdog;
 use super::{RedisCmd, RedisReply};
 use crate::msg::{Dest, Payload};
@@ -37,11 +35,11 @@ impl Default for Scripts {
 }
 
 impl Scripts {
-    pub fn release(&self, owner: Rc<str>) -> RedisCmd {
+    pub fn release(&self, owner: String) -> RedisCmd {
         RedisCmd::Release { owner, compare: self.release == ReleaseStyle::CompareAndDelete }
     }
 
-    pub fn renew(&self, owner: Rc<str>, ttl_ms: u64) -> RedisCmd {
+    pub fn renew(&self, owner: String, ttl_ms: u64) -> RedisCmd {
         RedisCmd::Renew { owner, ttl_ms, compare: self.renew == RenewStyle::CompareAndExtend }
     }
 }
