@@ -64,9 +64,6 @@ pub enum Record {
     GrantReleased { grant: usize },
     /// The grant's term ends now if it had not yet (revoked, expired).
     GrantEnded { grant: usize },
-    /// Every grant `client` holds ends now if it had not yet: its power is cut (a grant the
-    /// holder decided itself, which no server could end).
-    HolderDown { client: ActorId },
     /// A token was issued to `client`; `durable` when it came from the durable counter (which
     /// then moves past it).
     Token { client: ActorId, token: u64, durable: bool },

@@ -71,11 +71,6 @@ impl World<'_> {
                 let g = &mut rec.grants[grant];
                 g.term_end_us = g.term_end_us.min(now);
             }
-            Record::HolderDown { client } => {
-                for g in rec.grants.iter_mut().filter(|g| g.client == client) {
-                    g.term_end_us = g.term_end_us.min(now);
-                }
-            }
             Record::Token { client, token, durable } => {
                 rec.tokens.push((now, token, client));
                 if durable {

@@ -4,7 +4,7 @@
 //! ends with its power. A device is an actor on the network like the nodes: a request that
 //! cannot reach it is lost, as GitHub's STONITH requests were in the network freeze (2012).
 
-use crate::actor::{Effect, Out, Record};
+use crate::actor::{Effect, Out};
 use crate::msg::{Dest, Payload};
 use crate::trace::ActorId;
 use crate::wire::pacemaker::{Event, Msg};
@@ -39,7 +39,6 @@ impl Fences {
         let Some(i) = self.devices.iter().position(|&d| d == at) else { return };
         let node = self.nodes[i];
         out.push(Effect::Event { actor: at, kind: Event::PoweredOff { node }.into() });
-        out.push(Effect::Record(Record::HolderDown { client: node }));
         out.push(Effect::Crash(node));
         out.push(Effect::Send { from: at, to: from, payload: Payload::Pacemaker(Msg::Off { req }) });
     }
