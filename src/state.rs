@@ -213,9 +213,9 @@ impl Screen {
             return t;
         }
         let ev = &self.run.events;
-        let Some(cur) = ev.get(self.cursor) else { return 0 };
+        let Some(cur) = ev.get(self.cursor) else { return Micros::ZERO };
         match ev.get(self.cursor + 1) {
-            Some(next) if self.phase > 0.0 => cur.at_us + ((next.at_us - cur.at_us) as f64 * self.phase) as Micros,
+            Some(next) if self.phase > 0.0 => cur.at_us + Micros::from_f64((next.at_us - cur.at_us).as_f64() * self.phase),
             _ => cur.at_us,
         }
     }
@@ -393,5 +393,5 @@ impl Screen {
 
 /// A millisecond value for a fault placed at a true time.
 pub fn ms_at(t: Micros) -> u64 {
-    (t.max(0) / MS) as u64
+    (t.max(Micros::ZERO) / MS) as u64
 }

@@ -276,7 +276,7 @@ async fn a_playback_tick_renders_only_what_follows_the_cursor() {
     assert!(glide.is_empty(), "a tick while paused renders nothing: {glide:?}");
     // From a step whose next step comes later in time, so that half a step moves the cursor.
     let run = sim::run(&sim::library::get("gc-pause-unfenced").unwrap()).unwrap();
-    let from = (10..run.events.len() - 1).find(|&i| run.events[i + 1].at_us - run.events[i].at_us > 1_000).unwrap();
+    let from = (10..run.events.len() - 1).find(|&i| run.events[i + 1].at_us - run.events[i].at_us > sim::time::Micros::ms(1)).unwrap();
     after(Action::Seek(from)).await;
     let steps_before = attr(&root, "data-step");
     after(Action::TogglePlay).await;

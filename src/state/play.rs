@@ -4,6 +4,7 @@
 //! says by how much).
 
 use super::{Action, Screen, SPEEDS, STEP_MS};
+use sim::time::Micros;
 
 /// How the run plays.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -83,15 +84,15 @@ pub(super) fn played(this: &Screen, action: Action) -> Option<Screen> {
 fn in_time(s: &mut Screen, dt_ms: f64) -> f64 {
     let ev = &s.run.events;
     let (Some(cur), Some(next)) = (ev.get(s.cursor), ev.get(s.cursor + 1)) else { return s.cursor as f64 + 1.0 };
-    let now = cur.at_us as f64 + (next.at_us - cur.at_us) as f64 * s.phase;
+    let now = cur.at_us.as_f64() + (next.at_us - cur.at_us).as_f64() * s.phase;
     // True microseconds per millisecond of wall time.
     let rate = SPEEDS[s.speed] * 1000.0;
-    s.fast = ((next.at_us as f64 - now) / rate / QUIET_MS).max(1.0);
+    s.fast = ((next.at_us.as_f64() - now) / rate / QUIET_MS).max(1.0);
     let then = now + dt_ms * rate * s.fast;
     // The last step at or before `then`, and how far towards the one after it.
-    let i = s.cursor + ev[s.cursor + 1..].partition_point(|e| (e.at_us as f64) <= then);
+    let i = s.cursor + ev[s.cursor + 1..].partition_point(|e| e.at_us.as_f64() <= then);
     match ev.get(i + 1) {
-        Some(after) => i as f64 + (then - ev[i].at_us as f64) / (after.at_us - ev[i].at_us).max(1) as f64,
+        Some(after) => i as f64 + (then - ev[i].at_us.as_f64()) / (after.at_us - ev[i].at_us).max(Micros::us(1)).as_f64(),
         None => i as f64 + 1.0,
     }
 }
@@ -104,6 +105,7 @@ mod tests {
 
     use super::super::{Action, Screen, SPEEDS, STEP_MS};
     use super::{Pace, QUIET_MS};
+    use sim::time::Micros;
 
     fn playing(id: &str, pace: Pace) -> Rc<Screen> {
         let s = Rc::new(Screen::new(sim::library::get(id).unwrap(), false).unwrap());
@@ -127,10 +129,10 @@ mod tests {
         let s = playing("gc-pause-unfenced", Pace::Time);
         assert_eq!(SPEEDS[s.speed], 1.0);
         // From 5 s, while B retries every second (no quiet stretch to compress).
-        let at5 = s.run.events.iter().position(|e| e.at_us >= 5_000_000).unwrap();
+        let at5 = s.run.events.iter().position(|e| e.at_us >= Micros::us(5_000_000)).unwrap();
         let s = Rc::new(Screen { cursor: at5, ..(*s).clone() });
         let from = s.time_us();
-        let (s2, wall) = until(s, |s| s.time_us() >= from + 4_000_000);
+        let (s2, wall) = until(s, |s| s.time_us() >= from + Micros::us(4_000_000));
         assert!(s2.playing);
         // 4 s of true time, with no stretch longer than QUIET_MS: about 4 s of wall time.
         assert!((3_900.0..=4_400.0).contains(&wall), "4 s of true time took {wall} ms");
@@ -160,7 +162,7 @@ mod tests {
                 last_t = s.time_us();
             }
             assert!(s.cursor > i, "{}: past the stretch", sc.id);
-            let plain = gap as f64 / 1000.0;
+            let plain = gap.as_f64() / 1000.0;
             if plain > QUIET_MS * 1.5 {
                 assert!(fastest > 1.4, "{}: a {plain} ms stretch is compressed (fastest ×{fastest})", sc.id);
                 let most = QUIET_MS * (1.0 + (plain / QUIET_MS).ln()) + 100.0;

@@ -165,7 +165,7 @@ fn moved(this: &Screen, action: Action) -> Option<Screen> {
             let c = this.run.events.partition_point(|e| e.at_us <= t).saturating_sub(1);
             // Comparing, the one cursor goes to the time itself: the other run's moment may
             // fall between this run's events, or after its last.
-            let at_us = this.compare.as_ref().map(|o| t.clamp(0, this.run.end_us.max(o.run.end_us)));
+            let at_us = this.compare.as_ref().map(|o| t.clamp(Micros::ZERO, this.run.end_us.max(o.run.end_us)));
             Screen { playing: false, at_us, ..this.at(c) }
         }
         // After the last key moment, the end of the run (where the reader's turn comes), as

@@ -4,14 +4,14 @@
 //! wheel or a pinch, else the cursor's).
 
 use sim::facts::Facts;
-use sim::time::{Micros, MS};
+use sim::time::Micros;
 use sim::trace::Run;
 
 use super::Screen;
 
 /// The most a run is magnified: until the view spans this much true time (about 20 µs a pixel on
 /// a 1,000-pixel timeline), so that a 3 ms Redlock round opens up inside a 2-minute run.
-pub const NARROWEST_US: Micros = 20 * MS;
+pub const NARROWEST_US: Micros = Micros::ms(20);
 
 /// Each step of the zoom buttons and keys.
 pub const STEP: f64 = 2.0;
@@ -46,8 +46,8 @@ impl View {
     pub fn opening(run: &Run, facts: &Facts) -> View {
         let Some(&first) = facts.moments().first() else { return View::default() };
         let Some(w) = draw::svg::walk::focus(run, first, OPENING_WIDTH) else { return View::default() };
-        let end = run.end_us.max(1);
-        let zoom = (end as f64 / (w.to_us - w.from_us).max(1) as f64).clamp(1.0, max_zoom(end));
+        let end = run.end_us.max(Micros::us(1));
+        let zoom = (end.as_f64() / (w.to_us - w.from_us).max(Micros::us(1)).as_f64()).clamp(1.0, max_zoom(end));
         match run.events.get(first) {
             Some(e) if zoom >= 2.0 => View { zoom, center: false, first: Some(e.at_us) },
             _ => View::default(),
@@ -70,7 +70,7 @@ pub enum ZoomTo {
 
 /// How far a run of this length can be magnified.
 pub fn max_zoom(end_us: Micros) -> f64 {
-    (end_us as f64 / NARROWEST_US as f64).max(1.0)
+    (end_us.as_f64() / NARROWEST_US.as_f64()).max(1.0)
 }
 
 impl Screen {
@@ -83,7 +83,7 @@ impl Screen {
             ZoomTo::Fit => (1.0, false),
             ZoomTo::By(f) if f.is_finite() && f > 0.0 => (self.view.zoom * f, false),
             ZoomTo::By(_) => return None,
-            ZoomTo::Moment => (end as f64 / self.moment_span() as f64, true),
+            ZoomTo::Moment => (end.as_f64() / (self.moment_span()).as_f64(), true),
         };
         let view = View { zoom: zoom.clamp(1.0, max_zoom(end)), center, first: None };
         (view != self.view || center).then(|| Screen { view, ..self.clone() })
@@ -95,8 +95,8 @@ impl Screen {
     fn moment_span(&self) -> Micros {
         let ev = &self.run.events;
         let Some(now) = ev.get(self.cursor).map(|e| e.at_us) else { return self.run.end_us };
-        let before = ev[..self.cursor].iter().rev().map(|e| now - e.at_us).find(|&d| d > 0);
-        let after = ev[self.cursor..].iter().map(|e| e.at_us - now).find(|&d| d > 0);
+        let before = ev[..self.cursor].iter().rev().map(|e| now - e.at_us).find(|&d| d > Micros::ZERO);
+        let after = ev[self.cursor..].iter().map(|e| e.at_us - now).find(|&d| d > Micros::ZERO);
         let gap = before.into_iter().chain(after).min();
         gap.map_or(NARROWEST_US, |g| g * 16).max(NARROWEST_US)
     }

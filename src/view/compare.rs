@@ -125,7 +125,7 @@ pub fn CompareView(p: &CompareProps) -> Html {
     let dispatch = {
         let (d, run) = (p.dispatch.clone(), o.run.clone());
         use_callback(run, move |a: Action, run| match a {
-            Action::Seek(i) => d.emit(Action::SeekTime(run.events.get(i).map_or(0, |e| e.at_us))),
+            Action::Seek(i) => d.emit(Action::SeekTime(run.events.get(i).map_or(Micros::ZERO, |e| e.at_us))),
             a @ Action::SeekTime(_) => d.emit(a),
             // Changes belong to the run on screen, not to the one it is compared with.
             _ => {}

@@ -154,7 +154,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
     // What the legend shows: an edit or a zoom that changes none of it does not draw it again.
     // In predict mode, only what has been shown: up to the cursor's step (the markers show the
     // key moments up to it, and no violation).
-    let upto = p.hide.then(|| p.run.events.get(p.cursor).map_or(0, |e| e.at_us));
+    let upto = p.hide.then(|| p.run.events.get(p.cursor).map_or(Micros::ZERO, |e| e.at_us));
     let beside = draw::legend::Beside {
         leases: !leases.is_empty(),
         moments: p.facts.moments().iter().any(|&i| !p.hide || i <= p.cursor),
@@ -165,7 +165,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
     let menu = use_state(|| None::<Menu>);
     let reduced = *use_memo((), |_| reduced_motion());
     // With reduced motion the cursor jumps from step to step instead of gliding between them.
-    let t_now = if reduced { p.run.events.get(p.cursor).map_or(0, |e| e.at_us) } else { p.time_us };
+    let t_now = if reduced { p.run.events.get(p.cursor).map_or(Micros::ZERO, |e| e.at_us) } else { p.time_us };
     let scroller = use_node_ref();
     let anchor: zoom::Anchor = use_mut_ref(|| None);
     // The scroll box's left edge, for the overview strip, kept from its scroll events (reading it

@@ -260,18 +260,18 @@ pub struct Layout {
 impl Layout {
     /// The x of a true time.
     pub fn x(&self, t: Micros) -> f64 {
-        self.x0 + (t.clamp(0, self.end_us) as f64 / self.end_us.max(1) as f64) * (self.x1 - self.x0)
+        self.x0 + ((t.clamp(Micros::ZERO, self.end_us)).as_f64() / (self.end_us.max(Micros::us(1))).as_f64()) * (self.x1 - self.x0)
     }
 
     /// The true time at an x (clamped to the run).
     pub fn t(&self, x: f64) -> Micros {
         let f = ((x - self.x0) / (self.x1 - self.x0).max(1.0)).clamp(0.0, 1.0);
-        (f * self.end_us as f64).round() as Micros
+        Micros::from_f64((f * self.end_us.as_f64()).round())
     }
 
     /// Microseconds per pixel, for dragging.
     pub fn us_per_px(&self) -> f64 {
-        self.end_us as f64 / (self.x1 - self.x0).max(1.0)
+        self.end_us.as_f64() / (self.x1 - self.x0).max(1.0)
     }
 
     /// The lane at a y, if any.
@@ -296,23 +296,23 @@ fn lane_height(role: Role) -> f64 {
 fn tick_step(end: Micros, max: usize) -> Micros {
     const STEPS: [Micros; 16] = [
         MS,
-        2 * MS,
-        5 * MS,
-        10 * MS,
-        20 * MS,
-        50 * MS,
-        100 * MS,
-        200 * MS,
-        500 * MS,
+        Micros::ms(2),
+        Micros::ms(5),
+        Micros::ms(10),
+        Micros::ms(20),
+        Micros::ms(50),
+        Micros::ms(100),
+        Micros::ms(200),
+        Micros::ms(500),
         SEC,
-        2 * SEC,
-        5 * SEC,
-        10 * SEC,
-        20 * SEC,
-        30 * SEC,
-        60 * SEC,
+        Micros::secs(2),
+        Micros::secs(5),
+        Micros::secs(10),
+        Micros::secs(20),
+        Micros::secs(30),
+        Micros::secs(60),
     ];
-    STEPS.iter().copied().find(|s| end / s <= max as Micros).unwrap_or(300 * SEC)
+    STEPS.iter().copied().find(|&s| end / s <= max as i64).unwrap_or(300 * SEC)
 }
 
 /// Lays out a run at a given width (CSS pixels).
@@ -336,7 +336,7 @@ pub fn layout_until(run: &Run, sc: &Scenario, width: f64, end_us: Micros) -> Lay
         lanes.push(Lane { actor: i, name: a.name.clone(), role: a.role, y, h, mid: y + h / 2.0, color });
         y += h + LANE_GAP;
     }
-    let end_us = end_us.max(1);
+    let end_us = end_us.max(Micros::us(1));
     let mut l = Layout {
         width,
         height: y + 4.0,
@@ -351,7 +351,7 @@ pub fn layout_until(run: &Run, sc: &Scenario, width: f64, end_us: Micros) -> Lay
         pauses: vec![],
     };
     let step = tick_step(end_us, ((l.x1 - l.x0) / 72.0).max(2.0) as usize);
-    let mut t = 0;
+    let mut t = Micros::ZERO;
     while t <= end_us {
         l.ticks.push(Tick { x: l.x(t), label: fmt(t).replace(' ', "\u{a0}") });
         t += step;

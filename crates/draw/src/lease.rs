@@ -5,7 +5,7 @@
 //! is frozen is seen, not read.
 
 use sim::scenario::Scenario;
-use sim::time::{fmt, Micros, MS};
+use sim::time::{fmt, Micros};
 use sim::trace::{EventKind, Role, Run};
 
 /// One lease at one moment.
@@ -22,12 +22,12 @@ pub struct Countdown {
 impl Countdown {
     /// How much of the ring is left (0 to 1).
     pub fn fraction(&self) -> f64 {
-        (self.left_us as f64 / self.ttl_us.max(1) as f64).clamp(0.0, 1.0)
+        (self.left_us.as_f64() / (self.ttl_us.max(Micros::us(1))).as_f64()).clamp(0.0, 1.0)
     }
 
     /// In words, for the ring's title and for screen readers.
     pub fn describe(&self, actor: &str) -> String {
-        match (self.holder, self.left_us > 0) {
+        match (self.holder, self.left_us > Micros::ZERO) {
             (true, true) => format!("{actor}'s lease: {} left by its own clock", fmt(self.left_us)),
             (true, false) => {
                 format!("{actor}'s lease ran out {} ago by its own clock, but {actor} still believes it holds the lock", fmt(-self.left_us))
@@ -50,7 +50,7 @@ pub struct Leases {
 
 impl Leases {
     pub fn of(run: &Run, sc: &Scenario) -> Leases {
-        let ttl_us = sc.lock.ttl_ms as Micros * MS;
+        let ttl_us = Micros::ms(sc.lock.ttl_ms);
         let mut deadlines = vec![Vec::new(); run.actors.len()];
         for e in &run.events {
             let deadline = match e.kind {

@@ -209,13 +209,13 @@ fn arrow(kind: ArrowKind, count: usize) -> Glyph {
         y0: 18.0,
         x1: 25.0,
         y1: 5.0,
-        sent_us: 0,
-        arrived_us: 1,
+        sent_us: Micros::ZERO,
+        arrived_us: Micros::us(1),
         kind,
         bow: 0.0,
         label: None,
         count,
-        last_sent_us: 0,
+        last_sent_us: Micros::ZERO,
     };
     glyph::arrow(&a, None)
 }

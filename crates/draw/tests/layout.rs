@@ -3,6 +3,7 @@
 
 use draw::layout::*;
 use sim::scenario::Scenario;
+use sim::time::Micros;
 use sim::time::SEC;
 use sim::trace::Run;
 
@@ -43,10 +44,10 @@ fn lanes_stack_without_overlap_in_actor_order() {
 fn time_maps_to_x_and_back() {
     let (s, r) = gc();
     let l = layout(&r, &s, 1000.0);
-    assert_eq!(l.x(0), GUTTER);
+    assert_eq!(l.x(Micros::ZERO), GUTTER);
     assert_eq!(l.x(r.end_us), 1000.0 - PAD);
     assert_eq!(l.t(l.x(12 * SEC)), 12 * SEC);
-    assert_eq!(l.t(-50.0), 0);
+    assert_eq!(l.t(-50.0), Micros::ZERO);
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Leases as countdowns, checked against what the run says happened.
 
 use draw::lease::Leases;
+use sim::time::Micros;
 use sim::time::{MS, SEC};
 
 /// In `gc-pause-unfenced`, A's lease and redis's key drain together; while A is frozen both
@@ -22,7 +23,7 @@ fn a_lease_drains_by_its_clock_and_runs_out_while_its_holder_is_frozen() {
     assert!(frozen.describe("A").contains("still believes"), "{}", frozen.describe("A"));
     // B took the lock when it ran out: its key on redis has a countdown of its own.
     let b_key = leases.at(&run, redis, 12 * SEC).expect("redis keeps B's key at 12 s");
-    assert!(b_key.left_us > 0 && b_key.left_us < 10 * SEC, "{b_key:?}");
+    assert!(b_key.left_us > Micros::ZERO && b_key.left_us < 10 * SEC, "{b_key:?}");
     assert!(leases.at(&run, resource, 20 * SEC).is_none(), "the resource keeps no lease");
-    assert!(leases.at(&run, a, 0).is_none(), "no lease before the first grant");
+    assert!(leases.at(&run, a, Micros::ZERO).is_none(), "no lease before the first grant");
 }

@@ -162,14 +162,14 @@ pub(crate) mod testing {
         /// Actors named `names`, at true time 0, the run ending at 60 s.
         pub fn new(names: &[&str]) -> FakeEnv {
             FakeEnv {
-                now: 0,
+                now: Micros::ZERO,
                 names: names.iter().map(|n| n.to_string()).collect(),
                 down: vec![],
                 paused: vec![],
                 cuts: vec![],
                 grants: 0,
                 durable: None,
-                end: 60_000_000,
+                end: Micros::us(60_000_000),
             }
         }
     }

@@ -96,7 +96,7 @@ impl Findings {
             .map(|&(kind, n)| Finding {
                 property: Kind::Omitted,
                 // After the last one listed: the passes add their findings in time order.
-                at_us: self.listed.iter().filter(|f| f.property == kind).map(|f| f.at_us).max().unwrap_or(0),
+                at_us: self.listed.iter().filter(|f| f.property == kind).map(|f| f.at_us).max().unwrap_or_default(),
                 actors: vec![],
                 cause: Cause::Omitted { kind, more: n - LISTED_PER_KIND },
                 event: None,
@@ -113,7 +113,7 @@ impl Cx<'_> {
         let run = self.run;
         let mut why = Vec::new();
         let sent = run.intervals.messages[w.msg].sent_us;
-        let grant_at = w.grant.map(|g| run.grants[g].at_us).unwrap_or(0);
+        let grant_at = w.grant.map(|g| run.grants[g].at_us).unwrap_or_default();
         // What began between its grant and its write's sending: a pause, a partition.
         let began = |p: &&crate::trace::Span| p.actor == w.client && p.from_us >= grant_at && p.from_us <= sent;
         for p in run.intervals.pauses.iter().filter(began) {

@@ -13,7 +13,7 @@ use crate::msg::{Dest, Payload, Write};
 pub use crate::proto::{Core, Cx, Effect, GrantFx, Input, Lease, Outcome, TimerKind, Wait};
 use crate::rng::Rng;
 use crate::scenario::{OnTimeout, Step};
-use crate::time::{Micros, MS};
+use crate::time::Micros;
 use crate::trace::{Awaited, EventKind, Why, WriteOutcome};
 
 /// How many times a conditional write may conflict before the client gives up.
@@ -137,7 +137,7 @@ impl Client {
                 }
                 Step::Work { ms } => {
                     out.push(Effect::Event(EventKind::Work { ms }));
-                    out.push(Effect::Timer(ms as Micros * MS, TimerKind::WorkDone));
+                    out.push(Effect::Timer(Micros::ms(ms), TimerKind::WorkDone));
                     self.core.wait = Wait::Timer;
                     return;
                 }
@@ -163,8 +163,9 @@ impl Client {
                         return;
                     };
                     let left = lease.until_local - cx.local;
-                    if left <= margin_ms as Micros * MS {
-                        let why = if left < 0 { Why::DeadlinePassed { ago_us: -left } } else { Why::DeadlineNear { left_us: left } };
+                    if left <= Micros::ms(margin_ms) {
+                        let why =
+                            if left.is_negative() { Why::DeadlinePassed { ago_us: -left } } else { Why::DeadlineNear { left_us: left } };
                         self.give_up(why, out);
                         return;
                     }

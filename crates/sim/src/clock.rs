@@ -37,11 +37,12 @@ fn advance(local: Micros, elapsed: Micros, ppm: i64) -> Micros {
     }
     // In 64 bits when the product fits (it does for any run the limits allow), else in 128: the
     // same truncating division either way.
-    match elapsed.checked_mul(ppm) {
-        Some(p) => local + elapsed + p / 1_000_000,
+    let e = elapsed.get();
+    match e.checked_mul(ppm) {
+        Some(p) => local + elapsed + Micros::us(p / 1_000_000),
         None => {
-            let e = i128::from(elapsed);
-            local + (e + e * i128::from(ppm) / 1_000_000) as Micros
+            let e = i128::from(e);
+            local + Micros::us((e + e * i128::from(ppm) / 1_000_000) as i64)
         }
     }
 }
@@ -52,13 +53,13 @@ impl Clock {
     pub fn new(offset: Micros, ppm: i64, changes: &[(Micros, ClockChange)]) -> Clock {
         let mut sorted: Vec<(usize, &(Micros, ClockChange))> = changes.iter().enumerate().collect();
         crate::sort::by_key(&mut sorted, |(i, (t, _))| (*t, *i));
-        let mut segments = vec![Segment { start: 0, local: offset, ppm }];
+        let mut segments = vec![Segment { start: Micros::ZERO, local: offset, ppm }];
         for (_, (t, change)) in sorted {
-            let t = (*t).max(0);
+            let t = (*t).max(Micros::ZERO);
             let now = Clock { segments: segments.clone() }.local_at(t);
             let last_ppm = segments.last().map(|s| s.ppm).unwrap_or(ppm);
             let seg = match change {
-                ClockChange::Jump(by) => Segment { start: t, local: now + by, ppm: last_ppm },
+                ClockChange::Jump(by) => Segment { start: t, local: now + *by, ppm: last_ppm },
                 ClockChange::Drift(p) => Segment { start: t, local: now, ppm: *p },
             };
             if segments.last().map(|s| s.start) == Some(t) {
@@ -72,7 +73,7 @@ impl Clock {
 
     /// A perfect clock: local time equals true time.
     pub fn perfect() -> Clock {
-        Clock::new(0, 0, &[])
+        Clock::new(Micros::ZERO, 0, &[])
     }
 
     #[inline]
@@ -112,11 +113,11 @@ impl Clock {
                 return Some(seg_from);
             }
             // Solve local(t) >= target within this segment; the rate is positive (|ppm| < 10^6).
-            let need = i128::from(target - s.local);
+            let need = i128::from((target - s.local).get());
             let rate = 1_000_000 + i128::from(s.ppm);
-            let mut t = s.start + ((need * 1_000_000 + rate - 1) / rate) as Micros;
+            let mut t = s.start + Micros::us(((need * 1_000_000 + rate - 1) / rate) as i64);
             while advance(s.local, t - s.start, s.ppm) < target {
-                t += 1;
+                t += Micros::us(1);
             }
             let t = t.max(seg_from);
             match seg_end {
@@ -142,40 +143,40 @@ mod tests {
     fn perfect_clock_reads_true_time() {
         let c = Clock::perfect();
         assert_eq!(c.local_at(5 * SEC), 5 * SEC);
-        assert_eq!(c.when_reads(7 * SEC, 0), Some(7 * SEC));
+        assert_eq!(c.when_reads(7 * SEC, Micros::ZERO), Some(7 * SEC));
     }
 
     #[test]
     fn drift_runs_fast() {
         // 10 % fast: after 10 s of true time the clock reads 11 s.
-        let c = Clock::new(0, 100_000, &[]);
+        let c = Clock::new(Micros::ZERO, 100_000, &[]);
         assert_eq!(c.local_at(10 * SEC), 11 * SEC);
-        assert_eq!(c.when_reads(11 * SEC, 0), Some(10 * SEC));
+        assert_eq!(c.when_reads(11 * SEC, Micros::ZERO), Some(10 * SEC));
     }
 
     #[test]
     fn a_jump_moves_expiry_earlier() {
         // At true 5 s the clock jumps forward 20 s: it reads 10 s already at true 5 s.
-        let c = Clock::new(0, 0, &[(5 * SEC, ClockChange::Jump(20 * SEC))]);
-        assert_eq!(c.local_at(5 * SEC - 1), 5 * SEC - 1);
+        let c = Clock::new(Micros::ZERO, 0, &[(5 * SEC, ClockChange::Jump(20 * SEC))]);
+        assert_eq!(c.local_at(5 * SEC - Micros::us(1)), 5 * SEC - Micros::us(1));
         assert_eq!(c.local_at(5 * SEC), 25 * SEC);
-        assert_eq!(c.when_reads(10 * SEC, 0), Some(5 * SEC));
-        assert_eq!(c.when_reads(30 * SEC, 0), Some(10 * SEC));
+        assert_eq!(c.when_reads(10 * SEC, Micros::ZERO), Some(5 * SEC));
+        assert_eq!(c.when_reads(30 * SEC, Micros::ZERO), Some(10 * SEC));
     }
 
     #[test]
     fn a_backward_jump_delays_expiry() {
-        let c = Clock::new(0, 0, &[(5 * SEC, ClockChange::Jump(-3 * SEC))]);
-        assert_eq!(c.when_reads(6 * SEC, 0), Some(9 * SEC));
-        assert_eq!(c.when_reads(4 * SEC, 0), Some(4 * SEC));
+        let c = Clock::new(Micros::ZERO, 0, &[(5 * SEC, ClockChange::Jump(-3 * SEC))]);
+        assert_eq!(c.when_reads(6 * SEC, Micros::ZERO), Some(9 * SEC));
+        assert_eq!(c.when_reads(4 * SEC, Micros::ZERO), Some(4 * SEC));
     }
 
     #[test]
     fn offset_and_drift_change() {
         let c = Clock::new(2 * SEC, 0, &[(10 * SEC, ClockChange::Drift(-500_000))]);
-        assert_eq!(c.offset_at(0), 2 * SEC);
+        assert_eq!(c.offset_at(Micros::ZERO), 2 * SEC);
         assert_eq!(c.local_at(12 * SEC), 13 * SEC);
-        assert_eq!(c.when_reads(13 * SEC, 0), Some(12 * SEC));
-        assert_eq!(c.when_reads(12 * SEC + 500 * MS, 0), Some(11 * SEC));
+        assert_eq!(c.when_reads(13 * SEC, Micros::ZERO), Some(12 * SEC));
+        assert_eq!(c.when_reads(12 * SEC + 500 * MS, Micros::ZERO), Some(11 * SEC));
     }
 }

@@ -11,7 +11,7 @@ use crate::proto::{self, Core, Cx, Outcome, TimerKind};
 use crate::rng::Rng;
 use crate::scenario::{LockKind, Scenario};
 use crate::service::{LockClient, LockServer, Slice};
-use crate::time::{Micros, MS};
+use crate::time::Micros;
 use crate::trace::{Actor, ActorId, EventKind, Role, ServiceEvent};
 
 /// A service's servers.
@@ -165,7 +165,7 @@ macro_rules! dispatch {
             pub fn retry_delay(&self, retry_ms: u64, rng: &mut Rng) -> Micros {
                 match self {
                     $(Protocol::$arm(p) => LockClient::retry_delay(p, retry_ms, rng),)*
-                    Protocol::None => retry_ms as Micros * MS,
+                    Protocol::None => Micros::ms(retry_ms),
                 }
             }
 

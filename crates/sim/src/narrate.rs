@@ -175,7 +175,7 @@ pub fn sentence(cx: &Cx, a: ActorId, kind: &EventKind) -> String {
         Crashed => format!("{me} crashes."),
         Restarted { kept_data } => words::restarted(me, cx.actors[a].role, *kept_data),
         ClockJumped { by_us } => {
-            let dir = if *by_us >= 0 { "forward" } else { "back" };
+            let dir = if !by_us.is_negative() { "forward" } else { "back" };
             format!("{me}'s clock jumps {dir} by {}.", fmt(by_us.abs()))
         }
         DriftChanged { ppm } => format!("{me}'s clock now drifts by {ppm} ppm."),

@@ -12,7 +12,7 @@
 
 use crate::msg::{Dest, Payload};
 use crate::scenario::TokenKind;
-use crate::time::{Micros, MS};
+use crate::time::Micros;
 use crate::trace::EventKind;
 
 /// What a client's timer is for.
@@ -120,7 +120,7 @@ pub enum Outcome {
 /// How long a hold that has no lease lasts by its holder's own clock (a node of a failover pair
 /// is active until it gives the resource up or its power is cut): longer than any run, so that
 /// a deadline this far away, or half as far, says "no lease".
-pub const NO_LEASE_US: Micros = 1 << 50;
+pub const NO_LEASE_US: Micros = Micros::us(1 << 50);
 
 /// How long a renewal or release waits for its reply.
 pub const SCRIPT_TIMEOUT_MS: u64 = 1_000;
@@ -166,7 +166,7 @@ impl Core {
         };
         out.push(Effect::Send(dest, p));
         if let Some(t) = timeout_ms {
-            out.push(Effect::Timer(t as Micros * MS, TimerKind::Timeout(req)));
+            out.push(Effect::Timer(Micros::ms(t), TimerKind::Timeout(req)));
         }
         self.wait = Wait::Reply { req, sent_local: cx.local };
     }

@@ -93,7 +93,7 @@ impl<Op> Leadership<Op> {
 
     /// The first election, as the run starts.
     pub fn first_election<T>(&self, timer: T) -> Effect<T> {
-        Effect::Timer { actor: self.members[0], at: 0, timer, gate: Gate::Always }
+        Effect::Timer { actor: self.members[0], at: Micros::ZERO, timer, gate: Gate::Always }
     }
 
     fn election_after<T>(&self, env: &dyn Env, timer: T) -> Effect<T> {
@@ -257,9 +257,9 @@ mod tests {
         assert_eq!(elect(&members, Some(1), &e), Election::Elected(2), "m1 is cut off from both others");
         e.down = vec![3];
         assert_eq!(elect(&members, Some(2), &e), Election::NoQuorum);
-        assert_eq!(judge(Some(2), &e), Judge::Now(0));
-        e.paused = vec![(2, 5)];
-        assert_eq!(judge(Some(2), &e), Judge::Later(5));
+        assert_eq!(judge(Some(2), &e), Judge::Now(Micros::ZERO));
+        e.paused = vec![(2, Micros::us(5))];
+        assert_eq!(judge(Some(2), &e), Judge::Later(Micros::us(5)));
         assert_eq!(judge(Some(3), &e), Judge::No);
     }
 }

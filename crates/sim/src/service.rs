@@ -11,7 +11,7 @@ use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, Outcome, TimerKind};
 use crate::rng::Rng;
 use crate::scenario::Scenario;
-use crate::time::{Micros, MS};
+use crate::time::Micros;
 use crate::trace::{ActorId, EventKind, Role};
 
 /// The modules and marker types of the lock services, from the list.
@@ -84,7 +84,7 @@ pub trait LockClient {
     fn close(&mut self, _k: &mut Core, _out: &mut Vec<Effect>) {}
     /// How long to wait before the next attempt.
     fn retry_delay(&self, retry_ms: u64, _rng: &mut Rng) -> Micros {
-        retry_ms as Micros * MS
+        Micros::ms(retry_ms)
     }
     /// A message for the protocol; `None` if it is not one (the program handles it).
     fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome>;

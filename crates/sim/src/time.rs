@@ -1,23 +1,212 @@
 //! Simulated time: [`Micros`], integer microseconds, and how it is written for people.
 
-/// A point or span of simulated time, in microseconds.
-pub type Micros = i64;
+use std::ops::{Add, AddAssign, Div, Mul, Neg, Rem, Sub, SubAssign};
+
+/// A point or span of simulated time, in microseconds: a type of its own, so that a count of
+/// milliseconds (as scenarios write them) or a bare number cannot be taken for one. Made from
+/// milliseconds by [`from_ms`], from microseconds by [`Micros::us`]; read back with
+/// [`Micros::get`]. Spans add and subtract, scale by a number, and divide into a ratio.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Micros(i64);
 
 /// Microseconds in a millisecond.
-pub const MS: Micros = 1_000;
+pub const MS: Micros = Micros(1_000);
 /// Microseconds in a second.
-pub const SEC: Micros = 1_000_000;
+pub const SEC: Micros = Micros(1_000_000);
 
 /// Milliseconds (as written in scenarios) to microseconds.
 pub fn from_ms(v: i64) -> Micros {
-    v.saturating_mul(MS)
+    Micros(v.saturating_mul(MS.0))
+}
+
+impl Micros {
+    /// A count of milliseconds (as scenarios write them) as microseconds.
+    pub const fn ms(n: u64) -> Micros {
+        Micros(n as i64 * MS.0)
+    }
+
+    /// No time: the start of a run, or an empty span.
+    pub const ZERO: Micros = Micros(0);
+    /// Later than any run: a time that never comes.
+    pub const MAX: Micros = Micros(i64::MAX);
+    /// Earlier than any run.
+    pub const MIN: Micros = Micros(i64::MIN);
+
+    /// `n` seconds.
+    pub const fn secs(n: i64) -> Micros {
+        Micros(n * SEC.0)
+    }
+
+    /// `n` microseconds.
+    pub const fn us(n: i64) -> Micros {
+        Micros(n)
+    }
+
+    /// The number of microseconds.
+    pub const fn get(self) -> i64 {
+        self.0
+    }
+
+    /// Microseconds from a fractional count of them, toward zero (as `as i64` does).
+    pub fn from_f64(us: f64) -> Micros {
+        Micros(us as i64)
+    }
+
+    /// The microseconds as a float, for drawing and ratios.
+    pub fn as_f64(self) -> f64 {
+        self.0 as f64
+    }
+
+    /// In seconds, for drawing and rates.
+    pub fn secs_f64(self) -> f64 {
+        self.0 as f64 / 1e6
+    }
+
+    /// In milliseconds, for drawing and JSON.
+    pub fn ms_f64(self) -> f64 {
+        self.0 as f64 / 1000.0
+    }
+
+    /// Whole milliseconds (toward zero).
+    pub const fn whole_ms(self) -> i64 {
+        self.0 / 1_000
+    }
+
+    pub fn saturating_add(self, o: Micros) -> Micros {
+        Micros(self.0.saturating_add(o.0))
+    }
+
+    pub fn saturating_sub(self, o: Micros) -> Micros {
+        Micros(self.0.saturating_sub(o.0))
+    }
+
+    pub fn saturating_mul(self, n: i64) -> Micros {
+        Micros(self.0.saturating_mul(n))
+    }
+
+    pub fn abs(self) -> Micros {
+        Micros(self.0.abs())
+    }
+
+    pub fn unsigned_abs(self) -> u64 {
+        self.0.unsigned_abs()
+    }
+
+    pub fn signum(self) -> i64 {
+        self.0.signum()
+    }
+
+    pub fn is_positive(self) -> bool {
+        self.0 > 0
+    }
+
+    pub fn is_negative(self) -> bool {
+        self.0 < 0
+    }
+}
+
+impl std::fmt::Debug for Micros {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+/// The number of microseconds, as a trace listing or a test's message writes it; sentences
+/// word a time with [`fmt`].
+impl std::fmt::Display for Micros {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl serde::Serialize for Micros {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_i64(self.0)
+    }
+}
+
+impl Add for Micros {
+    type Output = Micros;
+    fn add(self, o: Micros) -> Micros {
+        Micros(self.0 + o.0)
+    }
+}
+
+impl Sub for Micros {
+    type Output = Micros;
+    fn sub(self, o: Micros) -> Micros {
+        Micros(self.0 - o.0)
+    }
+}
+
+impl AddAssign for Micros {
+    fn add_assign(&mut self, o: Micros) {
+        self.0 += o.0;
+    }
+}
+
+impl SubAssign for Micros {
+    fn sub_assign(&mut self, o: Micros) {
+        self.0 -= o.0;
+    }
+}
+
+impl Neg for Micros {
+    type Output = Micros;
+    fn neg(self) -> Micros {
+        Micros(-self.0)
+    }
+}
+
+/// A span scaled: `3 * SEC`.
+impl Mul<Micros> for i64 {
+    type Output = Micros;
+    fn mul(self, t: Micros) -> Micros {
+        Micros(self * t.0)
+    }
+}
+
+impl Mul<i64> for Micros {
+    type Output = Micros;
+    fn mul(self, n: i64) -> Micros {
+        Micros(self.0 * n)
+    }
+}
+
+/// A span divided: `ttl / 3`.
+impl Div<i64> for Micros {
+    type Output = Micros;
+    fn div(self, n: i64) -> Micros {
+        Micros(self.0 / n)
+    }
+}
+
+/// How many times one span goes into another.
+impl Div for Micros {
+    type Output = i64;
+    fn div(self, o: Micros) -> i64 {
+        self.0 / o.0
+    }
+}
+
+impl Rem for Micros {
+    type Output = Micros;
+    fn rem(self, o: Micros) -> Micros {
+        Micros(self.0 % o.0)
+    }
+}
+
+impl std::iter::Sum for Micros {
+    fn sum<I: Iterator<Item = Micros>>(it: I) -> Micros {
+        Micros(it.map(|t| t.0).sum())
+    }
 }
 
 /// A time for narration: `12 s`, `41.2 s`, `350 ms`, `1.5 ms`.
 pub fn fmt(us: Micros) -> String {
-    let neg = us < 0;
+    let neg = us.is_negative();
     let a = us.unsigned_abs();
-    let body = if a >= SEC as u64 {
+    let body = if a >= SEC.get() as u64 {
         let whole = a / 1_000_000;
         let frac = a % 1_000_000;
         // Milliseconds are enough for a sentence; trailing zeros go.
@@ -45,12 +234,12 @@ pub fn fmt(us: Micros) -> String {
 
 /// A fixed-width time for trace listings: `  41.203s`.
 pub fn fmt_column(us: Micros) -> String {
-    format!("{:>9.3}s", us as f64 / 1e6)
+    format!("{:>9.3}s", us.secs_f64())
 }
 
 /// Microseconds as fractional milliseconds, for JSON output.
 pub fn to_ms_f64(us: Micros) -> f64 {
-    us as f64 / 1000.0
+    us.ms_f64()
 }
 
 #[cfg(test)]
@@ -60,11 +249,11 @@ mod tests {
     #[test]
     fn formats_read_naturally() {
         assert_eq!(fmt(12 * SEC), "12 s");
-        assert_eq!(fmt(41_200_000), "41.2 s");
-        assert_eq!(fmt(41_203_400), "41.203 s");
+        assert_eq!(fmt(Micros(41_200_000)), "41.2 s");
+        assert_eq!(fmt(Micros(41_203_400)), "41.203 s");
         assert_eq!(fmt(350 * MS), "350 ms");
-        assert_eq!(fmt(1_500), "1.5 ms");
+        assert_eq!(fmt(Micros(1_500)), "1.5 ms");
         assert_eq!(fmt(-2 * SEC), "-2 s");
-        assert_eq!(fmt(19_999_999), "20 s");
+        assert_eq!(fmt(Micros(19_999_999)), "20 s");
     }
 }

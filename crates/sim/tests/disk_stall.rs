@@ -2,6 +2,7 @@
 //! it cannot write to its log (scenario::Fault::DiskStall).
 
 use sim::scenario::{fault, Fault, Persistence};
+use sim::time::Micros;
 use sim::trace::Stall;
 use sim::{library, EventKind, Run, Scenario};
 
@@ -28,10 +29,10 @@ fn a_consensus_leader_whose_disk_stalls_loses_its_leadership() {
     let r = run(&s);
     let (m1, m2) = (id(&r, "m1"), id(&r, "m2"));
     let at = |a: usize, f: &dyn Fn(&EventKind) -> bool| r.events.iter().find(|e| e.actor == a && f(&e.kind)).map(|e| e.at_us);
-    assert_eq!(at(m1, &|k| matches!(k, EventKind::DiskStalled { stall: Stall::Now, .. })), Some(3_000_000));
+    assert_eq!(at(m1, &|k| matches!(k, EventKind::DiskStalled { stall: Stall::Now, .. })), Some(Micros::us(3_000_000)));
     let elected = at(m2, &|k| matches!(k, EventKind::LeaderElected { .. })).expect("m2 is elected");
-    assert_eq!(elected, 4_000_000, "one election timeout after the stall (seed {})", s.seed);
-    assert!(at(m1, &|k| matches!(k, EventKind::SteppedDown { .. })).is_some_and(|t| t == 7_000_000));
+    assert_eq!(elected, Micros::us(4_000_000), "one election timeout after the stall (seed {})", s.seed);
+    assert!(at(m1, &|k| matches!(k, EventKind::SteppedDown { .. })).is_some_and(|t| t == Micros::us(7_000_000)));
     assert!(at(m1, &|k| matches!(k, EventKind::Resumed { disk: true, .. })).is_some());
     assert_eq!(r.verdict.verdict, library::get("consensus-fenced").map(|s| run(&s).verdict.verdict).unwrap());
 }
@@ -52,8 +53,8 @@ fn redis_with_fsync_always_makes_the_write_and_holds_its_reply() {
     assert!(r.events.iter().any(|e| e.actor == redis && e.at_us == blocked.at_us && e.kind.key_owner().is_some()));
     // Nothing leaves redis while it waits.
     let sent = |e: &&sim::Event| e.actor == redis && matches!(e.kind, EventKind::Send { .. });
-    assert!(!r.events.iter().filter(sent).any(|e| e.at_us > blocked.at_us && e.at_us < 4_500_000), "seed {}", s.seed);
-    assert!(r.events.iter().filter(sent).any(|e| e.at_us == 4_500_000), "its held reply leaves when the disk answers");
+    assert!(!r.events.iter().filter(sent).any(|e| e.at_us > blocked.at_us && e.at_us < Micros::us(4_500_000)), "seed {}", s.seed);
+    assert!(r.events.iter().filter(sent).any(|e| e.at_us == Micros::us(4_500_000)), "its held reply leaves when the disk answers");
 }
 
 /// Without persistence Redis never waits for its disk: the run is the same, but for the event

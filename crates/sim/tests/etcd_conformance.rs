@@ -15,6 +15,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+use sim::time::Micros;
 use sim::trace::EventKind;
 
 struct Etcd {
@@ -242,5 +243,5 @@ fn a_ttl_below_the_minimum_is_raised_as_in_etcd() {
     );
     let key = run.intervals.keys.iter().find(|k| k.owner == Some(0)).unwrap();
     let lived = key.to_us - key.from_us;
-    assert!(lived >= model as i64 * 1000 && lived < (model as i64 + 200) * 1000, "A's key lived {lived} µs");
+    assert!(lived >= Micros::ms(model) && lived < Micros::ms(model + 200), "A's key lived {lived} µs");
 }

@@ -73,7 +73,7 @@ fn facts_agree_with_a_scan_of_the_events_at_every_step() {
         let f = Facts::of(&run);
         for (step, e) in run.events.iter().enumerate() {
             // At the step's own time, and just before it (between two steps while playing).
-            for t in [e.at_us, e.at_us - 1] {
+            for t in [e.at_us, e.at_us - Micros::us(1)] {
                 assert_eq!(f.leader_at(t), scan_leader(&run, t), "{id}: leader at {t}");
                 for (a, actor) in run.actors.iter().enumerate() {
                     let iv = &run.intervals;
@@ -133,7 +133,7 @@ fn a_client_in_a_gc_pause_still_believes_it_holds_the_lock() {
     let f = Facts::of(&run);
     let a = run.actor_id("A").unwrap();
     let resumed = run.find("resumed A").unwrap();
-    let t = run.events[resumed].at_us - 1;
+    let t = run.events[resumed].at_us - Micros::us(1);
     let at = f.client_at(&run, a, t, resumed - 1);
     assert!(at.paused.is_some() && at.belief.is_some() && !at.down);
     assert_eq!(at.program, Program::Running);

@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 use sim::msg::{RedisCmd, RedisReply};
 use sim::rng::Rng;
 use sim::service::redis::{Node, COMPARE_AND_DELETE_LUA, COMPARE_AND_EXTEND_LUA, LOCK_KEY};
+use sim::time::Micros;
 
 mod sequences;
 use sequences::{run_split, Outcome};
@@ -192,6 +193,7 @@ impl Model {
         };
         // The engine's node keeps its lock under LOCK_KEY; each sequence has its own model.
         let _ = key;
+        let at = Micros::us(at);
         match *op {
             Op::SetNxPx { owner, ttl_ms } => {
                 from_redis(self.node.execute(&RedisCmd::Acquire { owner: owner.into(), ttl_ms, incr: false }, 0, at, 0, None).0)
@@ -218,7 +220,7 @@ impl Model {
 
     /// The expiry of the lock key, if it has one.
     fn expiry(&self) -> Option<i64> {
-        self.node.keys.get(LOCK_KEY).and_then(|e| e.expires_local)
+        self.node.keys.get(LOCK_KEY).and_then(|e| e.expires_local).map(Micros::get)
     }
 }
 

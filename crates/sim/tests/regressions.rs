@@ -3,6 +3,7 @@
 
 use sim::checker::words::explanation;
 use sim::scenario::Scenario;
+use sim::time::Micros;
 use sim::trace::Proposal;
 use sim::verdict::{Cause, Kind};
 use sim::{EventKind, Safety};
@@ -94,8 +95,12 @@ fn a_pause_freezes_the_work_it_interrupts() {
     let pause = run.intervals.pauses.iter().find(|p| p.actor == a).unwrap();
     let written = run.applied.iter().find(|w| w.client == a).expect("A's write is applied").at_us;
     // Work of 5 s, of which (pause start − began) was done before the pause.
-    let done_at = pause.to_us + (5_000_000 - (pause.from_us - began));
-    assert!(written >= done_at && written < done_at + 10_000, "A's write at {written} µs, work done at {done_at} µs (seed {})", s.seed);
+    let done_at = pause.to_us + (Micros::us(5_000_000) - (pause.from_us - began));
+    assert!(
+        written >= done_at && written < done_at + Micros::us(10_000),
+        "A's write at {written} µs, work done at {done_at} µs (seed {})",
+        s.seed
+    );
     assert_eq!(run.verdict.verdict, Safety::Unsafe, "seed {}", s.seed);
     assert!(run.verdict.violations.iter().any(|v| v.property == Kind::LostUpdate));
 }
@@ -116,7 +121,7 @@ fn a_wall_clock_jump_on_the_consensus_leader_does_not_end_a_lease() {
     fast.faults.push(sim::scenario::Fault::Drift(sim::scenario::fault::Drift { actor: "m1".into(), at_ms: 0, ppm: 500_000 }));
     let run = sim::run(&fast).unwrap();
     let expired = run.events.iter().find(|e| matches!(e.kind, EventKind::LeaseExpired { .. })).expect("a fast clock ends the lease");
-    assert!(expired.at_us < 9_000_000, "at {} µs", expired.at_us);
+    assert!(expired.at_us < Micros::us(9_000_000), "at {} µs", expired.at_us);
 }
 
 /// A paused consensus leader was never replaced, and on resume it revoked a lease that its
@@ -128,7 +133,7 @@ fn a_paused_consensus_leader_is_replaced() {
     let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
     let id = |n: &str| run.actors.iter().position(|a| a.name == n).unwrap();
     let elected = run.events.iter().find(|e| e.actor == id("m2") && matches!(e.kind, EventKind::LeaderElected { .. }));
-    assert_eq!(elected.map(|e| e.at_us), Some(3_000_000), "m2 leads one election timeout after m1's pause (seed {})", s.seed);
+    assert_eq!(elected.map(|e| e.at_us), Some(Micros::us(3_000_000)), "m2 leads one election timeout after m1's pause (seed {})", s.seed);
     assert!(run.events.iter().any(|e| e.actor == id("m1") && e.kind == EventKind::SteppedDown { leader: id("m2") }));
     assert!(!run.events.iter().any(|e| matches!(e.kind, EventKind::LeaseExpired { .. })), "client1 kept its lease alive");
     assert!(run.verdict.is_safe(), "seed {}: {:?}", s.seed, run.verdict.violations);
@@ -171,9 +176,9 @@ fn a_paused_redis_node_expires_nothing_until_it_runs_again() {
     s.faults.push(Fault::Pause(fault::Pause { actor: "redis".into(), at_ms: 8_000, duration_ms: 6_000 }));
     let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
     let redis = actor(&run, "redis");
-    let expired: Vec<i64> =
+    let expired: Vec<Micros> =
         run.events.iter().filter(|e| e.actor == redis && matches!(e.kind, EventKind::KeyExpired { .. })).map(|e| e.at_us).collect();
-    assert_eq!(expired.first(), Some(&14_000_000), "A's key, at the resume (seed {})", s.seed);
+    assert_eq!(expired.first(), Some(&Micros::us(14_000_000)), "A's key, at the resume (seed {})", s.seed);
     for p in run.intervals.pauses.iter().filter(|p| p.actor == redis) {
         assert!(!expired.iter().any(|&t| p.from_us <= t && t < p.to_us), "expired while paused (seed {})", s.seed);
     }
@@ -268,11 +273,11 @@ fn a_retried_consensus_lock_request_keeps_its_key() {
     assert_eq!(puts, 1, "one key for client2 (seed {})", s.seed);
     assert!(run.events.iter().any(|e| e.kind == EventKind::Reread { client: c2, rev: 3 }));
     let held = run.events.iter().find(|e| e.actor == c2 && matches!(e.kind, EventKind::Acquired { .. })).expect("client2 gets the lock");
-    assert!(held.at_us < 4_000_000, "right after its retry, not a TTL later: {} µs", held.at_us);
+    assert!(held.at_us < Micros::us(4_000_000), "right after its retry, not a TTL later: {} µs", held.at_us);
     assert!(!run.events.iter().any(|e| matches!(e.kind, EventKind::LeaseExpired { .. })));
     // Its deadline counts from its first request, which created the lease.
     let EventKind::Acquired { until_local_us, .. } = held.kind else { unreachable!() };
-    assert!(until_local_us <= 12_000_000, "{until_local_us}");
+    assert!(until_local_us <= Micros::us(12_000_000), "{until_local_us}");
 }
 
 /// A release that got no answer (no quorum) was narrated as "its key was already gone or
@@ -319,7 +324,7 @@ fn an_etcd_client_paused_for_less_than_its_ttl_keeps_its_lease() {
         .enumerate()
         .find(|(id, m)| m.from == client1 && run.what(*id).starts_with("keepalive"))
         .map(|(_, m)| m.sent_us);
-    assert_eq!(first_keepalive, Some(7_003_000), "overdue at the wake (seed {})", s.seed);
+    assert_eq!(first_keepalive, Some(Micros::us(7_003_000)), "overdue at the wake (seed {})", s.seed);
     assert!(!run.events.iter().any(|e| matches!(e.kind, EventKind::LeaseExpired { .. })), "seed {}", s.seed);
     assert!(run.verdict.is_safe(), "seed {}: {:?}", s.seed, run.verdict.violations);
 }
@@ -333,8 +338,13 @@ fn a_run_is_not_judged_before_a_stale_holder_finishes_its_update() {
     let mut s = sim::library::get("redlock-happy").unwrap();
     s.faults = vec![Fault::Pause(fault::Pause { actor: "client1".into(), at_ms: 100, duration_ms: 11_000 })];
     let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
-    assert_eq!(run.due_us, 12_000_000);
-    assert!(run.end_us > 14_000_000 && run.end_us < 20_000_000, "ends soon after the write: {} (seed {})", run.end_us, s.seed);
+    assert_eq!(run.due_us, Micros::us(12_000_000));
+    assert!(
+        run.end_us > Micros::us(14_000_000) && run.end_us < Micros::us(20_000_000),
+        "ends soon after the write: {} (seed {})",
+        run.end_us,
+        s.seed
+    );
     assert!(run.unfinished.is_empty());
     assert_eq!(run.verdict.verdict, Safety::Unsafe, "seed {}", s.seed);
     assert!(run.verdict.notes.iter().any(|n| n.property == Kind::Overrun && explanation(&run, n).contains("past its duration (12 s)")));

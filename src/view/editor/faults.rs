@@ -116,7 +116,7 @@ pub fn AddFault(p: &AddFaultProps) -> Html {
                 Target::Link => html! { <>{ lane("from", "Actor", &actor, None, set(&who)) }{ lane("to", "Receiver", &dest, Some(&actor), set(&to)) }</> },
                 Target::Service => html! {},
             } }
-            <span class="at">{ format!("at {}", fmt(at_ms as i64 * 1000)) }</span>
+            <span class="at">{ format!("at {}", fmt(sim::time::Micros::ms(at_ms))) }</span>
             <button class="btn" onclick={on_add} disabled={fault.is_err()}>{ "Add fault" }</button>
         </div>
     }

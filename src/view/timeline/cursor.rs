@@ -17,7 +17,7 @@ use crate::state::{Action, ByPtr, ZoomTo};
 pub fn dots(layout: &Layout, t: Micros) -> Html {
     crate::view::probe::rendered("Dots");
     let dots = layout.arrows.iter().filter(|a| a.sent_us <= t && t < a.arrived_us).map(|a| {
-        let f = (t - a.sent_us) as f64 / (a.arrived_us - a.sent_us).max(1) as f64;
+        let f = (t - a.sent_us).as_f64() / (a.arrived_us - a.sent_us).max(Micros::us(1)).as_f64();
         let (x, y) = a.point(f);
         html! { <circle class="msg-dot" cx={x.to_string()} cy={y.to_string()} r="4" /> }
     });

@@ -63,7 +63,7 @@ pub fn handlers(drag: &Drags, lay: &ByPtr<Layout>, dispatch: &Callback<Action>) 
             if !dr.moved && (x - dr.start_x).abs() < 4.0 {
                 return;
             }
-            let dms = ((x - dr.start_x) * lay.us_per_px() / MS as f64).round() as i64;
+            let dms = ((x - dr.start_x) * lay.us_per_px() / MS.as_f64()).round() as i64;
             if dms != 0 {
                 dr.moved = true;
             }

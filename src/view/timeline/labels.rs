@@ -31,7 +31,7 @@ pub(super) fn ring(c: &Countdown, said: String) -> Html {
     const R: f64 = 6.5;
     let around = 2.0 * std::f64::consts::PI * R;
     html! {
-        <svg class={classes!("ring", (c.left_us <= 0).then_some("out"))} width="18" height="18" viewBox="0 0 18 18" role="img" aria-label={said.clone()}>
+        <svg class={classes!("ring", (c.left_us <= Micros::ZERO).then_some("out"))} width="18" height="18" viewBox="0 0 18 18" role="img" aria-label={said.clone()}>
             <title>{ said }</title>
             <circle class="track" cx="9" cy="9" r={R.to_string()} />
             <circle class="left" cx="9" cy="9" r={R.to_string()} transform="rotate(-90 9 9)"

@@ -7,6 +7,7 @@ use draw::legend::{entries, Kinds, Sample};
 use yew::prelude::*;
 
 use super::shape::inside;
+use sim::time::Micros;
 
 #[derive(Properties, PartialEq)]
 pub struct LegendProps {
@@ -27,7 +28,7 @@ pub fn Legend(p: &LegendProps) -> Html {
             </li>
         },
         Sample::Ring(left) => {
-            let c = draw::lease::Countdown { left_us: (left * 10.0) as sim::time::Micros, ttl_us: 10, holder: true };
+            let c = draw::lease::Countdown { left_us: Micros::from_f64(left * 10.0), ttl_us: Micros::us(10), holder: true };
             html! {
                 <li>
                     <span class="legend-ring" aria-hidden="true">{ super::labels::ring(&c, e.text.into()) }</span>

@@ -292,8 +292,8 @@ pub struct OverviewProps {
 #[component]
 pub fn Overview(p: &OverviewProps) -> Html {
     let lay = &p.layout;
-    let end = lay.end_us.max(1) as f64;
-    let pct = |t: Micros| 100.0 * t as f64 / end;
+    let end = lay.end_us.max(Micros::us(1)).as_f64();
+    let pct = |t: Micros| 100.0 * t.as_f64() / end;
     // Show the part centred on a true time.
     let center_on = {
         let (scroller, lay) = (p.scroller.clone(), lay.clone());
@@ -310,7 +310,7 @@ pub fn Overview(p: &OverviewProps) -> Html {
         move |e: &PointerEvent| {
             strip.cast::<web_sys::Element>().map(|el| {
                 let r = el.get_bounding_client_rect();
-                ((f64::from(e.client_x()) - r.left()) / r.width().max(1.0) * end).clamp(0.0, end) as Micros
+                Micros::from_f64(((f64::from(e.client_x()) - r.left()) / r.width().max(1.0) * end).clamp(0.0, end))
             })
         }
     };
@@ -347,16 +347,16 @@ pub fn Overview(p: &OverviewProps) -> Html {
                 "ArrowRight" => mid + half,
                 "PageUp" => mid - 2 * half,
                 "PageDown" => mid + 2 * half,
-                "Home" => 0,
+                "Home" => Micros::ZERO,
                 "End" => end_us,
                 _ => return,
             };
             e.prevent_default();
-            center_on(t.clamp(0, end_us));
+            center_on(t.clamp(Micros::ZERO, end_us));
         })
     };
     let hidden = |i: usize| p.hide && i > p.cursor;
-    let time = |i: usize| p.run.events.get(i).map_or(0, |e| e.at_us);
+    let time = |i: usize| p.run.events.get(i).map_or(Micros::ZERO, |e| e.at_us);
     let ticks = |list: &[usize], class: &'static str| {
         list.iter()
             .copied()
@@ -364,7 +364,7 @@ pub fn Overview(p: &OverviewProps) -> Html {
             .map(|i| html! { <span class={class} style={format!("left:{:.3}%", pct(time(i)))}></span> })
             .collect::<Html>()
     };
-    let whole = p.from == 0 && p.to >= lay.end_us;
+    let whole = p.from == Micros::ZERO && p.to >= lay.end_us;
     html! {
         <div class={classes!("overview", whole.then_some("whole"))} ref={strip} tabindex="0" role="slider"
              aria-label="The part of the run in view (← and →, Page Up and Page Down, Home and End to move it)"

@@ -4,7 +4,7 @@
 use sim::flat::Map;
 
 use sim::scenario::Scenario;
-use sim::time::{fmt, Micros, MS};
+use sim::time::{fmt, Micros};
 use sim::trace::{EventKind, KeyEnd, MsgFate, Run};
 
 use super::{Arrow, ArrowKind, Bar, BarKind, Label, Layout, Mark, MarkKind, PauseBlock, TextAnchor, AXIS};
@@ -137,7 +137,7 @@ pub(super) fn pauses(l: &mut Layout, run: &Run, sc: &Scenario) {
         let Some(b) = f.block() else { continue };
         let Some(a) = run.actor_id(b.actor) else { continue };
         let lane = l.lane(a).clone();
-        let (from, to) = (b.at_ms as Micros * MS, (b.at_ms + b.duration_ms) as Micros * MS);
+        let (from, to) = (Micros::ms(b.at_ms), Micros::ms(b.at_ms + b.duration_ms));
         l.pauses.push(PauseBlock {
             fault: i,
             label: b.label,
@@ -264,7 +264,9 @@ pub(super) fn marks(l: &mut Layout, run: &Run, sc: &Scenario) {
             // An external effect sent from inside a transaction: out (or recognised and dropped).
             EventKind::EffectSent { deduplicated: false, .. } => (MarkKind::Accepted, "✉".into()),
             EventKind::EffectSent { deduplicated: true, .. } => (MarkKind::Rejected, "✉".into()),
-            EventKind::ClockJumped { by_us } => (MarkKind::Jump, format!("{}{}", if *by_us >= 0 { "+" } else { "−" }, fmt(by_us.abs()))),
+            EventKind::ClockJumped { by_us } => {
+                (MarkKind::Jump, format!("{}{}", if *by_us >= Micros::ZERO { "+" } else { "−" }, fmt(by_us.abs())))
+            }
             EventKind::Crashed => (MarkKind::Crash, String::new()),
             EventKind::Restarted { .. } | EventKind::Promoted => (MarkKind::Restart, String::new()),
             _ => continue,

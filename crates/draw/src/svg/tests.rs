@@ -1,6 +1,7 @@
 //! The export against the app's layout: lanes, marks, legend, escaping and comparison.
 
 use super::*;
+use sim::time::Micros;
 
 #[test]
 fn the_svg_has_the_app_s_lanes_and_marks_and_escapes_text() {
@@ -24,7 +25,7 @@ fn compare(top: &str, bottom: &Scenario) -> (String, [Layout; 2]) {
     let (a, b) = (sim::run(&sc).unwrap(), sim::run(bottom).unwrap());
     let end_us = a.end_us.max(b.end_us);
     let layouts = [layout_until(&a, &sc, 1000.0, end_us), layout_until(&b, bottom, 1000.0, end_us)];
-    (render_compare((&a, &sc, "As written"), (&b, bottom, "With the fix: fencing"), 1000.0, Some(13_000_000)), layouts)
+    (render_compare((&a, &sc, "As written"), (&b, bottom, "With the fix: fencing"), 1000.0, Some(Micros::us(13_000_000))), layouts)
 }
 
 #[test]

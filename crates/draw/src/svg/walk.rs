@@ -11,7 +11,7 @@ use std::fmt::Write;
 
 use sim::facts::Facts;
 use sim::scenario::Scenario;
-use sim::time::{fmt, Micros, MS};
+use sim::time::{fmt, Micros};
 use sim::trace::Run;
 
 use super::{body, caption, draw_legend, esc, legend_height, CAPTION, DEFS, STYLE};
@@ -33,7 +33,7 @@ const CROWD: usize = 6;
 const CROWD_PX: f64 = 6.0;
 const NEAR_PX: f64 = 8.0;
 /// The narrowest stretch a picture zooms in to (a millisecond is 65 pixels across 650).
-pub const NARROWEST_US: Micros = 10 * MS;
+pub const NARROWEST_US: Micros = Micros::ms(10);
 /// The widest a run is laid out to draw a window of it, in pixels (a 10 ms window of an
 /// hour-long run would be 235 million): its ticks alone are a string per few dozen pixels.
 const WIDEST_PX: f64 = 4_000_000.0;
@@ -74,25 +74,25 @@ pub fn page_defs() -> String {
 /// further). The step stands three quarters of the way across, what led to it before it.
 pub fn focus(run: &Run, cursor: usize, width: f64) -> Option<Window> {
     let now = run.events.get(cursor)?.at_us;
-    let end = run.end_us.max(1);
+    let end = run.end_us.max(Micros::us(1));
     let plot = (width.max(MIN_WIDTH) - GUTTER - PAD).max(1.0);
     let mut sends: Vec<Micros> = run.intervals.messages.iter().map(|m| m.sent_us).filter(|&t| t <= now).collect();
     sim::sort::by_key(&mut sends, |&t| t);
     let narrowest = NARROWEST_US.max(least_span(end, plot));
     let mut span = end;
     while let Some(&last) = sends.last() {
-        let us_per_px = span as f64 / plot;
-        if (now - last) as f64 > NEAR_PX * us_per_px {
+        let us_per_px = span.as_f64() / plot;
+        if (now - last).as_f64() > NEAR_PX * us_per_px {
             break;
         }
         let mut first = sends.len() - 1;
-        while first > 0 && (sends[first] - sends[first - 1]) as f64 <= CROWD_PX * us_per_px {
+        while first > 0 && (sends[first] - sends[first - 1]).as_f64() <= CROWD_PX * us_per_px {
             first -= 1;
         }
         if sends.len() - first < CROWD {
             break;
         }
-        let next = (((now - sends[first]) as f64 / TANGLE) as Micros).max(narrowest);
+        let next = Micros::from_f64((now - sends[first]).as_f64() / TANGLE).max(narrowest);
         if next * 2 > span {
             break;
         }
@@ -101,7 +101,7 @@ pub fn focus(run: &Run, cursor: usize, width: f64) -> Option<Window> {
         sends.drain(..first);
     }
     (span < end).then(|| {
-        let from_us = (now - (span as f64 * CURSOR_AT) as Micros).clamp(0, end - span);
+        let from_us = (now - Micros::from_f64(span.as_f64() * CURSOR_AT)).clamp(Micros::ZERO, end - span);
         Window { from_us, to_us: from_us + span }
     })
 }
@@ -177,7 +177,7 @@ pub fn draw(run: &Run, sc: &Scenario, width: f64, picture: Picture, standalone: 
 
 /// The narrowest window of a run `end_us` long drawn `plot` pixels wide, by [`WIDEST_PX`].
 fn least_span(end_us: Micros, plot: f64) -> Micros {
-    (end_us as f64 * plot / WIDEST_PX).ceil() as Micros
+    Micros::from_f64((end_us.as_f64() * plot / WIDEST_PX).ceil())
 }
 
 /// Step `cursor` within window `w`: the run laid out at the window's scale and cut to it, under
@@ -196,14 +196,14 @@ fn zoomed(run: &Run, sc: &Scenario, whole: Layout, cursor: usize, w: Window, lab
     let w = if w.to_us - w.from_us >= least {
         w
     } else {
-        let from_us = ((w.from_us + w.to_us) / 2 - least / 2).clamp(0, (whole.end_us - least).max(0));
+        let from_us = ((w.from_us + w.to_us) / 2 - least / 2).clamp(Micros::ZERO, (whole.end_us - least).max(Micros::ZERO));
         Window { from_us, to_us: from_us + least }
     };
-    let span = (w.to_us - w.from_us) as f64;
-    let l = crop(layout(run, sc, GUTTER + PAD + plot * whole.end_us as f64 / span), w, plot);
+    let span = (w.to_us - w.from_us).as_f64();
+    let l = crop(layout(run, sc, GUTTER + PAD + plot * whole.end_us.as_f64() / span), w, plot);
     let top = CAPTION + STRIP;
     let mut s = open(whole.width, top + l.height, label, standalone);
-    let zoom = (plot / span) / ((whole.x1 - whole.x0) / whole.end_us as f64);
+    let zoom = (plot / span) / ((whole.x1 - whole.x0) / whole.end_us.as_f64());
     let note = format!("zoomed in ×{}: {} to {} of {}", zoom.round(), fmt(w.from_us), fmt(w.to_us), fmt(whole.end_us));
     heading(&mut s, &format!("Step {} of {}", cursor + 1, run.events.len()), &note, whole.width);
     strip(&mut s, &whole, w, at, CAPTION);

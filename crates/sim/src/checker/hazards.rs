@@ -37,13 +37,13 @@ pub(super) fn conflict_cause(cx: &Cx, i1: usize, i2: usize) -> Conflict {
                 }
             }
             Some((KeyEnd::Expired, at_us)) => {
-                match run.intervals.jumps.iter().find(|jm| jm.actor == node && jm.at_us <= at_us && jm.by_us > 0) {
+                match run.intervals.jumps.iter().find(|jm| jm.actor == node && jm.at_us <= at_us && jm.by_us.is_positive()) {
                     Some(jm) => KeyGone::Jumped { by_us: jm.by_us, at_us: jm.at_us },
                     None => {
                         // A clock that runs fast reaches the expiry early in true time.
                         let clock = &run.clocks[node];
                         let gained_us = clock.offset_at(at_us) - clock.offset_at(g1.at_us);
-                        if gained_us > 0 {
+                        if gained_us.is_positive() {
                             KeyGone::RanFast { gained_us, at_us }
                         } else {
                             KeyGone::Expired { at_us }

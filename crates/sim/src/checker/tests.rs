@@ -1,6 +1,7 @@
 //! The checker on small runs: each finding kind from the smallest run that shows it.
 
 use crate::scenario::Scenario;
+use crate::time::Micros;
 use crate::verdict::{Cause, Kind, Safety};
 
 fn verdict_of(json: &str) -> crate::verdict::Verdict {
@@ -78,7 +79,7 @@ fn the_quorum_loss_note_starts_when_the_majority_went_not_when_the_leader_notice
     let sc = crate::library::get("consensus-quorum-loss").expect("in the library");
     let run = crate::run(&sc).expect("it runs");
     let note = run.verdict.notes.iter().find(|f| matches!(f.cause, Cause::NoQuorum { .. })).expect("a quorum-loss note");
-    assert_eq!(note.at_us, 2_000_000, "{note:?}");
+    assert_eq!(note.at_us, Micros::us(2_000_000), "{note:?}");
     let text = super::words::explanation(&run, note);
     assert!(text.starts_with("From 2 s, when a majority of the members could no longer be reached, to 15 s"), "{text}");
 }
@@ -95,8 +96,8 @@ fn a_stale_write_is_explained_by_data_and_worded_when_shown() {
     assert_eq!(f.actors, vec![a, b]);
     let Cause::OutOfOrderWrite { write, newer, late, unfenced } = &f.cause else { panic!("{f:?}") };
     assert_eq!((run.applied[*write].client, run.applied[*newer].client), (a, b));
-    let paused = Reason::Paused { client: a, from_us: 1_500_000, to_us: 26_500_000 };
-    assert_eq!(late, &vec![paused, Reason::LeaseRanOut { client: a, at_us: 11_000_000 }]);
+    let paused = Reason::Paused { client: a, from_us: Micros::us(1_500_000), to_us: Micros::us(26_500_000) };
+    assert_eq!(late, &vec![paused, Reason::LeaseRanOut { client: a, at_us: Micros::us(11_000_000) }]);
     assert_eq!(*unfenced, Some(Unfenced::Unchecked));
     let text = super::words::explanation(&run, f);
     assert!(
@@ -135,7 +136,7 @@ fn a_sentinel_split_is_two_primaries_not_a_failed_one() {
     let faults = crate::json::parse(r#"[{"failover": {"at_ms": 1100}}]"#).unwrap();
     let demoted = split.with_settings(&[crate::scenario::Setting { path: "faults".into(), value: faults }]).unwrap();
     let (causes, text) = hazards(&demoted);
-    let at_once = |c: &Cause| matches!(c, Cause::DoubleGrant { conflict: Conflict::Split { demoted_us: Some(1_100_000), .. }, .. });
+    let at_once = |c: &Cause| matches!(c, Cause::DoubleGrant { conflict: Conflict::Split { demoted_us: Some(t), .. }, .. } if *t == Micros::us(1_100_000));
     assert!(causes.iter().any(at_once), "{causes:#?}");
     assert!(
         text.contains("Sentinel promoted replica, which never had A's key, and made redis, the old primary, its replica at 1.1 s."),

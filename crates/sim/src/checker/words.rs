@@ -99,7 +99,7 @@ pub fn explanation(run: &Run, f: &Finding) -> String {
             "From {}, when a majority of the members could no longer be reached, to {}, when a new leader was elected, nothing could be granted, released or expire ({}).",
             fmt(*from_us),
             fmt(*to_us),
-            fmt(to_us - from_us)
+            fmt(*to_us - *from_us)
         ),
         Cause::NodeDown { from_us, until_us, node, down_from_us, down_to_us } => format!(
             "From {} to {} the rounds of {} won no majority although nobody held the lock: {} was down from {} to {} (a delayed restart keeps a node out until every lock it may have granted has expired). That wait is the price of keeping the lock safe.",
@@ -209,7 +209,7 @@ impl Words<'_> {
     fn out_of_order(&self, write: usize, newer: usize, late: &[Reason], unfenced: Option<Unfenced>) -> String {
         let (w, n) = (&self.run.applied[write], &self.run.applied[newer]);
         let (who, other) = (self.name(w.client), self.name(n.client));
-        let grant_at = |a: &Applied| a.grant.map_or(0, |g| self.run.grants[g].at_us);
+        let grant_at = |a: &Applied| a.grant.map_or(crate::time::Micros::ZERO, |g| self.run.grants[g].at_us);
         let no_fence = match unfenced {
             Some(Unfenced::NoToken) => " The write carried no token the resource could compare.",
             Some(Unfenced::Ignored) => " The resource ignores tokens.",

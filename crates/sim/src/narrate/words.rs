@@ -75,9 +75,9 @@ pub fn tally(ttl_ms: u64, me: &str, votes: Votes, nodes: usize, us: [Micros; 3],
     let names: Vec<String> = votes.iter().map(crate::scenario::redlock::node_name).collect();
     let who = if names.is_empty() { String::new() } else { format!(" ({})", names.join(", ")) };
     let millis = |us: Micros| {
-        let v = us as f64 / 1000.0;
-        if us % 1000 == 0 {
-            format!("{}", us / 1000)
+        let v = us.ms_f64();
+        if us % crate::time::MS == Micros::ZERO {
+            format!("{}", us.whole_ms())
         } else {
             format!("{v:.1}")
         }

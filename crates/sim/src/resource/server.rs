@@ -132,7 +132,7 @@ mod tests {
 
     fn server(fencing: Fencing) -> Server {
         let cfg = Resource { kind: ResourceKind::Store, fencing, idempotency: false, check_write_gap_ms: 10 };
-        Server { id: R, store: Store::new(cfg), gap: 10_000 }
+        Server { id: R, store: Store::new(cfg), gap: Micros::us(10_000) }
     }
 
     fn write(token: u64) -> Payload {
@@ -145,7 +145,7 @@ mod tests {
             value: 1,
             request,
             read_version: Some(0),
-            read_at_us: Some(0),
+            read_at_us: Some(Micros::ZERO),
             conditional: false,
             effect: None,
         }))
@@ -182,10 +182,11 @@ mod tests {
         let mut out = Vec::new();
         s.on_message(A, write(33), 0, &e, &mut out);
         assert_eq!(events(&out), vec![(R, EventKind::Checked { client: A, token: Some(33) })]);
-        let Some(Effect::Timer { at: 10_000, timer, gate: Gate::Process, .. }) = out.pop() else { panic!("a commit timer: {out:?}") };
+        let Some(Effect::Timer { at, timer, gate: Gate::Process, .. }) = out.pop() else { panic!("a commit timer: {out:?}") };
+        assert_eq!(at, Micros::us(10_000));
         // B's newer write lands in the gap; A's commit still goes through.
         s.on_message(B, write(34), 1, &e, &mut Vec::new());
-        e.now = 10_000;
+        e.now = Micros::us(10_000);
         let mut out = Vec::new();
         s.on_timer(timer, &e, &mut out);
         assert_eq!(events(&out), vec![(R, EventKind::Accepted { client: A, token: Some(33), value: 1 })]);

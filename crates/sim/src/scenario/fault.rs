@@ -337,7 +337,7 @@ fn us(ms: u64) -> crate::time::Micros {
 
 /// A time in milliseconds in words: `1.5 s`.
 fn t(ms: u64) -> String {
-    crate::time::fmt(ms as i64 * 1000)
+    crate::time::fmt(crate::time::Micros::ms(ms))
 }
 
 /// "next message" or "next 3 messages".

@@ -30,7 +30,7 @@ pub struct Candidate {
 
 /// Milliseconds just after a true time.
 fn just_after(t: Micros) -> u64 {
-    (t.max(0) / MS) as u64 + 1
+    (t.max(Micros::ZERO) / MS) as u64 + 1
 }
 
 /// At most `n` of `xs`, spread evenly (all of them when there are few).
@@ -75,7 +75,8 @@ pub fn space(sc: &Scenario, run: &Run) -> Vec<Candidate> {
         // Each message it sends to a lock server or the resource.
         let dests = servers.iter().copied().chain((0..run.actors.len()).filter(|&a| run.actors[a].role == Role::Resource));
         for to in dests {
-            let sent = run.intervals.messages.iter().filter(|m| m.from == c && m.to == to).map(|m| (m.sent_us.max(0) / MS) as u64);
+            let sent =
+                run.intervals.messages.iter().filter(|m| m.from == c && m.to == to).map(|m| (m.sent_us.max(Micros::ZERO) / MS) as u64);
             let sent: Vec<u64> = sent.filter(|&t| t < end).collect::<crate::flat::Set<_>>().into_iter().collect();
             for at_ms in spread(&sent, MESSAGES) {
                 add(Slot::Message { from: name, to: run.name(to), at_ms });
@@ -83,7 +84,7 @@ pub fn space(sc: &Scenario, run: &Run) -> Vec<Candidate> {
         }
     }
     // The lock servers, near each grant: the moments a lock service's state matters.
-    let grants = instants(run.grants.iter().map(|g| g.at_us).chain([0]), end);
+    let grants = instants(run.grants.iter().map(|g| g.at_us).chain([Micros::ZERO]), end);
     let replicated = run.actors.iter().any(|a| a.role == Role::Replica);
     for &n in &servers {
         for &at_ms in &grants {

@@ -101,7 +101,7 @@ impl Node {
                     LOCK_KEY.into(),
                     Entry {
                         value: owner.clone(),
-                        expires_local: Some(now_local + *ttl_ms as Micros * MS),
+                        expires_local: Some(now_local + Micros::ms(*ttl_ms)),
                         owner: Some(client),
                         grant: Some(grant),
                     },
@@ -123,7 +123,7 @@ impl Node {
                 None => (RedisReply::Int(if *compare { -1 } else { 0 }), Change::Unchanged { missing: true }),
                 Some(e) if *compare && &e.value != owner => (RedisReply::Int(0), Change::Unchanged { missing: false }),
                 Some(e) => {
-                    e.expires_local = Some(now_local + *ttl_ms as Micros * MS);
+                    e.expires_local = Some(now_local + Micros::ms(*ttl_ms));
                     let foreign = &e.value != owner;
                     (RedisReply::Int(1), Change::Extended { owner: e.owner, grant: e.grant, foreign })
                 }
@@ -168,7 +168,7 @@ mod tests {
     #[test]
     fn set_nx_px_then_expiry() {
         let mut n = Node::default();
-        assert!(matches!(n.execute(&acquire("a"), 0, 0, 0, None).0, RedisReply::Ok { .. }));
+        assert!(matches!(n.execute(&acquire("a"), 0, Micros::ZERO, 0, None).0, RedisReply::Ok { .. }));
         assert_eq!(n.execute(&acquire("b"), 1, 99 * MS, 1, None).0, RedisReply::Nil);
         // At exactly the expiry time the key is gone.
         assert!(matches!(n.execute(&acquire("b"), 1, 100 * MS, 1, None).0, RedisReply::Ok { .. }));
@@ -177,11 +177,11 @@ mod tests {
     #[test]
     fn compare_and_delete_refuses_a_foreign_value() {
         let mut n = Node::default();
-        n.execute(&acquire("b"), 1, 0, 0, None);
-        let (r, c) = n.execute(&RedisCmd::Release { owner: "a".into(), compare: true }, 0, 1, 1, None);
+        n.execute(&acquire("b"), 1, Micros::ZERO, 0, None);
+        let (r, c) = n.execute(&RedisCmd::Release { owner: "a".into(), compare: true }, 0, Micros::us(1), 1, None);
         assert_eq!(r, RedisReply::Int(0));
         assert_eq!(c, Change::Unchanged { missing: false });
-        let (r, c) = n.execute(&RedisCmd::Release { owner: "a".into(), compare: false }, 0, 1, 1, None);
+        let (r, c) = n.execute(&RedisCmd::Release { owner: "a".into(), compare: false }, 0, Micros::us(1), 1, None);
         assert_eq!(r, RedisReply::Int(1));
         assert!(matches!(c, Change::Deleted { foreign: true, .. }));
     }
@@ -189,7 +189,7 @@ mod tests {
     #[test]
     fn plain_pexpire_extends_someone_elses_key() {
         let mut n = Node::default();
-        n.execute(&acquire("b"), 1, 0, 0, None);
+        n.execute(&acquire("b"), 1, Micros::ZERO, 0, None);
         let (r, _) = n.execute(&RedisCmd::Renew { owner: "a".into(), ttl_ms: 500, compare: true }, 0, 50 * MS, 1, None);
         assert_eq!(r, RedisReply::Int(0));
         let (r, c) = n.execute(&RedisCmd::Renew { owner: "a".into(), ttl_ms: 500, compare: false }, 0, 50 * MS, 1, None);
@@ -201,7 +201,7 @@ mod tests {
     #[test]
     fn missing_key_replies_minus_one_to_scripts() {
         let mut n = Node::default();
-        let (r, _) = n.execute(&RedisCmd::Release { owner: "a".into(), compare: true }, 0, 0, 0, None);
+        let (r, _) = n.execute(&RedisCmd::Release { owner: "a".into(), compare: true }, 0, Micros::ZERO, 0, None);
         assert_eq!(r, RedisReply::Int(-1));
     }
 

@@ -122,7 +122,7 @@ impl Redlock {
             r.reqs[i] = req;
         }
         out.push(Effect::Send(Dest::Node(i), Payload::Redis { req, cmd }));
-        out.push(Effect::Timer(self.node_timeout_ms as Micros * MS, TimerKind::Timeout(req)));
+        out.push(Effect::Timer(Micros::ms(self.node_timeout_ms), TimerKind::Timeout(req)));
     }
 
     /// A node answered (or timed out: `ok` false).
@@ -149,9 +149,9 @@ impl Redlock {
         let quorum = self.nodes / 2 + 1;
         let elapsed_us = cx.local - r.t1;
         // redlock-rb: drift = int(ttl * factor) + 2 ms (1 ms for Redis's expiry precision, 1 ms of drift).
-        let drift_us = ((cx.ttl_ms as f64 * self.drift_factor) as Micros + 2) * MS;
-        let validity_us = cx.ttl_ms as Micros * MS - elapsed_us - drift_us;
-        let ok = votes.len() >= quorum && validity_us > 0;
+        let drift_us = crate::time::from_ms((cx.ttl_ms as f64 * self.drift_factor) as i64 + 2);
+        let validity_us = Micros::ms(cx.ttl_ms) - elapsed_us - drift_us;
+        let ok = votes.len() >= quorum && validity_us.is_positive();
         if r.op == RoundOp::Unlock {
             k.lease = None;
             out.push(Effect::Event(EventKind::Released { removed: !votes.is_empty() }));

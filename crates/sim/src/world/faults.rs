@@ -219,7 +219,8 @@ impl World<'_> {
             _ => return,
         }
         self.procs[a].paused_until = None;
-        self.procs[a].paused_total += self.now - self.procs[a].paused_since;
+        let paused = self.now - self.procs[a].paused_since;
+        self.procs[a].paused_total += paused;
         let deferred = std::mem::take(&mut self.procs[a].deferred);
         let disk = std::mem::take(&mut self.procs[a].disk);
         self.emit(a, EventKind::Resumed { buffered: deferred.len(), disk }, None);

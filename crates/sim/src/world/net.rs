@@ -77,7 +77,7 @@ impl Net {
                 }
             })
             .collect();
-        let mut links = vec![Link { latency: sc.network.latency_ms, rng: None, last: 0 }; n * n];
+        let mut links = vec![Link { latency: sc.network.latency_ms, rng: None, last: Micros::ZERO }; n * n];
         for l in sc.network.links.iter().rev() {
             // The first link entry that names a pair wins.
             links[id(&l.from) * n + id(&l.to)].latency = l.latency_ms;
@@ -95,7 +95,7 @@ impl Net {
         let link = &mut self.links[from * self.n + to];
         let range = link.latency;
         let rng = link.rng.get_or_insert_with(|| Rng::stream(seed, &format!("link:{}->{}", names.0, names.1)));
-        rng.range_inclusive(range[0] as i64 * MS, range[1] as i64 * MS)
+        Micros::us(rng.range_inclusive(range[0] as i64 * MS.get(), range[1] as i64 * MS.get()))
     }
 }
 

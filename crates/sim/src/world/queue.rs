@@ -33,17 +33,25 @@ pub(super) struct Queue<A> {
 
 /// The bucket of time `at` when the last action taken was at `last` (`at >= last`).
 fn bucket(last: Micros, at: Micros) -> usize {
-    (u64::BITS - ((at ^ last) as u64).leading_zeros()) as usize % BUCKETS
+    (u64::BITS - ((at.get() ^ last.get()) as u64).leading_zeros()) as usize % BUCKETS
 }
 
 impl<A> Queue<A> {
     pub fn new() -> Queue<A> {
-        Queue { buckets: std::array::from_fn(|_| Vec::new()), full: 0, head: 0, last: 0, len: 0, slots: Vec::new(), free: Vec::new() }
+        Queue {
+            buckets: std::array::from_fn(|_| Vec::new()),
+            full: 0,
+            head: 0,
+            last: Micros::ZERO,
+            len: 0,
+            slots: Vec::new(),
+            free: Vec::new(),
+        }
     }
 
     /// Queues `action` for true time `at`, after whatever is already queued for `at`.
     pub fn push(&mut self, at: Micros, action: A) {
-        debug_assert!(at >= self.last, "an action is queued for {at} µs, before the present ({} µs)", self.last);
+        debug_assert!(at >= self.last, "an action is queued for {} µs, before the present ({} µs)", at.get(), self.last.get());
         let at = at.max(self.last);
         let slot = match self.free.pop() {
             Some(s) => {
@@ -111,20 +119,21 @@ impl<A> Queue<A> {
 #[cfg(test)]
 mod tests {
     use super::Queue;
+    use crate::time::Micros;
 
     #[test]
     fn earliest_first_and_equal_times_in_the_order_queued() {
         let mut q = Queue::new();
         for (at, what) in [(5, 'a'), (1, 'b'), (5, 'c'), (3, 'd'), (1, 'e')] {
-            q.push(at, what);
+            q.push(Micros::us(at), what);
         }
-        assert_eq!(q.next_at(), Some(1));
+        assert_eq!(q.next_at(), Some(Micros::us(1)));
         let order: Vec<char> = std::iter::from_fn(|| q.pop().map(|(_, w)| w)).collect();
         assert_eq!(order, vec!['b', 'e', 'd', 'a', 'c']);
         assert!(q.is_empty());
         // Slots are reused once taken.
-        q.push(6, 'f');
-        assert_eq!(q.pop(), Some((6, 'f')));
+        q.push(Micros::us(6), 'f');
+        assert_eq!(q.pop(), Some((Micros::us(6), 'f')));
         assert_eq!(q.slots.len(), 5);
     }
 
@@ -141,19 +150,19 @@ mod tests {
             x ^= x << 17;
             for k in 0..(x % 3) {
                 let at = now + [0, 1, 7, 1 << 20, 3 << 33][((x >> (8 + k)) % 5) as usize];
-                q.push(at, n);
+                q.push(Micros::us(at), n);
                 model.push((at, n));
                 n += 1;
             }
             if round % 3 != 0 {
                 model.sort_by_key(|&(at, i)| (at, i));
                 let want = (!model.is_empty()).then(|| model.remove(0));
-                assert_eq!(q.pop(), want);
+                assert_eq!(q.pop().map(|(t, i)| (t.get(), i)), want);
                 now = want.map_or(now, |w| w.0);
             }
         }
         model.sort_by_key(|&(at, i)| (at, i));
-        let rest: Vec<(i64, u32)> = std::iter::from_fn(|| q.pop()).collect();
+        let rest: Vec<(i64, u32)> = std::iter::from_fn(|| q.pop().map(|(t, i)| (t.get(), i))).collect();
         assert_eq!(rest, model);
     }
 }

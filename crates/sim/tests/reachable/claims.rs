@@ -9,6 +9,7 @@
 //! know is not judged here; the library lint asks such a text to carry a condition.
 
 use sim::scenario::LockKind;
+use sim::time::Micros;
 use sim::trace::EventId;
 use sim::{EventKind, Run, Scenario};
 
@@ -60,7 +61,7 @@ pub fn false_claims(sc: &Scenario, run: &Run, id: EventId, text: &str) -> Vec<St
     }
     if let EventKind::Paused { until_us } = e.kind {
         for n in numbers_after(&t, "paused for ") {
-            let s = (until_us - e.at_us) / 1_000_000;
+            let s = (until_us - e.at_us) / Micros::secs(1);
             claim(n == s, format!("says the pause is {n} s; it is {s} s"));
         }
         if t.contains("between the check and the write") || t.contains("after the check has passed") {
@@ -147,7 +148,7 @@ pub fn false_claims(sc: &Scenario, run: &Run, id: EventId, text: &str) -> Vec<St
             claim(votes.len() as i64 == n, format!("says {n} votes; there were {}", votes.len()));
         }
         for n in numbers_before(&t, "", &[" seconds have passed"]) {
-            let s = (elapsed_us + 500_000) / 1_000_000;
+            let s = (elapsed_us + Micros::us(500_000)) / Micros::secs(1);
             claim(s == n, format!("says {n} s passed; {s} s did"));
         }
     }

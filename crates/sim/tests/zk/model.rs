@@ -75,7 +75,7 @@ impl Model {
         let mut out = Vec::new();
         m.z.start(&mut out);
         m.absorb(out);
-        m.advance(0);
+        m.advance(Micros::ZERO);
         m
     }
 

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use sim::rng::Rng;
 use sim::service::zookeeper::Msg;
+use sim::time::Micros;
 
 use crate::sequences::Outcome;
 
@@ -166,6 +167,7 @@ impl Seq {
         let client = i + 1;
         let slot = self.slots[i].as_mut().unwrap();
         let session = slot.session;
+        let at = Micros::us(at);
         let reply = match op {
             Op::Connect { timeout_ms } => self.model.ask(client, at, |req| Msg::Connect { req, timeout_ms: timeout_ms as u64 }),
             Op::Create => self.model.ask(client, at, |req| Msg::Create { req, session }),
@@ -288,7 +290,8 @@ impl Seq {
             let (session, timeout_us) = (slot.session, slot.timeout_us);
             slot.heard = (before, after);
             next[k] = before + timeout_us / 3;
-            let model = self.broken || matches!(self.model.ask(i + 1, before, |req| Msg::Ping { req, session }), Msg::Pong { .. });
+            let model =
+                self.broken || matches!(self.model.ask(i + 1, Micros::us(before), |req| Msg::Ping { req, session }), Msg::Pong { .. });
             if real != model {
                 return Err(format!("a keep-alive ping on session {}: the server: alive {real}; the model: alive {model}", i + 1));
             }

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::svg::WIDTH;
+use sim::time::Micros;
 
 fn run(id: &str) -> (Scenario, Run) {
     let sc = sim::library::get(id).unwrap();
@@ -16,7 +17,7 @@ fn a_redlock_round_is_drawn_zoomed_in_and_a_gc_pause_is_not() {
     let (_, r) = run("redlock-happy");
     let first = Facts::of(&r).moments()[0];
     let w = focus(&r, first, WIDTH).expect("the first round is a tangle at 1×");
-    assert!(w.to_us - w.from_us <= 100 * MS, "{w:?}");
+    assert!(w.to_us - w.from_us <= Micros::ms(100), "{w:?}");
     let (_, r) = run("gc-pause-unfenced");
     for &m in Facts::of(&r).moments() {
         assert_eq!(focus(&r, m, WIDTH), None, "step {}", m + 1);
@@ -113,7 +114,7 @@ fn a_window_too_narrow_to_draw_is_widened() {
     let r = sim::run(&sc).unwrap();
     let m = Facts::of(&r).moments()[0];
     let at = r.events[m].at_us;
-    let svg = draw(&r, &sc, WIDTH, Picture::Moment { cursor: m, window: Some(Window { from_us: at, to_us: at + 1 }) }, true);
+    let svg = draw(&r, &sc, WIDTH, Picture::Moment { cursor: m, window: Some(Window { from_us: at, to_us: at + Micros::us(1) }) }, true);
     let zoom: f64 = svg.split("zoomed in ×").nth(1).unwrap().split(':').next().unwrap().parse().unwrap();
     assert!(zoom > 1.0 && zoom <= WIDEST_PX / 600.0, "×{zoom}");
     assert!(svg.matches("<text").count() < 200, "a few ticks, not millions");

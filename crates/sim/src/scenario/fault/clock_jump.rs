@@ -29,7 +29,7 @@ impl Kind for ClockJump {
     };
 
     fn describe(&self) -> String {
-        format!("Jump {}'s clock by {} at {}", self.actor, crate::time::fmt(self.by_ms * 1000), t(self.at_ms))
+        format!("Jump {}'s clock by {} at {}", self.actor, crate::time::fmt(crate::time::from_ms(self.by_ms)), t(self.at_ms))
     }
 
     fn validate(&self, c: &Check) -> Result<(), ScenarioError> {

@@ -7,7 +7,7 @@
 use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, Lease, Outcome, TimerKind, Wait, SCRIPT_TIMEOUT_MS};
 use crate::scenario::TokenKind;
-use crate::time::{Micros, MS};
+use crate::time::Micros;
 use crate::trace::EventKind;
 use crate::wire::consensus::Msg;
 
@@ -54,7 +54,7 @@ impl Session {
         let req = k.request();
         self.ka_sent_local = cx.local;
         out.push(Effect::Send(Dest::Leader, Payload::Consensus(Msg::KeepAlive { req, lease })));
-        out.push(Effect::Timer(cx.ttl_ms as Micros * MS / 3, TimerKind::KeepAlive));
+        out.push(Effect::Timer(Micros::ms(cx.ttl_ms) / 3, TimerKind::KeepAlive));
         Some(Outcome::Waiting)
     }
 
@@ -68,8 +68,8 @@ impl Session {
     fn start_keepalives(&mut self, cx: &Cx, out: &mut Vec<Effect>) {
         if !self.keepalives {
             self.keepalives = true;
-            let due_local = self.renewed_local + cx.ttl_ms as Micros * MS / 3;
-            out.push(Effect::Timer((due_local - cx.local).max(0), TimerKind::KeepAlive));
+            let due_local = self.renewed_local + Micros::ms(cx.ttl_ms) / 3;
+            out.push(Effect::Timer((due_local - cx.local).max(Micros::ZERO), TimerKind::KeepAlive));
         }
     }
 
@@ -84,7 +84,7 @@ impl Session {
             Payload::Consensus(Msg::KeepAliveOk { .. }) => {
                 self.renewed_local = self.ka_sent_local;
                 if let Some(l) = &mut k.lease {
-                    l.until_local = self.renewed_local + cx.ttl_ms as Micros * MS;
+                    l.until_local = self.renewed_local + Micros::ms(cx.ttl_ms);
                     out.push(Effect::Event(EventKind::Renewed { until_local_us: l.until_local }));
                 }
                 Outcome::Waiting
@@ -108,7 +108,7 @@ impl Session {
                 self.renewed_local = self.asked_local.take().or(sent_local).unwrap_or(self.renewed_local);
                 self.lease = Some(lease);
                 self.start_keepalives(cx, out);
-                let until_local = self.renewed_local + cx.ttl_ms as Micros * MS;
+                let until_local = self.renewed_local + Micros::ms(cx.ttl_ms);
                 let token = (cx.token == TokenKind::Counter).then_some(rev);
                 k.lease = Some(Lease { owner: String::new(), token, grant, until_local });
                 out.push(Effect::Event(EventKind::Acquired { token, until_local_us: until_local, grant }));

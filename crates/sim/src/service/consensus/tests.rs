@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::actor::testing::{events, records, sends, FakeEnv};
+use crate::time::Micros;
 
 // Actors: 0 = c1, 1 = c2, 2..=4 = m1..m3.
 const C1: ActorId = 0;
@@ -55,7 +56,7 @@ fn commit(c: &mut Cluster, from: ActorId, payload: Payload, e: &FakeEnv) -> Fx {
 fn the_first_election_happens_at_the_start() {
     let mut out = Vec::new();
     cluster().start(&mut out);
-    assert_eq!(out, vec![Effect::Timer { actor: M1, at: 0, timer: Timer::Election, gate: Gate::Always }]);
+    assert_eq!(out, vec![Effect::Timer { actor: M1, at: Micros::ZERO, timer: Timer::Election, gate: Gate::Always }]);
 }
 
 #[test]
@@ -101,7 +102,7 @@ fn a_lease_that_runs_out_on_the_leader_is_revoked() {
             _ => None,
         })
         .expect("a lease check is armed");
-    assert_eq!(check.0, 10_000_000);
+    assert_eq!(check.0, Micros::us(10_000_000));
     e.now = check.0;
     let out = {
         let mut out = Vec::new();
@@ -116,10 +117,10 @@ fn a_keepalive_moves_the_lease_and_an_unknown_lease_is_not_found() {
     let mut e = env();
     let mut c = elected(&e);
     commit(&mut c, C1, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: 10_000 }), &e);
-    e.now = 3_000_000;
+    e.now = Micros::us(3_000_000);
     let mut out = Vec::new();
     c.on_message(M1, C1, Payload::Consensus(Msg::KeepAlive { req: 2, lease: 1 }), &e, &mut out);
-    assert!(records(&out).contains(&Record::GrantTerm { grant: 0, until_us: 13_000_000 }));
+    assert!(records(&out).contains(&Record::GrantTerm { grant: 0, until_us: Micros::us(13_000_000) }));
     assert!(sends(&out).contains(&(M1, C1, Payload::Consensus(Msg::KeepAliveOk { req: 2 }))));
     let mut out = Vec::new();
     c.on_message(M1, C1, Payload::Consensus(Msg::KeepAlive { req: 3, lease: 9 }), &e, &mut out);
@@ -133,14 +134,14 @@ fn without_a_majority_there_is_no_leader_and_followers_ignore_clients() {
     let mut c = cluster();
     let mut out = Vec::new();
     c.on_timer(Timer::Election, &e, &mut out);
-    assert_eq!(events(&out), vec![(M1, EventKind::NoQuorum { since_us: 0 })]);
+    assert_eq!(events(&out), vec![(M1, EventKind::NoQuorum { since_us: Micros::ZERO })]);
     let mut out = Vec::new();
     c.on_message(M1, C1, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: 10_000 }), &e, &mut out);
     assert!(out.is_empty(), "no leader, no answer: {out:?}");
     // A member fault calls an election after the timeout.
     let mut out = Vec::new();
     c.on_fault(ServerFault::Restarted(M2), &e, &mut out);
-    assert_eq!(out, vec![Effect::Timer { actor: M1, at: 1_000_000, timer: Timer::Election, gate: Gate::Always }]);
+    assert_eq!(out, vec![Effect::Timer { actor: M1, at: Micros::us(1_000_000), timer: Timer::Election, gate: Gate::Always }]);
 }
 
 #[test]
@@ -148,23 +149,23 @@ fn a_paused_leader_is_replaced_and_steps_down_when_it_resumes() {
     let mut e = env();
     let mut c = elected(&e);
     commit(&mut c, C1, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: 10_000 }), &e);
-    e.now = 2_000_000;
-    e.paused = vec![(M1, 14_000_000)];
+    e.now = Micros::us(2_000_000);
+    e.paused = vec![(M1, Micros::us(14_000_000))];
     let mut out = Vec::new();
     c.on_fault(ServerFault::Paused(M1), &e, &mut out);
     let election = out.iter().find_map(|x| match x {
         Effect::Timer { at, timer: Timer::Election, .. } => Some(*at),
         _ => None,
     });
-    assert_eq!(election, Some(3_000_000), "the followers wait one election timeout");
-    e.now = 3_000_000;
+    assert_eq!(election, Some(Micros::us(3_000_000)), "the followers wait one election timeout");
+    e.now = Micros::us(3_000_000);
     let mut out = Vec::new();
     c.on_timer(Timer::Election, &e, &mut out);
     assert_eq!(events(&out)[0], (M2, EventKind::LeaderElected { leases: 1 }));
     // The lease is refreshed: its full TTL plus the election timeout from the new leader's now.
-    assert!(records(&out).contains(&Record::GrantTerm { grant: 0, until_us: 14_000_000 }));
+    assert!(records(&out).contains(&Record::GrantTerm { grant: 0, until_us: Micros::us(14_000_000) }));
     // A lease check armed by the old leader judges nothing.
-    e.now = 14_000_000;
+    e.now = Micros::us(14_000_000);
     e.paused.clear();
     let mut out = Vec::new();
     c.on_fault(ServerFault::Resumed(M1), &e, &mut out);
@@ -181,16 +182,16 @@ fn no_quorum_is_dated_from_the_fault_that_took_the_majority_away() {
     let mut e = env();
     let mut c = elected(&e);
     let mut out = Vec::new();
-    e.now = 2_000_000;
+    e.now = Micros::us(2_000_000);
     e.down = vec![M2];
     c.on_fault(ServerFault::Crashed(M2), &e, &mut out);
-    e.now = 2_500_000;
+    e.now = Micros::us(2_500_000);
     e.down = vec![M2, M3];
     c.on_fault(ServerFault::Crashed(M3), &e, &mut out);
-    e.now = 3_000_000;
+    e.now = Micros::us(3_000_000);
     let mut out = Vec::new();
     c.on_timer(Timer::Election, &e, &mut out);
-    assert_eq!(events(&out), vec![(M1, EventKind::NoQuorum { since_us: 2_500_000 })], "m1 and m2 were a majority until m3 went");
+    assert_eq!(events(&out), vec![(M1, EventKind::NoQuorum { since_us: Micros::us(2_500_000) })], "m1 and m2 were a majority until m3 went");
 }
 
 /// Chubby's lock-delay (SEMANTICS §5.4): a holder whose lease runs out holds the lock back for
@@ -204,9 +205,9 @@ fn a_lost_holder_holds_the_lock_back_for_the_lock_delay_and_a_release_does_not()
     e.grants = 1;
     commit(&mut c, C2, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: 10_000 }), &e);
     // c2 keeps its lease alive; c1's runs out at 10 s.
-    e.now = 9_000_000;
+    e.now = Micros::us(9_000_000);
     c.on_message(M1, C2, Payload::Consensus(Msg::KeepAlive { req: 2, lease: 2 }), &e, &mut Vec::new());
-    e.now = 10_000_000;
+    e.now = Micros::us(10_000_000);
     let mut out = Vec::new();
     c.on_timer(Timer::LeaseCheck { lease: 1, gen: 1 }, &e, &mut out);
     let mut all = Vec::new();
@@ -218,14 +219,14 @@ fn a_lost_holder_holds_the_lock_back_for_the_lock_delay_and_a_release_does_not()
         }
     }
     let ev = events(&all);
-    assert!(ev.contains(&(M1, EventKind::LockDelayed { client: C1, until_us: 15_000_000 })), "{ev:?}");
+    assert!(ev.contains(&(M1, EventKind::LockDelayed { client: C1, until_us: Micros::us(15_000_000) })), "{ev:?}");
     assert!(!ev.iter().any(|x| matches!(x.1, EventKind::LockGranted { .. })), "nobody is granted during the delay: {ev:?}");
     let timer = all.iter().find_map(|x| match x {
         Effect::Timer { at, timer: t @ Timer::LockDelay { .. }, .. } => Some((*at, t.clone())),
         _ => None,
     });
     let (at, timer) = timer.expect("the delay's end is armed");
-    assert_eq!(at, 15_000_000);
+    assert_eq!(at, Micros::us(15_000_000));
     e.now = at;
     let mut out = Vec::new();
     c.on_timer(timer, &e, &mut out);

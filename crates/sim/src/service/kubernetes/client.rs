@@ -51,7 +51,7 @@ impl Elector {
         Elector {
             t,
             observed: None,
-            observed_mono: 0,
+            observed_mono: Micros::ZERO,
             sent: None,
             leading: false,
             round: None,
@@ -149,7 +149,7 @@ impl Elector {
         }
         let deadline = *self.round.get_or_insert(cx.mono + self.t.renew_deadline_us);
         let left = deadline - cx.mono;
-        if left <= 0 {
+        if !left.is_positive() {
             (self.leading, self.round, self.trying, self.ticking) = (false, None, None, false);
             return Some(Outcome::Lost(crate::trace::Why::RenewDeadline { deadline_us: self.t.renew_deadline_us }));
         }
@@ -182,7 +182,7 @@ impl Elector {
                     Some((r, rv)) => {
                         self.observe(r, *rv, cx);
                         if !r.holder.is_empty() && r.holder != cx.name && self.lease_valid(cx) {
-                            let left_us = self.round.map_or(0, |d| d - cx.mono);
+                            let left_us = self.round.map_or(Micros::ZERO, |d| d - cx.mono);
                             out.push(Effect::Event(Event::RenewFailed { holder: Some(r.holder.clone()), left_us }.into()));
                         } else {
                             let (record, rv) = (self.mine(Some(r), cx), *rv);

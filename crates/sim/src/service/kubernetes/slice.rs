@@ -10,7 +10,7 @@ use crate::rng::Rng;
 use crate::scenario::kubernetes::APISERVER;
 use crate::scenario::{Scenario, TokenKind};
 use crate::service::{Kubernetes, LockClient, LockServer, Slice};
-use crate::time::{Micros, MS};
+use crate::time::Micros;
 use crate::trace::{ActorId, EventKind, Role};
 
 impl Slice for Kubernetes {
@@ -28,9 +28,9 @@ impl Slice for Kubernetes {
     fn client(sc: &Scenario) -> Elector {
         let l = &sc.lock;
         Elector::new(Timing {
-            lease_us: l.ttl_ms as Micros * MS,
-            renew_deadline_us: l.renew_deadline_ms as Micros * MS,
-            retry_us: l.retry_period_ms as Micros * MS,
+            lease_us: Micros::ms(l.ttl_ms),
+            renew_deadline_us: Micros::ms(l.renew_deadline_ms),
+            retry_us: Micros::ms(l.retry_period_ms),
         })
     }
 

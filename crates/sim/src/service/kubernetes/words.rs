@@ -55,7 +55,7 @@ impl crate::service::Words for Event {
 
 fn event(e: &Event, me: &str, lease: &str, name: &dyn Fn(ActorId) -> String) -> String {
     match e {
-        Event::Held { holder, unchanged_us: 0 } => format!(
+        Event::Held { holder, unchanged_us: crate::time::Micros::ZERO } => format!(
             "{me} reads the Lease: {holder} holds it, and the record is not the one {me} saw last (or {me} had seen none). {me} counts the lease duration ({lease}) from now, by its own clock, and waits."
         ),
         Event::Held { holder, unchanged_us } => format!(

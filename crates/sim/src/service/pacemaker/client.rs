@@ -60,7 +60,7 @@ pub struct Node {
 impl Node {
     pub fn new(t: Timing, names: [String; 2]) -> Node {
         let peer = Peer::Alive { active: false, gave_up: false };
-        Node { t, names, lanes: None, peer, heard_mono: 0, active: false, wants: false, releasing: false }
+        Node { t, names, lanes: None, peer, heard_mono: Micros::ZERO, active: false, wants: false, releasing: false }
     }
 
     /// Its program asks to run the resource: the next heartbeat decides (the first, at once).
@@ -70,7 +70,7 @@ impl Node {
             let me = usize::from(self.names[0] != cx.name);
             self.lanes = Some((me, 1 - me));
             self.heard_mono = cx.mono;
-            out.push(Effect::Timer(0, TimerKind::KeepAlive));
+            out.push(Effect::Timer(Micros::ZERO, TimerKind::KeepAlive));
         }
     }
 
@@ -80,7 +80,7 @@ impl Node {
         (self.active, self.releasing) = (false, true);
         out.push(Effect::Event(EventKind::Releasing));
         out.push(Effect::Grant(GrantFx::Released { grant: lease.grant }));
-        out.push(Effect::Timer(0, TimerKind::Retry));
+        out.push(Effect::Timer(Micros::ZERO, TimerKind::Retry));
         true
     }
 

@@ -9,7 +9,7 @@ use super::{RedisCmd, RedisReply};
 use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, Lease, Outcome, TimerKind, Wait, SCRIPT_TIMEOUT_MS};
 use crate::scenario::{ReleaseStyle, RenewStyle};
-use crate::time::{Micros, MS};
+use crate::time::Micros;
 use crate::trace::EventKind;
 
 /// The operation a reply answers.
@@ -104,7 +104,7 @@ impl Single {
         if *req != waiting {
             return Some(Outcome::Waiting); // a late reply to an earlier request
         }
-        let until_local = sent_local + cx.ttl_ms as Micros * MS;
+        let until_local = sent_local + Micros::ms(cx.ttl_ms);
         Some(match self.op {
             Some(Op::Acquire) => match *reply {
                 RedisReply::Ok { token, grant, .. } => {
@@ -156,7 +156,7 @@ pub(super) mod tests {
     pub(in crate::service::redis) fn holding() -> Core {
         let mut k = Core::default();
         k.owner = "a1".into();
-        k.lease = Some(Lease { owner: "a1".into(), token: Some(33), grant: 0, until_local: 10_000_000 });
+        k.lease = Some(Lease { owner: "a1".into(), token: Some(33), grant: 0, until_local: Micros::us(10_000_000) });
         k
     }
 
@@ -175,10 +175,10 @@ pub(super) mod tests {
         let mut k = holding();
         let mut out = Vec::new();
         let mut plain = Single::new(Scripts { release: ReleaseStyle::Del, renew: RenewStyle::Pexpire }, false);
-        assert!(plain.renew(&mut k, &cx(1), &mut out));
+        assert!(plain.renew(&mut k, &cx(Micros::us(1)), &mut out));
         assert_eq!(sent(&out).1, RedisCmd::Renew { owner: "a1".into(), ttl_ms: 10_000, compare: false });
         let mut out = Vec::new();
-        assert!(Single::default().release(&mut k, &cx(2), &mut out));
+        assert!(Single::default().release(&mut k, &cx(Micros::us(2)), &mut out));
         assert_eq!(out[0], Effect::Event(EventKind::Releasing));
         assert_eq!(sent(&out).1, RedisCmd::Release { owner: "a1".into(), compare: true });
     }
@@ -187,12 +187,12 @@ pub(super) mod tests {
     fn a_refused_renewal_loses_the_lock_and_a_late_reply_is_ignored() {
         let (mut s, mut k) = (Single::default(), holding());
         let mut out = Vec::new();
-        s.renew(&mut k, &cx(5_000_000), &mut out);
+        s.renew(&mut k, &cx(Micros::us(5_000_000)), &mut out);
         let (req, _) = sent(&out);
         let late = Payload::RedisReply { req: req + 7, reply: RedisReply::Int(1) };
-        assert_eq!(s.on_message(&late, &mut k, &cx(5_001_000), &mut Vec::new()), Some(Outcome::Waiting));
+        assert_eq!(s.on_message(&late, &mut k, &cx(Micros::us(5_001_000)), &mut Vec::new()), Some(Outcome::Waiting));
         let refused = Payload::RedisReply { req, reply: RedisReply::Int(-1) };
-        let o = s.on_message(&refused, &mut k, &cx(5_002_000), &mut Vec::new());
+        let o = s.on_message(&refused, &mut k, &cx(Micros::us(5_002_000)), &mut Vec::new());
         assert!(matches!(o, Some(Outcome::Lost(crate::trace::Why::RenewalRefused))));
     }
 }

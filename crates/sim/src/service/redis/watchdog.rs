@@ -22,7 +22,7 @@
 use super::RedisCmd;
 use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, Outcome, TimerKind};
-use crate::time::{Micros, MS};
+use crate::time::Micros;
 use crate::trace::EventKind;
 
 /// The watchdog of one client.
@@ -83,7 +83,7 @@ impl Watchdog {
         self.pending = None;
         match &mut k.lease {
             Some(l) if self.running && extended => {
-                l.until_local = sent_local + cx.ttl_ms as Micros * MS;
+                l.until_local = sent_local + Micros::ms(cx.ttl_ms);
                 out.push(Effect::Event(EventKind::Renewed { until_local_us: l.until_local }));
             }
             Some(_) if self.running => {
@@ -99,7 +99,7 @@ impl Watchdog {
 
 /// `internalLockLeaseTime / 3`.
 fn third(cx: &Cx) -> Micros {
-    cx.ttl_ms as Micros * MS / 3
+    Micros::ms(cx.ttl_ms) / 3
 }
 
 /// The sentence of a watchdog's event, where the common words would mislead (`None`: the
@@ -128,8 +128,8 @@ mod tests {
     fn renewing(at: Micros) -> (Watchdog, Core, u64, Vec<Effect>) {
         let (mut w, mut k) = (Watchdog::default(), holding());
         let mut started = Vec::new();
-        w.start(&cx(0), &mut started);
-        assert_eq!(started, vec![Effect::Timer(10_000_000, TimerKind::KeepAlive)], "Redisson: every internalLockLeaseTime / 3");
+        w.start(&cx(Micros::ZERO), &mut started);
+        assert_eq!(started, vec![Effect::Timer(Micros::us(10_000_000), TimerKind::KeepAlive)], "Redisson: every internalLockLeaseTime / 3");
         let mut out = Vec::new();
         assert_eq!(w.on_timer(TimerKind::KeepAlive, &mut k, &cx(at), &mut out), Some(Outcome::Waiting));
         let (req, _) = sent(&out);
@@ -138,37 +138,37 @@ mod tests {
 
     #[test]
     fn it_renews_every_third_of_the_watchdog_timeout_with_a_compare_and_extend() {
-        let (mut w, mut k, req, out) = renewing(10_000_000);
+        let (mut w, mut k, req, out) = renewing(Micros::us(10_000_000));
         assert_eq!(sent(&out).1, RedisCmd::Renew { owner: "a1".into(), ttl_ms: 30_000, compare: true });
-        assert!(out.contains(&Effect::Timer(10_000_000, TimerKind::KeepAlive)), "the next one is armed: {out:?}");
+        assert!(out.contains(&Effect::Timer(Micros::us(10_000_000), TimerKind::KeepAlive)), "the next one is armed: {out:?}");
         let mut out = Vec::new();
-        assert_eq!(w.on_reply(req, true, &mut k, &cx(10_002_000), &mut out), Some(Outcome::Waiting));
-        assert_eq!(out, vec![Effect::Event(EventKind::Renewed { until_local_us: 40_000_000 })], "counted from when it was sent");
-        assert_eq!(k.lease.as_ref().map(|l| l.until_local), Some(40_000_000));
+        assert_eq!(w.on_reply(req, true, &mut k, &cx(Micros::us(10_002_000)), &mut out), Some(Outcome::Waiting));
+        assert_eq!(out, vec![Effect::Event(EventKind::Renewed { until_local_us: Micros::us(40_000_000) })], "counted from when it was sent");
+        assert_eq!(k.lease.as_ref().map(|l| l.until_local), Some(Micros::us(40_000_000)));
     }
 
     #[test]
     fn a_renewal_that_finds_the_key_gone_stops_the_watchdog_and_the_program_goes_on() {
-        let (mut w, mut k, req, _) = renewing(40_000_000);
-        assert_eq!(w.on_reply(req + 1, true, &mut k, &cx(40_001_000), &mut Vec::new()), None, "not its reply");
+        let (mut w, mut k, req, _) = renewing(Micros::us(40_000_000));
+        assert_eq!(w.on_reply(req + 1, true, &mut k, &cx(Micros::us(40_001_000)), &mut Vec::new()), None, "not its reply");
         let mut out = Vec::new();
-        assert_eq!(w.on_reply(req, false, &mut k, &cx(40_002_000), &mut out), Some(Outcome::Waiting), "the program is not told");
+        assert_eq!(w.on_reply(req, false, &mut k, &cx(Micros::us(40_002_000)), &mut out), Some(Outcome::Waiting), "the program is not told");
         assert_eq!(out, vec![Effect::Event(EventKind::NoticeIgnored { holding: true })]);
         assert!(k.lease.is_some(), "the client still believes it holds the lock");
         let mut out = Vec::new();
-        w.on_timer(TimerKind::KeepAlive, &mut k, &cx(50_000_000), &mut out);
+        w.on_timer(TimerKind::KeepAlive, &mut k, &cx(Micros::us(50_000_000)), &mut out);
         assert_eq!(out, vec![], "stopped: no renewal, no timer");
     }
 
     #[test]
     fn a_released_lock_is_renewed_no_more() {
-        let (mut w, mut k, req, _) = renewing(10_000_000);
+        let (mut w, mut k, req, _) = renewing(Micros::us(10_000_000));
         w.stop();
         k.lease = None;
-        assert_eq!(w.on_reply(req, true, &mut k, &cx(10_001_000), &mut Vec::new()), None, "cancelled with its renewal");
+        assert_eq!(w.on_reply(req, true, &mut k, &cx(Micros::us(10_001_000)), &mut Vec::new()), None, "cancelled with its renewal");
         let mut out = Vec::new();
-        w.on_timer(TimerKind::KeepAlive, &mut k, &cx(20_000_000), &mut out);
+        w.on_timer(TimerKind::KeepAlive, &mut k, &cx(Micros::us(20_000_000)), &mut out);
         assert_eq!(out, vec![]);
-        assert_eq!(w.on_timer(TimerKind::Retry, &mut k, &cx(20_000_000), &mut out), None, "not its timer");
+        assert_eq!(w.on_timer(TimerKind::Retry, &mut k, &cx(Micros::us(20_000_000)), &mut out), None, "not its timer");
     }
 }

@@ -11,7 +11,7 @@ use super::Msg;
 use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, Lease, Outcome, TimerKind, Wait, SCRIPT_TIMEOUT_MS};
 use crate::scenario::TokenKind;
-use crate::time::{Micros, MS};
+use crate::time::Micros;
 use crate::trace::{EventKind, Why};
 
 /// A client's session and its place in the recipe.
@@ -95,7 +95,7 @@ impl Recipe {
         let req = k.request();
         self.pings.push((req, cx.local));
         out.push(Effect::Send(Dest::Leader, Payload::ZooKeeper(Msg::Ping { req, session })));
-        out.push(Effect::Timer(cx.ttl_ms as Micros * MS / 3, TimerKind::KeepAlive));
+        out.push(Effect::Timer(Micros::ms(cx.ttl_ms) / 3, TimerKind::KeepAlive));
         Some(Outcome::Waiting)
     }
 
@@ -115,7 +115,7 @@ impl Recipe {
                 self.pings.drain(..=i);
                 self.heard_local = self.heard_local.max(sent);
                 if let Some(l) = &mut k.lease {
-                    l.until_local = self.heard_local + cx.ttl_ms as Micros * MS;
+                    l.until_local = self.heard_local + Micros::ms(cx.ttl_ms);
                     out.push(Effect::Event(EventKind::Renewed { until_local_us: l.until_local }));
                 }
                 Outcome::Waiting
@@ -145,7 +145,7 @@ impl Recipe {
                 self.heard_local = sent_local;
                 if !self.pinging {
                     self.pinging = true;
-                    out.push(Effect::Timer(cx.ttl_ms as Micros * MS / 3, TimerKind::KeepAlive));
+                    out.push(Effect::Timer(Micros::ms(cx.ttl_ms) / 3, TimerKind::KeepAlive));
                 }
                 self.next_request(k, cx, out);
                 Outcome::Waiting
@@ -195,7 +195,7 @@ impl Recipe {
         }
         match children.iter().copied().filter(|&c| c < seq).max() {
             None => {
-                let until_local = self.heard_local + cx.ttl_ms as Micros * MS;
+                let until_local = self.heard_local + Micros::ms(cx.ttl_ms);
                 let token = (cx.token == TokenKind::Counter).then_some(czxid);
                 let grant = grant.unwrap_or(cx.next_grant);
                 k.lease = Some(Lease { owner: String::new(), token, grant, until_local });

@@ -2,8 +2,9 @@
 
 use super::*;
 use crate::trace::ServiceEvent;
+use crate::time::Micros;
 
-const S: Micros = 1_000_000;
+const S: Micros = Micros::us(1_000_000);
 
 fn t() -> Timing {
     Timing { lease_us: 15 * S, renew_deadline_us: 10 * S, retry_us: 2 * S }
@@ -38,7 +39,7 @@ fn feed(e: &mut Elector, k: &mut Core, m: Msg, cx: &Cx) -> (Option<Outcome>, Vec
 }
 
 fn held_by(holder: &str, renew_local: Micros) -> Record {
-    Record { holder: holder.into(), transitions: 4, acquire_local: 0, renew_local }
+    Record { holder: holder.into(), transitions: 4, acquire_local: Micros::ZERO, renew_local }
 }
 
 /// A tries once and reads `record` at resourceVersion 7, at its own time `at`.
@@ -46,35 +47,35 @@ fn try_once(e: &mut Elector, k: &mut Core, record: Record, at: Micros) -> (Optio
     let mut out = Vec::new();
     e.acquire(1_000, k, &cx("A", at), &mut out);
     let req = req_of(&last(&out));
-    feed(e, k, Msg::Got { req, lease: Some((record, 7)) }, &cx("A", at + 5_000))
+    feed(e, k, Msg::Got { req, lease: Some((record, 7)) }, &cx("A", at + Micros::us(5_000)))
 }
 
 #[test]
 fn a_candidate_waits_while_the_record_keeps_changing() {
     let (mut e, mut k) = (Elector::new(t()), Core::default());
-    let (o, out) = try_once(&mut e, &mut k, held_by("B", 1), 0);
+    let (o, out) = try_once(&mut e, &mut k, held_by("B", Micros::us(1)), Micros::ZERO);
     assert_eq!(o, Some(Outcome::Refused));
-    assert!(matches!(&out[..], [Effect::Event(EventKind::Service(ServiceEvent::Kubernetes(Event::Held { holder, unchanged_us: 0 })))] if holder == "B"));
+    assert!(matches!(&out[..], [Effect::Event(EventKind::Service(ServiceEvent::Kubernetes(Event::Held { holder, unchanged_us })))] if holder == "B" && *unchanged_us == Micros::ZERO));
     // 14 s later the record has changed (B renewed): the wait starts again.
-    let (o, _) = try_once(&mut e, &mut k, held_by("B", 2), 14 * S);
+    let (o, _) = try_once(&mut e, &mut k, held_by("B", Micros::us(2)), 14 * S);
     assert_eq!(o, Some(Outcome::Refused));
-    let (o, _) = try_once(&mut e, &mut k, held_by("B", 2), 28 * S);
+    let (o, _) = try_once(&mut e, &mut k, held_by("B", Micros::us(2)), 28 * S);
     assert_eq!(o, Some(Outcome::Refused), "13.995 s unchanged is less than 15 s");
 }
 
 #[test]
 fn a_candidate_takes_over_a_record_unchanged_for_the_lease_duration_by_its_own_clock() {
     let (mut e, mut k) = (Elector::new(t()), Core::default());
-    try_once(&mut e, &mut k, held_by("B", 1), 0);
+    try_once(&mut e, &mut k, held_by("B", Micros::us(1)), Micros::ZERO);
     // The record's own times are never compared with A's clock: only its change counts.
-    let (o, out) = try_once(&mut e, &mut k, held_by("B", 1), 15 * S);
+    let (o, out) = try_once(&mut e, &mut k, held_by("B", Micros::us(1)), 15 * S);
     assert_eq!(o, Some(Outcome::Waiting));
     let m = last(&out);
     let Msg::Update { req, rv: 7, record } = m else { panic!("an update naming the version read: {m:?}") };
     assert_eq!((record.holder.as_str(), record.transitions), ("A", 5), "leaseTransitions grows at a change of holder");
-    let (o, out) = feed(&mut e, &mut k, Msg::Done { req, rv: 8, grant: Some(3) }, &cx("A", 15 * S + 9_000));
+    let (o, out) = feed(&mut e, &mut k, Msg::Done { req, rv: 8, grant: Some(3) }, &cx("A", 15 * S + Micros::us(9_000)));
     assert_eq!(o, Some(Outcome::Acquired));
-    let until = 15 * S + 9_000 + 10 * S;
+    let until = 15 * S + Micros::us(9_000) + 10 * S;
     assert!(out.contains(&Effect::Event(EventKind::Acquired { token: Some(5), until_local_us: until, grant: 3 })), "{out:?}");
     assert!(matches!(last(&out), Msg::Update { rv: 8, .. }), "its renew loop's first try goes out at once");
     assert!(out.contains(&Effect::Timer(2 * S, TimerKind::KeepAlive)), "renews every retry period");
@@ -84,9 +85,9 @@ fn a_candidate_takes_over_a_record_unchanged_for_the_lease_duration_by_its_own_c
 #[test]
 fn a_conflict_is_a_failed_try() {
     let (mut e, mut k) = (Elector::new(t()), Core::default());
-    let (_, out) = try_once(&mut e, &mut k, Record { holder: String::new(), ..held_by("B", 1) }, 0);
+    let (_, out) = try_once(&mut e, &mut k, Record { holder: String::new(), ..held_by("B", Micros::us(1)) }, Micros::ZERO);
     let req = req_of(&last(&out));
-    assert_eq!(feed(&mut e, &mut k, Msg::Conflict { req }, &cx("A", 10_000)).0, Some(Outcome::Refused));
+    assert_eq!(feed(&mut e, &mut k, Msg::Conflict { req }, &cx("A", Micros::us(10_000))).0, Some(Outcome::Refused));
 }
 
 /// A leader since its own time 0 (grant 3, token 0), its first round of renewal done: its
@@ -94,13 +95,13 @@ fn a_conflict_is_a_failed_try() {
 fn leader() -> (Elector, Core) {
     let (mut e, mut k) = (Elector::new(t()), Core::default());
     let mut out = Vec::new();
-    e.acquire(1_000, &mut k, &cx("A", 0), &mut out);
-    let (_, out) = feed(&mut e, &mut k, Msg::Got { req: req_of(&last(&out)), lease: None }, &cx("A", 0));
+    e.acquire(1_000, &mut k, &cx("A", Micros::ZERO), &mut out);
+    let (_, out) = feed(&mut e, &mut k, Msg::Got { req: req_of(&last(&out)), lease: None }, &cx("A", Micros::ZERO));
     let Msg::Create { req, record } = last(&out) else { panic!("creates a missing Lease") };
     assert_eq!(record.transitions, 0);
-    let (o, out) = feed(&mut e, &mut k, Msg::Done { req, rv: 0, grant: Some(3) }, &cx("A", 0));
+    let (o, out) = feed(&mut e, &mut k, Msg::Done { req, rv: 0, grant: Some(3) }, &cx("A", Micros::ZERO));
     assert_eq!(o, Some(Outcome::Acquired));
-    feed(&mut e, &mut k, Msg::Done { req: req_of(&last(&out)), rv: 1, grant: Some(3) }, &cx("A", 0));
+    feed(&mut e, &mut k, Msg::Done { req: req_of(&last(&out)), rv: 1, grant: Some(3) }, &cx("A", Micros::ZERO));
     (e, k)
 }
 
@@ -116,8 +117,8 @@ fn a_leader_renews_with_the_version_it_last_saw_and_its_deadline_moves() {
     let (_, out) = tick(&mut e, &mut k, 2 * S);
     let Msg::Update { req, rv: 1, record } = last(&out) else { panic!("the fast path: a PUT at once") };
     assert_eq!((record.transitions, record.renew_local), (0, 2 * S));
-    let (_, out) = feed(&mut e, &mut k, Msg::Done { req, rv: 2, grant: None }, &cx("A", 2 * S + 4_000));
-    assert_eq!(out, vec![Effect::Event(EventKind::Renewed { until_local_us: 14 * S + 4_000 })]);
+    let (_, out) = feed(&mut e, &mut k, Msg::Done { req, rv: 2, grant: None }, &cx("A", 2 * S + Micros::us(4_000)));
+    assert_eq!(out, vec![Effect::Event(EventKind::Renewed { until_local_us: 14 * S + Micros::us(4_000) })]);
 }
 
 #[test]
@@ -140,7 +141,7 @@ fn after_a_conflict_a_leader_reads_and_finds_another_holder() {
     let (_, out) = tick(&mut e, &mut k, 2 * S);
     let (_, out) = feed(&mut e, &mut k, Msg::Conflict { req: req_of(&last(&out)) }, &cx("A", 2 * S));
     let Msg::Get { req } = last(&out) else { panic!("the slow path reads the Lease") };
-    let (o, out) = feed(&mut e, &mut k, Msg::Got { req, lease: Some((held_by("B", 9), 5)) }, &cx("A", 2 * S));
+    let (o, out) = feed(&mut e, &mut k, Msg::Got { req, lease: Some((held_by("B", Micros::us(9)), 5)) }, &cx("A", 2 * S));
     assert_eq!(o, Some(Outcome::Waiting), "its program is not told");
     assert!(
         matches!(&out[..], [Effect::Event(EventKind::Service(ServiceEvent::Kubernetes(Event::RenewFailed { holder, .. })))] if holder.as_deref() == Some("B"))
@@ -156,7 +157,7 @@ fn a_leader_paused_between_rounds_starts_a_fresh_round_and_notices_nothing() {
     let Msg::Get { req } = last(&out) else { panic!("its record is too old for the fast path: it reads") };
     // B took the Lease and gave it up meanwhile: A writes itself back in.
     let (_, out) =
-        feed(&mut e, &mut k, Msg::Got { req, lease: Some((Record { holder: String::new(), ..held_by("B", 9) }, 6)) }, &cx("A", 30 * S));
+        feed(&mut e, &mut k, Msg::Got { req, lease: Some((Record { holder: String::new(), ..held_by("B", Micros::us(9)) }, 6)) }, &cx("A", 30 * S));
     let Msg::Update { req, rv: 6, record } = last(&out) else { panic!("a PUT") };
     assert_eq!((record.holder.as_str(), record.transitions), ("A", 5));
     feed(&mut e, &mut k, Msg::Done { req, rv: 7, grant: Some(9) }, &cx("A", 30 * S));
@@ -168,11 +169,11 @@ fn a_deposed_leader_reads_again_and_never_writes_over_a_young_record() {
     let (mut e, mut k) = leader();
     let (_, out) = tick(&mut e, &mut k, 2 * S);
     let (_, out) = feed(&mut e, &mut k, Msg::Conflict { req: req_of(&last(&out)) }, &cx("A", 2 * S));
-    feed(&mut e, &mut k, Msg::Got { req: req_of(&last(&out)), lease: Some((held_by("B", 9), 5)) }, &cx("A", 2 * S));
+    feed(&mut e, &mut k, Msg::Got { req: req_of(&last(&out)), lease: Some((held_by("B", Micros::us(9)), 5)) }, &cx("A", 2 * S));
     for s in [4, 6, 8] {
         let (_, out) = tick(&mut e, &mut k, s * S);
         let Msg::Get { req } = last(&out) else { panic!("the Lease names B: no fast path") };
-        let (_, out) = feed(&mut e, &mut k, Msg::Got { req, lease: Some((held_by("B", 9), 5)) }, &cx("A", s * S));
+        let (_, out) = feed(&mut e, &mut k, Msg::Got { req, lease: Some((held_by("B", Micros::us(9)), 5)) }, &cx("A", s * S));
         assert!(sends(&out).is_empty(), "B's record is young by A's clock: A writes nothing");
     }
     let mut out = Vec::new();
@@ -201,6 +202,6 @@ fn the_retry_delay_is_the_period_with_up_to_1_2_of_it_in_jitter() {
     let e = Elector::new(t());
     let mut rng = Rng::new(7);
     let delays: Vec<Micros> = (0..200).map(|_| e.retry_delay(&mut rng)).collect();
-    assert!(delays.iter().all(|&d| (2 * S..2 * S + 2_400_000).contains(&d)));
+    assert!(delays.iter().all(|&d| (2 * S..2 * S + Micros::us(2_400_000)).contains(&d)));
     assert!(delays.iter().any(|&d| d > 4 * S), "the jitter reaches past 2 s");
 }

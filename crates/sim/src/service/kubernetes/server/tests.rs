@@ -3,6 +3,7 @@
 use super::*;
 use crate::actor::testing::{events, records, sends, FakeEnv};
 use crate::trace::{EventKind, ServiceEvent};
+use crate::time::Micros;
 
 const API: ActorId = 2;
 const A: ActorId = 0;
@@ -13,7 +14,7 @@ fn server() -> (ApiServer, FakeEnv) {
 }
 
 fn rec(holder: &str, transitions: u64) -> Record {
-    Record { holder: holder.into(), transitions, acquire_local: 0, renew_local: 0 }
+    Record { holder: holder.into(), transitions, acquire_local: Micros::ZERO, renew_local: Micros::ZERO }
 }
 
 fn ask(s: &mut ApiServer, env: &FakeEnv, from: ActorId, m: Msg) -> Out<Timer> {
@@ -37,7 +38,7 @@ fn a_missing_lease_is_404_then_created_as_grant_zero_with_token_zero() {
     assert_eq!(reply(&out), Msg::Done { req: 2, rv: 1, grant: Some(0) });
     let grants: Vec<_> = records(&out).into_iter().filter_map(|r| if let Fact::Grant(g) = r { Some(g) } else { None }).collect();
     assert_eq!(grants.len(), 1);
-    assert_eq!((grants[0].client, grants[0].token, grants[0].term_end_us), (A, Some(0), 15_000_000));
+    assert_eq!((grants[0].client, grants[0].token, grants[0].term_end_us), (A, Some(0), Micros::us(15_000_000)));
 }
 
 #[test]
@@ -58,12 +59,12 @@ fn a_renewal_extends_the_term_and_a_takeover_ends_the_old_grant() {
     let (mut s, mut env) = server();
     ask(&mut s, &env, A, Msg::Create { req: 1, record: rec("A", 0) });
     env.grants = 1;
-    env.now = 2_000_000;
+    env.now = Micros::us(2_000_000);
     let out = ask(&mut s, &env, A, Msg::Update { req: 2, rv: 1, record: rec("A", 0) });
-    assert_eq!(records(&out), vec![Fact::GrantTerm { grant: 0, until_us: 17_000_000 }]);
+    assert_eq!(records(&out), vec![Fact::GrantTerm { grant: 0, until_us: Micros::us(17_000_000) }]);
     assert_eq!(reply(&out), Msg::Done { req: 2, rv: 2, grant: Some(0) });
     // The API server checks the version, not whether A is still working.
-    env.now = 30_000_000;
+    env.now = Micros::us(30_000_000);
     let out = ask(&mut s, &env, B, Msg::Update { req: 3, rv: 2, record: rec("B", 1) });
     assert_eq!(reply(&out), Msg::Done { req: 3, rv: 3, grant: Some(1) });
     let r = records(&out);

@@ -3,8 +3,9 @@
 use super::*;
 use crate::scenario::TokenKind;
 use crate::trace::ServiceEvent;
+use crate::time::Micros;
 
-const S: Micros = 1_000_000;
+const S: Micros = Micros::us(1_000_000);
 
 fn t(fence_first: bool) -> Timing {
     Timing { keepalive_us: S, deadtime_us: 10 * S, stonith_timeout_us: 60 * S, fence_first }
@@ -34,8 +35,8 @@ fn hear(n: &mut Node, k: &mut Core, m: Msg, name: &'static str, at: Micros) -> (
 fn started(name: &'static str, fence_first: bool) -> (Node, Core) {
     let (mut n, k) = (node(fence_first), Core::default());
     let mut out = Vec::new();
-    n.acquire(&cx(name, 0), &mut out);
-    assert_eq!(out, vec![Effect::Timer(0, TimerKind::KeepAlive)], "the first heartbeat is at once");
+    n.acquire(&cx(name, Micros::ZERO), &mut out);
+    assert_eq!(out, vec![Effect::Timer(Micros::ZERO, TimerKind::KeepAlive)], "the first heartbeat is at once");
     (n, k)
 }
 
@@ -58,13 +59,13 @@ fn power_off_to(out: &[Effect]) -> Option<usize> {
 #[test]
 fn the_preferred_node_becomes_active_at_once_and_the_other_waits() {
     let (mut a, mut ka) = started("A", false);
-    let (o, out) = tick(&mut a, &mut ka, "A", 0);
+    let (o, out) = tick(&mut a, &mut ka, "A", Micros::ZERO);
     assert_eq!(o, Some(Outcome::Acquired));
     assert!(out.contains(&Effect::Send(Dest::Node(1), Payload::Pacemaker(Msg::Heartbeat { active: true }))));
     assert!(out.contains(&Effect::Timer(S, TimerKind::KeepAlive)));
     assert!(matches!(&out[..], [Effect::Event(EventKind::Acquired { token: None, grant: 5, .. }), Effect::Grant(GrantFx::Won { grant: 5, .. }), ..]));
     let (mut b, mut kb) = started("B", false);
-    let (o, out) = tick(&mut b, &mut kb, "B", 0);
+    let (o, out) = tick(&mut b, &mut kb, "B", Micros::ZERO);
     assert_eq!(o, Some(Outcome::Waiting));
     assert!(out.contains(&Effect::Send(Dest::Node(0), Payload::Pacemaker(Msg::Heartbeat { active: false }))));
     // A standby's heartbeat before A's first one: B still waits.
@@ -76,7 +77,7 @@ fn a_silent_peer_is_declared_dead_at_the_deadtime_and_taken_over_without_waiting
     let (mut b, mut k) = started("B", false);
     hear(&mut b, &mut k, Msg::Heartbeat { active: true }, "B", 2 * S);
     // 9.5 s of silence: not yet.
-    assert_eq!(tick(&mut b, &mut k, "B", 2 * S + 9_500_000).0, Some(Outcome::Waiting));
+    assert_eq!(tick(&mut b, &mut k, "B", 2 * S + Micros::us(9_500_000)).0, Some(Outcome::Waiting));
     let (o, out) = tick(&mut b, &mut k, "B", 12 * S);
     assert_eq!(events(&out), vec![Event::PeerDead { peer: 0, silent_us: 10 * S, active: false }]);
     assert_eq!(power_off_to(&out), Some(2), "A's fence device is lane 2 + A's");
@@ -86,7 +87,7 @@ fn a_silent_peer_is_declared_dead_at_the_deadtime_and_taken_over_without_waiting
 #[test]
 fn fenced_first_it_takes_over_only_once_the_power_cut_is_confirmed() {
     let (mut b, mut k) = started("B", true);
-    hear(&mut b, &mut k, Msg::Heartbeat { active: true }, "B", 0);
+    hear(&mut b, &mut k, Msg::Heartbeat { active: true }, "B", Micros::ZERO);
     let (o, out) = tick(&mut b, &mut k, "B", 10 * S);
     assert_eq!(o, Some(Outcome::Waiting));
     assert_eq!(power_off_to(&out), Some(2));
@@ -102,7 +103,7 @@ fn fenced_first_it_takes_over_only_once_the_power_cut_is_confirmed() {
 #[test]
 fn an_unanswered_fencing_request_is_sent_again_after_the_stonith_timeout() {
     let (mut a, mut k) = started("A", true);
-    assert_eq!(tick(&mut a, &mut k, "A", 0).0, Some(Outcome::Acquired));
+    assert_eq!(tick(&mut a, &mut k, "A", Micros::ZERO).0, Some(Outcome::Acquired));
     let (_, out) = tick(&mut a, &mut k, "A", 10 * S);
     assert_eq!(events(&out), vec![Event::PeerDead { peer: 1, silent_us: 10 * S, active: true }]);
     assert_eq!(power_off_to(&out), Some(3));
@@ -115,12 +116,12 @@ fn an_unanswered_fencing_request_is_sent_again_after_the_stonith_timeout() {
 #[test]
 fn a_peer_that_leaves_cleanly_is_not_fenced_and_a_release_hands_the_resource_over() {
     let (mut a, mut ka) = started("A", false);
-    tick(&mut a, &mut ka, "A", 0);
+    tick(&mut a, &mut ka, "A", Micros::ZERO);
     let mut out = Vec::new();
     assert!(a.release(&mut ka, &mut out));
-    assert!(matches!(&out[..], [Effect::Event(EventKind::Releasing), Effect::Grant(GrantFx::Released { grant: 5 }), Effect::Timer(0, TimerKind::Retry)]));
+    assert!(matches!(&out[..], [Effect::Event(EventKind::Releasing), Effect::Grant(GrantFx::Released { grant: 5 }), Effect::Timer(Micros::ZERO, TimerKind::Retry)]));
     let mut out = Vec::new();
-    assert_eq!(a.on_timer(TimerKind::Retry, &mut ka, &cx("A", 0), &mut out), Some(Outcome::Released));
+    assert_eq!(a.on_timer(TimerKind::Retry, &mut ka, &cx("A", Micros::ZERO), &mut out), Some(Outcome::Released));
     let mut out = Vec::new();
     a.close(&mut ka, &mut out);
     assert_eq!(out, vec![Effect::Send(Dest::Node(1), Payload::Pacemaker(Msg::Leaving))], "nothing left to give up");
@@ -140,7 +141,7 @@ fn a_peer_that_leaves_cleanly_is_not_fenced_and_a_release_hands_the_resource_ove
 #[test]
 fn a_node_that_ends_while_active_gives_the_resource_up_as_it_leaves() {
     let (mut a, mut ka) = started("A", false);
-    assert_eq!(tick(&mut a, &mut ka, "A", 0).0, Some(Outcome::Acquired));
+    assert_eq!(tick(&mut a, &mut ka, "A", Micros::ZERO).0, Some(Outcome::Acquired));
     let mut out = Vec::new();
     a.close(&mut ka, &mut out);
     let leaving = Effect::Send(Dest::Node(1), Payload::Pacemaker(Msg::Leaving));

@@ -3,6 +3,7 @@
 use super::*;
 use crate::actor::testing::{events, records, sends, FakeEnv};
 use crate::service::redis::RedisReply;
+use crate::time::Micros;
 
 // Actors: 0 = A, 1 = B, 2 = redis, 3 = replica.
 const A: ActorId = 0;
@@ -31,13 +32,13 @@ fn timers(out: &Fx) -> Vec<(ActorId, Micros, Timer, Gate)> {
 fn set_nx_grants_the_lock_and_arms_the_expiry() {
     let mut s = Servers::primary(REDIS, None, None, 10_000, false);
     let (mut e, mut out) = (env(), Vec::new());
-    e.now = 1_000;
+    e.now = Micros::us(1_000);
     s.on_message(REDIS, A, acquire("a1"), &e, &mut out);
     assert_eq!(events(&out), vec![(REDIS, EventKind::KeySet { owner: A, token: None })]);
     let recs = records(&out);
-    assert!(matches!(&recs[0], Record::Grant(g) if g.client == A && g.node == REDIS && g.term_end_us == 10_001_000));
+    assert!(matches!(&recs[0], Record::Grant(g) if g.client == A && g.node == REDIS && g.term_end_us == Micros::us(10_001_000)));
     assert_eq!(recs[1], Record::KeyOpen { handle: REDIS as u64, node: REDIS, owner: Some(A) });
-    assert_eq!(timers(&out), vec![(REDIS, 10_001_000, Timer::Expiry { gen: 1 }, Gate::Process)]);
+    assert_eq!(timers(&out), vec![(REDIS, Micros::us(10_001_000), Timer::Expiry { gen: 1 }, Gate::Process)]);
     assert_eq!(sends(&out), vec![(REDIS, A, Payload::RedisReply { req: 1, reply: RedisReply::Ok { token: None, grant: 0, incr: false } })]);
 }
 
@@ -51,7 +52,7 @@ fn a_held_key_refuses_the_next_client_until_it_expires() {
     assert_eq!(events(&out), vec![(REDIS, EventKind::KeyBusy { holder: Some(A) })]);
     assert_eq!(sends(&out)[0].2, Payload::RedisReply { req: 1, reply: RedisReply::Nil });
     // The expiry timer fires: the key is gone, its span ends as expired.
-    e.now = 10_000_000;
+    e.now = Micros::us(10_000_000);
     let mut out = Vec::new();
     s.on_timer(REDIS, Timer::Expiry { gen: 1 }, &e, &mut out);
     assert_eq!(events(&out), vec![(REDIS, EventKind::KeyExpired { owner: Some(A) })]);
@@ -66,13 +67,13 @@ fn a_stale_expiry_timer_does_nothing() {
     let mut s = Servers::primary(REDIS, None, None, 10_000, false);
     let mut e = env();
     s.on_message(REDIS, A, acquire("a1"), &e, &mut Vec::new());
-    e.now = 5_000_000;
+    e.now = Micros::us(5_000_000);
     let renew = Payload::Redis { req: 2, cmd: RedisCmd::Renew { owner: "a1".into(), ttl_ms: 10_000, compare: true } };
     let mut out = Vec::new();
     s.on_message(REDIS, A, renew, &e, &mut out);
-    assert_eq!(timers(&out), vec![(REDIS, 15_000_000, Timer::Expiry { gen: 2 }, Gate::Process)]);
-    assert!(matches!(records(&out)[0], Record::GrantTerm { grant: 0, until_us: 15_000_000 }));
-    e.now = 10_000_000;
+    assert_eq!(timers(&out), vec![(REDIS, Micros::us(15_000_000), Timer::Expiry { gen: 2 }, Gate::Process)]);
+    assert!(matches!(records(&out)[0], Record::GrantTerm { grant: 0, until_us } if until_us == Micros::us(15_000_000)));
+    e.now = Micros::us(10_000_000);
     let mut out = Vec::new();
     s.on_timer(REDIS, Timer::Expiry { gen: 1 }, &e, &mut out);
     assert!(out.is_empty(), "the renewed key must not expire at its old time: {out:?}");
@@ -85,7 +86,7 @@ fn the_primary_ships_writes_to_the_replica_after_the_lag() {
     let mut out = Vec::new();
     s.on_message(REDIS, A, acquire("a1"), &e, &mut out);
     let ship = timers(&out).into_iter().find(|t| matches!(t.2, Timer::Ship { .. })).expect("shipped");
-    assert_eq!((ship.0, ship.1, ship.3), (REDIS, 500_000, Gate::Process));
+    assert_eq!((ship.0, ship.1, ship.3), (REDIS, Micros::us(500_000), Gate::Process));
     let mut out = Vec::new();
     s.on_timer(REDIS, ship.2, &e, &mut out);
     let (from, to, payload) = sends(&out).remove(0);

@@ -1,6 +1,7 @@
 //! The client side of the recipe as inputs → effects.
 
 use super::*;
+use crate::time::Micros;
 
 fn cx(local: Micros) -> Cx<'static> {
     Cx { local, mono: local, name: "B", ttl_ms: 6_000, token: TokenKind::Counter, next_grant: 0, next_token: None }
@@ -30,14 +31,14 @@ fn feed(r: &mut Recipe, k: &mut Core, msg: Msg, at: Micros) -> (Option<Outcome>,
 /// Runs the recipe up to its first list of the children; returns the znode's seq.
 fn created(r: &mut Recipe, k: &mut Core, seq: u64, zxid: u64) -> Vec<Effect> {
     let mut out = Vec::new();
-    r.acquire(1_000, k, &cx(0), &mut out);
+    r.acquire(1_000, k, &cx(Micros::ZERO), &mut out);
     let (req, msg) = last(&out);
     assert_eq!(msg, Msg::Connect { req, timeout_ms: 6_000 });
-    let (_, out) = feed(r, k, Msg::Connected { req, session: 7 }, 10);
-    assert!(out.contains(&Effect::Timer(2_000_000, TimerKind::KeepAlive)), "pings every third of the timeout");
+    let (_, out) = feed(r, k, Msg::Connected { req, session: 7 }, Micros::us(10));
+    assert!(out.contains(&Effect::Timer(Micros::us(2_000_000), TimerKind::KeepAlive)), "pings every third of the timeout");
     let (req, msg) = last(&out);
     assert_eq!(msg, Msg::Create { req, session: 7 });
-    let (_, out) = feed(r, k, Msg::Created { req, seq, zxid }, 20);
+    let (_, out) = feed(r, k, Msg::Created { req, seq, zxid }, Micros::us(20));
     assert!(matches!(last(&out).1, Msg::GetChildren { session: 7, .. }));
     out
 }
@@ -47,7 +48,7 @@ fn holding() -> (Recipe, Core) {
     let (mut r, mut k) = (Recipe::default(), Core::default());
     let out = created(&mut r, &mut k, 3, 9);
     let (req, _) = last(&out);
-    feed(&mut r, &mut k, Msg::Children { req, children: vec![3], grant: Some(0) }, 30);
+    feed(&mut r, &mut k, Msg::Children { req, children: vec![3], grant: Some(0) }, Micros::us(30));
     (r, k)
 }
 
@@ -56,11 +57,11 @@ fn the_lowest_znode_holds_the_lock_with_its_czxid_as_token() {
     let (mut r, mut k) = (Recipe::default(), Core::default());
     let out = created(&mut r, &mut k, 3, 9);
     let (req, _) = last(&out);
-    let (o, out) = feed(&mut r, &mut k, Msg::Children { req, children: vec![3, 5], grant: Some(2) }, 30);
+    let (o, out) = feed(&mut r, &mut k, Msg::Children { req, children: vec![3, 5], grant: Some(2) }, Micros::us(30));
     assert_eq!(o, Some(Outcome::Acquired));
     // The session is counted from the send of the last request the ensemble answered (the
     // list, sent at 20 µs), on the client's clock: conservative.
-    assert_eq!(out, vec![Effect::Event(EventKind::Acquired { token: Some(9), until_local_us: 6_000_020, grant: 2 })]);
+    assert_eq!(out, vec![Effect::Event(EventKind::Acquired { token: Some(9), until_local_us: Micros::us(6_000_020), grant: 2 })]);
 }
 
 #[test]
@@ -68,13 +69,13 @@ fn a_later_znode_watches_its_predecessor_and_lists_again_when_it_goes() {
     let (mut r, mut k) = (Recipe::default(), Core::default());
     let out = created(&mut r, &mut k, 5, 11);
     let (req, _) = last(&out);
-    let (_, out) = feed(&mut r, &mut k, Msg::Children { req, children: vec![1, 3, 5], grant: None }, 30);
+    let (_, out) = feed(&mut r, &mut k, Msg::Children { req, children: vec![1, 3, 5], grant: None }, Micros::us(30));
     let (req, msg) = last(&out);
     assert_eq!(msg, Msg::Exists { req, session: 7, seq: 3 }, "the znode just below its own");
-    let (_, out) = feed(&mut r, &mut k, Msg::ExistsReply { req, exists: true }, 40);
+    let (_, out) = feed(&mut r, &mut k, Msg::ExistsReply { req, exists: true }, Micros::us(40));
     assert_eq!(out, vec![Effect::Event(EventKind::Queued { rev: 11 })]);
     assert_eq!(k.wait, Wait::Queued);
-    let (_, out) = feed(&mut r, &mut k, Msg::Deleted { seq: 3 }, 50);
+    let (_, out) = feed(&mut r, &mut k, Msg::Deleted { seq: 3 }, Micros::us(50));
     assert!(matches!(last(&out).1, Msg::GetChildren { .. }));
 }
 
@@ -83,26 +84,26 @@ fn a_session_that_expires_before_the_lock_loses_it_and_a_late_one_is_only_noted(
     let (mut r, mut k) = (Recipe::default(), Core::default());
     let out = created(&mut r, &mut k, 5, 11);
     let (req, _) = last(&out);
-    let (o, _) = feed(&mut r, &mut k, Msg::SessionExpired { req }, 30);
+    let (o, _) = feed(&mut r, &mut k, Msg::SessionExpired { req }, Micros::us(30));
     assert_eq!(o, Some(Outcome::Lost(crate::trace::Why::ExpiredBeforeLock)));
     // An answer to a ping (not awaited) only ends the session: the program goes on, and the
     // trace says it was told and did not check (once).
     let (mut r, mut k) = (Recipe::default(), Core::default());
     created(&mut r, &mut k, 5, 11);
-    let (o, out) = feed(&mut r, &mut k, Msg::SessionExpired { req: 999 }, 30);
+    let (o, out) = feed(&mut r, &mut k, Msg::SessionExpired { req: 999 }, Micros::us(30));
     assert_eq!((o, out), (Some(Outcome::Waiting), vec![Effect::Event(EventKind::NoticeIgnored { holding: false })]));
-    let (o, out) = feed(&mut r, &mut k, Msg::SessionExpired { req: 998 }, 31);
+    let (o, out) = feed(&mut r, &mut k, Msg::SessionExpired { req: 998 }, Micros::us(31));
     assert_eq!((o, out), (Some(Outcome::Waiting), vec![]));
     // A release still asks, and learns the znode went with the session.
     let mut out = Vec::new();
-    assert!(r.release(&mut k, &cx(40), &mut out));
+    assert!(r.release(&mut k, &cx(Micros::us(40)), &mut out));
     let (req, _) = last(&out);
-    let (o, out) = feed(&mut r, &mut k, Msg::SessionExpired { req }, 50);
+    let (o, out) = feed(&mut r, &mut k, Msg::SessionExpired { req }, Micros::us(50));
     assert_eq!(o, Some(Outcome::Released));
     assert_eq!(out, vec![Effect::Event(EventKind::Released { removed: false })]);
     // The next attempt opens a new session.
     let mut out = Vec::new();
-    r.acquire(1_000, &mut k, &cx(60), &mut out);
+    r.acquire(1_000, &mut k, &cx(Micros::us(60)), &mut out);
     assert!(matches!(last(&out).1, Msg::Connect { .. }));
 }
 
@@ -110,14 +111,14 @@ fn a_session_that_expires_before_the_lock_loses_it_and_a_late_one_is_only_noted(
 fn a_pong_renews_from_the_ping_it_answers() {
     let (mut r, mut k) = holding();
     let mut first = Vec::new();
-    r.on_timer(TimerKind::KeepAlive, &mut k, &cx(2_000_000), &mut first);
+    r.on_timer(TimerKind::KeepAlive, &mut k, &cx(Micros::us(2_000_000)), &mut first);
     let mut second = Vec::new();
-    r.on_timer(TimerKind::KeepAlive, &mut k, &cx(4_000_000), &mut second);
+    r.on_timer(TimerKind::KeepAlive, &mut k, &cx(Micros::us(4_000_000)), &mut second);
     // The first ping's answer arrives late, after the second was sent: it renews from 2 s.
-    let (_, out) = feed(&mut r, &mut k, Msg::Pong { req: last(&first).0 }, 4_500_000);
-    assert_eq!(out, vec![Effect::Event(EventKind::Renewed { until_local_us: 8_000_000 })]);
-    let (_, out) = feed(&mut r, &mut k, Msg::Pong { req: last(&second).0 }, 4_600_000);
-    assert_eq!(out, vec![Effect::Event(EventKind::Renewed { until_local_us: 10_000_000 })]);
+    let (_, out) = feed(&mut r, &mut k, Msg::Pong { req: last(&first).0 }, Micros::us(4_500_000));
+    assert_eq!(out, vec![Effect::Event(EventKind::Renewed { until_local_us: Micros::us(8_000_000) })]);
+    let (_, out) = feed(&mut r, &mut k, Msg::Pong { req: last(&second).0 }, Micros::us(4_600_000));
+    assert_eq!(out, vec![Effect::Event(EventKind::Renewed { until_local_us: Micros::us(10_000_000) })]);
 }
 
 #[test]
@@ -127,12 +128,12 @@ fn a_program_that_ends_closes_its_session_and_pings_no_more() {
     r.close(&mut k, &mut out);
     assert!(matches!(last(&out).1, Msg::Close { session: 7, .. }), "{out:?}");
     let mut out = Vec::new();
-    assert_eq!(r.on_timer(TimerKind::KeepAlive, &mut k, &cx(2_000_000), &mut out), Some(Outcome::Waiting));
+    assert_eq!(r.on_timer(TimerKind::KeepAlive, &mut k, &cx(Micros::us(2_000_000)), &mut out), Some(Outcome::Waiting));
     assert!(out.is_empty(), "no session, no ping: {out:?}");
     // A session the ensemble said had expired is not closed again.
     let (mut r, mut k) = (Recipe::default(), Core::default());
     created(&mut r, &mut k, 3, 9);
-    feed(&mut r, &mut k, Msg::SessionExpired { req: 999 }, 30);
+    feed(&mut r, &mut k, Msg::SessionExpired { req: 999 }, Micros::us(30));
     let mut out = Vec::new();
     r.close(&mut k, &mut out);
     assert!(out.is_empty(), "{out:?}");

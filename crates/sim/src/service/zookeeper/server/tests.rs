@@ -127,13 +127,13 @@ fn a_silent_session_expires_on_the_leader_and_takes_its_znode_with_it() {
     let (sa, _) = join(&mut z, A, &e);
     let out = ask(&mut z, A, Msg::GetChildren { req: 3, session: sa }, &e);
     let (at, check) = check_of(&out, sa);
-    assert_eq!(at, 6_000_000, "A was last heard at 0: its session expires 6 s later");
+    assert_eq!(at, Micros::us(6_000_000), "A was last heard at 0: its session expires 6 s later");
     let (sb, _) = join(&mut z, B, &e);
     ask(&mut z, B, Msg::Exists { req: 4, session: sb, seq: 0 }, &e);
-    e.now = 3_000_000;
+    e.now = Micros::us(3_000_000);
     let out = ask(&mut z, B, Msg::Ping { req: 5, session: sb }, &e);
     assert_eq!(reply(&out, B), Msg::Pong { req: 5 });
-    assert_eq!(check_of(&out, sb).0, 9_000_000, "a ping moves B's expiry");
+    assert_eq!(check_of(&out, sb).0, Micros::us(9_000_000), "a ping moves B's expiry");
     e.now = at;
     let all = expire(&mut z, check, A, &e);
     assert!(records(&all).contains(&Record::KeyClose { handle: 0, end: KeyEnd::Expired }), "{all:?}");
@@ -154,7 +154,7 @@ fn followers_do_not_answer_clients_and_no_majority_means_no_leader() {
     e.down = vec![ZK1, ZK2];
     let mut out = Vec::new();
     z.on_timer(Timer::Election, &e, &mut out);
-    assert_eq!(events(&out), vec![(ZK1, EventKind::NoQuorum { since_us: 0 })]);
+    assert_eq!(events(&out), vec![(ZK1, EventKind::NoQuorum { since_us: Micros::ZERO })]);
     assert_eq!(z.contact(), Some(ZK1), "with no leader clients still try the first server");
 }
 
@@ -184,7 +184,7 @@ fn a_leader_back_within_the_election_timeout_checks_sessions_again() {
     assert!(out.is_empty());
     // It restarts and still leads after the election timeout: every session is checked again.
     e.down = vec![];
-    e.now = at + 1_000_000;
+    e.now = at + Micros::us(1_000_000);
     let mut out = Vec::new();
     z.on_timer(Timer::Election, &e, &mut out);
     let (when, check) = check_of(&out, sa);
@@ -277,14 +277,14 @@ fn an_expired_holders_znode_is_kept_for_the_lock_delay_and_a_close_is_not() {
     e.now = at;
     ask(&mut z, B, Msg::Ping { req: 5, session: sb }, &e);
     let all = expire(&mut z, check, A, &e);
-    assert!(events(&all).contains(&(ZK1, EventKind::LockDelayed { client: A, until_us: 11_000_000 })), "{all:?}");
+    assert!(events(&all).contains(&(ZK1, EventKind::LockDelayed { client: A, until_us: Micros::us(11_000_000) })), "{all:?}");
     assert_eq!(records(&all), vec![Record::GrantEnded { grant: 0 }], "A's grant ends; its znode stays");
     assert!(sends(&all).iter().all(|(_, to, _)| *to != B), "B's watch does not fire yet: {all:?}");
     // B lists /lock during the delay: A's znode is still the lowest.
     let out = ask(&mut z, B, Msg::GetChildren { req: 6, session: sb }, &e);
     assert_eq!(reply(&out, B), Msg::Children { req: 6, children: vec![seq_a, seq_b], grant: None });
     let (end, timer) = delay_end(&all);
-    assert_eq!(end, 11_000_000);
+    assert_eq!(end, Micros::us(11_000_000));
     // A's session has gone: it cannot delete the znode kept for it.
     let out = ask(&mut z, A, Msg::Delete { req: 7, session: sa, seq: seq_a }, &e);
     assert_eq!(reply(&out, A), Msg::SessionExpired { req: 7 });
@@ -319,18 +319,18 @@ fn a_waiters_expiry_is_not_delayed_and_a_new_leader_starts_the_delay_again() {
     assert!(records(&all).contains(&Record::KeyClose { handle: seq_b, end: KeyEnd::Expired }), "{all:?}");
     assert!(!events(&all).iter().any(|x| matches!(x.1, EventKind::LockDelayed { .. })), "B held nothing");
     let all = expire(&mut z, check_a, A, &e);
-    assert!(events(&all).contains(&(ZK1, EventKind::LockDelayed { client: A, until_us: 11_000_000 })), "{all:?}");
+    assert!(events(&all).contains(&(ZK1, EventKind::LockDelayed { client: A, until_us: Micros::us(11_000_000) })), "{all:?}");
     // zk1 fails at 8 s; zk2 leads after the election timeout and holds A's znode back 5 s more.
-    e.now = 8_000_000;
+    e.now = Micros::us(8_000_000);
     e.down = vec![ZK1];
     let mut out = Vec::new();
     z.on_fault(ServerFault::Crashed(ZK1), &e, &mut out);
-    e.now = 9_000_000;
+    e.now = Micros::us(9_000_000);
     let mut out = Vec::new();
     z.on_timer(Timer::Election, &e, &mut out);
     assert_eq!(events(&out), vec![(ZK2, EventKind::LeaderElected { leases: 0 })]);
     let (end, timer) = delay_end(&out);
-    assert_eq!(end, 14_000_000, "the delay starts again on zk2, whole");
+    assert_eq!(end, Micros::us(14_000_000), "the delay starts again on zk2, whole");
     e.now = end;
     let mut out = Vec::new();
     z.on_timer(timer, &e, &mut out);
