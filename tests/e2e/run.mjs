@@ -557,6 +557,7 @@ await test('the editor: every lock service\'s settings, and every kind of fault 
     ['consensus-fenced', 'Lock service (etcd-like consensus)', ['Lease TTL', 'Members', 'Election timeout', 'Check its key after the wait', "Lock-delay (Chubby's)"]],
     ['zookeeper-fenced', 'Lock service (ZooKeeper)', ['Session timeout', 'Servers', 'Election timeout', "Lock-delay (Chubby's)"]],
     ['k8s-lease-paused-leader', 'Lock service (Kubernetes Lease)', ['Lease duration', 'Renew deadline', 'Retry period']],
+    ['github-fileserver-pair', 'Failover pair (Pacemaker, Heartbeat)', ['Heartbeat every', 'Deadtime', 'STONITH timeout', 'Fence before taking over']],
     ['db-transaction', null, []],
   ];
   const kinds = new Set();
@@ -580,11 +581,17 @@ await test('the editor: every lock service\'s settings, and every kind of fault 
       await page.press('#f-renewdeadline', 'Enter');
       await page.waitForFunction(() => /renew deadline 10 s → 12 s/.test(document.querySelector('p.notice')?.textContent || ''));
     }
+    if (id.startsWith('github')) {
+      await page.fill('#f-stonithtimeout', '30000');
+      await page.press('#f-stonithtimeout', 'Enter');
+      await page.waitForFunction(() => /stonith timeout 60 s → 30 s/.test(document.querySelector('p.notice')?.textContent || ''));
+    }
     await page.keyboard.press('ArrowRight');
     const offered = await page.locator('.add-fault select[aria-label="Kind of fault"] option').evaluateAll((os) => os.map((o) => o.value));
     expect(offered.includes('pause') && offered.includes('partition') && offered.includes('drop') && offered.includes('drift'), `${id}: ${offered}`);
     expect(offered.includes('failover') === (id === 'failover-lost-lock'), `${id}: a failover only with a replica: ${offered}`);
-    expect(offered.includes('disk_stall') === (legend !== null), `${id}: a disk stall only with a lock server: ${offered}`);
+    // A fence device has no disk to stall (its lanes are the pair's only servers).
+    expect(offered.includes('disk_stall') === (legend !== null && !id.startsWith('github')), `${id}: a disk stall only with a lock server: ${offered}`);
     for (const kind of offered) {
       kinds.add(kind);
       const before = await page.locator('.faults li.fault').count();

@@ -12,6 +12,7 @@
 
 use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, GrantFx, Lease, Outcome, TimerKind, NO_LEASE_US};
+use crate::service::LockClient;
 use crate::time::Micros;
 use crate::trace::{ActorId, EventKind};
 use crate::wire::pacemaker::{Event, Msg};
@@ -63,40 +64,6 @@ impl Node {
         Node { t, names, lanes: None, peer, heard_mono: Micros::ZERO, active: false, wants: false, releasing: false }
     }
 
-    /// Its program asks to run the resource: the next heartbeat decides (the first, at once).
-    pub fn acquire(&mut self, cx: &Cx, out: &mut Vec<Effect>) {
-        self.wants = true;
-        if self.lanes.is_none() {
-            let me = usize::from(self.names[0] != cx.name);
-            self.lanes = Some((me, 1 - me));
-            self.heard_mono = cx.mono;
-            out.push(Effect::Timer(Micros::ZERO, TimerKind::KeepAlive));
-        }
-    }
-
-    /// Its program gives the resource up: its next heartbeats say standby.
-    pub fn release(&mut self, k: &mut Core, out: &mut Vec<Effect>) -> bool {
-        let Some(lease) = k.lease.take() else { return false };
-        (self.active, self.releasing) = (false, true);
-        out.push(Effect::Event(EventKind::Releasing));
-        out.push(Effect::Grant(GrantFx::Released { grant: lease.grant }));
-        out.push(Effect::Timer(Micros::ZERO, TimerKind::Retry));
-        true
-    }
-
-    /// Its program has ended: it gives the resource up, if it ran it (its grant ends here; it
-    /// has no lease to run out later), and leaves the cluster cleanly, so that its peer does not
-    /// fence it.
-    pub fn close(&mut self, k: &mut Core, out: &mut Vec<Effect>) {
-        if let Some(lease) = k.lease.take() {
-            self.active = false;
-            out.push(Effect::Grant(GrantFx::Released { grant: lease.grant }));
-        }
-        if let Some((_, peer)) = self.lanes.take() {
-            out.push(Effect::Send(Dest::Node(peer), Payload::Pacemaker(Msg::Leaving)));
-        }
-    }
-
     /// Whether it may become active now.
     fn may_take(&self, me: ActorId) -> bool {
         match self.peer {
@@ -125,9 +92,46 @@ impl Node {
         let req = k.request();
         out.push(Effect::Send(Dest::Node(2 + peer), Payload::Pacemaker(Msg::PowerOff { req })));
     }
+}
+
+/// A node sends its heartbeats by itself (validation refuses a renew step).
+impl LockClient for Node {
+    /// Its program asks to run the resource: the next heartbeat decides (the first, at once).
+    fn acquire(&mut self, _timeout_ms: u64, _k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
+        self.wants = true;
+        if self.lanes.is_none() {
+            let me = usize::from(self.names[0] != cx.name);
+            self.lanes = Some((me, 1 - me));
+            self.heard_mono = cx.mono;
+            out.push(Effect::Timer(Micros::ZERO, TimerKind::KeepAlive));
+        }
+    }
+
+    /// Its program gives the resource up: its next heartbeats say standby.
+    fn release(&mut self, k: &mut Core, _cx: &Cx, out: &mut Vec<Effect>) -> bool {
+        let Some(lease) = k.lease.take() else { return false };
+        (self.active, self.releasing) = (false, true);
+        out.push(Effect::Event(EventKind::Releasing));
+        out.push(Effect::Grant(GrantFx::Released { grant: lease.grant }));
+        out.push(Effect::Timer(Micros::ZERO, TimerKind::Retry));
+        true
+    }
+
+    /// Its program has ended: it gives the resource up, if it ran it (its grant ends here; it
+    /// has no lease to run out later), and leaves the cluster cleanly, so that its peer does not
+    /// fence it.
+    fn close(&mut self, k: &mut Core, out: &mut Vec<Effect>) {
+        if let Some(lease) = k.lease.take() {
+            self.active = false;
+            out.push(Effect::Grant(GrantFx::Released { grant: lease.grant }));
+        }
+        if let Some((_, peer)) = self.lanes.take() {
+            out.push(Effect::Send(Dest::Node(peer), Payload::Pacemaker(Msg::Leaving)));
+        }
+    }
 
     /// Each keepalive: check the peer's silence, decide, send the heartbeat.
-    pub fn on_timer(&mut self, kind: TimerKind, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
+    fn on_timer(&mut self, kind: TimerKind, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
         match kind {
             TimerKind::Retry if self.releasing => {
                 self.releasing = false;
@@ -157,7 +161,7 @@ impl Node {
     }
 
     /// Its peer's heartbeats and farewell, and the fence device's answer.
-    pub fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
+    fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
         let Payload::Pacemaker(m) = p else { return None };
         let (me, peer) = self.lanes?;
         match (*m, self.peer) {

@@ -4,8 +4,9 @@
 //! ends with its power. A device is an actor on the network like the nodes: a request that
 //! cannot reach it is lost, as GitHub's STONITH requests were in the network freeze (2012).
 
-use crate::actor::{Effect, Out};
+use crate::actor::{Effect, Env, Out};
 use crate::msg::{Dest, Payload};
+use crate::service::LockServer;
 use crate::trace::ActorId;
 use crate::wire::pacemaker::{Event, Msg};
 
@@ -22,10 +23,13 @@ pub struct Fences {
     pub devices: [ActorId; 2],
 }
 
-impl Fences {
+/// The fence devices keep nothing: a crash or pause of one loses nothing but its answers.
+impl LockServer for Fences {
+    type Timer = Timer;
+
     /// Where a node's message goes: `Node(i)` is node `i` of the pair, `Node(2 + i)` its fence
     /// device.
-    pub fn route(&self, dest: Dest) -> Option<ActorId> {
+    fn route(&self, dest: Dest) -> Option<ActorId> {
         match dest {
             Dest::Node(i) if i < 2 => Some(self.nodes[i]),
             Dest::Node(i) if i < 4 => Some(self.devices[i - 2]),
@@ -34,7 +38,7 @@ impl Fences {
     }
 
     /// Device `at` is asked to cut its node's power.
-    pub fn on_message(&mut self, at: ActorId, from: ActorId, payload: Payload, out: &mut Out<Timer>) {
+    fn on_message(&mut self, at: ActorId, from: ActorId, payload: Payload, _env: &dyn Env, out: &mut Out<Timer>) {
         let Payload::Pacemaker(Msg::PowerOff { req }) = payload else { return };
         let Some(i) = self.devices.iter().position(|&d| d == at) else { return };
         let node = self.nodes[i];

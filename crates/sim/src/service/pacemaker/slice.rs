@@ -2,13 +2,10 @@
 //! are their fence devices.
 
 use super::client::{Node, Timing};
-use super::server::{Fences, Timer};
-use crate::actor::{Env, Out};
-use crate::msg::{Dest, Payload};
-use crate::proto::{Core, Cx, Effect, Outcome, TimerKind};
+use super::server::Fences;
 use crate::scenario::pacemaker::FENCES;
 use crate::scenario::Scenario;
-use crate::service::{LockClient, LockServer, Pacemaker, Slice};
+use crate::service::{Pacemaker, Slice};
 use crate::time::{from_ms, Micros};
 use crate::trace::{ActorId, EventKind, Role};
 
@@ -43,41 +40,5 @@ impl Slice for Pacemaker {
 
     fn narrate(sc: &Scenario, me: &str, kind: &EventKind, _name: &dyn Fn(ActorId) -> String) -> Option<String> {
         super::words::narrate(sc, me, kind)
-    }
-}
-
-/// The fence devices keep nothing: a crash or pause of one loses nothing but its answers.
-impl LockServer for Fences {
-    type Timer = Timer;
-
-    fn route(&self, dest: Dest) -> Option<ActorId> {
-        Fences::route(self, dest)
-    }
-
-    fn on_message(&mut self, at: ActorId, from: ActorId, payload: Payload, _env: &dyn Env, out: &mut Out<Timer>) {
-        Fences::on_message(self, at, from, payload, out)
-    }
-}
-
-/// A node sends its heartbeats by itself (validation refuses a renew step).
-impl LockClient for Node {
-    fn acquire(&mut self, _timeout_ms: u64, _k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
-        Node::acquire(self, cx, out)
-    }
-
-    fn release(&mut self, k: &mut Core, _cx: &Cx, out: &mut Vec<Effect>) -> bool {
-        Node::release(self, k, out)
-    }
-
-    fn close(&mut self, k: &mut Core, out: &mut Vec<Effect>) {
-        Node::close(self, k, out)
-    }
-
-    fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
-        Node::on_message(self, p, k, cx, out)
-    }
-
-    fn on_timer(&mut self, kind: TimerKind, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
-        Node::on_timer(self, kind, k, cx, out)
     }
 }

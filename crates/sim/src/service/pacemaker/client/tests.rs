@@ -1,6 +1,7 @@
 //! A node as inputs → effects: Heartbeat's and Pacemaker's rules, one by one.
 
 use super::*;
+use crate::service::LockClient;
 use crate::scenario::TokenKind;
 use crate::trace::ServiceEvent;
 use crate::time::Micros;
@@ -35,7 +36,7 @@ fn hear(n: &mut Node, k: &mut Core, m: Msg, name: &'static str, at: Micros) -> (
 fn started(name: &'static str, fence_first: bool) -> (Node, Core) {
     let (mut n, k) = (node(fence_first), Core::default());
     let mut out = Vec::new();
-    n.acquire(&cx(name, Micros::ZERO), &mut out);
+    n.acquire(0, &mut Core::default(), &cx(name, Micros::ZERO), &mut out);
     assert_eq!(out, vec![Effect::Timer(Micros::ZERO, TimerKind::KeepAlive)], "the first heartbeat is at once");
     (n, k)
 }
@@ -118,7 +119,7 @@ fn a_peer_that_leaves_cleanly_is_not_fenced_and_a_release_hands_the_resource_ove
     let (mut a, mut ka) = started("A", false);
     tick(&mut a, &mut ka, "A", Micros::ZERO);
     let mut out = Vec::new();
-    assert!(a.release(&mut ka, &mut out));
+    assert!(a.release(&mut ka, &cx("A", Micros::ZERO), &mut out));
     assert!(matches!(&out[..], [Effect::Event(EventKind::Releasing), Effect::Grant(GrantFx::Released { grant: 5 }), Effect::Timer(Micros::ZERO, TimerKind::Retry)]));
     let mut out = Vec::new();
     assert_eq!(a.on_timer(TimerKind::Retry, &mut ka, &cx("A", Micros::ZERO), &mut out), Some(Outcome::Released));
