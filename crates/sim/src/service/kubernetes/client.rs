@@ -14,6 +14,7 @@ use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, Lease, Outcome, TimerKind, SCRIPT_TIMEOUT_MS};
 use crate::rng::Rng;
 use crate::scenario::TokenKind;
+use crate::service::LockClient;
 use crate::time::{Micros, MS};
 use crate::trace::EventKind;
 use crate::wire::kubernetes::{Event, Msg, Record};
@@ -61,13 +62,6 @@ impl Elector {
         }
     }
 
-    /// How long a candidate waits between tries: RetryPeriod, plus up to `JITTER_FACTOR` of it
-    /// (client-go's `wait.JitterUntil`).
-    pub fn retry_delay(&self, rng: &mut Rng) -> Micros {
-        let jitter_ms = (self.t.retry_us / MS) as f64 * super::JITTER_FACTOR;
-        self.t.retry_us + rng.range_inclusive(0, (jitter_ms as i64 - 1).max(0)) * MS
-    }
-
     /// Whether the record it last saw names it (client-go's `IsLeader`).
     fn is_leader(&self, cx: &Cx) -> bool {
         self.observed.as_ref().is_some_and(|(r, _)| r.holder == cx.name)
@@ -77,25 +71,6 @@ impl Elector {
     /// clock (client-go's `isLeaseValid`).
     fn lease_valid(&self, cx: &Cx) -> bool {
         self.observed.is_some() && self.observed_mono + self.t.lease_us > cx.mono
-    }
-
-    /// One try (`tryAcquireOrRenew`): read the Lease.
-    pub fn acquire(&mut self, timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
-        k.send(Dest::Lock, |req| Payload::Kubernetes(Box::new(Msg::Get { req })), Some(timeout_ms), cx, out);
-    }
-
-    /// Gives the Lease up (client-go's `release`, with `ReleaseOnCancel`): an empty holder. A
-    /// client that the Lease no longer names has nothing to give up.
-    pub fn release(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool {
-        if !self.leading || !self.is_leader(cx) {
-            return false;
-        }
-        let Some((r, rv)) = self.observed.clone() else { return false };
-        (self.leading, self.round, self.trying, self.releasing) = (false, None, None, true);
-        let record = Record { holder: String::new(), renew_local: cx.local, ..r };
-        out.push(Effect::Event(EventKind::Releasing));
-        k.send(Dest::Lock, |req| Payload::Kubernetes(Box::new(Msg::Update { req, rv, record })), Some(SCRIPT_TIMEOUT_MS), cx, out);
-        true
     }
 
     /// The record this candidate writes to hold the Lease, after `old`.
@@ -135,11 +110,87 @@ impl Elector {
         }
     }
 
+    fn write(&mut self, k: &mut Core, make: impl FnOnce(u64, Record) -> Msg, record: Record, cx: &Cx, out: &mut Vec<Effect>) {
+        self.sent = Some(record.clone());
+        k.send(Dest::Lock, |req| Payload::Kubernetes(Box::new(make(req, record))), Some(SCRIPT_TIMEOUT_MS), cx, out);
+    }
+
+    /// It has written itself in: it leads, and its renew loop starts at once with a first round
+    /// (client-go's `renew` runs its first try immediately).
+    fn elected(&mut self, rv: u64, grant: Option<usize>, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Outcome {
+        self.leading = true;
+        if let Some(r) = self.sent.clone() {
+            self.observed = Some((r, rv));
+            self.observed_mono = cx.mono;
+        }
+        let token = (cx.token == TokenKind::Counter).then(|| self.sent.as_ref().map_or(0, |r| r.transitions));
+        let grant = grant.unwrap_or(cx.next_grant);
+        let until_local = cx.local + self.t.renew_deadline_us;
+        out.push(Effect::Event(EventKind::Acquired { token, until_local_us: until_local, grant }));
+        k.lease = Some(Lease { owner: String::new(), token, grant, until_local });
+        self.round = Some(cx.mono + self.t.renew_deadline_us);
+        self.renew_try(k, cx, out);
+        if !self.ticking {
+            self.ticking = true;
+            out.push(Effect::Timer(self.t.retry_us, TimerKind::KeepAlive));
+        }
+        Outcome::Acquired
+    }
+
+    /// A try went through: the record it sent is what it has seen, and the round is over. If
+    /// the Lease had lost its holder meanwhile, it holds a new grant now, with its token.
+    fn renewed(&mut self, rv: u64, grant: Option<usize>, cx: &Cx, k: &mut Core, out: &mut Vec<Effect>) {
+        if let Some(r) = self.sent.clone() {
+            self.observed = Some((r, rv));
+            self.observed_mono = cx.mono;
+        }
+        self.round = None;
+        let until_local = cx.local + self.t.retry_us + self.t.renew_deadline_us;
+        let token = self.sent.as_ref().map(|r| r.transitions);
+        if let Some(l) = &mut k.lease {
+            l.until_local = until_local;
+            if let Some(g) = grant.filter(|&g| g != l.grant) {
+                l.grant = g;
+                l.token = token.filter(|_| cx.token == TokenKind::Counter);
+            }
+            out.push(Effect::Event(EventKind::Renewed { until_local_us: until_local }));
+        }
+    }
+}
+
+/// A leader renews its Lease by itself, every retry period (validation refuses a renew step).
+impl LockClient for Elector {
+    /// How long a candidate waits between tries: RetryPeriod, plus up to `JITTER_FACTOR` of it
+    /// (client-go's `wait.JitterUntil`).
+    fn retry_delay(&self, _retry_ms: u64, rng: &mut Rng) -> Micros {
+        let jitter_ms = (self.t.retry_us / MS) as f64 * super::JITTER_FACTOR;
+        self.t.retry_us + rng.range_inclusive(0, (jitter_ms as i64 - 1).max(0)) * MS
+    }
+
+    /// One try (`tryAcquireOrRenew`): read the Lease.
+    fn acquire(&mut self, timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
+        k.send(Dest::Lock, |req| Payload::Kubernetes(Box::new(Msg::Get { req })), Some(timeout_ms), cx, out);
+    }
+
+    /// Gives the Lease up (client-go's `release`, with `ReleaseOnCancel`): an empty holder. A
+    /// client that the Lease no longer names has nothing to give up.
+    fn release(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool {
+        if !self.leading || !self.is_leader(cx) {
+            return false;
+        }
+        let Some((r, rv)) = self.observed.clone() else { return false };
+        (self.leading, self.round, self.trying, self.releasing) = (false, None, None, true);
+        let record = Record { holder: String::new(), renew_local: cx.local, ..r };
+        out.push(Effect::Event(EventKind::Releasing));
+        k.send(Dest::Lock, |req| Payload::Kubernetes(Box::new(Msg::Update { req, rv, record })), Some(SCRIPT_TIMEOUT_MS), cx, out);
+        true
+    }
+
     /// The leader's renew loop (client-go's `renew`): a round of tries every RetryPeriod until
     /// one succeeds or RenewDeadline has passed since the round began, by its monotonic clock;
     /// then it stops leading. A round begins when its timer fires, so a leader that was paused
     /// between rounds begins a fresh one on waking.
-    pub fn on_timer(&mut self, kind: TimerKind, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
+    fn on_timer(&mut self, kind: TimerKind, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
         if kind != TimerKind::KeepAlive {
             return None;
         }
@@ -162,7 +213,7 @@ impl Elector {
     }
 
     /// The API server's answers; `None` for any other message.
-    pub fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
+    fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
         let Payload::Kubernetes(m) = p else { return None };
         let tried = |req: u64| self.trying == Some(req);
         Some(match &**m {
@@ -226,53 +277,6 @@ impl Elector {
             }
             _ => Outcome::Waiting,
         })
-    }
-
-    fn write(&mut self, k: &mut Core, make: impl FnOnce(u64, Record) -> Msg, record: Record, cx: &Cx, out: &mut Vec<Effect>) {
-        self.sent = Some(record.clone());
-        k.send(Dest::Lock, |req| Payload::Kubernetes(Box::new(make(req, record))), Some(SCRIPT_TIMEOUT_MS), cx, out);
-    }
-
-    /// It has written itself in: it leads, and its renew loop starts at once with a first round
-    /// (client-go's `renew` runs its first try immediately).
-    fn elected(&mut self, rv: u64, grant: Option<usize>, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Outcome {
-        self.leading = true;
-        if let Some(r) = self.sent.clone() {
-            self.observed = Some((r, rv));
-            self.observed_mono = cx.mono;
-        }
-        let token = (cx.token == TokenKind::Counter).then(|| self.sent.as_ref().map_or(0, |r| r.transitions));
-        let grant = grant.unwrap_or(cx.next_grant);
-        let until_local = cx.local + self.t.renew_deadline_us;
-        out.push(Effect::Event(EventKind::Acquired { token, until_local_us: until_local, grant }));
-        k.lease = Some(Lease { owner: String::new(), token, grant, until_local });
-        self.round = Some(cx.mono + self.t.renew_deadline_us);
-        self.renew_try(k, cx, out);
-        if !self.ticking {
-            self.ticking = true;
-            out.push(Effect::Timer(self.t.retry_us, TimerKind::KeepAlive));
-        }
-        Outcome::Acquired
-    }
-
-    /// A try went through: the record it sent is what it has seen, and the round is over. If
-    /// the Lease had lost its holder meanwhile, it holds a new grant now, with its token.
-    fn renewed(&mut self, rv: u64, grant: Option<usize>, cx: &Cx, k: &mut Core, out: &mut Vec<Effect>) {
-        if let Some(r) = self.sent.clone() {
-            self.observed = Some((r, rv));
-            self.observed_mono = cx.mono;
-        }
-        self.round = None;
-        let until_local = cx.local + self.t.retry_us + self.t.renew_deadline_us;
-        let token = self.sent.as_ref().map(|r| r.transitions);
-        if let Some(l) = &mut k.lease {
-            l.until_local = until_local;
-            if let Some(g) = grant.filter(|&g| g != l.grant) {
-                l.grant = g;
-                l.token = token.filter(|_| cx.token == TokenKind::Counter);
-            }
-            out.push(Effect::Event(EventKind::Renewed { until_local_us: until_local }));
-        }
     }
 }
 

@@ -4,7 +4,8 @@
 //! new grant, numbered by the driver; a renewal extends its term by the lease duration.
 
 use crate::actor::{next_grant, Effect, Env, Out, Record as Fact};
-use crate::msg::Payload;
+use crate::msg::{Dest, Payload};
+use crate::service::LockServer;
 use crate::time::{from_ms, Micros};
 use crate::trace::{ActorId, Grant, KeyEnd};
 use crate::wire::kubernetes::{Change, Event, Msg, Record};
@@ -44,41 +45,6 @@ pub struct ApiServer {
 impl ApiServer {
     pub fn new(me: ActorId, cfg: Settings) -> ApiServer {
         ApiServer { me, cfg, lease: None, rv: 0 }
-    }
-
-    /// Where a client's request goes.
-    pub fn contact(&self) -> ActorId {
-        self.me
-    }
-
-    pub fn on_message(&mut self, from: ActorId, payload: Payload, env: &dyn Env, out: &mut Out<Timer>) {
-        let Payload::Kubernetes(msg) = payload else { return };
-        let me = self.me;
-        let reply = |msg| Effect::Send { from: me, to: from, payload: Payload::Kubernetes(Box::new(msg)) };
-        match *msg {
-            Msg::Get { req } => {
-                let lease = self.lease.as_ref().map(|s| (s.record.clone(), s.rv));
-                out.push(reply(Msg::Got { req, lease }));
-            }
-            Msg::Create { req, record } if self.lease.is_none() => {
-                let grant = self.write(from, record, env, out);
-                out.push(reply(Msg::Done { req, rv: self.rv, grant }));
-            }
-            Msg::Update { req, rv, record } if self.lease.as_ref().is_some_and(|s| s.rv == rv) => {
-                let grant = self.write(from, record, env, out);
-                out.push(reply(Msg::Done { req, rv: self.rv, grant }));
-            }
-            Msg::Create { req, .. } | Msg::Update { req, .. } => {
-                let sent = match *msg {
-                    Msg::Update { rv, .. } => Some(rv),
-                    _ => None,
-                };
-                let rv = self.lease.as_ref().map(|s| s.rv);
-                out.push(Effect::Event { actor: me, kind: Event::Conflict { client: from, sent, rv }.into() });
-                out.push(reply(Msg::Conflict { req }));
-            }
-            _ => {}
-        }
     }
 
     /// Stores `record`, written by `client`; the grant the writer now holds, if any.
@@ -143,6 +109,50 @@ impl ApiServer {
         };
         out.push(Effect::Record(Fact::Grant(Box::new(grant))));
         g
+    }
+}
+
+/// The Lease is kept in etcd: a crash or pause of the API server loses nothing (no `on_fault`),
+/// and the API server has no timers.
+impl LockServer for ApiServer {
+    type Timer = Timer;
+
+    /// Where a client's request goes.
+    fn route(&self, dest: Dest) -> Option<ActorId> {
+        match dest {
+            Dest::Lock => Some(self.me),
+            Dest::Leader | Dest::Node(_) | Dest::Resource => None,
+        }
+    }
+
+    fn on_message(&mut self, _at: ActorId, from: ActorId, payload: Payload, env: &dyn Env, out: &mut Out<Timer>) {
+        let Payload::Kubernetes(msg) = payload else { return };
+        let me = self.me;
+        let reply = |msg| Effect::Send { from: me, to: from, payload: Payload::Kubernetes(Box::new(msg)) };
+        match *msg {
+            Msg::Get { req } => {
+                let lease = self.lease.as_ref().map(|s| (s.record.clone(), s.rv));
+                out.push(reply(Msg::Got { req, lease }));
+            }
+            Msg::Create { req, record } if self.lease.is_none() => {
+                let grant = self.write(from, record, env, out);
+                out.push(reply(Msg::Done { req, rv: self.rv, grant }));
+            }
+            Msg::Update { req, rv, record } if self.lease.as_ref().is_some_and(|s| s.rv == rv) => {
+                let grant = self.write(from, record, env, out);
+                out.push(reply(Msg::Done { req, rv: self.rv, grant }));
+            }
+            Msg::Create { req, .. } | Msg::Update { req, .. } => {
+                let sent = match *msg {
+                    Msg::Update { rv, .. } => Some(rv),
+                    _ => None,
+                };
+                let rv = self.lease.as_ref().map(|s| s.rv);
+                out.push(Effect::Event { actor: me, kind: Event::Conflict { client: from, sent, rv }.into() });
+                out.push(reply(Msg::Conflict { req }));
+            }
+            _ => {}
+        }
     }
 }
 

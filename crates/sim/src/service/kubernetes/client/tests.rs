@@ -201,7 +201,7 @@ fn a_release_writes_an_empty_holder() {
 fn the_retry_delay_is_the_period_with_up_to_1_2_of_it_in_jitter() {
     let e = Elector::new(t());
     let mut rng = Rng::new(7);
-    let delays: Vec<Micros> = (0..200).map(|_| e.retry_delay(&mut rng)).collect();
+    let delays: Vec<Micros> = (0..200).map(|_| e.retry_delay(0, &mut rng)).collect();
     assert!(delays.iter().all(|&d| (2 * S..2 * S + Micros::us(2_400_000)).contains(&d)));
     assert!(delays.iter().any(|&d| d > 4 * S), "the jitter reaches past 2 s");
 }

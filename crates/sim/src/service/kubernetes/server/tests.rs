@@ -19,7 +19,7 @@ fn rec(holder: &str, transitions: u64) -> Record {
 
 fn ask(s: &mut ApiServer, env: &FakeEnv, from: ActorId, m: Msg) -> Out<Timer> {
     let mut out = Vec::new();
-    s.on_message(from, Payload::Kubernetes(Box::new(m)), env, &mut out);
+    s.on_message(0, from, Payload::Kubernetes(Box::new(m)), env, &mut out);
     out
 }
 
