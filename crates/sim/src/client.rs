@@ -125,7 +125,7 @@ impl Client {
             match step {
                 Step::Acquire { timeout_ms, .. } => {
                     self.core.attempt = 0;
-                    self.core.owner = format!("{:016x}", self.rng.next_u64());
+                    self.core.owner = self.rng.next_u64();
                     self.try_acquire(timeout_ms, cx, out);
                     return;
                 }

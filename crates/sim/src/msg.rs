@@ -35,9 +35,14 @@ pub struct Write {
     pub effect: Option<String>,
 }
 
-/// The first eight characters of an owner value, for narration.
-pub fn short(owner: &str) -> &str {
-    crate::trace::Short::of(owner).len_of(owner)
+/// The first eight characters of a value, for narration.
+pub fn short(value: &str) -> &str {
+    crate::trace::Short::of(value).len_of(value)
+}
+
+/// The first eight of an owner value's 16 hex digits (as Redis holds it: [`Entry::text`]).
+fn short_owner(owner: u64) -> String {
+    format!("{:08x}", owner >> 32)
 }
 
 /// The primary's replication stream applying a key's new state: the value set (its first
@@ -128,7 +133,7 @@ macro_rules! payload {
             },
             /// The primary's replication stream: the key's new state (`None`: deleted).
             Replicate {
-                key: String,
+                key: &'static str,
                 entry: Option<Box<Entry>>,
             },
             $($(
@@ -151,17 +156,17 @@ macro_rules! payload {
                 match self {
                     Payload::Redis { cmd, .. } => match cmd {
                         RedisCmd::Acquire { owner, ttl_ms, incr } => {
-                            let base = format!("SET lock {} NX PX {ttl_ms}", short(owner));
+                            let base = format!("SET lock {} NX PX {ttl_ms}", short_owner(*owner));
                             if *incr {
                                 format!("{base} + INCR lock:fence")
                             } else {
                                 base
                             }
                         }
-                        RedisCmd::Release { owner, compare: true } => format!("compare-and-delete lock {}", short(owner)),
+                        RedisCmd::Release { owner, compare: true } => format!("compare-and-delete lock {}", short_owner(*owner)),
                         RedisCmd::Release { compare: false, .. } => "DEL lock".into(),
                         RedisCmd::Renew { owner, ttl_ms, compare: true } => {
-                            format!("compare-and-extend lock {} {ttl_ms}", short(owner))
+                            format!("compare-and-extend lock {} {ttl_ms}", short_owner(*owner))
                         }
                         RedisCmd::Renew { ttl_ms, compare: false, .. } => format!("PEXPIRE lock {ttl_ms}"),
                     },
@@ -200,7 +205,7 @@ macro_rules! payload {
                         WriteOutcome::Duplicate => "already done".into(),
                         WriteOutcome::Conflict => "conflict: version changed".into(),
                     },
-                    Payload::Replicate { entry, .. } => replicate_words(entry.as_ref().map(|e| e.value.as_str())),
+                    Payload::Replicate { key, entry } => replicate_words(entry.as_ref().map(|e| e.text(key)).as_deref()),
                     $($(Payload::$arm(m) => {
                         let m: &crate::wire::$module::$msg = m;
                         m.describe()

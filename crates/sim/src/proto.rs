@@ -78,7 +78,9 @@ pub struct Cx<'a> {
 /// The lease a client believes it holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lease {
-    pub owner: String,
+    /// The owner value it holds the lock by (Redis and Redlock; 0 elsewhere, where validation
+    /// refuses a token made from it).
+    pub owner: u64,
     pub token: Option<u64>,
     pub grant: usize,
     /// When the lease runs out, on the client's own clock.
@@ -131,7 +133,7 @@ pub struct Core {
     next_req: u64,
     pub wait: Wait,
     /// The random value that names this client's lock key (`SET lock <owner> NX`).
-    pub owner: String,
+    pub owner: u64,
     /// The lease it believes it holds.
     pub lease: Option<Lease>,
     /// Which attempt at the lock this is.
@@ -142,7 +144,7 @@ pub struct Core {
 
 impl Default for Core {
     fn default() -> Core {
-        Core { next_req: 1, wait: Wait::Nothing, owner: String::new(), lease: None, attempt: 0, last_write: None }
+        Core { next_req: 1, wait: Wait::Nothing, owner: 0, lease: None, attempt: 0, last_write: None }
     }
 }
 
@@ -177,7 +179,7 @@ impl Core {
         match cx.token {
             TokenKind::None => None,
             TokenKind::Counter => lease.token,
-            TokenKind::RandomOwner => u64::from_str_radix(&lease.owner, 16).ok(),
+            TokenKind::RandomOwner => Some(lease.owner),
         }
     }
 

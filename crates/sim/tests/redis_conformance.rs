@@ -161,11 +161,11 @@ impl Conn {
 
 #[derive(Clone, Debug)]
 enum Op {
-    SetNxPx { owner: &'static str, ttl_ms: u64 },
+    SetNxPx { owner: u64, ttl_ms: u64 },
     Get,
     Del,
-    CompareAndDelete { owner: &'static str },
-    CompareAndExtend { owner: &'static str, ttl_ms: u64 },
+    CompareAndDelete { owner: u64 },
+    CompareAndExtend { owner: u64, ttl_ms: u64 },
     Pexpire { ttl_ms: u64 },
     Pttl,
     Incr,
@@ -196,18 +196,18 @@ impl Model {
         let at = Micros::us(at);
         match *op {
             Op::SetNxPx { owner, ttl_ms } => {
-                from_redis(self.node.execute(&RedisCmd::Acquire { owner: owner.into(), ttl_ms, incr: false }, 0, at, 0, None).0)
+                from_redis(self.node.execute(&RedisCmd::Acquire { owner, ttl_ms, incr: false }, 0, at, 0, None).0)
             }
-            Op::Get => Reply::Bulk(self.node.get(LOCK_KEY, at).map(str::to_string)),
-            Op::Del => from_redis(self.node.execute(&RedisCmd::Release { owner: String::new(), compare: false }, 0, at, 0, None).0),
+            Op::Get => Reply::Bulk(self.node.get(LOCK_KEY, at)),
+            Op::Del => from_redis(self.node.execute(&RedisCmd::Release { owner: 0, compare: false }, 0, at, 0, None).0),
             Op::CompareAndDelete { owner } => {
-                from_redis(self.node.execute(&RedisCmd::Release { owner: owner.into(), compare: !self.broken }, 0, at, 0, None).0)
+                from_redis(self.node.execute(&RedisCmd::Release { owner, compare: !self.broken }, 0, at, 0, None).0)
             }
             Op::CompareAndExtend { owner, ttl_ms } => {
-                from_redis(self.node.execute(&RedisCmd::Renew { owner: owner.into(), ttl_ms, compare: true }, 0, at, 0, None).0)
+                from_redis(self.node.execute(&RedisCmd::Renew { owner, ttl_ms, compare: true }, 0, at, 0, None).0)
             }
             Op::Pexpire { ttl_ms } => {
-                from_redis(self.node.execute(&RedisCmd::Renew { owner: String::new(), ttl_ms, compare: false }, 0, at, 0, None).0)
+                from_redis(self.node.execute(&RedisCmd::Renew { owner: 0, ttl_ms, compare: false }, 0, at, 0, None).0)
             }
             Op::Pttl => Reply::Int(self.node.pttl(LOCK_KEY, at)),
             Op::Incr => {
@@ -225,12 +225,14 @@ impl Model {
 }
 
 fn send(conn: &mut Conn, op: &Op, key: &str, counter: &str) -> Reply {
+    // An owner value as the engine's node holds it (Entry::text): its 16 hex digits.
+    let hex = |owner: u64| format!("{owner:016x}");
     match *op {
-        Op::SetNxPx { owner, ttl_ms } => conn.cmd(&["SET", key, owner, "NX", "PX", &ttl_ms.to_string()]),
+        Op::SetNxPx { owner, ttl_ms } => conn.cmd(&["SET", key, &hex(owner), "NX", "PX", &ttl_ms.to_string()]),
         Op::Get => conn.cmd(&["GET", key]),
         Op::Del => conn.cmd(&["DEL", key]),
-        Op::CompareAndDelete { owner } => conn.cmd(&["EVAL", COMPARE_AND_DELETE_LUA, "1", key, owner]),
-        Op::CompareAndExtend { owner, ttl_ms } => conn.cmd(&["EVAL", COMPARE_AND_EXTEND_LUA, "1", key, owner, &ttl_ms.to_string()]),
+        Op::CompareAndDelete { owner } => conn.cmd(&["EVAL", COMPARE_AND_DELETE_LUA, "1", key, &hex(owner)]),
+        Op::CompareAndExtend { owner, ttl_ms } => conn.cmd(&["EVAL", COMPARE_AND_EXTEND_LUA, "1", key, &hex(owner), &ttl_ms.to_string()]),
         Op::Pexpire { ttl_ms } => conn.cmd(&["PEXPIRE", key, &ttl_ms.to_string()]),
         Op::Pttl => conn.cmd(&["PTTL", key]),
         Op::Incr => conn.cmd(&["INCR", counter]),
@@ -247,7 +249,7 @@ fn run_sequence(conn: &mut Conn, seed: u64, n: usize, broken: bool) -> Outcome {
     let key = format!("k{seed}-{n}");
     let counter = format!("c{seed}-{n}");
     let mut model = Model { node: Node::default(), start: Instant::now(), broken };
-    let owners = ["alice", "bob"];
+    let owners = [0xa11ce, 0xb0b];
     let len = rng.range_inclusive(6, 14) as usize;
     let mut done: Vec<String> = Vec::new();
     // The uncertainty of the current expiry time: the server set it somewhere in a window.

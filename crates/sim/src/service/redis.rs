@@ -15,12 +15,7 @@ pub mod server;
 pub(crate) mod slice;
 pub mod watchdog;
 
-pub use crate::wire::redis::{Entry, RedisCmd, RedisReply};
-
-/// The lock's key.
-pub const LOCK_KEY: &str = "lock";
-/// The fencing counter's key (with `token.store: redis`).
-pub const FENCE_KEY: &str = "lock:fence";
+pub use crate::wire::redis::{Entry, RedisCmd, RedisReply, FENCE_KEY, LOCK_KEY};
 
 /// The compare-and-delete script the model follows (redsync's variant of the Redis docs' script:
 /// -1 tells "no key" apart from 0, "another owner's key"). Sent with `EVAL … 1 <key> <owner>`.
@@ -62,7 +57,7 @@ pub enum Change {
 /// A Redis node's data.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Node {
-    pub keys: Map<String, Entry>,
+    pub keys: Map<&'static str, Entry>,
 }
 
 impl Node {
@@ -98,9 +93,9 @@ impl Node {
                     return (RedisReply::Nil, Change::Busy { holder: e.owner });
                 }
                 self.keys.insert(
-                    LOCK_KEY.into(),
+                    LOCK_KEY,
                     Entry {
-                        value: owner.clone(),
+                        value: *owner,
                         expires_local: Some(now_local + Micros::ms(*ttl_ms)),
                         owner: Some(client),
                         grant: Some(grant),
@@ -111,9 +106,9 @@ impl Node {
             }
             RedisCmd::Release { owner, compare } => match self.keys.get(LOCK_KEY) {
                 None => (RedisReply::Int(if *compare { -1 } else { 0 }), Change::Unchanged { missing: true }),
-                Some(e) if *compare && &e.value != owner => (RedisReply::Int(0), Change::Unchanged { missing: false }),
+                Some(e) if *compare && e.value != *owner => (RedisReply::Int(0), Change::Unchanged { missing: false }),
                 Some(e) => {
-                    let foreign = &e.value != owner;
+                    let foreign = e.value != *owner;
                     let (o, g) = (e.owner, e.grant);
                     self.keys.remove(LOCK_KEY);
                     (RedisReply::Int(1), Change::Deleted { owner: o, grant: g, foreign })
@@ -121,10 +116,10 @@ impl Node {
             },
             RedisCmd::Renew { owner, ttl_ms, compare } => match self.keys.get_mut(LOCK_KEY) {
                 None => (RedisReply::Int(if *compare { -1 } else { 0 }), Change::Unchanged { missing: true }),
-                Some(e) if *compare && &e.value != owner => (RedisReply::Int(0), Change::Unchanged { missing: false }),
+                Some(e) if *compare && e.value != *owner => (RedisReply::Int(0), Change::Unchanged { missing: false }),
                 Some(e) => {
                     e.expires_local = Some(now_local + Micros::ms(*ttl_ms));
-                    let foreign = &e.value != owner;
+                    let foreign = e.value != *owner;
                     (RedisReply::Int(1), Change::Extended { owner: e.owner, grant: e.grant, foreign })
                 }
             },
@@ -132,8 +127,8 @@ impl Node {
     }
 
     /// `GET key` at `now_local` (a key past its expiry is absent).
-    pub fn get(&self, key: &str, now_local: Micros) -> Option<&str> {
-        self.keys.get(key).filter(|e| e.expires_local.is_none_or(|at| now_local < at)).map(|e| e.value.as_str())
+    pub fn get(&self, key: &str, now_local: Micros) -> Option<String> {
+        self.keys.get(key).filter(|e| e.expires_local.is_none_or(|at| now_local < at)).map(|e| e.text(key))
     }
 
     /// `PTTL key` at `now_local`: -2 without the key, -1 without an expiry, else the remaining
@@ -149,11 +144,10 @@ impl Node {
     }
 
     /// `INCR key`: a missing key counts as 0.
-    pub fn incr(&mut self, key: &str) -> u64 {
-        let e = self.keys.entry(key.into()).or_insert(Entry { value: "0".into(), expires_local: None, owner: None, grant: None });
-        let n = e.value.parse::<u64>().unwrap_or(0) + 1;
-        e.value = n.to_string();
-        n
+    pub fn incr(&mut self, key: &'static str) -> u64 {
+        let e = self.keys.entry(key).or_insert(Entry { value: 0, expires_local: None, owner: None, grant: None });
+        e.value += 1;
+        e.value
     }
 }
 
@@ -161,27 +155,27 @@ impl Node {
 mod tests {
     use super::*;
 
-    fn acquire(owner: &str) -> RedisCmd {
-        RedisCmd::Acquire { owner: owner.into(), ttl_ms: 100, incr: false }
+    fn acquire(owner: u64) -> RedisCmd {
+        RedisCmd::Acquire { owner, ttl_ms: 100, incr: false }
     }
 
     #[test]
     fn set_nx_px_then_expiry() {
         let mut n = Node::default();
-        assert!(matches!(n.execute(&acquire("a"), 0, Micros::ZERO, 0, None).0, RedisReply::Ok { .. }));
-        assert_eq!(n.execute(&acquire("b"), 1, 99 * MS, 1, None).0, RedisReply::Nil);
+        assert!(matches!(n.execute(&acquire(0xa), 0, Micros::ZERO, 0, None).0, RedisReply::Ok { .. }));
+        assert_eq!(n.execute(&acquire(0xb), 1, 99 * MS, 1, None).0, RedisReply::Nil);
         // At exactly the expiry time the key is gone.
-        assert!(matches!(n.execute(&acquire("b"), 1, 100 * MS, 1, None).0, RedisReply::Ok { .. }));
+        assert!(matches!(n.execute(&acquire(0xb), 1, 100 * MS, 1, None).0, RedisReply::Ok { .. }));
     }
 
     #[test]
     fn compare_and_delete_refuses_a_foreign_value() {
         let mut n = Node::default();
-        n.execute(&acquire("b"), 1, Micros::ZERO, 0, None);
-        let (r, c) = n.execute(&RedisCmd::Release { owner: "a".into(), compare: true }, 0, Micros::us(1), 1, None);
+        n.execute(&acquire(0xb), 1, Micros::ZERO, 0, None);
+        let (r, c) = n.execute(&RedisCmd::Release { owner: 0xa, compare: true }, 0, Micros::us(1), 1, None);
         assert_eq!(r, RedisReply::Int(0));
         assert_eq!(c, Change::Unchanged { missing: false });
-        let (r, c) = n.execute(&RedisCmd::Release { owner: "a".into(), compare: false }, 0, Micros::us(1), 1, None);
+        let (r, c) = n.execute(&RedisCmd::Release { owner: 0xa, compare: false }, 0, Micros::us(1), 1, None);
         assert_eq!(r, RedisReply::Int(1));
         assert!(matches!(c, Change::Deleted { foreign: true, .. }));
     }
@@ -189,19 +183,19 @@ mod tests {
     #[test]
     fn plain_pexpire_extends_someone_elses_key() {
         let mut n = Node::default();
-        n.execute(&acquire("b"), 1, Micros::ZERO, 0, None);
-        let (r, _) = n.execute(&RedisCmd::Renew { owner: "a".into(), ttl_ms: 500, compare: true }, 0, 50 * MS, 1, None);
+        n.execute(&acquire(0xb), 1, Micros::ZERO, 0, None);
+        let (r, _) = n.execute(&RedisCmd::Renew { owner: 0xa, ttl_ms: 500, compare: true }, 0, 50 * MS, 1, None);
         assert_eq!(r, RedisReply::Int(0));
-        let (r, c) = n.execute(&RedisCmd::Renew { owner: "a".into(), ttl_ms: 500, compare: false }, 0, 50 * MS, 1, None);
+        let (r, c) = n.execute(&RedisCmd::Renew { owner: 0xa, ttl_ms: 500, compare: false }, 0, 50 * MS, 1, None);
         assert_eq!(r, RedisReply::Int(1));
         assert!(matches!(c, Change::Extended { foreign: true, .. }));
-        assert_eq!(n.lock(549 * MS).map(|e| e.value.as_str()), Some("b"));
+        assert_eq!(n.lock(549 * MS).map(|e| e.value), Some(0xb));
     }
 
     #[test]
     fn missing_key_replies_minus_one_to_scripts() {
         let mut n = Node::default();
-        let (r, _) = n.execute(&RedisCmd::Release { owner: "a".into(), compare: true }, 0, Micros::ZERO, 0, None);
+        let (r, _) = n.execute(&RedisCmd::Release { owner: 0xa, compare: true }, 0, Micros::ZERO, 0, None);
         assert_eq!(r, RedisReply::Int(-1));
     }
 

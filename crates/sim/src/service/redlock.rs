@@ -111,7 +111,7 @@ impl Redlock {
 
     fn send(&mut self, i: usize, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
         let Some(op) = self.round.as_ref().map(|r| r.op) else { return };
-        let owner = k.owner.clone();
+        let owner = k.owner;
         let cmd = match op {
             RoundOp::Lock => RedisCmd::Acquire { owner, ttl_ms: cx.ttl_ms, incr: false },
             RoundOp::Unlock => self.scripts.release(owner),
@@ -166,7 +166,7 @@ impl Redlock {
             (true, false) => {
                 // The grant and its token are known before the client's next step sends anything.
                 let (grant, token) = (cx.next_grant, cx.next_token);
-                k.lease = Some(Lease { owner: k.owner.clone(), token, grant, until_local });
+                k.lease = Some(Lease { owner: k.owner, token, grant, until_local });
                 out.push(Effect::Event(EventKind::Acquired { token, until_local_us: until_local, grant }));
                 out.push(Effect::Grant(GrantFx::Won { grant, token, until_local, votes }));
                 Outcome::Acquired
@@ -184,7 +184,7 @@ impl Redlock {
                 // Unlock every node, even those it believes it failed on; do not wait.
                 for i in 0..self.nodes {
                     let req = k.request();
-                    let cmd = RedisCmd::Release { owner: k.owner.clone(), compare: true };
+                    let cmd = RedisCmd::Release { owner: k.owner, compare: true };
                     out.push(Effect::Send(Dest::Node(i), Payload::Redis { req, cmd }));
                 }
                 Outcome::Refused

@@ -3,15 +3,22 @@
 
 use crate::time::Micros;
 
+/// The lock's key.
+pub const LOCK_KEY: &str = "lock";
+/// The fencing counter's key (with `token.store: redis`).
+pub const FENCE_KEY: &str = "lock:fence";
+
 /// A Redis command as a client sends it. Each is atomic on the node (a command or a Lua script).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RedisCmd {
     /// `SET lock <owner> NX PX <ttl>`, and with `incr` also `INCR lock:fence` in the same script.
-    Acquire { owner: String, ttl_ms: u64, incr: bool },
+    /// The owner value is the client's random number, kept as one (Redis holds it as its 16 hex
+    /// digits: [`Entry::text`]), so that a request copies no string.
+    Acquire { owner: u64, ttl_ms: u64, incr: bool },
     /// Compare-and-delete (`compare`) or a plain `DEL`.
-    Release { owner: String, compare: bool },
+    Release { owner: u64, compare: bool },
     /// Compare-and-extend (`compare`) or a plain `PEXPIRE`.
-    Renew { owner: String, ttl_ms: u64, compare: bool },
+    Renew { owner: u64, ttl_ms: u64, compare: bool },
 }
 
 /// A Redis reply.
@@ -30,12 +37,24 @@ pub enum RedisReply {
 /// A key's value and expiry.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
-    /// The string value (an owner value, or a counter's decimal digits).
-    pub value: String,
+    /// The value: the lock key's owner value, or the counter's count.
+    pub value: u64,
     /// Absolute expiry time on the node's clock (Redis stores absolute Unix ms).
     pub expires_local: Option<Micros>,
     /// Ground truth for the checker and the timeline: the client that set it (by its lane) and its
     /// grant.
     pub owner: Option<usize>,
     pub grant: Option<usize>,
+}
+
+impl Entry {
+    /// The value as Redis holds it under `key`: the owner value's 16 hex digits, or the
+    /// counter's decimal digits.
+    pub fn text(&self, key: &str) -> String {
+        if key == LOCK_KEY {
+            format!("{:016x}", self.value)
+        } else {
+            self.value.to_string()
+        }
+    }
 }

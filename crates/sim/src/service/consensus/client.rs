@@ -110,7 +110,7 @@ impl Session {
                 self.start_keepalives(cx, out);
                 let until_local = self.renewed_local + Micros::ms(cx.ttl_ms);
                 let token = (cx.token == TokenKind::Counter).then_some(rev);
-                k.lease = Some(Lease { owner: String::new(), token, grant, until_local });
+                k.lease = Some(Lease { owner: 0, token, grant, until_local });
                 out.push(Effect::Event(EventKind::Acquired { token, until_local_us: until_local, grant }));
                 Outcome::Acquired
             }

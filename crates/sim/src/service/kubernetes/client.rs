@@ -127,7 +127,7 @@ impl Elector {
         let grant = grant.unwrap_or(cx.next_grant);
         let until_local = cx.local + self.t.renew_deadline_us;
         out.push(Effect::Event(EventKind::Acquired { token, until_local_us: until_local, grant }));
-        k.lease = Some(Lease { owner: String::new(), token, grant, until_local });
+        k.lease = Some(Lease { owner: 0, token, grant, until_local });
         self.round = Some(cx.mono + self.t.renew_deadline_us);
         self.renew_try(k, cx, out);
         if !self.ticking {

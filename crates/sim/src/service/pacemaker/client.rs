@@ -80,7 +80,7 @@ impl Node {
         }
         (self.active, self.wants) = (true, false);
         let (grant, until_local) = (cx.next_grant, cx.local + NO_LEASE_US);
-        k.lease = Some(Lease { owner: k.owner.clone(), token: None, grant, until_local });
+        k.lease = Some(Lease { owner: k.owner, token: None, grant, until_local });
         out.push(Effect::Event(EventKind::Acquired { token: None, until_local_us: until_local, grant }));
         out.push(Effect::Grant(GrantFx::Won { grant, token: None, until_local, votes: Vec::new() }));
         Outcome::Acquired

@@ -35,11 +35,11 @@ impl Default for Scripts {
 }
 
 impl Scripts {
-    pub fn release(&self, owner: String) -> RedisCmd {
+    pub fn release(&self, owner: u64) -> RedisCmd {
         RedisCmd::Release { owner, compare: self.release == ReleaseStyle::CompareAndDelete }
     }
 
-    pub fn renew(&self, owner: String, ttl_ms: u64) -> RedisCmd {
+    pub fn renew(&self, owner: u64, ttl_ms: u64) -> RedisCmd {
         RedisCmd::Renew { owner, ttl_ms, compare: self.renew == RenewStyle::CompareAndExtend }
     }
 }
@@ -68,7 +68,7 @@ impl Single {
     /// One attempt at the lock.
     pub fn acquire(&mut self, timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
         self.op = Some(Op::Acquire);
-        let cmd = RedisCmd::Acquire { owner: k.owner.clone(), ttl_ms: cx.ttl_ms, incr: self.incr };
+        let cmd = RedisCmd::Acquire { owner: k.owner, ttl_ms: cx.ttl_ms, incr: self.incr };
         k.send(Dest::Lock, |req| Payload::Redis { req, cmd }, Some(timeout_ms), cx, out);
     }
 
@@ -76,7 +76,7 @@ impl Single {
     pub fn renew(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool {
         let Some(lease) = &k.lease else { return false };
         self.op = Some(Op::Renew);
-        let cmd = self.scripts.renew(lease.owner.clone(), cx.ttl_ms);
+        let cmd = self.scripts.renew(lease.owner, cx.ttl_ms);
         k.send(Dest::Lock, |req| Payload::Redis { req, cmd }, Some(SCRIPT_TIMEOUT_MS), cx, out);
         true
     }
@@ -88,7 +88,7 @@ impl Single {
             w.stop(); // unlock() cancels the renewal
         }
         self.op = Some(Op::Release);
-        let cmd = self.scripts.release(lease.owner.clone());
+        let cmd = self.scripts.release(lease.owner);
         out.push(Effect::Event(EventKind::Releasing));
         k.send(Dest::Lock, |req| Payload::Redis { req, cmd }, Some(SCRIPT_TIMEOUT_MS), cx, out);
         true
@@ -108,7 +108,7 @@ impl Single {
         Some(match self.op {
             Some(Op::Acquire) => match *reply {
                 RedisReply::Ok { token, grant, .. } => {
-                    k.lease = Some(Lease { owner: k.owner.clone(), token, grant, until_local });
+                    k.lease = Some(Lease { owner: k.owner, token, grant, until_local });
                     let token = k.token(cx);
                     out.push(Effect::Event(EventKind::Acquired { token, until_local_us: until_local, grant }));
                     if let Some(w) = &mut self.watchdog {
@@ -155,8 +155,8 @@ pub(super) mod tests {
 
     pub(in crate::service::redis) fn holding() -> Core {
         let mut k = Core::default();
-        k.owner = "a1".into();
-        k.lease = Some(Lease { owner: "a1".into(), token: Some(33), grant: 0, until_local: Micros::us(10_000_000) });
+        k.owner = 0xa1;
+        k.lease = Some(Lease { owner: 0xa1, token: Some(33), grant: 0, until_local: Micros::us(10_000_000) });
         k
     }
 
@@ -176,11 +176,11 @@ pub(super) mod tests {
         let mut out = Vec::new();
         let mut plain = Single::new(Scripts { release: ReleaseStyle::Del, renew: RenewStyle::Pexpire }, false);
         assert!(plain.renew(&mut k, &cx(Micros::us(1)), &mut out));
-        assert_eq!(sent(&out).1, RedisCmd::Renew { owner: "a1".into(), ttl_ms: 10_000, compare: false });
+        assert_eq!(sent(&out).1, RedisCmd::Renew { owner: 0xa1, ttl_ms: 10_000, compare: false });
         let mut out = Vec::new();
         assert!(Single::default().release(&mut k, &cx(Micros::us(2)), &mut out));
         assert_eq!(out[0], Effect::Event(EventKind::Releasing));
-        assert_eq!(sent(&out).1, RedisCmd::Release { owner: "a1".into(), compare: true });
+        assert_eq!(sent(&out).1, RedisCmd::Release { owner: 0xa1, compare: true });
     }
 
     #[test]

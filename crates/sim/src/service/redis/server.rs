@@ -19,7 +19,7 @@ pub enum Timer {
     Expiry { gen: u64 },
     /// Ship the key's state, as it was, to the replica.
     /// Boxed: rare, and every queued item is as large as the largest.
-    Ship(Box<(String, Option<Entry>)>),
+    Ship(Box<(&'static str, Option<Entry>)>),
 }
 
 /// The Redis nodes of a run and how they relate.
@@ -62,7 +62,7 @@ impl Servers {
         let mut node = Node::default();
         if let Some(start) = counter_start {
             // The counter has been running before the scenario starts.
-            node.keys.insert(FENCE_KEY.into(), Entry { value: (start - 1).to_string(), expires_local: None, owner: None, grant: None });
+            node.keys.insert(FENCE_KEY, Entry { value: start - 1, expires_local: None, owner: None, grant: None });
         }
         let mut nodes = Map::new();
         if let Some((r, _)) = replica {
@@ -207,8 +207,8 @@ impl Servers {
         out.push(Effect::Send { from: node, to: from, payload: Payload::RedisReply { req, reply } });
     }
 
-    fn apply_replicated(&mut self, node: ActorId, key: String, entry: Option<Entry>, out: &mut Fx) {
-        let set = entry.as_ref().map(|e| crate::trace::Short::of(&e.value));
+    fn apply_replicated(&mut self, node: ActorId, key: &'static str, entry: Option<Entry>, out: &mut Fx) {
+        let set = entry.as_ref().map(|e| crate::trace::Short::of(&e.text(key)));
         let is_lock = key == LOCK_KEY;
         let owner = entry.as_ref().and_then(|e| e.owner);
         let Some(n) = self.nodes.get_mut(&node) else { return };
@@ -217,7 +217,7 @@ impl Servers {
                 n.keys.insert(key, e);
             }
             None => {
-                n.keys.remove(&key);
+                n.keys.remove(key);
             }
         }
         out.push(Effect::Event { actor: node, kind: EventKind::Replicated { set } });
@@ -363,13 +363,13 @@ impl Servers {
     }
 
     /// Ships the key's new state to the replica after the replication lag.
-    fn replicate(&mut self, node: ActorId, key: &str, env: &dyn Env, out: &mut Fx) {
+    fn replicate(&mut self, node: ActorId, key: &'static str, env: &dyn Env, out: &mut Fx) {
         let (Some(_), Some(lag)) = (self.ship_to(node), self.lag) else { return };
         let entry = self.nodes.get(&node).and_then(|n| n.keys.get(key)).cloned();
         out.push(Effect::Timer {
             actor: node,
             at: env.now() + lag,
-            timer: Timer::Ship(Box::new((key.into(), entry))),
+            timer: Timer::Ship(Box::new((key, entry))),
             gate: Gate::Process,
         });
     }

@@ -58,7 +58,7 @@ impl Watchdog {
         if kind != TimerKind::KeepAlive {
             return None;
         }
-        match (k.lease.as_ref().map(|l| l.owner.clone()), self.running) {
+        match (k.lease.as_ref().map(|l| l.owner), self.running) {
             (Some(owner), true) => {
                 let req = k.request();
                 let cmd = RedisCmd::Renew { owner, ttl_ms: cx.ttl_ms, compare: true };
@@ -139,7 +139,7 @@ mod tests {
     #[test]
     fn it_renews_every_third_of_the_watchdog_timeout_with_a_compare_and_extend() {
         let (mut w, mut k, req, out) = renewing(Micros::us(10_000_000));
-        assert_eq!(sent(&out).1, RedisCmd::Renew { owner: "a1".into(), ttl_ms: 30_000, compare: true });
+        assert_eq!(sent(&out).1, RedisCmd::Renew { owner: 0xa1, ttl_ms: 30_000, compare: true });
         assert!(out.contains(&Effect::Timer(Micros::us(10_000_000), TimerKind::KeepAlive)), "the next one is armed: {out:?}");
         let mut out = Vec::new();
         assert_eq!(w.on_reply(req, true, &mut k, &cx(Micros::us(10_002_000)), &mut out), Some(Outcome::Waiting));

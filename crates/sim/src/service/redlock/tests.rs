@@ -10,7 +10,7 @@ fn cx(local: Micros) -> Cx<'static> {
 
 fn core() -> Core {
     let mut k = Core::default();
-    k.owner = "a1".into();
+    k.owner = 0xa1;
     k
 }
 
@@ -64,7 +64,7 @@ fn a_round_that_takes_too_long_is_not_valid_and_unlocks_every_node() {
 #[test]
 fn an_extension_short_of_a_majority_loses_the_lock() {
     let (mut r, mut k) = (Redlock::new(3, 50, true, 0.01, Default::default()), core());
-    k.lease = Some(Lease { owner: "a1".into(), token: None, grant: 0, until_local: Micros::us(9_000_000) });
+    k.lease = Some(Lease { owner: 0xa1, token: None, grant: 0, until_local: Micros::us(9_000_000) });
     let mut out = Vec::new();
     assert!(r.renew(&mut k, &cx(Micros::us(5_000_000)), &mut out));
     let reqs: Vec<u64> = sent(&out).iter().map(|s| s.1).collect();
@@ -79,7 +79,7 @@ fn an_extension_short_of_a_majority_loses_the_lock() {
 #[test]
 fn release_is_a_round_that_gives_the_grant_back() {
     let (mut r, mut k) = (Redlock::new(3, 50, false, 0.01, Default::default()), core());
-    k.lease = Some(Lease { owner: "a1".into(), token: None, grant: 4, until_local: Micros::us(9_000_000) });
+    k.lease = Some(Lease { owner: 0xa1, token: None, grant: 4, until_local: Micros::us(9_000_000) });
     let mut out = Vec::new();
     assert!(r.release(&mut k, &cx(Micros::us(1_000)), &mut out));
     assert_eq!(out[0], Effect::Event(EventKind::Releasing));

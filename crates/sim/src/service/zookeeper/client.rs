@@ -198,7 +198,7 @@ impl Recipe {
                 let until_local = self.heard_local + Micros::ms(cx.ttl_ms);
                 let token = (cx.token == TokenKind::Counter).then_some(czxid);
                 let grant = grant.unwrap_or(cx.next_grant);
-                k.lease = Some(Lease { owner: String::new(), token, grant, until_local });
+                k.lease = Some(Lease { owner: 0, token, grant, until_local });
                 out.push(Effect::Event(EventKind::Acquired { token, until_local_us: until_local, grant }));
                 Outcome::Acquired
             }

@@ -15,8 +15,8 @@ fn env() -> FakeEnv {
     FakeEnv::new(&["A", "B", "redis", "replica"])
 }
 
-fn acquire(owner: &str) -> Payload {
-    Payload::Redis { req: 1, cmd: RedisCmd::Acquire { owner: owner.into(), ttl_ms: 10_000, incr: false } }
+fn acquire(owner: u64) -> Payload {
+    Payload::Redis { req: 1, cmd: RedisCmd::Acquire { owner, ttl_ms: 10_000, incr: false } }
 }
 
 fn timers(out: &Fx) -> Vec<(ActorId, Micros, Timer, Gate)> {
@@ -33,7 +33,7 @@ fn set_nx_grants_the_lock_and_arms_the_expiry() {
     let mut s = Servers::primary(REDIS, None, None, 10_000, false);
     let (mut e, mut out) = (env(), Vec::new());
     e.now = Micros::us(1_000);
-    s.on_message(REDIS, A, acquire("a1"), &e, &mut out);
+    s.on_message(REDIS, A, acquire(0xa1), &e, &mut out);
     assert_eq!(events(&out), vec![(REDIS, EventKind::KeySet { owner: A, token: None })]);
     let recs = records(&out);
     assert!(matches!(&recs[0], Record::Grant(g) if g.client == A && g.node == REDIS && g.term_end_us == Micros::us(10_001_000)));
@@ -46,9 +46,9 @@ fn set_nx_grants_the_lock_and_arms_the_expiry() {
 fn a_held_key_refuses_the_next_client_until_it_expires() {
     let mut s = Servers::primary(REDIS, None, None, 10_000, false);
     let mut e = env();
-    s.on_message(REDIS, A, acquire("a1"), &e, &mut Vec::new());
+    s.on_message(REDIS, A, acquire(0xa1), &e, &mut Vec::new());
     let mut out = Vec::new();
-    s.on_message(REDIS, B, acquire("b1"), &e, &mut out);
+    s.on_message(REDIS, B, acquire(0xb1), &e, &mut out);
     assert_eq!(events(&out), vec![(REDIS, EventKind::KeyBusy { holder: Some(A) })]);
     assert_eq!(sends(&out)[0].2, Payload::RedisReply { req: 1, reply: RedisReply::Nil });
     // The expiry timer fires: the key is gone, its span ends as expired.
@@ -58,7 +58,7 @@ fn a_held_key_refuses_the_next_client_until_it_expires() {
     assert_eq!(events(&out), vec![(REDIS, EventKind::KeyExpired { owner: Some(A) })]);
     assert_eq!(records(&out), vec![Record::KeyClose { handle: REDIS as u64, end: KeyEnd::Expired }]);
     let mut out = Vec::new();
-    s.on_message(REDIS, B, acquire("b1"), &e, &mut out);
+    s.on_message(REDIS, B, acquire(0xb1), &e, &mut out);
     assert_eq!(events(&out)[0].1, EventKind::KeySet { owner: B, token: None });
 }
 
@@ -66,9 +66,9 @@ fn a_held_key_refuses_the_next_client_until_it_expires() {
 fn a_stale_expiry_timer_does_nothing() {
     let mut s = Servers::primary(REDIS, None, None, 10_000, false);
     let mut e = env();
-    s.on_message(REDIS, A, acquire("a1"), &e, &mut Vec::new());
+    s.on_message(REDIS, A, acquire(0xa1), &e, &mut Vec::new());
     e.now = Micros::us(5_000_000);
-    let renew = Payload::Redis { req: 2, cmd: RedisCmd::Renew { owner: "a1".into(), ttl_ms: 10_000, compare: true } };
+    let renew = Payload::Redis { req: 2, cmd: RedisCmd::Renew { owner: 0xa1, ttl_ms: 10_000, compare: true } };
     let mut out = Vec::new();
     s.on_message(REDIS, A, renew, &e, &mut out);
     assert_eq!(timers(&out), vec![(REDIS, Micros::us(15_000_000), Timer::Expiry { gen: 2 }, Gate::Process)]);
@@ -84,7 +84,7 @@ fn the_primary_ships_writes_to_the_replica_after_the_lag() {
     let mut s = Servers::primary(REDIS, Some((REPLICA, 500)), None, 10_000, false);
     let e = env();
     let mut out = Vec::new();
-    s.on_message(REDIS, A, acquire("a1"), &e, &mut out);
+    s.on_message(REDIS, A, acquire(0xa1), &e, &mut out);
     let ship = timers(&out).into_iter().find(|t| matches!(t.2, Timer::Ship { .. })).expect("shipped");
     assert_eq!((ship.0, ship.1, ship.3), (REDIS, Micros::us(500_000), Gate::Process));
     let mut out = Vec::new();
@@ -103,7 +103,7 @@ fn the_primary_ships_writes_to_the_replica_after_the_lag() {
 fn a_crash_without_persistence_loses_the_key_and_failover_promotes_the_replica() {
     let mut s = Servers::primary(REDIS, Some((REPLICA, 500)), None, 10_000, false);
     let e = env();
-    s.on_message(REDIS, A, acquire("a1"), &e, &mut Vec::new());
+    s.on_message(REDIS, A, acquire(0xa1), &e, &mut Vec::new());
     let mut out = Vec::new();
     s.on_fault(ServerFault::Failover, &e, &mut out);
     assert_eq!(out[0], Effect::Crash(REDIS));
@@ -115,7 +115,7 @@ fn a_crash_without_persistence_loses_the_key_and_failover_promotes_the_replica()
     assert!(s.node(REDIS).is_some_and(|n| n.keys.is_empty()));
     // The promoted replica never got the key: B takes the lock.
     let mut out = Vec::new();
-    s.on_message(REPLICA, B, acquire("b1"), &e, &mut out);
+    s.on_message(REPLICA, B, acquire(0xb1), &e, &mut out);
     assert_eq!(events(&out)[0].1, EventKind::KeySet { owner: B, token: None });
 }
 
@@ -125,7 +125,7 @@ fn with_sentinel_the_old_primary_answers_its_side_until_it_is_demoted_and_discar
     let mut e = env();
     // {redis, A} | {replica, B}: A's key never reaches the replica.
     e.cuts = vec![(REDIS, REPLICA), (REDIS, B), (A, REPLICA)];
-    s.on_message(REDIS, A, acquire("a1"), &e, &mut Vec::new());
+    s.on_message(REDIS, A, acquire(0xa1), &e, &mut Vec::new());
     let mut out = Vec::new();
     s.on_fault(ServerFault::Failover, &e, &mut out);
     assert!(!out.contains(&Effect::Crash(REDIS)), "Sentinel does not stop the old primary: {out:?}");
@@ -134,10 +134,10 @@ fn with_sentinel_the_old_primary_answers_its_side_until_it_is_demoted_and_discar
     assert_eq!(s.primary_for(B, &|a, b| e.cut(a, b)), Some(REPLICA));
     // The old primary still answers A; B locks on the new primary, which never got A's key.
     let mut out = Vec::new();
-    s.on_message(REDIS, A, Payload::Redis { req: 2, cmd: RedisCmd::Renew { owner: "a1".into(), ttl_ms: 10_000, compare: true } }, &e, &mut out);
+    s.on_message(REDIS, A, Payload::Redis { req: 2, cmd: RedisCmd::Renew { owner: 0xa1, ttl_ms: 10_000, compare: true } }, &e, &mut out);
     assert_eq!(events(&out), vec![(REDIS, EventKind::KeyExtended { owner: Some(A), by: A, foreign: false })]);
     let mut out = Vec::new();
-    s.on_message(REPLICA, B, acquire("b1"), &e, &mut out);
+    s.on_message(REPLICA, B, acquire(0xb1), &e, &mut out);
     assert_eq!(events(&out)[0].1, EventKind::KeySet { owner: B, token: None });
     // The partition heals: the old primary becomes a replica of the new one, and A's key is gone.
     e.cuts.clear();
@@ -148,7 +148,7 @@ fn with_sentinel_the_old_primary_answers_its_side_until_it_is_demoted_and_discar
     assert_eq!(s.primary_for(A, &|a, b| e.cut(a, b)), Some(REPLICA));
     // The new primary now ships its writes to the old one.
     let mut out = Vec::new();
-    s.on_message(REPLICA, B, Payload::Redis { req: 3, cmd: RedisCmd::Release { owner: "b1".into(), compare: true } }, &e, &mut out);
+    s.on_message(REPLICA, B, Payload::Redis { req: 3, cmd: RedisCmd::Release { owner: 0xb1, compare: true } }, &e, &mut out);
     assert!(timers(&out).iter().any(|t| t.0 == REPLICA && matches!(t.2, Timer::Ship(_))), "{out:?}");
 }
 
@@ -166,7 +166,7 @@ fn without_a_partition_a_sentinel_failover_demotes_the_old_primary_at_once() {
 fn a_redlock_node_votes_but_grants_nothing() {
     let mut s = Servers::independent(vec![REDIS, REPLICA], 10_000, false);
     let mut out = Vec::new();
-    s.on_message(REDIS, A, acquire("a1"), &env(), &mut out);
+    s.on_message(REDIS, A, acquire(0xa1), &env(), &mut out);
     assert!(!records(&out).iter().any(|r| matches!(r, Record::Grant(_))), "the client decides: {out:?}");
     assert_eq!(sends(&out)[0].2, Payload::RedisReply { req: 1, reply: RedisReply::Ok { token: None, grant: 0, incr: false } });
 }
