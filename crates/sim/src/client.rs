@@ -118,11 +118,12 @@ impl Client {
     /// Runs steps until one has to wait for a reply or a timer.
     fn advance(&mut self, cx: &Cx, out: &mut Vec<Effect>) {
         loop {
-            let Some(step) = self.steps.get(self.pc).cloned() else {
+            // The step's fields are copied out as it is matched: nothing of it is cloned.
+            let Some(step) = self.steps.get(self.pc) else {
                 self.finish(true, out);
                 return;
             };
-            match step {
+            match *step {
                 Step::Acquire { timeout_ms, .. } => {
                     self.core.attempt = 0;
                     self.core.owner = self.rng.next_u64();
@@ -142,7 +143,7 @@ impl Client {
                     return;
                 }
                 Step::Write { .. } => {
-                    self.write(&step, cx, out);
+                    self.write(cx, out);
                     return;
                 }
                 Step::Renew { .. } => {
@@ -176,10 +177,12 @@ impl Client {
         }
     }
 
-    fn write(&mut self, step: &Step, cx: &Cx, out: &mut Vec<Effect>) {
-        let Step::Write { op, request, timeout_ms, conditional, effect, .. } = step.clone() else { return };
+    /// Sends the write step at `pc`.
+    fn write(&mut self, cx: &Cx, out: &mut Vec<Effect>) {
+        let Some(Step::Write { op, request, timeout_ms, conditional, effect, .. }) = self.steps.get(self.pc) else { return };
+        let (op, timeout_ms, conditional, effect) = (*op, *timeout_ms, *conditional, effect.clone());
+        let request = request.clone().unwrap_or_else(|| format!("{}-{}", cx.name, self.pc));
         self.resends = 0;
-        let request = request.unwrap_or_else(|| format!("{}-{}", cx.name, self.pc));
         let value = self.read.map(|r| r.0).unwrap_or(0) + 1;
         let token = self.core.token(cx);
         let grant = self.core.lease.as_ref().map(|l| l.grant);
@@ -200,7 +203,7 @@ impl Client {
 
     /// After a refused or unanswered attempt: wait and try again, or give up.
     fn retry_acquire(&mut self, out: &mut Vec<Effect>) {
-        let Some(Step::Acquire { retry_ms, attempts, .. }) = self.steps.get(self.pc).cloned() else {
+        let Some(&Step::Acquire { retry_ms, attempts, .. }) = self.steps.get(self.pc) else {
             return;
         };
         if self.core.attempt >= attempts {
@@ -221,7 +224,7 @@ impl Client {
         match kind {
             TimerKind::WorkDone if self.core.wait == Wait::Timer => self.next(cx, out),
             TimerKind::Retry if self.core.wait == Wait::Timer => {
-                if let Some(Step::Acquire { timeout_ms, .. }) = self.steps.get(self.pc).cloned() {
+                if let Some(&Step::Acquire { timeout_ms, .. }) = self.steps.get(self.pc) {
                     self.try_acquire(timeout_ms, cx, out);
                 }
             }
@@ -233,12 +236,12 @@ impl Client {
     /// The request the client waits for got no reply in time.
     fn timed_out(&mut self, cx: &Cx, out: &mut Vec<Effect>) {
         let timeout = |what| Effect::Event(EventKind::Timeout { what });
-        match self.steps.get(self.pc).cloned() {
+        match self.steps.get(self.pc) {
             Some(Step::Acquire { .. }) => {
                 out.push(timeout(Awaited::LockRequest));
                 self.retry_acquire(out);
             }
-            Some(Step::Write { retries, timeout_ms, .. }) if self.resends < retries => {
+            Some(&Step::Write { retries, timeout_ms, .. }) if self.resends < retries => {
                 self.resends += 1;
                 out.push(timeout(Awaited::WriteResent));
                 // The same request again, under a new request number.
@@ -285,7 +288,7 @@ impl Client {
         if req != waiting && !is_resend_reply {
             return; // a late reply to an earlier request
         }
-        match (self.steps.get(self.pc).cloned(), p) {
+        match (self.steps.get(self.pc), p) {
             (Some(Step::Read { .. }), Payload::ReadReply { value, version, refused_by, served_us, .. }) => {
                 if let Some(h) = refused_by {
                     self.lose(Why::TokenSeen { highest: h }, out);
