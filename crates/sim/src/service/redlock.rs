@@ -9,6 +9,7 @@ use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, GrantFx, Lease, Outcome, TimerKind, Wait};
 use crate::rng::Rng;
 use crate::service::redis::client::Scripts;
+use crate::service::LockClient;
 use crate::service::redis::{RedisCmd, RedisReply};
 use crate::time::{Micros, MS};
 use crate::trace::EventKind;
@@ -48,54 +49,6 @@ pub struct Redlock {
 impl Redlock {
     pub fn new(nodes: usize, node_timeout_ms: u64, parallel: bool, drift_factor: f64, scripts: Scripts) -> Redlock {
         Redlock { nodes, node_timeout_ms, parallel, drift_factor, scripts, round: None }
-    }
-
-    pub fn acquire(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
-        self.start_round(RoundOp::Lock, k, cx, out);
-    }
-
-    pub fn renew(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool {
-        if k.lease.is_none() {
-            return false;
-        }
-        self.start_round(RoundOp::Extend, k, cx, out);
-        true
-    }
-
-    pub fn release(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool {
-        let Some(lease) = &k.lease else { return false };
-        let grant = lease.grant;
-        out.push(Effect::Event(EventKind::Releasing));
-        out.push(Effect::Grant(GrantFx::Released { grant }));
-        self.start_round(RoundOp::Unlock, k, cx, out);
-        true
-    }
-
-    /// The delay before the next attempt: random, as redlock-rb's `rand(retry_delay)`, to
-    /// desynchronise contenders.
-    pub fn retry_delay(retry_ms: u64, rng: &mut Rng) -> Micros {
-        rng.range_inclusive(0, retry_ms.max(1) as i64 - 1) * MS
-    }
-
-    /// While a round is under way every message is the round's (a node's reply, or ignored).
-    pub fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
-        if k.wait != Wait::Round {
-            return None;
-        }
-        let Payload::RedisReply { req, reply } = p else { return Some(Outcome::Waiting) };
-        let ok = match self.round.as_ref().map(|r| r.op) {
-            Some(RoundOp::Lock) => matches!(reply, RedisReply::Ok { .. }),
-            _ => *reply == RedisReply::Int(1),
-        };
-        Some(self.answer(*req, ok, k, cx, out))
-    }
-
-    /// A node's timeout counts as a failed vote.
-    pub fn on_timer(&mut self, kind: TimerKind, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
-        match kind {
-            TimerKind::Timeout(req) if k.wait == Wait::Round => Some(self.answer(req, false, k, cx, out)),
-            _ => None,
-        }
     }
 
     fn start_round(&mut self, op: RoundOp, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
@@ -189,6 +142,57 @@ impl Redlock {
                 }
                 Outcome::Refused
             }
+        }
+    }
+}
+
+/// Redlock speaks to its nodes itself: a round per acquire, extension and release.
+impl LockClient for Redlock {
+    fn acquire(&mut self, _timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
+        self.start_round(RoundOp::Lock, k, cx, out);
+    }
+
+    fn renew(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool {
+        if k.lease.is_none() {
+            return false;
+        }
+        self.start_round(RoundOp::Extend, k, cx, out);
+        true
+    }
+
+    fn release(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool {
+        let Some(lease) = &k.lease else { return false };
+        let grant = lease.grant;
+        out.push(Effect::Event(EventKind::Releasing));
+        out.push(Effect::Grant(GrantFx::Released { grant }));
+        self.start_round(RoundOp::Unlock, k, cx, out);
+        true
+    }
+
+    /// The delay before the next attempt: random, as redlock-rb's `rand(retry_delay)`, to
+    /// desynchronise contenders.
+    fn retry_delay(&self, retry_ms: u64, rng: &mut Rng) -> Micros {
+        rng.range_inclusive(0, retry_ms.max(1) as i64 - 1) * MS
+    }
+
+    /// While a round is under way every message is the round's (a node's reply, or ignored).
+    fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
+        if k.wait != Wait::Round {
+            return None;
+        }
+        let Payload::RedisReply { req, reply } = p else { return Some(Outcome::Waiting) };
+        let ok = match self.round.as_ref().map(|r| r.op) {
+            Some(RoundOp::Lock) => matches!(reply, RedisReply::Ok { .. }),
+            _ => *reply == RedisReply::Int(1),
+        };
+        Some(self.answer(*req, ok, k, cx, out))
+    }
+
+    /// A node's timeout counts as a failed vote.
+    fn on_timer(&mut self, kind: TimerKind, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
+        match kind {
+            TimerKind::Timeout(req) if k.wait == Wait::Round => Some(self.answer(req, false, k, cx, out)),
+            _ => None,
         }
     }
 }

@@ -9,6 +9,7 @@ use super::{RedisCmd, RedisReply};
 use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, Lease, Outcome, TimerKind, Wait, SCRIPT_TIMEOUT_MS};
 use crate::scenario::{ReleaseStyle, RenewStyle};
+use crate::service::LockClient;
 use crate::time::Micros;
 use crate::trace::EventKind;
 
@@ -64,16 +65,18 @@ impl Single {
     pub fn with_watchdog(self) -> Single {
         Single { watchdog: Some(Watchdog::default()), ..self }
     }
+}
 
+impl LockClient for Single {
     /// One attempt at the lock.
-    pub fn acquire(&mut self, timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
+    fn acquire(&mut self, timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
         self.op = Some(Op::Acquire);
         let cmd = RedisCmd::Acquire { owner: k.owner, ttl_ms: cx.ttl_ms, incr: self.incr };
         k.send(Dest::Lock, |req| Payload::Redis { req, cmd }, Some(timeout_ms), cx, out);
     }
 
     /// Renews the lease it holds; `false` when it holds none.
-    pub fn renew(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool {
+    fn renew(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool {
         let Some(lease) = &k.lease else { return false };
         self.op = Some(Op::Renew);
         let cmd = self.scripts.renew(lease.owner, cx.ttl_ms);
@@ -82,7 +85,7 @@ impl Single {
     }
 
     /// Releases the lease it holds; `false` when it holds none.
-    pub fn release(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool {
+    fn release(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool {
         let Some(lease) = &k.lease else { return false };
         if let Some(w) = &mut self.watchdog {
             w.stop(); // unlock() cancels the renewal
@@ -95,7 +98,7 @@ impl Single {
     }
 
     /// A Redis reply; `None` for any other message.
-    pub fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
+    fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
         let Payload::RedisReply { req, reply } = p else { return None };
         if let Some(o) = self.watchdog.as_mut().and_then(|w| w.on_reply(*req, *reply == RedisReply::Int(1), k, cx, out)) {
             return Some(o);
@@ -139,7 +142,7 @@ impl Single {
     }
 
     /// The watchdog's timer; `None` for any other (or without a watchdog).
-    pub fn on_timer(&mut self, kind: TimerKind, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
+    fn on_timer(&mut self, kind: TimerKind, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
         self.watchdog.as_mut()?.on_timer(kind, k, cx, out)
     }
 }

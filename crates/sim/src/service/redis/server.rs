@@ -8,7 +8,8 @@ use crate::flat::{Map, Set};
 
 use super::{Change, Entry, Node, RedisCmd, FENCE_KEY, LOCK_KEY};
 use crate::actor::{Effect, Env, Gate, Out, Record, ServerFault};
-use crate::msg::Payload;
+use crate::msg::{Dest, Payload};
+use crate::service::LockServer;
 use crate::time::{from_ms, Micros};
 use crate::trace::{ActorId, EventKind, Grant, KeyEnd};
 
@@ -135,15 +136,6 @@ impl Servers {
         !self.redlock_nodes.is_empty()
     }
 
-    /// A node handles a message.
-    pub fn on_message(&mut self, node: ActorId, from: ActorId, payload: Payload, env: &dyn Env, out: &mut Fx) {
-        match payload {
-            Payload::Redis { req, cmd } => self.command(node, from, req, cmd, env, out),
-            Payload::Replicate { key, entry } => self.apply_replicated(node, key, entry.map(|e| *e), out),
-            _ => {}
-        }
-    }
-
     fn command(&mut self, node: ActorId, from: ActorId, req: u64, cmd: RedisCmd, env: &dyn Env, out: &mut Fx) {
         self.expire(node, env, out);
         let local = env.local(node);
@@ -229,45 +221,6 @@ impl Servers {
             } else {
                 self.close_key(node, KeyEnd::Deleted, out);
             }
-        }
-    }
-
-    pub fn on_timer(&mut self, node: ActorId, timer: Timer, env: &dyn Env, out: &mut Fx) {
-        match timer {
-            Timer::Expiry { gen } => {
-                if self.expiry_gen.get(&node) == Some(&gen) {
-                    self.expire(node, env, out);
-                }
-            }
-            Timer::Ship(ship) => {
-                let (key, entry) = *ship;
-                if let Some(to) = self.ship_to(node) {
-                    out.push(Effect::Send { from: node, to, payload: Payload::Replicate { key, entry: entry.map(Box::new) } });
-                }
-            }
-        }
-    }
-
-    pub fn on_fault(&mut self, fault: ServerFault, env: &dyn Env, out: &mut Fx) {
-        match fault {
-            ServerFault::Crashed(node) => {
-                if !self.keeps_data {
-                    if let Some(n) = self.nodes.get_mut(&node) {
-                        n.keys.clear();
-                    }
-                    self.close_key(node, KeyEnd::Lost, out);
-                }
-            }
-            ServerFault::Restarted(node) => {
-                self.expire(node, env, out);
-                self.schedule_expiry(node, env, out);
-                self.demote(env, out);
-            }
-            // A paused node's expiry timers wait for it (`Gate::Process`); nothing else changes,
-            // but Sentinel may now reach an old primary it has to demote.
-            ServerFault::Network | ServerFault::Resumed(_) => self.demote(env, out),
-            ServerFault::Paused(_) => {}
-            ServerFault::Failover => self.failover(env, out),
         }
     }
 
@@ -383,6 +336,74 @@ impl Servers {
     fn close_key(&mut self, node: ActorId, end: KeyEnd, out: &mut Fx) {
         if self.open_keys.remove(&node) {
             out.push(Effect::Record(Record::KeyClose { handle: node as u64, end }));
+        }
+    }
+}
+
+/// The Redis servers, whether a primary and its replica or Redlock's independent masters.
+impl LockServer for Servers {
+    type Timer = Timer;
+
+    fn route(&self, dest: Dest) -> Option<ActorId> {
+        match dest {
+            Dest::Lock => self.primary_now(),
+            Dest::Node(i) => self.redlock_nodes.get(i).copied(),
+            Dest::Leader | Dest::Resource => None,
+        }
+    }
+
+    fn route_from(&self, dest: Dest, from: ActorId, cut: &dyn Fn(ActorId, ActorId) -> bool) -> Option<ActorId> {
+        match dest {
+            Dest::Lock => self.primary_for(from, cut),
+            _ => self.route(dest),
+        }
+    }
+
+    /// A node handles a message.
+    fn on_message(&mut self, node: ActorId, from: ActorId, payload: Payload, env: &dyn Env, out: &mut Fx) {
+        match payload {
+            Payload::Redis { req, cmd } => self.command(node, from, req, cmd, env, out),
+            Payload::Replicate { key, entry } => self.apply_replicated(node, key, entry.map(|e| *e), out),
+            _ => {}
+        }
+    }
+
+    fn on_timer(&mut self, node: ActorId, timer: Timer, env: &dyn Env, out: &mut Fx) {
+        match timer {
+            Timer::Expiry { gen } => {
+                if self.expiry_gen.get(&node) == Some(&gen) {
+                    self.expire(node, env, out);
+                }
+            }
+            Timer::Ship(ship) => {
+                let (key, entry) = *ship;
+                if let Some(to) = self.ship_to(node) {
+                    out.push(Effect::Send { from: node, to, payload: Payload::Replicate { key, entry: entry.map(Box::new) } });
+                }
+            }
+        }
+    }
+
+    fn on_fault(&mut self, fault: ServerFault, env: &dyn Env, out: &mut Fx) {
+        match fault {
+            ServerFault::Crashed(node) => {
+                if !self.keeps_data {
+                    if let Some(n) = self.nodes.get_mut(&node) {
+                        n.keys.clear();
+                    }
+                    self.close_key(node, KeyEnd::Lost, out);
+                }
+            }
+            ServerFault::Restarted(node) => {
+                self.expire(node, env, out);
+                self.schedule_expiry(node, env, out);
+                self.demote(env, out);
+            }
+            // A paused node's expiry timers wait for it (`Gate::Process`); nothing else changes,
+            // but Sentinel may now reach an old primary it has to demote.
+            ServerFault::Network | ServerFault::Resumed(_) => self.demote(env, out),
+            ServerFault::Paused(_) => {}
+            ServerFault::Failover => self.failover(env, out),
         }
     }
 }

@@ -2,15 +2,11 @@
 //! its own) and the client side of the algorithm, from the scenario.
 
 use super::Redlock;
-use crate::msg::Payload;
-use crate::proto::{Core, Cx, Effect, Outcome, TimerKind};
-use crate::rng::Rng;
 use crate::scenario::redlock::node_name;
 use crate::scenario::{Persistence, Scenario};
 use crate::service::redis::client::Scripts;
 use crate::service::redis::server::Servers;
-use crate::service::{LockClient, Slice};
-use crate::time::Micros;
+use crate::service::Slice;
 use crate::trace::{ActorId, Role};
 
 impl Slice for crate::service::Redlock {
@@ -30,31 +26,5 @@ impl Slice for crate::service::Redlock {
     fn client(sc: &Scenario) -> Redlock {
         let l = &sc.lock;
         Redlock::new(l.nodes as usize, l.node_timeout_ms, l.parallel, l.clock_drift_factor, Scripts { release: l.release, renew: l.renew })
-    }
-}
-
-impl LockClient for Redlock {
-    fn acquire(&mut self, _timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
-        Redlock::acquire(self, k, cx, out)
-    }
-
-    fn renew(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool {
-        Redlock::renew(self, k, cx, out)
-    }
-
-    fn release(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool {
-        Redlock::release(self, k, cx, out)
-    }
-
-    fn retry_delay(&self, retry_ms: u64, rng: &mut Rng) -> Micros {
-        Redlock::retry_delay(retry_ms, rng)
-    }
-
-    fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
-        Redlock::on_message(self, p, k, cx, out)
-    }
-
-    fn on_timer(&mut self, kind: TimerKind, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
-        Redlock::on_timer(self, kind, k, cx, out)
     }
 }

@@ -32,7 +32,7 @@ fn ok(req: u64) -> Payload {
 fn in_turn_the_round_asks_one_node_after_another() {
     let (mut r, mut k) = (Redlock::new(3, 50, false, 0.01, Default::default()), core());
     let mut out = Vec::new();
-    r.acquire(&mut k, &cx(Micros::ZERO), &mut out);
+    r.acquire(1_000, &mut k, &cx(Micros::ZERO), &mut out);
     assert_eq!(sent(&out).iter().map(|s| s.0).collect::<Vec<_>>(), vec![0]);
     assert_eq!(k.wait, Wait::Round);
     let req = sent(&out)[0].1;
@@ -45,7 +45,7 @@ fn in_turn_the_round_asks_one_node_after_another() {
 fn a_round_that_takes_too_long_is_not_valid_and_unlocks_every_node() {
     let (mut r, mut k) = (Redlock::new(3, 9_000, true, 0.01, Default::default()), core());
     let mut out = Vec::new();
-    r.acquire(&mut k, &cx(Micros::ZERO), &mut out);
+    r.acquire(1_000, &mut k, &cx(Micros::ZERO), &mut out);
     let reqs: Vec<u64> = sent(&out).iter().map(|s| s.1).collect();
     let mut last = None;
     for (i, req) in reqs.iter().enumerate() {
