@@ -13,7 +13,7 @@
 //! sentence from it when the finding is shown.
 
 use crate::scenario::Scenario;
-use crate::trace::{Applied, Event, EventKind, Run};
+use crate::trace::{Applied, Event, EventKind, QuorumEvent, Run};
 mod hazards;
 mod stalls;
 mod violations;
@@ -58,7 +58,7 @@ fn pick(events: &[Event]) -> Picked<'_> {
             EventKind::EffectSent { deduplicated: false, .. } => &mut p.effects,
             EventKind::KeyDeleted { foreign: true, .. } | EventKind::KeyExtended { foreign: true, .. } => &mut p.foreign,
             EventKind::GaveUp | EventKind::Done { completed: false } => &mut p.stops,
-            EventKind::NoQuorum { .. } | EventKind::LeaderElected { .. } => &mut p.quorum,
+            EventKind::Quorum(QuorumEvent::NoQuorum { .. }) | EventKind::Quorum(QuorumEvent::LeaderElected { .. }) => &mut p.quorum,
             EventKind::Tally { ok: false, extend: false, .. } => &mut p.tallies,
             _ => continue,
         };

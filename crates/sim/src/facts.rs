@@ -11,7 +11,7 @@
 use crate::flat::Map;
 
 use crate::time::Micros;
-use crate::trace::{ActorId, Belief, Event, EventId, EventKind, KeySpan, Role, Run, Span};
+use crate::trace::{ActorId, Belief, Event, EventId, EventKind, KeySpan, QuorumEvent, Role, Run, Span};
 
 /// What a client's program is doing, from its last start or end at a step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,8 +148,8 @@ impl Facts {
         let mut now = None;
         for e in &run.events {
             let next = match e.kind {
-                EventKind::LeaderElected { .. } => Some(e.actor),
-                EventKind::NoQuorum { .. } => None,
+                EventKind::Quorum(QuorumEvent::LeaderElected { .. }) => Some(e.actor),
+                EventKind::Quorum(QuorumEvent::NoQuorum { .. }) => None,
                 EventKind::Crashed if now == Some(e.actor) => None,
                 _ => continue,
             };
@@ -173,7 +173,7 @@ impl Facts {
             .events
             .iter()
             .filter_map(|e| match e.kind {
-                EventKind::Committed { revision, .. } => Some(((e.actor, e.at_us), revision)),
+                EventKind::Quorum(QuorumEvent::Committed { revision, .. }) => Some(((e.actor, e.at_us), revision)),
                 _ => None,
             })
             .collect();

@@ -47,7 +47,7 @@ use std::fmt;
 
 pub use checker::{Finding, Safety, Verdict};
 pub use scenario::{Scenario, ScenarioError};
-pub use trace::{Event, EventKind, Run};
+pub use trace::{Event, EventKind, QuorumEvent, Run};
 pub use world::overrun_us;
 
 /// Why a scenario could not be run.

@@ -12,7 +12,7 @@ use crate::rng::Rng;
 use crate::scenario::{LockKind, Scenario};
 use crate::service::{LockClient, LockServer, Slice};
 use crate::time::Micros;
-use crate::trace::{Actor, ActorId, EventKind, Role, ServiceEvent};
+use crate::trace::{Actor, ActorId, EventKind, QuorumEvent, Role, ServiceEvent};
 
 /// A service's servers.
 type ServerOf<S> = <S as Slice>::Server;
@@ -187,12 +187,21 @@ macro_rules! dispatch {
         }
 
         /// The sentence for an event the run's lock service words its own way (`None`: the
-        /// common words, `narrate::sentence`, which give the etcd-like service's words to the
-        /// consensus family's events).
+        /// common words, `narrate::sentence`).
         pub fn narrate(sc: &Scenario, me: &str, kind: &EventKind, name: &dyn Fn(ActorId) -> String) -> Option<String> {
             match sc.lock.kind {
                 $(LockKind::$arm => <crate::service::$arm as Slice>::narrate(sc, me, kind, name),)*
                 LockKind::None => None,
+            }
+        }
+
+        /// The sentence for an event of the consensus family, in the words of the service the
+        /// scenario runs ([`Slice::quorum`]; a run without a lock service records none,
+        /// [`crate::service::not_recorded`]).
+        pub fn quorum(sc: &Scenario, e: &QuorumEvent, me: &str, name: &dyn Fn(ActorId) -> String) -> String {
+            match sc.lock.kind {
+                $(LockKind::$arm => <crate::service::$arm as Slice>::quorum(sc, e, me, name),)*
+                LockKind::None => crate::service::not_recorded(sc, e, me),
             }
         }
 

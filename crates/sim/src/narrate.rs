@@ -2,9 +2,9 @@
 //! (the narration line, the inspector, the CLI's text), from what the event records and the
 //! run's names and settings. A run carries no sentence. Each lock service words its own events
 //! (`lock::narrate`); the rest are one exhaustive match (`sentence`), so a new kind of event
-//! does not compile until it is given words or sent to the service that words it. The consensus
-//! family's shared events are the one exception: they fall back to their tag if no service
-//! words them, which tests/architecture.rs checks over every library run.
+//! does not compile until it is given words or sent to the service that words it: a service's
+//! own events to that service (`lock::words`), and the consensus family's to the service the
+//! scenario runs (`lock::quorum`), each of which words every one of them.
 
 use crate::scenario::{Fencing, ResourceKind, Scenario};
 use crate::time::{fmt, from_ms, MS};
@@ -184,18 +184,7 @@ pub fn sentence(cx: &Cx, a: ActorId, kind: &EventKind) -> String {
         Healed => "The partition heals.".to_string(),
         // A service's own events, in its words.
         Service(e) => crate::lock::words(cx.sc, e, me, &n),
-        // The consensus family's shared events, worded by each service (`lock::narrate`), the
-        // etcd-like one's by default; checked over the library's runs (tests/architecture.rs).
-        Queued { .. }
-        | Committed { .. }
-        | Reread { .. }
-        | Unchanged { .. }
-        | LockGranted { .. }
-        | LeaseExpired { .. }
-        | LockDelayed { .. }
-        | LeaderElected { .. }
-        | NoQuorum { .. }
-        | SteppedDown { .. } => crate::service::consensus::narrate(me, kind, &n, cx.sc.lock.election_timeout_ms)
-            .unwrap_or_else(|| format!("{me}: {}.", kind.tag(a).0)),
+        // The consensus family's events, in the words of the service that records them.
+        Quorum(e) => crate::lock::quorum(cx.sc, e, me, &n),
     }
 }

@@ -6,7 +6,7 @@ use crate::flat::Set;
 
 use crate::actor::{Effect, Env, Gate, ServerFault};
 use crate::time::Micros;
-use crate::trace::{ActorId, EventKind};
+use crate::trace::{ActorId, EventKind, QuorumEvent};
 
 /// How many members make a majority.
 pub fn majority(members: &[ActorId]) -> usize {
@@ -125,7 +125,7 @@ impl<Op> Leadership<Op> {
             if self.deposed == Some(m) {
                 self.deposed = None;
                 if let Some(leader) = self.leader.filter(|&l| l != m) {
-                    out.push(Effect::Event { actor: m, kind: EventKind::SteppedDown { leader } });
+                    out.push(Effect::Event { actor: m, kind: EventKind::Quorum(QuorumEvent::SteppedDown { leader }) });
                 }
             }
         }

@@ -14,8 +14,10 @@
 //! labels, lanes, settings and validation, a `scenario::lock::Declaration`).
 //!
 //! Redis's own messages (commands, replies, the replication stream) are still common arms of
-//! `msg::Payload`, which Redlock shares, and the consensus family's events (etcd's and
-//! ZooKeeper's) common arms of `trace::EventKind`.
+//! `msg::Payload`, which Redlock shares. The consensus family's events (etcd's and ZooKeeper's)
+//! are one enum, `trace::QuorumEvent` (`trace::EventKind::Quorum`), worded per service: every
+//! slice has `service::Slice::quorum`, an exhaustive match in the service's own terms, with
+//! `service::not_recorded` for an event it does not record.
 
 /// Calls the macro `$make` with the list of lock services, in the order the lab offers them.
 macro_rules! services {

@@ -12,7 +12,7 @@ use crate::proto::{Core, Cx, Effect, Outcome, TimerKind};
 use crate::rng::Rng;
 use crate::scenario::Scenario;
 use crate::time::Micros;
-use crate::trace::{ActorId, EventKind, Role};
+use crate::trace::{ActorId, EventKind, QuorumEvent, Role};
 
 /// The modules and marker types of the lock services, from the list.
 macro_rules! modules {
@@ -45,6 +45,22 @@ pub trait Slice {
     fn narrate(_sc: &Scenario, _me: &str, _kind: &EventKind, _name: &dyn Fn(ActorId) -> String) -> Option<String> {
         None
     }
+    /// The sentence for an event of the consensus family ([`QuorumEvent`]) at `me`: for a
+    /// service that records them, in its own terms in one exhaustive match (no `Option`, no `_`
+    /// arm), so that an event added to the family does not compile until it has words, with
+    /// [`not_recorded`] for one it does not record; for a service that records none, that.
+    fn quorum(sc: &Scenario, e: &QuorumEvent, me: &str, name: &dyn Fn(ActorId) -> String) -> String;
+}
+
+/// The sentence a service gives an event of the consensus family it does not record. It cannot
+/// be shown: only the replicated services' servers and clients make a [`QuorumEvent`]
+/// (`service/consensus/`, `service/zookeeper/`, and `quorum.rs`, which only they use), each
+/// only the events it words, and tests/architecture.rs checks that no library run shows this.
+/// Were one recorded, the sentence says what it is and that the service does not record it,
+/// rather than passing the bare tag off as words.
+pub fn not_recorded(sc: &Scenario, e: &QuorumEvent, me: &str) -> String {
+    let (tag, _) = e.tag(0);
+    format!("{me}: {tag}, an event of the consensus family, which {} does not record.", sc.lock.kind.title())
 }
 
 /// A lock service's servers, as an actor: messages, timers and faults in, effects out.

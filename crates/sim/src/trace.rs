@@ -11,10 +11,12 @@ use crate::verdict::Verdict;
 
 mod event;
 mod outcome;
+mod quorum;
 mod services;
 mod why;
 mod words;
 pub use event::*;
+pub use quorum::QuorumEvent;
 pub use services::ServiceEvent;
 pub use words::{Wording, Words};
 

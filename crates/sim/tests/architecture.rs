@@ -1,9 +1,9 @@
 //! The engine's layout, as ARCHITECTURE.md states it: no import cycle between its modules, and
 //! between its top-level modules none but the one the lock services' slices are to undo;
 //! nothing under the lock services, their client protocols or the resource names the driver;
-//! every server actor and client protocol has unit tests; every event kind has a sentence; a
-//! lock service is named in code only in its slice and the list of services;
-//! no source file over 400 lines and no function over 120.
+//! every server actor and client protocol has unit tests; every event of the library has words,
+//! its service's (the compiler sees to the rest); a lock service is named in code only in its
+//! slice and the list of services; no source file over 400 lines and no function over 120.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -272,8 +272,12 @@ fn every_server_actor_and_client_protocol_has_unit_tests() {
     }
 }
 
-/// Every event of every library run, and of its fix, has words of its own: none falls back to
-/// its bare tag (the compiler sees to the common words; the services' own are checked here).
+/// Every event of every library run, and of its fix, has words of its own. The compiler sees to
+/// the words themselves: `narrate::sentence` is one exhaustive match, each service words its
+/// own events (`service::Words`), and each service words every event of the consensus family
+/// (`service::Slice::quorum`, exhaustive). What it cannot see is which service records which of
+/// the family's events: one it does not record has `service::not_recorded`'s words, which no
+/// run may show, checked here; and no sentence is the bare tag.
 #[test]
 fn every_event_of_the_library_has_words() {
     for s in sim::library::all() {
@@ -284,6 +288,17 @@ fn every_event_of_the_library_has_words() {
                 let said = cx.event(e);
                 let bare = format!("{}: {}.", run.name(e.actor), e.kind.tag(e.actor).0);
                 assert!(said != bare && said.ends_with('.'), "{} (seed {}): no words for {:?}: {said}", sc.id, sc.seed, e.kind);
+                if let EventKind::Quorum(q) = &e.kind {
+                    let unrecorded = sim::service::not_recorded(&sc, q, run.name(e.actor));
+                    assert!(
+                        said != unrecorded,
+                        "{} (seed {}): {} records {:?}, worded as not recorded",
+                        sc.id,
+                        sc.seed,
+                        sc.lock.kind.title(),
+                        q
+                    );
+                }
             }
         }
     }

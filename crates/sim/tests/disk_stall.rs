@@ -4,7 +4,7 @@
 use sim::scenario::{fault, Fault, Persistence};
 use sim::time::Micros;
 use sim::trace::Stall;
-use sim::{library, EventKind, Run, Scenario};
+use sim::{library, EventKind, QuorumEvent, Run, Scenario};
 
 fn with_stall(id: &str, actor: &str, at_ms: u64, duration_ms: u64) -> Scenario {
     let mut s = library::get(id).unwrap();
@@ -30,9 +30,9 @@ fn a_consensus_leader_whose_disk_stalls_loses_its_leadership() {
     let (m1, m2) = (id(&r, "m1"), id(&r, "m2"));
     let at = |a: usize, f: &dyn Fn(&EventKind) -> bool| r.events.iter().find(|e| e.actor == a && f(&e.kind)).map(|e| e.at_us);
     assert_eq!(at(m1, &|k| matches!(k, EventKind::DiskStalled { stall: Stall::Now, .. })), Some(Micros::us(3_000_000)));
-    let elected = at(m2, &|k| matches!(k, EventKind::LeaderElected { .. })).expect("m2 is elected");
+    let elected = at(m2, &|k| matches!(k, EventKind::Quorum(QuorumEvent::LeaderElected { .. }))).expect("m2 is elected");
     assert_eq!(elected, Micros::us(4_000_000), "one election timeout after the stall (seed {})", s.seed);
-    assert!(at(m1, &|k| matches!(k, EventKind::SteppedDown { .. })).is_some_and(|t| t == Micros::us(7_000_000)));
+    assert!(at(m1, &|k| matches!(k, EventKind::Quorum(QuorumEvent::SteppedDown { .. }))).is_some_and(|t| t == Micros::us(7_000_000)));
     assert!(at(m1, &|k| matches!(k, EventKind::Resumed { disk: true, .. })).is_some());
     assert_eq!(r.verdict.verdict, library::get("consensus-fenced").map(|s| run(&s).verdict.verdict).unwrap());
 }

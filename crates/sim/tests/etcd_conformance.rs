@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use sim::time::Micros;
-use sim::trace::EventKind;
+use sim::trace::{EventKind, QuorumEvent};
 
 struct Etcd {
     child: Child,
@@ -108,7 +108,9 @@ fn committed(run: &sim::Run) -> Vec<(String, u64)> {
     run.events
         .iter()
         .filter_map(|e| match &e.kind {
-            EventKind::Committed { what, revision } => Some((sim::msg::proposal_words(what, &|a| run.name(a).to_string()), *revision)),
+            EventKind::Quorum(QuorumEvent::Committed { what, revision }) => {
+                Some((sim::msg::proposal_words(what, &|a| run.name(a).to_string()), *revision))
+            }
             _ => None,
         })
         .collect()
@@ -161,7 +163,7 @@ fn revisions_and_lock_order_match_etcd() {
         .events
         .iter()
         .filter_map(|e| match e.kind {
-            EventKind::LockGranted { client, .. } => Some(run.actors[client].name.clone()),
+            EventKind::Quorum(QuorumEvent::LockGranted { client, .. }) => Some(run.actors[client].name.clone()),
             _ => None,
         })
         .collect();

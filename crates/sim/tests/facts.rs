@@ -4,7 +4,7 @@
 
 use sim::facts::{Facts, Program};
 use sim::time::Micros;
-use sim::trace::{EventKind, Role, Run};
+use sim::trace::{EventKind, QuorumEvent, Role, Run};
 
 fn within(from: Micros, to: Micros, t: Micros) -> bool {
     from <= t && t < to
@@ -14,8 +14,8 @@ fn scan_leader(run: &Run, t: Micros) -> Option<usize> {
     let mut leader = None;
     for e in run.events.iter().take_while(|e| e.at_us <= t) {
         match e.kind {
-            EventKind::LeaderElected { .. } => leader = Some(e.actor),
-            EventKind::NoQuorum { .. } => leader = None,
+            EventKind::Quorum(QuorumEvent::LeaderElected { .. }) => leader = Some(e.actor),
+            EventKind::Quorum(QuorumEvent::NoQuorum { .. }) => leader = None,
             EventKind::Crashed if leader == Some(e.actor) => leader = None,
             _ => {}
         }
@@ -45,7 +45,7 @@ fn scan_queue(run: &Run, a: usize, t: Micros) -> Vec<(u64, String)> {
         .filter(|k| k.node == a && within(k.from_us, k.to_us, t))
         .filter_map(|k| {
             let rev = run.events.iter().find_map(|e| match &e.kind {
-                EventKind::Committed { revision, .. } if e.at_us == k.from_us && e.actor == a => Some(*revision),
+                EventKind::Quorum(QuorumEvent::Committed { revision, .. }) if e.at_us == k.from_us && e.actor == a => Some(*revision),
                 _ => None,
             })?;
             Some((rev, k.owner.map(|o| run.actors[o].name.clone()).unwrap_or_default()))

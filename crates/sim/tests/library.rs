@@ -443,7 +443,7 @@ fn chubby_lock_delay_on_zookeeper_has_the_consensus_runs_verdicts() {
         let r = run(sc);
         assert_eq!(r.verdict.verdict, Unsafe, "{kind} (seed {}): the 90 s pause outlasts the delay", sc.seed);
         let until = r.events.iter().find_map(|e| match e.kind {
-            sim::EventKind::LockDelayed { until_us, .. } => Some(until_us),
+            sim::EventKind::Quorum(sim::QuorumEvent::LockDelayed { until_us, .. }) => Some(until_us),
             _ => None,
         });
         let until = until.unwrap_or_else(|| panic!("{kind}: A's loss holds the lock back"));

@@ -6,7 +6,7 @@ use sim::scenario::Scenario;
 use sim::time::Micros;
 use sim::trace::Proposal;
 use sim::verdict::{Cause, Kind};
-use sim::{EventKind, Safety};
+use sim::{EventKind, QuorumEvent, Safety};
 
 fn repro(name: &str) -> Scenario {
     let path = format!("{}/tests/repro/{name}.json", env!("CARGO_MANIFEST_DIR"));
@@ -112,7 +112,11 @@ fn a_pause_freezes_the_work_it_interrupts() {
 fn a_wall_clock_jump_on_the_consensus_leader_does_not_end_a_lease() {
     let s = repro("consensus-leader-clock-jump");
     let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
-    assert!(!run.events.iter().any(|e| matches!(e.kind, EventKind::LeaseExpired { .. })), "no lease expires (seed {})", s.seed);
+    assert!(
+        !run.events.iter().any(|e| matches!(e.kind, EventKind::Quorum(QuorumEvent::LeaseExpired { .. }))),
+        "no lease expires (seed {})",
+        s.seed
+    );
     assert!(run.verdict.is_safe(), "seed {}: {:?}", s.seed, run.verdict.violations);
     assert_eq!(run.applied.len(), 2);
     // Drift is still measured: the same clock running 50% fast does end the lease early.
@@ -120,7 +124,11 @@ fn a_wall_clock_jump_on_the_consensus_leader_does_not_end_a_lease() {
     fast.faults.retain(|f| !matches!(f, sim::scenario::Fault::ClockJump(_)));
     fast.faults.push(sim::scenario::Fault::Drift(sim::scenario::fault::Drift { actor: "m1".into(), at_ms: 0, ppm: 500_000 }));
     let run = sim::run(&fast).unwrap();
-    let expired = run.events.iter().find(|e| matches!(e.kind, EventKind::LeaseExpired { .. })).expect("a fast clock ends the lease");
+    let expired = run
+        .events
+        .iter()
+        .find(|e| matches!(e.kind, EventKind::Quorum(QuorumEvent::LeaseExpired { .. })))
+        .expect("a fast clock ends the lease");
     assert!(expired.at_us < Micros::us(9_000_000), "at {} µs", expired.at_us);
 }
 
@@ -132,10 +140,13 @@ fn a_paused_consensus_leader_is_replaced() {
     let s = repro("consensus-paused-leader");
     let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
     let id = |n: &str| run.actors.iter().position(|a| a.name == n).unwrap();
-    let elected = run.events.iter().find(|e| e.actor == id("m2") && matches!(e.kind, EventKind::LeaderElected { .. }));
+    let elected = run.events.iter().find(|e| e.actor == id("m2") && matches!(e.kind, EventKind::Quorum(QuorumEvent::LeaderElected { .. })));
     assert_eq!(elected.map(|e| e.at_us), Some(Micros::us(3_000_000)), "m2 leads one election timeout after m1's pause (seed {})", s.seed);
-    assert!(run.events.iter().any(|e| e.actor == id("m1") && e.kind == EventKind::SteppedDown { leader: id("m2") }));
-    assert!(!run.events.iter().any(|e| matches!(e.kind, EventKind::LeaseExpired { .. })), "client1 kept its lease alive");
+    assert!(run.events.iter().any(|e| e.actor == id("m1") && e.kind == EventKind::Quorum(QuorumEvent::SteppedDown { leader: id("m2") })));
+    assert!(
+        !run.events.iter().any(|e| matches!(e.kind, EventKind::Quorum(QuorumEvent::LeaseExpired { .. }))),
+        "client1 kept its lease alive"
+    );
     assert!(run.verdict.is_safe(), "seed {}: {:?}", s.seed, run.verdict.violations);
 }
 
@@ -225,7 +236,10 @@ fn a_zookeeper_client_whose_program_ends_closes_its_session() {
         })
         .collect();
     assert_eq!(sent, ["closeSession 0x2"], "seed {}", s.seed);
-    assert!(!run.events.iter().any(|e| e.kind == EventKind::LeaseExpired { client: b }), "B's session is closed, not expired");
+    assert!(
+        !run.events.iter().any(|e| e.kind == EventKind::Quorum(QuorumEvent::LeaseExpired { client: b })),
+        "B's session is closed, not expired"
+    );
 }
 
 fn actor(run: &sim::Run, name: &str) -> usize {
@@ -240,15 +254,15 @@ fn an_unlock_of_a_missing_key_makes_no_revision() {
     let s = repro("consensus-unlock-missing-key");
     let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
     let revoked = run.events.iter().find_map(|e| match &e.kind {
-        EventKind::Committed { what: Proposal::Revoke { .. }, revision } => Some(*revision),
+        EventKind::Quorum(QuorumEvent::Committed { what: Proposal::Revoke { .. }, revision }) => Some(*revision),
         _ => None,
     });
     let unchanged = run.events.iter().find_map(|e| match &e.kind {
-        EventKind::Unchanged { what: Proposal::Unlock { .. }, revision } => Some(*revision),
+        EventKind::Quorum(QuorumEvent::Unchanged { what: Proposal::Unlock { .. }, revision }) => Some(*revision),
         _ => None,
     });
     assert!(revoked.is_some() && unchanged == revoked, "the delete leaves the revision at the revoke's (seed {})", s.seed);
-    assert!(!run.events.iter().any(|e| matches!(&e.kind, EventKind::Committed { what: Proposal::Unlock { .. }, .. })));
+    assert!(!run.events.iter().any(|e| matches!(&e.kind, EventKind::Quorum(QuorumEvent::Committed { what: Proposal::Unlock { .. }, .. }))));
     let c1 = actor(&run, "client1");
     assert!(run.events.iter().any(|e| e.actor == c1 && e.kind == EventKind::Released { removed: false }));
     assert!(run
@@ -268,13 +282,13 @@ fn a_retried_consensus_lock_request_keeps_its_key() {
     let puts = run
         .events
         .iter()
-        .filter(|e| matches!(&e.kind, EventKind::Committed { what: Proposal::Lock { client, has_key: false }, .. } if *client == c2))
+        .filter(|e| matches!(&e.kind, EventKind::Quorum(QuorumEvent::Committed { what: Proposal::Lock { client, has_key: false }, .. }) if *client == c2))
         .count();
     assert_eq!(puts, 1, "one key for client2 (seed {})", s.seed);
-    assert!(run.events.iter().any(|e| e.kind == EventKind::Reread { client: c2, rev: 3 }));
+    assert!(run.events.iter().any(|e| e.kind == EventKind::Quorum(QuorumEvent::Reread { client: c2, rev: 3 })));
     let held = run.events.iter().find(|e| e.actor == c2 && matches!(e.kind, EventKind::Acquired { .. })).expect("client2 gets the lock");
     assert!(held.at_us < Micros::us(4_000_000), "right after its retry, not a TTL later: {} µs", held.at_us);
-    assert!(!run.events.iter().any(|e| matches!(e.kind, EventKind::LeaseExpired { .. })));
+    assert!(!run.events.iter().any(|e| matches!(e.kind, EventKind::Quorum(QuorumEvent::LeaseExpired { .. }))));
     // Its deadline counts from its first request, which created the lease.
     let EventKind::Acquired { until_local_us, .. } = held.kind else { unreachable!() };
     assert!(until_local_us <= Micros::us(12_000_000), "{until_local_us}");
@@ -298,7 +312,8 @@ fn only_the_waiting_client_says_its_key_is_queued() {
     let s = repro("consensus-queued-narration");
     let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
     let c2 = actor(&run, "client2");
-    let queued: Vec<_> = run.events.iter().enumerate().filter(|(_, e)| matches!(e.kind, EventKind::Queued { .. })).collect();
+    let queued: Vec<_> =
+        run.events.iter().enumerate().filter(|(_, e)| matches!(e.kind, EventKind::Quorum(QuorumEvent::Queued { .. }))).collect();
     assert_eq!(queued.len(), 1, "seed {}", s.seed);
     assert_eq!(queued[0].1.actor, c2);
     assert!(sim::narrate::text(&s, &run, queued[0].1).starts_with("client2's key is in place"));
@@ -325,7 +340,7 @@ fn an_etcd_client_paused_for_less_than_its_ttl_keeps_its_lease() {
         .find(|(id, m)| m.from == client1 && run.what(*id).starts_with("keepalive"))
         .map(|(_, m)| m.sent_us);
     assert_eq!(first_keepalive, Some(Micros::us(7_003_000)), "overdue at the wake (seed {})", s.seed);
-    assert!(!run.events.iter().any(|e| matches!(e.kind, EventKind::LeaseExpired { .. })), "seed {}", s.seed);
+    assert!(!run.events.iter().any(|e| matches!(e.kind, EventKind::Quorum(QuorumEvent::LeaseExpired { .. }))), "seed {}", s.seed);
     assert!(run.verdict.is_safe(), "seed {}: {:?}", s.seed, run.verdict.violations);
 }
 

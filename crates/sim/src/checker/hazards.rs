@@ -3,7 +3,7 @@
 
 use super::{Cx, Findings};
 use crate::time::Micros;
-use crate::trace::{EventKind, Grant, KeyEnd, MsgFate, Role, ServiceEvent};
+use crate::trace::{EventKind, Grant, KeyEnd, MsgFate, QuorumEvent, Role, ServiceEvent};
 use crate::verdict::{Cause, Conflict, Finding, Forgot, KeyGone, Kind};
 use crate::wire::pacemaker::Event as PairEvent;
 
@@ -56,7 +56,8 @@ pub(super) fn conflict_cause(cx: &Cx, i1: usize, i2: usize) -> Conflict {
         Forgot { node, owner: g.client, gone, counted_at_us }
     };
     if run.actors[g1.node].role == Role::Member {
-        let unchecked = |g: &Grant| matches!(run.events[g.event].kind, EventKind::LockGranted { key_exists: false, .. });
+        let unchecked =
+            |g: &Grant| matches!(run.events[g.event].kind, EventKind::Quorum(QuorumEvent::LockGranted { key_exists: false, .. }));
         let (bad, _) = if unchecked(g1) { (g1, g2) } else { (g2, g1) };
         if unchecked(bad) {
             return Conflict::SessionUnchecked { client: bad.client };
@@ -251,8 +252,8 @@ pub(super) fn liveness(cx: &Cx, notes: &mut Findings) {
     let mut lost_at = None;
     for &e in &cx.picked.quorum {
         match e.kind {
-            EventKind::NoQuorum { since_us } => lost_at = lost_at.or(Some(since_us)),
-            EventKind::LeaderElected { .. } => {
+            EventKind::Quorum(QuorumEvent::NoQuorum { since_us }) => lost_at = lost_at.or(Some(since_us)),
+            EventKind::Quorum(QuorumEvent::LeaderElected { .. }) => {
                 if let Some(from) = lost_at.take() {
                     notes.add(Kind::Liveness, || Finding {
                         property: Kind::Liveness,

@@ -23,14 +23,13 @@ use crate::actor::{Effect, Env, Gate, Out, Record, ServerFault};
 use crate::msg::Payload;
 use crate::quorum::{self, Change};
 use crate::time::{from_ms, Micros};
-use crate::trace::{ActorId, EventKind, Proposal};
+use crate::trace::{ActorId, EventKind, Proposal, QuorumEvent};
 use crate::wire::consensus::Msg;
 
 pub mod client;
 mod commit;
 mod slice;
-
-pub use commit::{narrate, narrate_client};
+mod words;
 
 /// The service's settings, from the scenario.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -175,7 +174,7 @@ impl Cluster {
                     lease.expires_mono = now_mono + from_ms(lease.ttl_ms as i64) + election_us;
                     lease.revoking = false;
                 }
-                out.push(Effect::Event { actor: l, kind: EventKind::LeaderElected { leases: leases.len() } });
+                out.push(Effect::Event { actor: l, kind: EventKind::Quorum(QuorumEvent::LeaderElected { leases: leases.len() }) });
                 for id in leases {
                     self.schedule_lease_check(id, env, out);
                     self.update_grant_term(id, env, out);
@@ -189,7 +188,7 @@ impl Cluster {
             }
             Change::NoQuorum { say_at, since_us } => {
                 if let Some(at) = say_at {
-                    out.push(Effect::Event { actor: at, kind: EventKind::NoQuorum { since_us } });
+                    out.push(Effect::Event { actor: at, kind: EventKind::Quorum(QuorumEvent::NoQuorum { since_us }) });
                 }
             }
         }
@@ -223,7 +222,7 @@ impl Cluster {
         }
         l.revoking = true;
         let client = l.client;
-        out.push(Effect::Event { actor: leader, kind: EventKind::LeaseExpired { client } });
+        out.push(Effect::Event { actor: leader, kind: EventKind::Quorum(QuorumEvent::LeaseExpired { client }) });
         self.propose(Op::Revoke { lease }, env, out);
     }
 
@@ -238,7 +237,7 @@ impl Cluster {
         let until_mono = env.mono(leader) + from_ms(self.cfg.lock_delay_ms as i64);
         self.held_back = Some(until_mono);
         let until_us = env.when_mono_reads(leader, until_mono).unwrap_or(env.end());
-        out.push(Effect::Event { actor: leader, kind: EventKind::LockDelayed { client, until_us } });
+        out.push(Effect::Event { actor: leader, kind: EventKind::Quorum(QuorumEvent::LockDelayed { client, until_us }) });
         self.schedule_hold(env, out);
     }
 

@@ -211,15 +211,6 @@ pub enum EventKind {
         to: ActorId,
         discarded: Option<ActorId>,
     },
-    /// Consensus: a client's key is in place but an earlier key holds the lock.
-    Queued {
-        rev: u64,
-    },
-    /// Consensus: a proposal reached a majority and was applied.
-    Committed {
-        what: Proposal,
-        revision: u64,
-    },
     /// The resource's transaction sent an external effect (an email) keyed by `key`;
     /// `deduplicated` when its receiver recognised the key and did nothing.
     EffectSent {
@@ -227,47 +218,10 @@ pub enum EventKind {
         key: String,
         deduplicated: bool,
     },
-    /// Consensus: a client that already has a key asked for the lock again, and is told about
-    /// the key it has (created at revision `rev`).
-    Reread {
-        client: ActorId,
-        rev: u64,
-    },
-    /// Consensus: a committed delete found no key: nothing changed, and the revision stays.
-    Unchanged {
-        what: Proposal,
-        revision: u64,
-    },
-    /// Consensus: the leader tells a client it holds the lock. `key_exists` is false when the
-    /// service did not check that the client's own key still existed (etcd#11456).
-    LockGranted {
-        client: ActorId,
-        rev: u64,
-        key_exists: bool,
-    },
-    /// Consensus: a lease ran out on the leader's clock; the leader proposes to revoke it.
-    LeaseExpired {
-        client: ActorId,
-    },
-    /// Consensus and ZooKeeper with a lock-delay (Chubby's, SEMANTICS §5.4): `client` held the
-    /// lock when its lease or session expired, so the lock is granted to no one until `until_us`.
-    LockDelayed {
-        client: ActorId,
-        until_us: Micros,
-    },
-    /// Consensus: a member became leader and refreshed every lease.
-    LeaderElected {
-        leases: usize,
-    },
-    /// Consensus: no member can reach a majority, so there is no leader; none has since
-    /// `since_us` (the fault that took the majority away, an election timeout earlier or more).
-    NoQuorum {
-        since_us: Micros,
-    },
-    /// Consensus: a leader resumed from a pause to find `leader` elected in its place.
-    SteppedDown {
-        leader: ActorId,
-    },
+    /// The consensus family's events (etcd's and ZooKeeper's), written in the JSON as the
+    /// event alone.
+    #[serde(untagged)]
+    Quorum(super::QuorumEvent),
     /// A lock service's own events, written in the JSON as the
     /// service's event alone.
     #[serde(untagged)]
@@ -352,17 +306,8 @@ impl EventKind {
             Healed => ("healed", actor),
             Promoted => ("promoted", actor),
             Demoted { .. } => ("demoted", actor),
-            Queued { .. } => ("queued", actor),
-            Committed { .. } => ("committed", actor),
-            Unchanged { .. } => ("nothing-deleted", actor),
-            Reread { client, .. } => ("reread", *client),
             EffectSent { client, .. } => ("effect", *client),
-            LockGranted { client, .. } => ("granted", *client),
-            LeaseExpired { client } => ("lease-expired", *client),
-            LockDelayed { client, .. } => ("lock-delay", *client),
-            LeaderElected { .. } => ("leader", actor),
-            SteppedDown { .. } => ("stepped-down", actor),
-            NoQuorum { .. } => ("no-quorum", actor),
+            Quorum(e) => e.tag(actor),
             Service(e) => e.tag(actor),
         }
     }

@@ -11,7 +11,7 @@
 use sim::scenario::LockKind;
 use sim::time::Micros;
 use sim::trace::EventId;
-use sim::{EventKind, Run, Scenario};
+use sim::{EventKind, QuorumEvent, Run, Scenario};
 
 /// The false claims of `text`, shown at event `id` of `run`, each as a sentence.
 pub fn false_claims(sc: &Scenario, run: &Run, id: EventId, text: &str) -> Vec<String> {
@@ -202,7 +202,7 @@ fn in_flight(run: &Run, id: EventId) -> i64 {
 
 /// The client of a lease expiry still held its lock (had not released it) when it expired.
 fn held_until(run: &Run, id: EventId) -> bool {
-    let EventKind::LeaseExpired { client } = run.events[id].kind else { return true };
+    let EventKind::Quorum(QuorumEvent::LeaseExpired { client }) = run.events[id].kind else { return true };
     let mut held = false;
     for e in run.events[..id].iter().filter(|e| e.actor == client) {
         match e.kind {

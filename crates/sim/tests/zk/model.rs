@@ -7,7 +7,7 @@ use sim::msg::Payload;
 use sim::service::zookeeper::server::{Ensemble, Settings, Timer};
 use sim::service::zookeeper::Msg;
 use sim::time::Micros;
-use sim::trace::{ActorId, EventKind};
+use sim::trace::{ActorId, EventKind, QuorumEvent};
 
 const SERVER: ActorId = 0;
 
@@ -83,7 +83,7 @@ impl Model {
         for e in out {
             match e {
                 Effect::Send { to, payload: Payload::ZooKeeper(msg), .. } => self.inbox[to].push(msg),
-                Effect::Event { kind: EventKind::Committed { revision, .. }, .. } => self.zxid = revision,
+                Effect::Event { kind: EventKind::Quorum(QuorumEvent::Committed { revision, .. }), .. } => self.zxid = revision,
                 Effect::Timer { at, timer, .. } => self.timers.push((at, timer)),
                 _ => {}
             }

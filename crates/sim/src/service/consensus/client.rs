@@ -8,7 +8,7 @@ use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, Lease, Outcome, TimerKind, Wait, SCRIPT_TIMEOUT_MS};
 use crate::scenario::TokenKind;
 use crate::time::Micros;
-use crate::trace::EventKind;
+use crate::trace::{EventKind, QuorumEvent};
 use crate::wire::consensus::Msg;
 
 /// A client's session with the consensus service.
@@ -101,7 +101,7 @@ impl Session {
                 self.lease = Some(lease);
                 self.start_keepalives(cx, out);
                 k.wait = Wait::Queued;
-                out.push(Effect::Event(EventKind::Queued { rev }));
+                out.push(Effect::Event(EventKind::Quorum(QuorumEvent::Queued { rev })));
                 Outcome::Waiting
             }
             Payload::Consensus(Msg::Locked { req, rev, lease, grant }) if k.waits_for(req) || queued => {

@@ -1,18 +1,18 @@
 //! What a committed proposal does: a lock's key and lease, an unlock, a revocation; waking
-//! the waiter whose predecessor is gone; and the consensus events' narration.
+//! the waiter whose predecessor is gone.
 
 use super::{Cluster, Fx, Lease, Op, Waiter};
 use crate::actor::{Effect, Env, Record};
 use crate::msg::Payload;
-use crate::time::{fmt, from_ms};
-use crate::trace::{ActorId, EventKind, Grant, KeyEnd};
+use crate::time::from_ms;
+use crate::trace::{ActorId, EventKind, Grant, KeyEnd, QuorumEvent};
 use crate::wire::consensus::Msg;
 
 impl Cluster {
     pub(super) fn apply(&mut self, op: Op, env: &dyn Env, out: &mut Fx) {
         let Some(leader) = self.q.leader else { return };
         let what = self.proposal(&op);
-        let committed = |revision| Effect::Event { actor: leader, kind: EventKind::Committed { what, revision } };
+        let committed = |revision| Effect::Event { actor: leader, kind: EventKind::Quorum(QuorumEvent::Committed { what, revision }) };
         match op {
             Op::Lock { client, req, .. } if self.keys.values().any(|k| k.1 == client) => self.reread(client, req, out),
             Op::Lock { client, req, ttl_ms } => {
@@ -40,7 +40,7 @@ impl Cluster {
             Op::Unlock { client, req, lease } if !self.keys.contains_key(&lease) => {
                 // etcd's DeleteRange that deletes nothing makes no new revision (SEMANTICS §4).
                 let revision = self.revision;
-                out.push(Effect::Event { actor: leader, kind: EventKind::Unchanged { what, revision } });
+                out.push(Effect::Event { actor: leader, kind: EventKind::Quorum(QuorumEvent::Unchanged { what, revision }) });
                 out.push(Effect::Send { from: leader, to: client, payload: Payload::Consensus(Msg::Unlocked { req, deleted: false }) });
             }
             Op::Unlock { client, req, lease } => {
@@ -83,7 +83,7 @@ impl Cluster {
             }
             (None, None) => return,
         };
-        out.push(Effect::Event { actor: leader, kind: EventKind::Reread { client, rev } });
+        out.push(Effect::Event { actor: leader, kind: EventKind::Quorum(QuorumEvent::Reread { client, rev }) });
         out.push(Effect::Send { from: leader, to: client, payload });
     }
 
@@ -125,7 +125,7 @@ impl Cluster {
     #[allow(clippy::too_many_arguments)]
     fn grant(&mut self, client: ActorId, lease: u64, rev: u64, req: u64, key_exists: bool, env: &dyn Env, out: &mut Fx) {
         let Some(leader) = self.q.leader else { return };
-        out.push(Effect::Event { actor: leader, kind: EventKind::LockGranted { client, rev, key_exists } });
+        out.push(Effect::Event { actor: leader, kind: EventKind::Quorum(QuorumEvent::LockGranted { client, rev, key_exists }) });
         let token = self.cfg.tokens.then_some(rev);
         if let Some(t) = token {
             out.push(Effect::Record(Record::Token { client, token: t, durable: false }));
@@ -152,70 +152,4 @@ impl Cluster {
         }
         out.push(Effect::Send { from: leader, to: client, payload: Payload::Consensus(Msg::Locked { req, rev, lease, grant: g }) });
     }
-}
-
-/// The consensus client's own sentences, where they differ from a Redis client's.
-pub fn narrate_client(me: &str, kind: &EventKind) -> Option<String> {
-    match kind {
-        EventKind::Released { removed: false } => {
-            Some(format!("{me}'s unlock deleted nothing: its key was already gone, revoked with its lease."))
-        }
-        EventKind::NoticeIgnored { holding } => Some(format!(
-            "{me} is told its lease is gone, revoked with its key (its session's Done channel closes); its code does not watch for that, {}.",
-            EventKind::goes_on(*holding)
-        )),
-        _ => None,
-    }
-}
-
-/// The narration of the consensus events.
-pub fn narrate(me: &str, kind: &EventKind, name: &dyn Fn(ActorId) -> String, election_timeout_ms: u64) -> Option<String> {
-    let n = name;
-    Some(match kind {
-        EventKind::Queued { rev } => format!("{me}'s key is in place at revision {rev}, but an earlier key holds the lock: it waits for its predecessor."),
-        EventKind::Committed { what, revision } => {
-            format!("{me} commits `{}` at revision {revision}: a majority of the members has it.", crate::msg::proposal_words(what, n))
-        }
-        EventKind::Reread { client, rev } => format!(
-            "{} already has a key (revision {rev}), made by a request whose answer it missed: it keeps that key and its place in the queue, as etcd's mutex does.",
-            n(*client)
-        ),
-        EventKind::Unchanged { what, revision } => {
-            format!("{me} commits `{}`, which finds no key: nothing is deleted, and the store stays at revision {revision}.", crate::msg::proposal_words(what, n))
-        }
-        EventKind::LockGranted { client, rev, key_exists: true } => {
-            format!("{me} tells {} it holds the lock: its key (revision {rev}) has the lowest create revision.", n(*client))
-        }
-        EventKind::LockGranted { client, rev, key_exists: false } => format!(
-            "{me} tells {} it holds the lock (revision {rev}) without checking its session: {}'s key is already gone, because its lease expired while it waited.",
-            n(*client),
-            n(*client)
-        ),
-        EventKind::LeaseExpired { client } => {
-            format!("{}'s lease has run out by {me}'s monotonic clock: {me} proposes to revoke it and delete its key.", n(*client))
-        }
-        EventKind::LockDelayed { client, until_us } => format!(
-            "{} held the lock when its lease ran out: {me} grants the lock to no one else until {}, its lock-delay (Chubby's; etcd has no such setting, the model adds it).",
-            n(*client),
-            fmt(*until_us)
-        ),
-        EventKind::LeaderElected { leases: 0 } => format!("{me} is the leader."),
-        EventKind::LeaderElected { leases: 1 } => format!(
-            "{me} becomes the leader and refreshes the one lease to its full TTL plus the election timeout ({}).",
-            fmt(from_ms(election_timeout_ms as i64))
-        ),
-        EventKind::LeaderElected { leases } => format!(
-            "{me} becomes the leader and refreshes all {leases} leases to their full TTL plus the election timeout ({}).",
-            fmt(from_ms(election_timeout_ms as i64))
-        ),
-        EventKind::SteppedDown { leader } => format!(
-            "{me} runs again to find {} elected leader meanwhile, with a higher term: {me} steps down and follows; what reached it while it was stopped goes unanswered.",
-            n(*leader)
-        ),
-        EventKind::NoQuorum { since_us } => format!(
-            "No member has reached a majority since {}: there is no leader. Nothing can be granted, and no lease can expire.",
-            fmt(*since_us)
-        ),
-        _ => return None,
-    })
 }

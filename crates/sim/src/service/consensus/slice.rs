@@ -9,7 +9,7 @@ use crate::proto::{Core, Cx, Effect, Outcome, TimerKind};
 use crate::scenario::consensus::{member_name, min_lease_ttl_ms};
 use crate::scenario::{Scenario, TokenKind};
 use crate::service::{Consensus, LockClient, LockServer, Slice};
-use crate::trace::{ActorId, EventKind, Role};
+use crate::trace::{ActorId, EventKind, QuorumEvent, Role};
 
 impl Slice for Consensus {
     type Server = Cluster;
@@ -38,7 +38,11 @@ impl Slice for Consensus {
     }
 
     fn narrate(_sc: &Scenario, me: &str, kind: &EventKind, _name: &dyn Fn(ActorId) -> String) -> Option<String> {
-        super::narrate_client(me, kind)
+        super::words::narrate_client(me, kind)
+    }
+
+    fn quorum(sc: &Scenario, e: &QuorumEvent, me: &str, name: &dyn Fn(ActorId) -> String) -> String {
+        super::words::quorum(e, me, name, sc.lock.election_timeout_ms)
     }
 }
 

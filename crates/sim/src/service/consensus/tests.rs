@@ -32,7 +32,7 @@ fn elected(e: &FakeEnv) -> Cluster {
     let mut c = cluster();
     let mut out = Vec::new();
     c.on_timer(Timer::Election, e, &mut out);
-    assert_eq!(events(&out), vec![(M1, EventKind::LeaderElected { leases: 0 })]);
+    assert_eq!(events(&out), vec![(M1, EventKind::Quorum(QuorumEvent::LeaderElected { leases: 0 }))]);
     c
 }
 
@@ -70,8 +70,8 @@ fn a_lock_commits_on_a_majority_and_grants_the_lowest_key() {
     assert_eq!(sends(&out).len(), 2);
     let out = commit(&mut elected(&e), C1, Payload::Consensus(Msg::Lock { req: 7, ttl_ms: 10_000 }), &e);
     let ev = events(&out);
-    assert!(matches!(&ev[0].1, EventKind::Committed { revision: 2, .. }));
-    assert_eq!(ev[1], (M1, EventKind::LockGranted { client: C1, rev: 2, key_exists: true }));
+    assert!(matches!(&ev[0].1, EventKind::Quorum(QuorumEvent::Committed { revision: 2, .. })));
+    assert_eq!(ev[1], (M1, EventKind::Quorum(QuorumEvent::LockGranted { client: C1, rev: 2, key_exists: true })));
     assert!(records(&out).iter().any(|r| matches!(r, Record::Grant(g) if g.client == C1 && g.token == Some(2))));
     assert!(sends(&out).iter().any(|s| s.1 == C1 && matches!(s.2, Payload::Consensus(Msg::Locked { req: 7, rev: 2, grant: 0, .. }))));
 }
@@ -86,7 +86,7 @@ fn a_second_client_waits_for_its_predecessor() {
     assert!(sends(&out).iter().any(|s| s.1 == C2 && matches!(s.2, Payload::Consensus(Msg::Queued { rev: 3, lease: 2, .. }))));
     // c1 unlocks: c2's key is now the lowest.
     let out = commit(&mut c, C1, Payload::Consensus(Msg::Unlock { req: 2, lease: 1 }), &e);
-    assert!(events(&out).contains(&(M1, EventKind::LockGranted { client: C2, rev: 3, key_exists: true })));
+    assert!(events(&out).contains(&(M1, EventKind::Quorum(QuorumEvent::LockGranted { client: C2, rev: 3, key_exists: true }))));
     assert!(records(&out).contains(&Record::GrantReleased { grant: 0 }));
 }
 
@@ -109,7 +109,7 @@ fn a_lease_that_runs_out_on_the_leader_is_revoked() {
         c.on_timer(check.1, &e, &mut out);
         out
     };
-    assert_eq!(events(&out)[0], (M1, EventKind::LeaseExpired { client: C1 }));
+    assert_eq!(events(&out)[0], (M1, EventKind::Quorum(QuorumEvent::LeaseExpired { client: C1 })));
 }
 
 #[test]
@@ -134,7 +134,7 @@ fn without_a_majority_there_is_no_leader_and_followers_ignore_clients() {
     let mut c = cluster();
     let mut out = Vec::new();
     c.on_timer(Timer::Election, &e, &mut out);
-    assert_eq!(events(&out), vec![(M1, EventKind::NoQuorum { since_us: Micros::ZERO })]);
+    assert_eq!(events(&out), vec![(M1, EventKind::Quorum(QuorumEvent::NoQuorum { since_us: Micros::ZERO }))]);
     let mut out = Vec::new();
     c.on_message(M1, C1, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: 10_000 }), &e, &mut out);
     assert!(out.is_empty(), "no leader, no answer: {out:?}");
@@ -161,7 +161,7 @@ fn a_paused_leader_is_replaced_and_steps_down_when_it_resumes() {
     e.now = Micros::us(3_000_000);
     let mut out = Vec::new();
     c.on_timer(Timer::Election, &e, &mut out);
-    assert_eq!(events(&out)[0], (M2, EventKind::LeaderElected { leases: 1 }));
+    assert_eq!(events(&out)[0], (M2, EventKind::Quorum(QuorumEvent::LeaderElected { leases: 1 })));
     // The lease is refreshed: its full TTL plus the election timeout from the new leader's now.
     assert!(records(&out).contains(&Record::GrantTerm { grant: 0, until_us: Micros::us(14_000_000) }));
     // A lease check armed by the old leader judges nothing.
@@ -169,7 +169,7 @@ fn a_paused_leader_is_replaced_and_steps_down_when_it_resumes() {
     e.paused.clear();
     let mut out = Vec::new();
     c.on_fault(ServerFault::Resumed(M1), &e, &mut out);
-    assert_eq!(events(&out), vec![(M1, EventKind::SteppedDown { leader: M2 })]);
+    assert_eq!(events(&out), vec![(M1, EventKind::Quorum(QuorumEvent::SteppedDown { leader: M2 }))]);
     let mut out = Vec::new();
     c.on_message(M1, C2, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: 10_000 }), &e, &mut out);
     assert!(out.is_empty(), "the old leader answers no client");
@@ -191,7 +191,7 @@ fn no_quorum_is_dated_from_the_fault_that_took_the_majority_away() {
     e.now = Micros::us(3_000_000);
     let mut out = Vec::new();
     c.on_timer(Timer::Election, &e, &mut out);
-    assert_eq!(events(&out), vec![(M1, EventKind::NoQuorum { since_us: Micros::us(2_500_000) })], "m1 and m2 were a majority until m3 went");
+    assert_eq!(events(&out), vec![(M1, EventKind::Quorum(QuorumEvent::NoQuorum { since_us: Micros::us(2_500_000) }))], "m1 and m2 were a majority until m3 went");
 }
 
 /// Chubby's lock-delay (SEMANTICS §5.4): a holder whose lease runs out holds the lock back for
@@ -219,8 +219,8 @@ fn a_lost_holder_holds_the_lock_back_for_the_lock_delay_and_a_release_does_not()
         }
     }
     let ev = events(&all);
-    assert!(ev.contains(&(M1, EventKind::LockDelayed { client: C1, until_us: Micros::us(15_000_000) })), "{ev:?}");
-    assert!(!ev.iter().any(|x| matches!(x.1, EventKind::LockGranted { .. })), "nobody is granted during the delay: {ev:?}");
+    assert!(ev.contains(&(M1, EventKind::Quorum(QuorumEvent::LockDelayed { client: C1, until_us: Micros::us(15_000_000) }))), "{ev:?}");
+    assert!(!ev.iter().any(|x| matches!(x.1, EventKind::Quorum(QuorumEvent::LockGranted { .. }))), "nobody is granted during the delay: {ev:?}");
     let timer = all.iter().find_map(|x| match x {
         Effect::Timer { at, timer: t @ Timer::LockDelay { .. }, .. } => Some((*at, t.clone())),
         _ => None,
@@ -230,11 +230,11 @@ fn a_lost_holder_holds_the_lock_back_for_the_lock_delay_and_a_release_does_not()
     e.now = at;
     let mut out = Vec::new();
     c.on_timer(timer, &e, &mut out);
-    assert_eq!(events(&out), vec![(M1, EventKind::LockGranted { client: C2, rev: 3, key_exists: true })]);
+    assert_eq!(events(&out), vec![(M1, EventKind::Quorum(QuorumEvent::LockGranted { client: C2, rev: 3, key_exists: true }))]);
     // c2 releases: no delay, and a new client is granted at once.
     commit(&mut c, C2, Payload::Consensus(Msg::Unlock { req: 3, lease: 2 }), &e);
     e.grants = 2;
     let out = commit(&mut c, C1, Payload::Consensus(Msg::Lock { req: 4, ttl_ms: 10_000 }), &e);
-    assert!(events(&out).iter().any(|x| matches!(x.1, EventKind::LockGranted { client: C1, .. })));
-    assert!(!events(&out).iter().any(|x| matches!(x.1, EventKind::LockDelayed { .. })));
+    assert!(events(&out).iter().any(|x| matches!(x.1, EventKind::Quorum(QuorumEvent::LockGranted { client: C1, .. }))));
+    assert!(!events(&out).iter().any(|x| matches!(x.1, EventKind::Quorum(QuorumEvent::LockDelayed { .. }))));
 }

@@ -7,7 +7,7 @@ use crate::scenario::kubernetes::APISERVER;
 use crate::scenario::{Scenario, TokenKind};
 use crate::service::{Kubernetes, Slice};
 use crate::time::Micros;
-use crate::trace::{ActorId, EventKind, Role};
+use crate::trace::{ActorId, EventKind, QuorumEvent, Role};
 
 impl Slice for Kubernetes {
     type Server = ApiServer;
@@ -32,5 +32,10 @@ impl Slice for Kubernetes {
 
     fn narrate(sc: &Scenario, me: &str, kind: &EventKind, _name: &dyn Fn(ActorId) -> String) -> Option<String> {
         super::words::narrate(sc, me, kind)
+    }
+
+    /// It records no event of the consensus family.
+    fn quorum(sc: &Scenario, e: &QuorumEvent, me: &str, _name: &dyn Fn(ActorId) -> String) -> String {
+        crate::service::not_recorded(sc, e, me)
     }
 }

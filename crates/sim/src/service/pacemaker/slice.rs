@@ -7,7 +7,7 @@ use crate::scenario::pacemaker::FENCES;
 use crate::scenario::Scenario;
 use crate::service::{Pacemaker, Slice};
 use crate::time::{from_ms, Micros};
-use crate::trace::{ActorId, EventKind, Role};
+use crate::trace::{ActorId, EventKind, QuorumEvent, Role};
 
 /// The name of the pair's node `i` (validation makes sure there are two).
 fn node_name(sc: &Scenario, i: usize) -> String {
@@ -40,5 +40,10 @@ impl Slice for Pacemaker {
 
     fn narrate(sc: &Scenario, me: &str, kind: &EventKind, _name: &dyn Fn(ActorId) -> String) -> Option<String> {
         super::words::narrate(sc, me, kind)
+    }
+
+    /// It records no event of the consensus family.
+    fn quorum(sc: &Scenario, e: &QuorumEvent, me: &str, _name: &dyn Fn(ActorId) -> String) -> String {
+        crate::service::not_recorded(sc, e, me)
     }
 }

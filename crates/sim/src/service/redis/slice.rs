@@ -5,7 +5,7 @@ use super::client::{Scripts, Single};
 use super::server::Servers;
 use crate::scenario::{CounterStore, Persistence, Scenario, TokenKind};
 use crate::service::{Redis, Slice};
-use crate::trace::{ActorId, EventKind, Role};
+use crate::trace::{ActorId, EventKind, QuorumEvent, Role};
 
 /// Whether the clients' tokens come from a counter on the Redis primary (`INCR lock:fence`).
 pub(crate) fn counter_on_node(sc: &Scenario) -> bool {
@@ -48,5 +48,10 @@ impl Slice for Redis {
             )),
             _ => None,
         }
+    }
+
+    /// It records no event of the consensus family.
+    fn quorum(sc: &Scenario, e: &QuorumEvent, me: &str, _name: &dyn Fn(ActorId) -> String) -> String {
+        crate::service::not_recorded(sc, e, me)
     }
 }

@@ -7,7 +7,7 @@ use crate::scenario::{Persistence, Scenario};
 use crate::service::redis::client::Scripts;
 use crate::service::redis::server::Servers;
 use crate::service::Slice;
-use crate::trace::{ActorId, Role};
+use crate::trace::{ActorId, QuorumEvent, Role};
 
 impl Slice for crate::service::Redlock {
     type Server = Servers;
@@ -26,5 +26,10 @@ impl Slice for crate::service::Redlock {
     fn client(sc: &Scenario) -> Redlock {
         let l = &sc.lock;
         Redlock::new(l.nodes as usize, l.node_timeout_ms, l.parallel, l.clock_drift_factor, Scripts { release: l.release, renew: l.renew })
+    }
+
+    /// It records no event of the consensus family.
+    fn quorum(sc: &Scenario, e: &QuorumEvent, me: &str, _name: &dyn Fn(ActorId) -> String) -> String {
+        crate::service::not_recorded(sc, e, me)
     }
 }

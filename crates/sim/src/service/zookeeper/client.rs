@@ -12,7 +12,7 @@ use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, Lease, Outcome, TimerKind, Wait, SCRIPT_TIMEOUT_MS};
 use crate::scenario::TokenKind;
 use crate::time::Micros;
-use crate::trace::{EventKind, Why};
+use crate::trace::{EventKind, QuorumEvent, Why};
 
 /// A client's session and its place in the recipe.
 #[derive(Clone, Debug, Default)]
@@ -163,7 +163,7 @@ impl Recipe {
             Msg::ExistsReply { exists: true, .. } => {
                 k.wait = Wait::Queued;
                 let czxid = self.znode.map_or(0, |z| z.1);
-                out.push(Effect::Event(EventKind::Queued { rev: czxid }));
+                out.push(Effect::Event(EventKind::Quorum(QuorumEvent::Queued { rev: czxid })));
                 Outcome::Waiting
             }
             // The predecessor went between the list and the exists: list again.

@@ -13,7 +13,7 @@ use crate::actor::{Effect, Env, Gate, Out, Record, ServerFault};
 use crate::msg::Payload;
 use crate::quorum::{self, Change};
 use crate::time::{from_ms, Micros};
-use crate::trace::{ActorId, EventKind, Grant, Proposal};
+use crate::trace::{ActorId, EventKind, Grant, Proposal, QuorumEvent};
 
 mod commit;
 mod delay;
@@ -177,7 +177,7 @@ impl Ensemble {
                     s.expires_mono = now_mono + from_ms(s.timeout_ms as i64);
                     s.closing = false;
                 }
-                out.push(Effect::Event { actor: l, kind: EventKind::LeaderElected { leases: ids.len() } });
+                out.push(Effect::Event { actor: l, kind: EventKind::Quorum(QuorumEvent::LeaderElected { leases: ids.len() }) });
                 for id in ids {
                     self.schedule_check(id, env, out);
                 }
@@ -185,7 +185,7 @@ impl Ensemble {
             }
             Change::NoQuorum { say_at, since_us } => {
                 if let Some(at) = say_at {
-                    out.push(Effect::Event { actor: at, kind: EventKind::NoQuorum { since_us } });
+                    out.push(Effect::Event { actor: at, kind: EventKind::Quorum(QuorumEvent::NoQuorum { since_us }) });
                 }
             }
         }
@@ -229,7 +229,7 @@ impl Ensemble {
         }
         s.closing = true;
         let client = s.client;
-        out.push(Effect::Event { actor: leader, kind: EventKind::LeaseExpired { client } });
+        out.push(Effect::Event { actor: leader, kind: EventKind::Quorum(QuorumEvent::LeaseExpired { client }) });
         self.propose(Op::CloseSession { session, reply: None }, env, out);
     }
 
@@ -326,7 +326,7 @@ impl Ensemble {
         }
         let leader = self.q.leader?;
         let z = self.znodes.get(&seq)?.clone();
-        out.push(Effect::Event { actor: leader, kind: EventKind::LockGranted { client: z.client, rev: z.czxid, key_exists: true } });
+        out.push(Effect::Event { actor: leader, kind: EventKind::Quorum(QuorumEvent::LockGranted { client: z.client, rev: z.czxid, key_exists: true }) });
         let token = self.cfg.tokens.then_some(z.czxid);
         if let Some(t) = token {
             out.push(Effect::Record(Record::Token { client: z.client, token: t, durable: false }));

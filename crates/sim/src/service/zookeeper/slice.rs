@@ -8,7 +8,7 @@ use crate::proto::{Core, Cx, Effect, Outcome, TimerKind};
 use crate::scenario::zookeeper::zk_name;
 use crate::scenario::{Scenario, TokenKind};
 use crate::service::{LockClient, LockServer, Slice, ZooKeeper};
-use crate::trace::{ActorId, EventKind, Role};
+use crate::trace::{ActorId, EventKind, QuorumEvent, Role};
 
 impl Slice for ZooKeeper {
     type Server = Ensemble;
@@ -33,8 +33,12 @@ impl Slice for ZooKeeper {
         Recipe::default()
     }
 
-    fn narrate(sc: &Scenario, me: &str, kind: &EventKind, name: &dyn Fn(ActorId) -> String) -> Option<String> {
-        super::narrate(me, kind, name, sc.lock.ttl_ms)
+    fn narrate(_sc: &Scenario, me: &str, kind: &EventKind, _name: &dyn Fn(ActorId) -> String) -> Option<String> {
+        super::words::narrate_client(me, kind)
+    }
+
+    fn quorum(sc: &Scenario, e: &QuorumEvent, me: &str, name: &dyn Fn(ActorId) -> String) -> String {
+        super::words::quorum(sc, e, me, name)
     }
 }
 

@@ -32,7 +32,7 @@ fn a_queued_client_keeps_its_session_and_holds_the_lock_when_told() {
     let (o, out) = feed(&mut s, &mut k, Payload::Consensus(Msg::Queued { req, rev: 3, lease: 5 }), Micros::us(2_000));
     assert_eq!(o, Some(Outcome::Waiting));
     // Keepalives start with the session, every TTL/3, due from the request that created it (at 0).
-    assert_eq!(out, vec![Effect::Timer(Micros::us(2_998_000), TimerKind::KeepAlive), Effect::Event(EventKind::Queued { rev: 3 })]);
+    assert_eq!(out, vec![Effect::Timer(Micros::us(2_998_000), TimerKind::KeepAlive), Effect::Event(EventKind::Quorum(QuorumEvent::Queued { rev: 3 }))]);
     assert_eq!(k.wait, Wait::Queued);
     let (o, out) = feed(&mut s, &mut k, Payload::Consensus(Msg::Locked { req, rev: 3, lease: 5, grant: 1 }), Micros::us(4_000_000));
     assert_eq!(o, Some(Outcome::Acquired));

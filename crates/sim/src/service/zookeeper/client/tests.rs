@@ -73,7 +73,7 @@ fn a_later_znode_watches_its_predecessor_and_lists_again_when_it_goes() {
     let (req, msg) = last(&out);
     assert_eq!(msg, Msg::Exists { req, session: 7, seq: 3 }, "the znode just below its own");
     let (_, out) = feed(&mut r, &mut k, Msg::ExistsReply { req, exists: true }, Micros::us(40));
-    assert_eq!(out, vec![Effect::Event(EventKind::Queued { rev: 11 })]);
+    assert_eq!(out, vec![Effect::Event(EventKind::Quorum(QuorumEvent::Queued { rev: 11 }))]);
     assert_eq!(k.wait, Wait::Queued);
     let (_, out) = feed(&mut r, &mut k, Msg::Deleted { seq: 3 }, Micros::us(50));
     assert!(matches!(last(&out).1, Msg::GetChildren { .. }));

@@ -7,7 +7,7 @@ use crate::actor::{Effect, Env, Record};
 use crate::msg::Payload;
 use crate::service::zookeeper::Msg;
 use crate::time::from_ms;
-use crate::trace::{ActorId, EventKind, KeyEnd};
+use crate::trace::{ActorId, EventKind, KeyEnd, QuorumEvent};
 
 impl Ensemble {
     pub(super) fn apply(&mut self, op: Op, env: &dyn Env, out: &mut Fx) {
@@ -15,7 +15,7 @@ impl Ensemble {
         let what = self.proposal(&op);
         self.zxid += 1;
         let zxid = self.zxid;
-        out.push(Effect::Event { actor: leader, kind: EventKind::Committed { what, revision: zxid } });
+        out.push(Effect::Event { actor: leader, kind: EventKind::Quorum(QuorumEvent::Committed { what, revision: zxid }) });
         let reply = |to, msg| Effect::Send { from: leader, to, payload: Payload::ZooKeeper(msg) };
         match op {
             Op::CreateSession { client, req, timeout_ms, session } => {

@@ -11,7 +11,7 @@
 use super::{Ensemble, Fx, Op};
 use crate::actor::{Effect, Env, Gate};
 use crate::time::{from_ms, Micros};
-use crate::trace::{ActorId, EventKind};
+use crate::trace::{ActorId, EventKind, QuorumEvent};
 
 /// The expired holder's znode, kept for the lock-delay.
 #[derive(Clone, Copy, Debug)]
@@ -37,7 +37,7 @@ impl Ensemble {
         let until_mono = env.mono(leader) + from_ms(self.cfg.lock_delay_ms as i64);
         self.held = Some(Held { seq, until_mono, deleting: false });
         let until_us = env.when_mono_reads(leader, until_mono).unwrap_or(env.end());
-        out.push(Effect::Event { actor: leader, kind: EventKind::LockDelayed { client, until_us } });
+        out.push(Effect::Event { actor: leader, kind: EventKind::Quorum(QuorumEvent::LockDelayed { client, until_us }) });
         self.schedule_hold(env, out);
     }
 

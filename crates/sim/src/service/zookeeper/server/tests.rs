@@ -21,7 +21,7 @@ fn elected(e: &FakeEnv) -> Ensemble {
     let mut z = Ensemble::new(vec![ZK1, ZK2, ZK3], Settings { election_timeout_ms: 1_000, tokens: true, lock_delay_ms: 0 });
     let mut out = Vec::new();
     z.on_timer(Timer::Election, e, &mut out);
-    assert_eq!(events(&out), vec![(ZK1, EventKind::LeaderElected { leases: 0 })]);
+    assert_eq!(events(&out), vec![(ZK1, EventKind::Quorum(QuorumEvent::LeaderElected { leases: 0 }))]);
     z
 }
 
@@ -63,7 +63,7 @@ fn each_change_commits_on_a_majority_with_the_next_zxid() {
     let e = env();
     let mut z = elected(&e);
     let out = ask(&mut z, A, Msg::Connect { req: 1, timeout_ms: 6_000 }, &e);
-    assert!(matches!(&events(&out)[0].1, EventKind::Committed { revision: 1, .. }));
+    assert!(matches!(&events(&out)[0].1, EventKind::Quorum(QuorumEvent::Committed { revision: 1, .. })));
     assert_eq!(reply(&out, A), Msg::Connected { req: 1, session: 1 });
     let out = ask(&mut z, A, Msg::Create { req: 2, session: 1 }, &e);
     assert_eq!(reply(&out, A), Msg::Created { req: 2, seq: 0, zxid: 2 });
@@ -76,7 +76,7 @@ fn the_lowest_znode_holds_the_lock_and_the_next_one_watches_it() {
     let mut z = elected(&e);
     let (sa, _) = join(&mut z, A, &e);
     let out = ask(&mut z, A, Msg::GetChildren { req: 3, session: sa }, &e);
-    assert_eq!(events(&out), vec![(ZK1, EventKind::LockGranted { client: A, rev: 2, key_exists: true })]);
+    assert_eq!(events(&out), vec![(ZK1, EventKind::Quorum(QuorumEvent::LockGranted { client: A, rev: 2, key_exists: true }))]);
     assert_eq!(reply(&out, A), Msg::Children { req: 3, children: vec![0], grant: Some(0) });
     e.grants = 1;
     let (sb, seq_b) = join(&mut z, B, &e);
@@ -108,7 +108,7 @@ fn check_of(out: &Fx, session: u64) -> (Micros, Timer) {
 fn expire(z: &mut Ensemble, check: Timer, client: ActorId, e: &FakeEnv) -> Fx {
     let mut out = Vec::new();
     z.on_timer(check, e, &mut out);
-    assert_eq!(events(&out)[0], (ZK1, EventKind::LeaseExpired { client }));
+    assert_eq!(events(&out)[0], (ZK1, EventKind::Quorum(QuorumEvent::LeaseExpired { client })));
     acked(z, &out, e)
 }
 
@@ -154,7 +154,7 @@ fn followers_do_not_answer_clients_and_no_majority_means_no_leader() {
     e.down = vec![ZK1, ZK2];
     let mut out = Vec::new();
     z.on_timer(Timer::Election, &e, &mut out);
-    assert_eq!(events(&out), vec![(ZK1, EventKind::NoQuorum { since_us: Micros::ZERO })]);
+    assert_eq!(events(&out), vec![(ZK1, EventKind::Quorum(QuorumEvent::NoQuorum { since_us: Micros::ZERO }))]);
     assert_eq!(z.contact(), Some(ZK1), "with no leader clients still try the first server");
 }
 
@@ -191,7 +191,7 @@ fn a_leader_back_within_the_election_timeout_checks_sessions_again() {
     assert_eq!(when, e.now, "A's session is overdue: checked at once");
     let mut out = Vec::new();
     z.on_timer(check, &e, &mut out);
-    assert_eq!(events(&out)[0], (ZK1, EventKind::LeaseExpired { client: A }));
+    assert_eq!(events(&out)[0], (ZK1, EventKind::Quorum(QuorumEvent::LeaseExpired { client: A })));
 }
 
 #[test]
@@ -205,13 +205,13 @@ fn a_delete_of_a_missing_znode_is_an_error_transaction_with_the_next_zxid() {
     assert_eq!(reply(&out, A), Msg::NoNode { req: 3 });
     let committed = events(&out);
     assert!(
-        matches!(&committed[..], [(ZK1, EventKind::Committed { revision: 3, what: crate::trace::Proposal::Delete { missing: true, .. } })]),
+        matches!(&committed[..], [(ZK1, EventKind::Quorum(QuorumEvent::Committed { revision: 3, what: crate::trace::Proposal::Delete { missing: true, .. } }))]),
         "{committed:?}"
     );
     assert!(records(&out).is_empty(), "nothing is deleted: {out:?}");
     // The next transaction takes the zxid after it.
     let out = ask(&mut z, B, Msg::Connect { req: 1, timeout_ms: 6_000 }, &e);
-    assert!(matches!(&events(&out)[0].1, EventKind::Committed { revision: 4, .. }), "{out:?}");
+    assert!(matches!(&events(&out)[0].1, EventKind::Quorum(QuorumEvent::Committed { revision: 4, .. })), "{out:?}");
 }
 
 #[test]
@@ -223,7 +223,7 @@ fn a_closed_session_takes_one_zxid_and_its_ephemeral_znode_and_fires_the_watch()
     ask(&mut z, B, Msg::Exists { req: 3, session: sb, seq }, &e);
     ask(&mut z, A, Msg::Exists { req: 3, session: sa, seq }, &e);
     let out = ask(&mut z, A, Msg::Close { req: 4, session: sa }, &e);
-    assert_eq!(events(&out), vec![(ZK1, EventKind::Committed { what: crate::trace::Proposal::CloseSession { session: sa }, revision: 5 })]);
+    assert_eq!(events(&out), vec![(ZK1, EventKind::Quorum(QuorumEvent::Committed { what: crate::trace::Proposal::CloseSession { session: sa }, revision: 5 }))]);
     // The client's own close gives the znode back, as a delete would (an expiry ends it).
     assert!(records(&out).contains(&Record::KeyClose { handle: seq, end: KeyEnd::Deleted }), "{out:?}");
     assert_eq!(reply(&out, B), Msg::Deleted { seq });
@@ -277,7 +277,7 @@ fn an_expired_holders_znode_is_kept_for_the_lock_delay_and_a_close_is_not() {
     e.now = at;
     ask(&mut z, B, Msg::Ping { req: 5, session: sb }, &e);
     let all = expire(&mut z, check, A, &e);
-    assert!(events(&all).contains(&(ZK1, EventKind::LockDelayed { client: A, until_us: Micros::us(11_000_000) })), "{all:?}");
+    assert!(events(&all).contains(&(ZK1, EventKind::Quorum(QuorumEvent::LockDelayed { client: A, until_us: Micros::us(11_000_000) }))), "{all:?}");
     assert_eq!(records(&all), vec![Record::GrantEnded { grant: 0 }], "A's grant ends; its znode stays");
     assert!(sends(&all).iter().all(|(_, to, _)| *to != B), "B's watch does not fire yet: {all:?}");
     // B lists /lock during the delay: A's znode is still the lowest.
@@ -293,14 +293,14 @@ fn an_expired_holders_znode_is_kept_for_the_lock_delay_and_a_close_is_not() {
     z.on_timer(timer, &e, &mut out);
     let all = acked(&mut z, &out, &e);
     let delete = crate::trace::Proposal::Delete { seq: seq_a, missing: false };
-    assert_eq!(events(&all), vec![(ZK1, EventKind::Committed { what: delete, revision: 6 })]);
+    assert_eq!(events(&all), vec![(ZK1, EventKind::Quorum(QuorumEvent::Committed { what: delete, revision: 6 }))]);
     assert_eq!(records(&all), vec![Record::KeyClose { handle: seq_a, end: KeyEnd::Expired }]);
     assert_eq!(reply(&all, B), Msg::Deleted { seq: seq_a });
     let out = ask(&mut z, B, Msg::GetChildren { req: 8, session: sb }, &e);
     assert_eq!(reply(&out, B), Msg::Children { req: 8, children: vec![seq_b], grant: Some(1) });
     let out = ask(&mut z, B, Msg::Close { req: 9, session: sb }, &e);
     assert!(records(&out).contains(&Record::GrantReleased { grant: 1 }), "{out:?}");
-    assert!(!events(&out).iter().any(|x| matches!(x.1, EventKind::LockDelayed { .. })), "a release is not delayed");
+    assert!(!events(&out).iter().any(|x| matches!(x.1, EventKind::Quorum(QuorumEvent::LockDelayed { .. }))), "a release is not delayed");
 }
 
 /// Only the holder's loss is delayed: a waiter whose session expires takes its znode with it.
@@ -317,9 +317,9 @@ fn a_waiters_expiry_is_not_delayed_and_a_new_leader_starts_the_delay_again() {
     e.now = at;
     let all = expire(&mut z, check_b, B, &e);
     assert!(records(&all).contains(&Record::KeyClose { handle: seq_b, end: KeyEnd::Expired }), "{all:?}");
-    assert!(!events(&all).iter().any(|x| matches!(x.1, EventKind::LockDelayed { .. })), "B held nothing");
+    assert!(!events(&all).iter().any(|x| matches!(x.1, EventKind::Quorum(QuorumEvent::LockDelayed { .. }))), "B held nothing");
     let all = expire(&mut z, check_a, A, &e);
-    assert!(events(&all).contains(&(ZK1, EventKind::LockDelayed { client: A, until_us: Micros::us(11_000_000) })), "{all:?}");
+    assert!(events(&all).contains(&(ZK1, EventKind::Quorum(QuorumEvent::LockDelayed { client: A, until_us: Micros::us(11_000_000) }))), "{all:?}");
     // zk1 fails at 8 s; zk2 leads after the election timeout and holds A's znode back 5 s more.
     e.now = Micros::us(8_000_000);
     e.down = vec![ZK1];
@@ -328,7 +328,7 @@ fn a_waiters_expiry_is_not_delayed_and_a_new_leader_starts_the_delay_again() {
     e.now = Micros::us(9_000_000);
     let mut out = Vec::new();
     z.on_timer(Timer::Election, &e, &mut out);
-    assert_eq!(events(&out), vec![(ZK2, EventKind::LeaderElected { leases: 0 })]);
+    assert_eq!(events(&out), vec![(ZK2, EventKind::Quorum(QuorumEvent::LeaderElected { leases: 0 }))]);
     let (end, timer) = delay_end(&out);
     assert_eq!(end, Micros::us(14_000_000), "the delay starts again on zk2, whole");
     e.now = end;
