@@ -20,7 +20,8 @@
 use crate::flat::Map;
 
 use crate::actor::{Effect, Env, Gate, Out, Record, ServerFault};
-use crate::msg::Payload;
+use crate::msg::{Dest, Payload};
+use crate::service::LockServer;
 use crate::quorum::{self, Change};
 use crate::time::{from_ms, Micros};
 use crate::trace::{ActorId, EventKind, Proposal, QuorumEvent};
@@ -128,26 +129,6 @@ impl Cluster {
 
     pub fn leader(&self) -> Option<ActorId> {
         self.q.leader
-    }
-
-    /// The first election, as the run starts.
-    pub fn start(&mut self, out: &mut Fx) {
-        out.push(self.q.first_election(Timer::Election));
-    }
-
-    pub fn on_timer(&mut self, timer: Timer, env: &dyn Env, out: &mut Fx) {
-        match timer {
-            Timer::Election => self.election(env, out),
-            Timer::LeaseCheck { lease, gen } => self.lease_check(lease, gen, env, out),
-            Timer::LockDelay { gen } => self.hold_check(gen, env, out),
-        }
-    }
-
-    /// Any fault to a member: leadership is decided again after the election timeout.
-    pub fn on_fault(&mut self, fault: ServerFault, env: &dyn Env, out: &mut Fx) {
-        if self.q.on_fault(fault, env, Timer::Election, out) {
-            self.recheck_leases(env, out);
-        }
     }
 
     fn recheck_leases(&mut self, env: &dyn Env, out: &mut Fx) {
@@ -286,9 +267,42 @@ impl Cluster {
             self.apply(op, env, out);
         }
     }
+}
+
+/// The members run the lock service: elections, leases and the lock keys, on a quorum.
+impl LockServer for Cluster {
+    type Timer = Timer;
+
+    /// Where a client's message goes: to the member it believes leads.
+    fn route(&self, dest: Dest) -> Option<ActorId> {
+        match dest {
+            Dest::Leader => self.contact(),
+            Dest::Lock | Dest::Node(_) | Dest::Resource => None,
+        }
+    }
+
+    /// The first election, as the run starts.
+    fn start(&mut self, out: &mut Fx) {
+        out.push(self.q.first_election(Timer::Election));
+    }
+
+    fn on_timer(&mut self, _at: ActorId, timer: Timer, env: &dyn Env, out: &mut Fx) {
+        match timer {
+            Timer::Election => self.election(env, out),
+            Timer::LeaseCheck { lease, gen } => self.lease_check(lease, gen, env, out),
+            Timer::LockDelay { gen } => self.hold_check(gen, env, out),
+        }
+    }
+
+    /// Any fault to a member: leadership is decided again after the election timeout.
+    fn on_fault(&mut self, fault: ServerFault, env: &dyn Env, out: &mut Fx) {
+        if self.q.on_fault(fault, env, Timer::Election, out) {
+            self.recheck_leases(env, out);
+        }
+    }
 
     /// Member `m` handles a message.
-    pub fn on_message(&mut self, m: ActorId, from: ActorId, payload: Payload, env: &dyn Env, out: &mut Fx) {
+    fn on_message(&mut self, m: ActorId, from: ActorId, payload: Payload, env: &dyn Env, out: &mut Fx) {
         let leader = self.q.leader;
         let reply = |payload| Effect::Send { from: m, to: from, payload };
         match payload {

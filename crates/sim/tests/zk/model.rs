@@ -6,6 +6,7 @@ use sim::actor::{Effect, Env};
 use sim::msg::Payload;
 use sim::service::zookeeper::server::{Ensemble, Settings, Timer};
 use sim::service::zookeeper::Msg;
+use sim::service::LockServer;
 use sim::time::Micros;
 use sim::trace::{ActorId, EventKind, QuorumEvent};
 
@@ -95,7 +96,7 @@ impl Model {
         while let Some(i) = (0..self.timers.len()).filter(|&i| self.timers[i].0 <= to).min_by_key(|&i| self.timers[i].0) {
             let (at, timer) = self.timers.remove(i);
             let mut out = Vec::new();
-            self.z.on_timer(timer, &Clock(at), &mut out);
+            self.z.on_timer(SERVER, timer, &Clock(at), &mut out);
             self.absorb(out);
         }
     }

@@ -7,6 +7,7 @@
 use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, Lease, Outcome, TimerKind, Wait, SCRIPT_TIMEOUT_MS};
 use crate::scenario::TokenKind;
+use crate::service::LockClient;
 use crate::time::Micros;
 use crate::trace::{EventKind, QuorumEvent};
 use crate::wire::consensus::Msg;
@@ -26,38 +27,6 @@ pub struct Session {
 }
 
 impl Session {
-    pub fn acquire(&mut self, timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
-        let ttl_ms = cx.ttl_ms;
-        if self.lease.is_none() {
-            self.asked_local.get_or_insert(cx.local);
-        }
-        k.send(Dest::Leader, |req| Payload::Consensus(Msg::Lock { req, ttl_ms }), Some(timeout_ms), cx, out);
-    }
-
-    /// Deletes its key; `false` without a session.
-    pub fn release(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool {
-        let Some(lease) = self.lease else { return false };
-        out.push(Effect::Event(EventKind::Releasing));
-        k.send(Dest::Leader, |req| Payload::Consensus(Msg::Unlock { req, lease }), Some(SCRIPT_TIMEOUT_MS), cx, out);
-        true
-    }
-
-    /// The next keepalive.
-    pub fn on_timer(&mut self, kind: TimerKind, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
-        if kind != TimerKind::KeepAlive {
-            return None;
-        }
-        let Some(lease) = self.lease else {
-            self.keepalives = false;
-            return Some(Outcome::Waiting);
-        };
-        let req = k.request();
-        self.ka_sent_local = cx.local;
-        out.push(Effect::Send(Dest::Leader, Payload::Consensus(Msg::KeepAlive { req, lease })));
-        out.push(Effect::Timer(Micros::ms(cx.ttl_ms) / 3, TimerKind::KeepAlive));
-        Some(Outcome::Waiting)
-    }
-
     /// Starts the keepalives of a session whose lease was asked for at `renewed_local`.
     ///
     /// They are timed from the session, not from this reply: etcd's `concurrency.NewSession`
@@ -72,9 +41,44 @@ impl Session {
             out.push(Effect::Timer((due_local - cx.local).max(Micros::ZERO), TimerKind::KeepAlive));
         }
     }
+}
+
+/// A session renews itself with keepalives (validation refuses a renew step).
+impl LockClient for Session {
+    fn acquire(&mut self, timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
+        let ttl_ms = cx.ttl_ms;
+        if self.lease.is_none() {
+            self.asked_local.get_or_insert(cx.local);
+        }
+        k.send(Dest::Leader, |req| Payload::Consensus(Msg::Lock { req, ttl_ms }), Some(timeout_ms), cx, out);
+    }
+
+    /// Deletes its key; `false` without a session.
+    fn release(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool {
+        let Some(lease) = self.lease else { return false };
+        out.push(Effect::Event(EventKind::Releasing));
+        k.send(Dest::Leader, |req| Payload::Consensus(Msg::Unlock { req, lease }), Some(SCRIPT_TIMEOUT_MS), cx, out);
+        true
+    }
+
+    /// The next keepalive.
+    fn on_timer(&mut self, kind: TimerKind, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
+        if kind != TimerKind::KeepAlive {
+            return None;
+        }
+        let Some(lease) = self.lease else {
+            self.keepalives = false;
+            return Some(Outcome::Waiting);
+        };
+        let req = k.request();
+        self.ka_sent_local = cx.local;
+        out.push(Effect::Send(Dest::Leader, Payload::Consensus(Msg::KeepAlive { req, lease })));
+        out.push(Effect::Timer(Micros::ms(cx.ttl_ms) / 3, TimerKind::KeepAlive));
+        Some(Outcome::Waiting)
+    }
 
     /// The service's messages; `None` for any other.
-    pub fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
+    fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
         let queued = k.wait == Wait::Queued;
         let sent_local = match k.wait {
             Wait::Reply { sent_local, .. } => Some(sent_local),

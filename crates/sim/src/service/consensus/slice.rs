@@ -2,13 +2,10 @@
 //! sessions, from the scenario.
 
 use super::client::Session;
-use super::{Cluster, Settings, Timer};
-use crate::actor::{Env, Out, ServerFault};
-use crate::msg::{Dest, Payload};
-use crate::proto::{Core, Cx, Effect, Outcome, TimerKind};
+use super::{Cluster, Settings};
 use crate::scenario::consensus::{member_name, min_lease_ttl_ms};
 use crate::scenario::{Scenario, TokenKind};
-use crate::service::{Consensus, LockClient, LockServer, Slice};
+use crate::service::{Consensus, Slice};
 use crate::trace::{ActorId, EventKind, QuorumEvent, Role};
 
 impl Slice for Consensus {
@@ -43,51 +40,5 @@ impl Slice for Consensus {
 
     fn quorum(sc: &Scenario, e: &QuorumEvent, me: &str, name: &dyn Fn(ActorId) -> String) -> String {
         super::words::quorum(e, me, name, sc.lock.election_timeout_ms)
-    }
-}
-
-impl LockServer for Cluster {
-    type Timer = Timer;
-
-    fn start(&mut self, out: &mut Out<Timer>) {
-        Cluster::start(self, out)
-    }
-
-    fn route(&self, dest: Dest) -> Option<ActorId> {
-        match dest {
-            Dest::Leader => self.contact(),
-            Dest::Lock | Dest::Node(_) | Dest::Resource => None,
-        }
-    }
-
-    fn on_message(&mut self, at: ActorId, from: ActorId, payload: Payload, env: &dyn Env, out: &mut Out<Timer>) {
-        Cluster::on_message(self, at, from, payload, env, out)
-    }
-
-    fn on_timer(&mut self, _at: ActorId, timer: Timer, env: &dyn Env, out: &mut Out<Timer>) {
-        Cluster::on_timer(self, timer, env, out)
-    }
-
-    fn on_fault(&mut self, fault: ServerFault, env: &dyn Env, out: &mut Out<Timer>) {
-        Cluster::on_fault(self, fault, env, out)
-    }
-}
-
-/// A session renews itself with keepalives (validation refuses a renew step).
-impl LockClient for Session {
-    fn acquire(&mut self, timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
-        Session::acquire(self, timeout_ms, k, cx, out)
-    }
-
-    fn release(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool {
-        Session::release(self, k, cx, out)
-    }
-
-    fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
-        Session::on_message(self, p, k, cx, out)
-    }
-
-    fn on_timer(&mut self, kind: TimerKind, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
-        Session::on_timer(self, kind, k, cx, out)
     }
 }

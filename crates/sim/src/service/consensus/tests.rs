@@ -31,7 +31,7 @@ fn env() -> FakeEnv {
 fn elected(e: &FakeEnv) -> Cluster {
     let mut c = cluster();
     let mut out = Vec::new();
-    c.on_timer(Timer::Election, e, &mut out);
+    c.on_timer(0, Timer::Election, e, &mut out);
     assert_eq!(events(&out), vec![(M1, EventKind::Quorum(QuorumEvent::LeaderElected { leases: 0 }))]);
     c
 }
@@ -106,7 +106,7 @@ fn a_lease_that_runs_out_on_the_leader_is_revoked() {
     e.now = check.0;
     let out = {
         let mut out = Vec::new();
-        c.on_timer(check.1, &e, &mut out);
+        c.on_timer(0, check.1, &e, &mut out);
         out
     };
     assert_eq!(events(&out)[0], (M1, EventKind::Quorum(QuorumEvent::LeaseExpired { client: C1 })));
@@ -133,7 +133,7 @@ fn without_a_majority_there_is_no_leader_and_followers_ignore_clients() {
     e.down = vec![M2, M3];
     let mut c = cluster();
     let mut out = Vec::new();
-    c.on_timer(Timer::Election, &e, &mut out);
+    c.on_timer(0, Timer::Election, &e, &mut out);
     assert_eq!(events(&out), vec![(M1, EventKind::Quorum(QuorumEvent::NoQuorum { since_us: Micros::ZERO }))]);
     let mut out = Vec::new();
     c.on_message(M1, C1, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: 10_000 }), &e, &mut out);
@@ -160,7 +160,7 @@ fn a_paused_leader_is_replaced_and_steps_down_when_it_resumes() {
     assert_eq!(election, Some(Micros::us(3_000_000)), "the followers wait one election timeout");
     e.now = Micros::us(3_000_000);
     let mut out = Vec::new();
-    c.on_timer(Timer::Election, &e, &mut out);
+    c.on_timer(0, Timer::Election, &e, &mut out);
     assert_eq!(events(&out)[0], (M2, EventKind::Quorum(QuorumEvent::LeaderElected { leases: 1 })));
     // The lease is refreshed: its full TTL plus the election timeout from the new leader's now.
     assert!(records(&out).contains(&Record::GrantTerm { grant: 0, until_us: Micros::us(14_000_000) }));
@@ -190,7 +190,7 @@ fn no_quorum_is_dated_from_the_fault_that_took_the_majority_away() {
     c.on_fault(ServerFault::Crashed(M3), &e, &mut out);
     e.now = Micros::us(3_000_000);
     let mut out = Vec::new();
-    c.on_timer(Timer::Election, &e, &mut out);
+    c.on_timer(0, Timer::Election, &e, &mut out);
     assert_eq!(events(&out), vec![(M1, EventKind::Quorum(QuorumEvent::NoQuorum { since_us: Micros::us(2_500_000) }))], "m1 and m2 were a majority until m3 went");
 }
 
@@ -209,7 +209,7 @@ fn a_lost_holder_holds_the_lock_back_for_the_lock_delay_and_a_release_does_not()
     c.on_message(M1, C2, Payload::Consensus(Msg::KeepAlive { req: 2, lease: 2 }), &e, &mut Vec::new());
     e.now = Micros::us(10_000_000);
     let mut out = Vec::new();
-    c.on_timer(Timer::LeaseCheck { lease: 1, gen: 1 }, &e, &mut out);
+    c.on_timer(0, Timer::LeaseCheck { lease: 1, gen: 1 }, &e, &mut out);
     let mut all = Vec::new();
     for (_, to, p) in sends(&out) {
         let mut acks = Vec::new();
@@ -229,7 +229,7 @@ fn a_lost_holder_holds_the_lock_back_for_the_lock_delay_and_a_release_does_not()
     assert_eq!(at, Micros::us(15_000_000));
     e.now = at;
     let mut out = Vec::new();
-    c.on_timer(timer, &e, &mut out);
+    c.on_timer(0, timer, &e, &mut out);
     assert_eq!(events(&out), vec![(M1, EventKind::Quorum(QuorumEvent::LockGranted { client: C2, rev: 3, key_exists: true }))]);
     // c2 releases: no delay, and a new client is granted at once.
     commit(&mut c, C2, Payload::Consensus(Msg::Unlock { req: 3, lease: 2 }), &e);

@@ -11,6 +11,7 @@ use super::Msg;
 use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, Lease, Outcome, TimerKind, Wait, SCRIPT_TIMEOUT_MS};
 use crate::scenario::TokenKind;
+use crate::service::LockClient;
 use crate::time::Micros;
 use crate::trace::{EventKind, QuorumEvent, Why};
 
@@ -34,16 +35,6 @@ pub struct Recipe {
 }
 
 impl Recipe {
-    /// One attempt at the lock: the next step of the recipe from where it stands.
-    pub fn acquire(&mut self, timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
-        self.timeout_ms = timeout_ms;
-        self.releasing = false;
-        if self.expired {
-            (self.session, self.znode, self.expired) = (None, None, false);
-        }
-        self.next_request(k, cx, out);
-    }
-
     fn next_request(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
         let t = Some(self.timeout_ms);
         let msg = match (self.session, self.znode) {
@@ -61,8 +52,45 @@ impl Recipe {
         k.send(Dest::Leader, |req| Payload::ZooKeeper(msg(req)), t, cx, out);
     }
 
+    /// The children of `/lock`: the lowest holds the lock; otherwise watch the predecessor.
+    fn listed(&mut self, children: &[u64], grant: Option<usize>, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Outcome {
+        let (Some(session), Some((seq, czxid))) = (self.session, self.znode) else { return Outcome::Waiting };
+        if !children.contains(&seq) {
+            self.znode = None;
+            return Outcome::Lost(Why::ZnodeGone);
+        }
+        match children.iter().copied().filter(|&c| c < seq).max() {
+            None => {
+                let until_local = self.heard_local + Micros::ms(cx.ttl_ms);
+                let token = (cx.token == TokenKind::Counter).then_some(czxid);
+                let grant = grant.unwrap_or(cx.next_grant);
+                k.lease = Some(Lease { owner: 0, token, grant, until_local });
+                out.push(Effect::Event(EventKind::Acquired { token, until_local_us: until_local, grant }));
+                Outcome::Acquired
+            }
+            Some(pred) => {
+                let t = Some(self.timeout_ms);
+                k.send(Dest::Leader, |req| Payload::ZooKeeper(Msg::Exists { req, session, seq: pred }), t, cx, out);
+                Outcome::Waiting
+            }
+        }
+    }
+}
+
+/// A session renews itself with pings (validation refuses a renew step).
+impl LockClient for Recipe {
+    /// One attempt at the lock: the next step of the recipe from where it stands.
+    fn acquire(&mut self, timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
+        self.timeout_ms = timeout_ms;
+        self.releasing = false;
+        if self.expired {
+            (self.session, self.znode, self.expired) = (None, None, false);
+        }
+        self.next_request(k, cx, out);
+    }
+
     /// Deletes its znode; `false` without one.
-    pub fn release(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool {
+    fn release(&mut self, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> bool {
         let (Some(session), Some((seq, _))) = (self.session, self.znode) else { return false };
         self.releasing = true;
         out.push(Effect::Event(EventKind::Releasing));
@@ -74,7 +102,7 @@ impl Recipe {
     /// it still has, rather than fall silent and leave the session to expire a timeout later
     /// (SEMANTICS §5). The answer is not awaited. A session the ensemble said had expired is
     /// not closed again.
-    pub fn close(&mut self, k: &mut Core, out: &mut Vec<Effect>) {
+    fn close(&mut self, k: &mut Core, out: &mut Vec<Effect>) {
         let Some(session) = self.session.take() else { return };
         self.znode = None;
         if !self.expired {
@@ -84,7 +112,7 @@ impl Recipe {
     }
 
     /// The next ping.
-    pub fn on_timer(&mut self, kind: TimerKind, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
+    fn on_timer(&mut self, kind: TimerKind, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
         if kind != TimerKind::KeepAlive {
             return None;
         }
@@ -100,7 +128,7 @@ impl Recipe {
     }
 
     /// The ensemble's messages; `None` for any other.
-    pub fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
+    fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
         let Payload::ZooKeeper(msg) = p else { return None };
         let answers = msg.req().is_some_and(|r| k.waits_for(r));
         let sent_local = match k.wait {
@@ -184,30 +212,6 @@ impl Recipe {
             }
             _ => Outcome::Waiting,
         })
-    }
-
-    /// The children of `/lock`: the lowest holds the lock; otherwise watch the predecessor.
-    fn listed(&mut self, children: &[u64], grant: Option<usize>, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Outcome {
-        let (Some(session), Some((seq, czxid))) = (self.session, self.znode) else { return Outcome::Waiting };
-        if !children.contains(&seq) {
-            self.znode = None;
-            return Outcome::Lost(Why::ZnodeGone);
-        }
-        match children.iter().copied().filter(|&c| c < seq).max() {
-            None => {
-                let until_local = self.heard_local + Micros::ms(cx.ttl_ms);
-                let token = (cx.token == TokenKind::Counter).then_some(czxid);
-                let grant = grant.unwrap_or(cx.next_grant);
-                k.lease = Some(Lease { owner: 0, token, grant, until_local });
-                out.push(Effect::Event(EventKind::Acquired { token, until_local_us: until_local, grant }));
-                Outcome::Acquired
-            }
-            Some(pred) => {
-                let t = Some(self.timeout_ms);
-                k.send(Dest::Leader, |req| Payload::ZooKeeper(Msg::Exists { req, session, seq: pred }), t, cx, out);
-                Outcome::Waiting
-            }
-        }
     }
 }
 

@@ -10,7 +10,8 @@ use crate::flat::{Map, Set};
 
 use super::Msg;
 use crate::actor::{Effect, Env, Gate, Out, Record, ServerFault};
-use crate::msg::Payload;
+use crate::msg::{Dest, Payload};
+use crate::service::LockServer;
 use crate::quorum::{self, Change};
 use crate::time::{from_ms, Micros};
 use crate::trace::{ActorId, EventKind, Grant, Proposal, QuorumEvent};
@@ -137,25 +138,6 @@ impl Ensemble {
         self.q.contact()
     }
 
-    pub fn start(&mut self, out: &mut Fx) {
-        out.push(self.q.first_election(Timer::Election));
-    }
-
-    pub fn on_timer(&mut self, timer: Timer, env: &dyn Env, out: &mut Fx) {
-        match timer {
-            Timer::Election => self.election(env, out),
-            Timer::SessionCheck { session, gen } => self.session_check(session, gen, env, out),
-            Timer::LockDelay { gen } => self.hold_check(gen, env, out),
-        }
-    }
-
-    /// Any fault to a server: who leads is decided again after the election timeout.
-    pub fn on_fault(&mut self, fault: ServerFault, env: &dyn Env, out: &mut Fx) {
-        if self.q.on_fault(fault, env, Timer::Election, out) {
-            self.recheck_sessions(env, out);
-        }
-    }
-
     fn recheck_sessions(&mut self, env: &dyn Env, out: &mut Fx) {
         let ids: Vec<u64> = self.sessions.keys().copied().collect();
         for id in ids {
@@ -236,20 +218,6 @@ impl Ensemble {
     /// Whether `session` is open (known and not being closed).
     fn alive(&self, session: u64) -> bool {
         self.sessions.get(&session).is_some_and(|s| !s.closing)
-    }
-
-    /// Server `m` handles a message.
-    pub fn on_message(&mut self, m: ActorId, from: ActorId, payload: Payload, env: &dyn Env, out: &mut Fx) {
-        let leader = self.q.leader;
-        match payload {
-            Payload::Append { id, .. } => out.push(Effect::Send { from: m, to: from, payload: Payload::AppendAck { id } }),
-            Payload::AppendAck { id } if leader == Some(m) => {
-                self.q.log.ack(id, from);
-                self.commit_ready(env, out);
-            }
-            Payload::ZooKeeper(msg) if leader == Some(m) => self.request(m, from, msg, env, out),
-            _ => {} // not the leader: requests go unanswered
-        }
     }
 
     fn request(&mut self, m: ActorId, from: ActorId, msg: Msg, env: &dyn Env, out: &mut Fx) {
@@ -367,6 +335,52 @@ impl Ensemble {
     fn commit_ready(&mut self, env: &dyn Env, out: &mut Fx) {
         for op in self.q.log.committed(&self.q.members) {
             self.apply(op, env, out);
+        }
+    }
+}
+
+/// The servers run the lock service: elections, sessions and the lock's znodes, on a quorum.
+impl LockServer for Ensemble {
+    type Timer = Timer;
+
+    /// Where a client's message goes: to the member it believes leads.
+    fn route(&self, dest: Dest) -> Option<ActorId> {
+        match dest {
+            Dest::Leader => self.contact(),
+            Dest::Lock | Dest::Node(_) | Dest::Resource => None,
+        }
+    }
+
+    fn start(&mut self, out: &mut Fx) {
+        out.push(self.q.first_election(Timer::Election));
+    }
+
+    fn on_timer(&mut self, _at: ActorId, timer: Timer, env: &dyn Env, out: &mut Fx) {
+        match timer {
+            Timer::Election => self.election(env, out),
+            Timer::SessionCheck { session, gen } => self.session_check(session, gen, env, out),
+            Timer::LockDelay { gen } => self.hold_check(gen, env, out),
+        }
+    }
+
+    /// Any fault to a server: who leads is decided again after the election timeout.
+    fn on_fault(&mut self, fault: ServerFault, env: &dyn Env, out: &mut Fx) {
+        if self.q.on_fault(fault, env, Timer::Election, out) {
+            self.recheck_sessions(env, out);
+        }
+    }
+
+    /// Server `m` handles a message.
+    fn on_message(&mut self, m: ActorId, from: ActorId, payload: Payload, env: &dyn Env, out: &mut Fx) {
+        let leader = self.q.leader;
+        match payload {
+            Payload::Append { id, .. } => out.push(Effect::Send { from: m, to: from, payload: Payload::AppendAck { id } }),
+            Payload::AppendAck { id } if leader == Some(m) => {
+                self.q.log.ack(id, from);
+                self.commit_ready(env, out);
+            }
+            Payload::ZooKeeper(msg) if leader == Some(m) => self.request(m, from, msg, env, out),
+            _ => {} // not the leader: requests go unanswered
         }
     }
 }

@@ -20,7 +20,7 @@ fn env() -> FakeEnv {
 fn elected(e: &FakeEnv) -> Ensemble {
     let mut z = Ensemble::new(vec![ZK1, ZK2, ZK3], Settings { election_timeout_ms: 1_000, tokens: true, lock_delay_ms: 0 });
     let mut out = Vec::new();
-    z.on_timer(Timer::Election, e, &mut out);
+    z.on_timer(0, Timer::Election, e, &mut out);
     assert_eq!(events(&out), vec![(ZK1, EventKind::Quorum(QuorumEvent::LeaderElected { leases: 0 }))]);
     z
 }
@@ -107,7 +107,7 @@ fn check_of(out: &Fx, session: u64) -> (Micros, Timer) {
 /// once a follower acks it. The effects of the commit.
 fn expire(z: &mut Ensemble, check: Timer, client: ActorId, e: &FakeEnv) -> Fx {
     let mut out = Vec::new();
-    z.on_timer(check, e, &mut out);
+    z.on_timer(0, check, e, &mut out);
     assert_eq!(events(&out)[0], (ZK1, EventKind::Quorum(QuorumEvent::LeaseExpired { client })));
     acked(z, &out, e)
 }
@@ -153,7 +153,7 @@ fn followers_do_not_answer_clients_and_no_majority_means_no_leader() {
     assert!(out.is_empty());
     e.down = vec![ZK1, ZK2];
     let mut out = Vec::new();
-    z.on_timer(Timer::Election, &e, &mut out);
+    z.on_timer(0, Timer::Election, &e, &mut out);
     assert_eq!(events(&out), vec![(ZK1, EventKind::Quorum(QuorumEvent::NoQuorum { since_us: Micros::ZERO }))]);
     assert_eq!(z.contact(), Some(ZK1), "with no leader clients still try the first server");
 }
@@ -180,17 +180,17 @@ fn a_leader_back_within_the_election_timeout_checks_sessions_again() {
     e.now = at;
     e.down = vec![ZK1];
     let mut out = Vec::new();
-    z.on_timer(check, &e, &mut out);
+    z.on_timer(0, check, &e, &mut out);
     assert!(out.is_empty());
     // It restarts and still leads after the election timeout: every session is checked again.
     e.down = vec![];
     e.now = at + Micros::us(1_000_000);
     let mut out = Vec::new();
-    z.on_timer(Timer::Election, &e, &mut out);
+    z.on_timer(0, Timer::Election, &e, &mut out);
     let (when, check) = check_of(&out, sa);
     assert_eq!(when, e.now, "A's session is overdue: checked at once");
     let mut out = Vec::new();
-    z.on_timer(check, &e, &mut out);
+    z.on_timer(0, check, &e, &mut out);
     assert_eq!(events(&out)[0], (ZK1, EventKind::Quorum(QuorumEvent::LeaseExpired { client: A })));
 }
 
@@ -290,7 +290,7 @@ fn an_expired_holders_znode_is_kept_for_the_lock_delay_and_a_close_is_not() {
     assert_eq!(reply(&out, A), Msg::SessionExpired { req: 7 });
     e.now = end;
     let mut out = Vec::new();
-    z.on_timer(timer, &e, &mut out);
+    z.on_timer(0, timer, &e, &mut out);
     let all = acked(&mut z, &out, &e);
     let delete = crate::trace::Proposal::Delete { seq: seq_a, missing: false };
     assert_eq!(events(&all), vec![(ZK1, EventKind::Quorum(QuorumEvent::Committed { what: delete, revision: 6 }))]);
@@ -327,13 +327,13 @@ fn a_waiters_expiry_is_not_delayed_and_a_new_leader_starts_the_delay_again() {
     z.on_fault(ServerFault::Crashed(ZK1), &e, &mut out);
     e.now = Micros::us(9_000_000);
     let mut out = Vec::new();
-    z.on_timer(Timer::Election, &e, &mut out);
+    z.on_timer(0, Timer::Election, &e, &mut out);
     assert_eq!(events(&out), vec![(ZK2, EventKind::Quorum(QuorumEvent::LeaderElected { leases: 0 }))]);
     let (end, timer) = delay_end(&out);
     assert_eq!(end, Micros::us(14_000_000), "the delay starts again on zk2, whole");
     e.now = end;
     let mut out = Vec::new();
-    z.on_timer(timer, &e, &mut out);
+    z.on_timer(0, timer, &e, &mut out);
     let appended = sends(&out).into_iter().any(|(from, _, p)| from == ZK2 && matches!(p, Payload::Append { .. }));
     assert!(appended, "zk2 proposes to delete A's znode: {out:?}");
 }
