@@ -7,13 +7,11 @@ use crate::trace::{Awaited, Loss, Role, Stall, Votes, Why, WriteOutcome};
 /// A failover's events: the replica promoted, and (with Sentinel) the old primary demoted.
 pub fn failover(me: &str, kind: &crate::trace::EventKind, n: &dyn Fn(crate::trace::ActorId) -> String) -> String {
     match *kind {
-        crate::trace::EventKind::Demoted { to, discarded } => {
+        crate::trace::EventKind::Demoted { to, discarded, at_once } => {
             let lost = discarded.map(|o| format!(", and {}'s lock key with it", n(o))).unwrap_or_default();
-            format!(
-                "{me} can reach {} again: Sentinel makes it a replica of {}, and it resyncs, discarding its own data{lost}.",
-                n(to),
-                n(to)
-            )
+            let to = n(to);
+            let when = if at_once { format!("nothing separates {me} from {to}, so at once") } else { format!("{me} can reach {to} again") };
+            format!("{when}: Sentinel makes {me} a replica of {to}, and it resyncs, discarding its own data{lost}.")
         }
         _ => format!("{me} is promoted to primary; clients now send their commands to it."),
     }
@@ -166,5 +164,23 @@ pub fn isolated(sc: &Scenario, me: &str, until_us: Micros) -> String {
             format!("The network is partitioned: {} are cut off from {} until {until}.", p.isolate.join(" and "), p.from.join(" and "))
         }
         None => format!("The network is partitioned: {me} is cut off from the others until {until}."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::trace::EventKind;
+
+    /// A Sentinel demotion at the failover itself is told without an "again": nothing had cut
+    /// the old primary off.
+    #[test]
+    fn a_demotion_says_whether_the_two_were_ever_apart() {
+        let name = |a| ["redis", "replica", "A"][a].to_string();
+        let told = |at_once| super::failover("redis", &EventKind::Demoted { to: 1, discarded: Some(2), at_once }, &name);
+        assert_eq!(
+            told(true),
+            "nothing separates redis from replica, so at once: Sentinel makes redis a replica of replica, and it resyncs, discarding its own data, and A's lock key with it."
+        );
+        assert!(told(false).starts_with("redis can reach replica again: "), "{}", told(false));
     }
 }

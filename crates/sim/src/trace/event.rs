@@ -210,6 +210,9 @@ pub enum EventKind {
     Demoted {
         to: ActorId,
         discarded: Option<ActorId>,
+        /// At the failover itself, nothing separating the two: the old primary was never cut off.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        at_once: bool,
     },
     /// The resource's transaction sent an external effect (an email) keyed by `key`;
     /// `deduplicated` when its receiver recognised the key and did nothing.

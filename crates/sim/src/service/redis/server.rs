@@ -350,11 +350,11 @@ impl LockServer for Servers {
             ServerFault::Restarted(node) => {
                 self.expire(node, env, out);
                 self.schedule_expiry(node, env, out);
-                self.demote(env, out);
+                self.demote(false, env, out);
             }
             // A paused node's expiry timers wait for it (`Gate::Process`); nothing else changes,
             // but Sentinel may now reach an old primary it has to demote.
-            ServerFault::Network | ServerFault::Resumed(_) => self.demote(env, out),
+            ServerFault::Network | ServerFault::Resumed(_) => self.demote(false, env, out),
             ServerFault::Paused(_) => {}
             ServerFault::Failover => self.failover(env, out),
         }

@@ -25,7 +25,7 @@ impl Servers {
         out.push(Effect::Event { actor: r, kind: EventKind::Promoted });
         self.expire(r, env, out);
         self.schedule_expiry(r, env, out);
-        self.demote(env, out);
+        self.demote(true, env, out);
     }
 
     /// With Sentinel: once the old primary is up and can reach the new one, Sentinel makes it a
@@ -33,7 +33,7 @@ impl Servers {
     /// failover ("This data will be lost forever since when the partition will heal, the master
     /// will be reconfigured as a replica of the new master, discarding its data set": the
     /// Sentinel docs, Example 2; Jepsen, "Call me maybe: Redis", 2013).
-    pub(super) fn demote(&mut self, env: &dyn Env, out: &mut Fx) {
+    pub(super) fn demote(&mut self, at_once: bool, env: &dyn Env, out: &mut Fx) {
         let (Some(old), Some(new)) = (self.stale, self.primary) else { return };
         if env.is_down(old) || env.cut(old, new) {
             return;
@@ -47,7 +47,7 @@ impl Servers {
         // Its expiry timers are void: a replica waits for its primary's DEL.
         let gen = self.expiry_gen.get(&old).copied().unwrap_or(0) + 1;
         self.expiry_gen.insert(old, gen);
-        out.push(Effect::Event { actor: old, kind: EventKind::Demoted { to: new, discarded } });
+        out.push(Effect::Event { actor: old, kind: EventKind::Demoted { to: new, discarded, at_once } });
         self.close_key(old, KeyEnd::Lost, out);
         if let Some(owner) = owner {
             self.open_key(old, owner, out);

@@ -143,7 +143,7 @@ fn with_sentinel_the_old_primary_answers_its_side_until_it_is_demoted_and_discar
     e.cuts.clear();
     let mut out = Vec::new();
     s.on_fault(ServerFault::Network, &e, &mut out);
-    assert_eq!(events(&out), vec![(REDIS, EventKind::Demoted { to: REPLICA, discarded: Some(A) })]);
+    assert_eq!(events(&out), vec![(REDIS, EventKind::Demoted { to: REPLICA, discarded: Some(A), at_once: false })]);
     assert_eq!(s.node(REDIS).and_then(|n| n.keys.get(LOCK_KEY)).and_then(|k| k.owner), Some(B), "a full resync");
     assert_eq!(s.primary_for(A, &|a, b| e.cut(a, b)), Some(REPLICA));
     // The new primary now ships its writes to the old one.
@@ -158,7 +158,7 @@ fn without_a_partition_a_sentinel_failover_demotes_the_old_primary_at_once() {
     let e = env();
     let mut out = Vec::new();
     s.on_fault(ServerFault::Failover, &e, &mut out);
-    assert_eq!(events(&out), vec![(REPLICA, EventKind::Promoted), (REDIS, EventKind::Demoted { to: REPLICA, discarded: None })]);
+    assert_eq!(events(&out), vec![(REPLICA, EventKind::Promoted), (REDIS, EventKind::Demoted { to: REPLICA, discarded: None, at_once: true })]);
     assert_eq!(s.primary_for(A, &|a, b| e.cut(a, b)), Some(REPLICA));
 }
 
