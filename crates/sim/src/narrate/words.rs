@@ -10,8 +10,11 @@ pub fn failover(me: &str, kind: &crate::trace::EventKind, n: &dyn Fn(crate::trac
         crate::trace::EventKind::Demoted { to, discarded, at_once } => {
             let lost = discarded.map(|o| format!(", and {}'s lock key with it", n(o))).unwrap_or_default();
             let to = n(to);
-            let when = if at_once { format!("nothing separates {me} from {to}, so at once") } else { format!("{me} can reach {to} again") };
-            format!("{when}: Sentinel makes {me} a replica of {to}, and it resyncs, discarding its own data{lost}.")
+            if at_once {
+                format!("Nothing separates {me} from {to}, so Sentinel makes {me} a replica of {to} at once, and it resyncs, discarding its own data{lost}.")
+            } else {
+                format!("{me} can reach {to} again: Sentinel makes it a replica of {to}, and it resyncs, discarding its own data{lost}.")
+            }
         }
         _ => format!("{me} is promoted to primary; clients now send their commands to it."),
     }
@@ -175,11 +178,11 @@ mod tests {
     /// the old primary off.
     #[test]
     fn a_demotion_says_whether_the_two_were_ever_apart() {
-        let name = |a| ["redis", "replica", "A"][a].to_string();
+        let name = |a: usize| ["redis", "replica", "A"][a].to_string();
         let told = |at_once| super::failover("redis", &EventKind::Demoted { to: 1, discarded: Some(2), at_once }, &name);
         assert_eq!(
             told(true),
-            "nothing separates redis from replica, so at once: Sentinel makes redis a replica of replica, and it resyncs, discarding its own data, and A's lock key with it."
+            "Nothing separates redis from replica, so Sentinel makes redis a replica of replica at once, and it resyncs, discarding its own data, and A's lock key with it."
         );
         assert!(told(false).starts_with("redis can reach replica again: "), "{}", told(false));
     }
