@@ -107,6 +107,22 @@ impl Findings {
 }
 
 impl Cx<'_> {
+    /// Whom the partition that cut `client` off at `at_us` cut it off from, when it names them
+    /// (its `from`); empty when it cut the client off from everyone.
+    fn cut_from(&self, client: usize, at_us: crate::time::Micros) -> Vec<usize> {
+        let name = &self.run.actors[client].name;
+        self.sc
+            .faults
+            .iter()
+            .find_map(|f| match f {
+                crate::scenario::Fault::Partition(p) if crate::time::Micros::ms(p.at_ms) == at_us && p.isolate.contains(name) => {
+                    Some(p.from.iter().filter_map(|n| self.run.actors.iter().position(|a| a.name == *n)).collect())
+                }
+                _ => None,
+            })
+            .unwrap_or_default()
+    }
+
     /// Why a client's write was stale: pauses, partitions, a held message, an expired lease, or
     /// else a grant made to another client while its lease was still valid.
     fn why_stale(&self, w: &Applied) -> Vec<Reason> {
@@ -120,7 +136,7 @@ impl Cx<'_> {
             why.push(Reason::Paused { client: w.client, from_us: p.from_us, to_us: p.to_us });
         }
         for p in run.intervals.partitions.iter().filter(began) {
-            why.push(Reason::CutOff { client: w.client, from_us: p.from_us, to_us: p.to_us });
+            why.push(Reason::CutOff { client: w.client, from_us: p.from_us, to_us: p.to_us, apart: self.cut_from(w.client, p.from_us) });
         }
         let m = &run.intervals.messages[w.msg];
         if m.delayed {

@@ -289,8 +289,10 @@ impl Words<'_> {
             Reason::Paused { client, from_us, to_us } => {
                 format!("{} was paused from {} to {}", self.name(*client), fmt(*from_us), fmt(*to_us))
             }
-            Reason::CutOff { client, from_us, to_us } => {
-                format!("{} was cut off by a partition from {} to {}", self.name(*client), fmt(*from_us), fmt(*to_us))
+            Reason::CutOff { client, from_us, to_us, apart } => {
+                let names: Vec<&str> = apart.iter().map(|&a| self.name(a)).collect();
+                let whom = if names.is_empty() { String::new() } else { format!(" from {}", names.join(" and ")) };
+                format!("{} was cut off{whom} by a partition from {} to {}", self.name(*client), fmt(*from_us), fmt(*to_us))
             }
             Reason::Held { from_us, to_us } => format!("its write was held in the network from {} to {}", fmt(*from_us), fmt(*to_us)),
             Reason::LeaseRanOut { client, at_us } => {

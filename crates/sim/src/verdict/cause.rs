@@ -103,8 +103,15 @@ pub enum Stale {
 pub enum Reason {
     /// The writer was paused between its grant and its write.
     Paused { client: Actor, from_us: Micros, to_us: Micros },
-    /// The writer was cut off by a partition between its grant and its write.
-    CutOff { client: Actor, from_us: Micros, to_us: Micros },
+    /// The writer was cut off by a partition between its grant and its write: from everyone, or
+    /// only from the actors in `apart` (a partition's `from`).
+    CutOff {
+        client: Actor,
+        from_us: Micros,
+        to_us: Micros,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        apart: Vec<Actor>,
+    },
     /// The write was held in the network.
     Held { from_us: Micros, to_us: Micros },
     /// The writer's lease had run out at `at_us` (by its own clock) before the write landed.
