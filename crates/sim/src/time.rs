@@ -29,8 +29,6 @@ impl Micros {
     pub const ZERO: Micros = Micros(0);
     /// Later than any run: a time that never comes.
     pub const MAX: Micros = Micros(i64::MAX);
-    /// Earlier than any run.
-    pub const MIN: Micros = Micros(i64::MIN);
 
     /// `n` seconds.
     pub const fn secs(n: i64) -> Micros {
@@ -80,20 +78,12 @@ impl Micros {
         Micros(self.0.saturating_sub(o.0))
     }
 
-    pub fn saturating_mul(self, n: i64) -> Micros {
-        Micros(self.0.saturating_mul(n))
-    }
-
     pub fn abs(self) -> Micros {
         Micros(self.0.abs())
     }
 
     pub fn unsigned_abs(self) -> u64 {
         self.0.unsigned_abs()
-    }
-
-    pub fn signum(self) -> i64 {
-        self.0.signum()
     }
 
     pub fn is_positive(self) -> bool {
