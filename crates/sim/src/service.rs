@@ -63,6 +63,15 @@ pub fn not_recorded(sc: &Scenario, e: &QuorumEvent, me: &str) -> String {
     format!("{me}: {tag}, an event of the consensus family, which {} does not record.", sc.lock.kind.title())
 }
 
+/// Where a client's message goes in a replicated service (etcd's cluster, ZooKeeper's
+/// ensemble): a message for the leader to `contact`, the member the client believes leads.
+pub(crate) fn to_leader(dest: Dest, contact: Option<ActorId>) -> Option<ActorId> {
+    match dest {
+        Dest::Leader => contact,
+        Dest::Lock | Dest::Node(_) | Dest::Resource => None,
+    }
+}
+
 /// A lock service's servers, as an actor: messages, timers and faults in, effects out.
 pub trait LockServer {
     /// Its timers.

@@ -275,10 +275,7 @@ impl LockServer for Cluster {
 
     /// Where a client's message goes: to the member it believes leads.
     fn route(&self, dest: Dest) -> Option<ActorId> {
-        match dest {
-            Dest::Leader => self.contact(),
-            Dest::Lock | Dest::Node(_) | Dest::Resource => None,
-        }
+        crate::service::to_leader(dest, self.contact())
     }
 
     /// The first election, as the run starts.

@@ -345,10 +345,7 @@ impl LockServer for Ensemble {
 
     /// Where a client's message goes: to the member it believes leads.
     fn route(&self, dest: Dest) -> Option<ActorId> {
-        match dest {
-            Dest::Leader => self.contact(),
-            Dest::Lock | Dest::Node(_) | Dest::Resource => None,
-        }
+        crate::service::to_leader(dest, self.contact())
     }
 
     fn start(&mut self, out: &mut Fx) {
