@@ -50,7 +50,7 @@ ensure_twiggy() {
 # names kept: wasm-bindgen's output in $1 and $1/named.wasm, optimised as Trunk does (-Oz) with
 # the names section kept (-g). For scripts/profile and scripts/bytes.
 named_wasm() {
-  wasm-bindgen --target web --keep-debug --out-dir "$1" target/wasm32-unknown-unknown/release/leaselab-app.wasm
+  wasm-bindgen --target web --keep-debug --out-dir "$1" "${CARGO_TARGET_DIR:-target}"/wasm32-unknown-unknown/release/leaselab-app.wasm
   wasm-opt -Oz -g --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
     --enable-reference-types --enable-multivalue "$1/leaselab-app_bg.wasm" -o "$1/named.wasm"
 }
