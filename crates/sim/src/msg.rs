@@ -47,10 +47,10 @@ fn short_owner(owner: u64) -> String {
 
 /// The primary's replication stream applying a key's new state: the value set (its first
 /// bytes), or a delete. One wording for the message and for the replica's event.
-pub fn replicate_words(set: Option<&str>) -> String {
+pub fn replicate_words(key: &str, set: Option<&str>) -> String {
     match set {
-        Some(v) => format!("replicate SET lock {}", short(v)),
-        None => "replicate DEL lock".into(),
+        Some(v) => format!("replicate SET {key} {}", short(v)),
+        None => format!("replicate DEL {key}"),
     }
 }
 
@@ -176,6 +176,7 @@ macro_rules! payload {
                         RedisReply::Ok { token: None, .. } => "OK".into(),
                         RedisReply::Nil => "nil".into(),
                         RedisReply::Int(n) => format!("{n}"),
+                        RedisReply::ReadOnly => "READONLY".into(),
                     },
                     Payload::Read { token: Some(t), activate: true, .. } => format!("read with token {t}"),
                     Payload::Read { .. } => "read".into(),
@@ -205,7 +206,7 @@ macro_rules! payload {
                         WriteOutcome::Duplicate => "already done".into(),
                         WriteOutcome::Conflict => "conflict: version changed".into(),
                     },
-                    Payload::Replicate { key, entry } => replicate_words(entry.as_ref().map(|e| e.text(key)).as_deref()),
+                    Payload::Replicate { key, entry } => replicate_words(key, entry.as_ref().map(|e| e.text(key)).as_deref()),
                     $($(Payload::$arm(m) => {
                         let m: &crate::wire::$module::$msg = m;
                         m.describe()

@@ -136,8 +136,9 @@ pub fn sentence(cx: &Cx, a: ActorId, kind: &EventKind) -> String {
         KeyUnchanged { by, missing: false } => {
             format!("{me} finds another owner's value: {}'s script changes nothing (reply 0).", n(*by))
         }
-        Replicated { set } => {
-            let what = crate::msg::replicate_words(set.as_ref().map(|v| v.as_str()));
+        Replicated { set, counter } => {
+            let key = if *counter { crate::wire::redis::FENCE_KEY } else { crate::wire::redis::LOCK_KEY };
+            let what = crate::msg::replicate_words(key, set.as_ref().map(|v| v.as_str()));
             format!("{me} applies `{what}` from the primary's replication stream.")
         }
         Promoted | Demoted { .. } => words::failover(me, kind, &n),

@@ -23,7 +23,7 @@
 macro_rules! services {
     ($make:ident) => {
         $make! {
-            Redis in redis as "redis",
+            Redis in redis as "redis" records Event,
             Redlock in redlock as "redlock",
             Consensus in consensus as "consensus" sends Msg,
             ZooKeeper in zookeeper as "zookeeper" sends Msg,

@@ -190,6 +190,7 @@ impl Model {
             RedisReply::Ok { .. } => Reply::Status("OK".into()),
             RedisReply::Nil => Reply::Bulk(None),
             RedisReply::Int(n) => Reply::Int(n),
+            RedisReply::ReadOnly => Reply::Error("READONLY You can't write against a read only replica.".into()),
         };
         // The engine's node keeps its lock under LOCK_KEY; each sequence has its own model.
         let _ = key;
@@ -387,4 +388,73 @@ fn show_a_broken_model_failure() {
     let server = Server::start(&["--appendonly", "no"]);
     let (_, _, differs) = run_many(server.port, seed(), 50, true);
     eprintln!("{}", differs.first().cloned().unwrap_or_default());
+}
+
+/// The engine's command for a sequence's operation (`None`: a read, or a wait).
+fn command_of(op: &Op) -> Option<RedisCmd> {
+    Some(match *op {
+        Op::SetNxPx { owner, ttl_ms } => RedisCmd::Acquire { owner, ttl_ms, incr: false },
+        Op::Del => RedisCmd::Release { owner: 0, compare: false },
+        Op::CompareAndDelete { owner } => RedisCmd::Release { owner, compare: true },
+        Op::CompareAndExtend { owner, ttl_ms } => RedisCmd::Renew { owner, ttl_ms, compare: true },
+        Op::Pexpire { ttl_ms } => RedisCmd::Renew { owner: 0, ttl_ms, compare: false },
+        Op::Get | Op::Pttl | Op::Incr | Op::Wait { .. } => return None,
+    })
+}
+
+/// A real replica refuses the lock's writes with READONLY where the engine's node does
+/// (`Node::refuses_as_replica`: a write command always, a compare-and-X script when it reaches
+/// its write), and answers the scripts that do not reach it as a primary would.
+#[test]
+fn a_replica_refuses_the_lock_s_writes_as_the_engine_models_it() {
+    if !available() {
+        return;
+    }
+    let primary = Server::start(&["--appendonly", "no"]);
+    let replica = Server::start(&["--appendonly", "no", "--replicaof", "127.0.0.1", &primary.port.to_string()]);
+    let (mut p, mut r) = (Conn::open(primary.port).unwrap(), Conn::open(replica.port).unwrap());
+    let (mine, other) = (0xa1_u64, 0xb2_u64);
+    let hex = |owner: u64| format!("{owner:016x}");
+    let synced = |r: &mut Conn, want: Option<String>| {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while r.cmd(&["GET", LOCK_KEY]) != Reply::Bulk(want.clone()) {
+            assert!(Instant::now() < deadline, "the replica did not sync");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    let ops = [
+        Op::SetNxPx { owner: other, ttl_ms: 10_000 },
+        Op::Del,
+        Op::Pexpire { ttl_ms: 10_000 },
+        Op::CompareAndDelete { owner: mine },
+        Op::CompareAndDelete { owner: other },
+        Op::CompareAndExtend { owner: mine, ttl_ms: 10_000 },
+        Op::CompareAndExtend { owner: other, ttl_ms: 10_000 },
+    ];
+    for held in [true, false] {
+        let mut node = Node::default();
+        if held {
+            assert_eq!(p.cmd(&["SET", LOCK_KEY, &hex(mine), "PX", "60000"]), Reply::Status("OK".into()));
+            node.execute(&RedisCmd::Acquire { owner: mine, ttl_ms: 60_000, incr: false }, 0, Micros::ZERO, 0, None);
+            synced(&mut r, Some(hex(mine)));
+        } else {
+            p.cmd(&["DEL", LOCK_KEY]);
+            synced(&mut r, None);
+        }
+        for op in &ops {
+            let real = send(&mut r, op, LOCK_KEY, "counter");
+            let cmd = command_of(op).expect("a lock command");
+            let refused = matches!(&real, Reply::Error(e) if e.starts_with("READONLY You can't write against a read only replica."));
+            let model = node.refuses_as_replica(&cmd, Micros::ZERO);
+            assert_eq!(refused, model, "key held: {held}; {op:?}: the replica answered {real:?}, the engine's node refuses: {model}");
+            if !model {
+                let (reply, _) = node.clone().execute(&cmd, 0, Micros::ZERO, 0, None);
+                let expected = match reply {
+                    RedisReply::Int(n) => Reply::Int(n),
+                    other => panic!("{op:?}: the engine's node answers {other:?} on a replica"),
+                };
+                assert_eq!(real, expected, "key held: {held}; {op:?}");
+            }
+        }
+    }
 }

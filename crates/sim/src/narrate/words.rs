@@ -38,6 +38,9 @@ pub fn reason(why: Why) -> String {
         Why::DeadlineNear { left_us } => format!("its deadline is only {} away on its own clock", fmt(left_us)),
         Why::RenewalUnanswered => "its renewal got no reply, so it cannot know whether it still holds the lock".into(),
         Why::RenewalRefused => "its renewal was refused: the key is gone or holds another owner's value".into(),
+        Why::RenewalReadOnly => {
+            "its renewal was answered READONLY: the Redis it went to had become a replica, which takes no writes".into()
+        }
         Why::ExtensionShort { votes, nodes } => format!("its extension reached {votes} of {nodes} nodes in time"),
         Why::ExpiredWaiting => "its session expired while it waited for the lock".into(),
         Why::ExpiredBeforeLock => "its session expired before it got the lock".into(),

@@ -14,8 +14,9 @@ pub mod client;
 pub mod server;
 pub(crate) mod slice;
 pub mod watchdog;
+mod words;
 
-pub use crate::wire::redis::{Entry, RedisCmd, RedisReply, FENCE_KEY, LOCK_KEY};
+pub use crate::wire::redis::{Entry, Event, Op, RedisCmd, RedisReply, FENCE_KEY, LOCK_KEY};
 
 /// The compare-and-delete script the model follows (redsync's variant of the Redis docs' script:
 /// -1 tells "no key" apart from 0, "another owner's key"). Sent with `EVAL … 1 <key> <owner>`.
@@ -74,6 +75,18 @@ impl Node {
     /// The live lock key at `now_local`.
     pub fn lock(&self, now_local: Micros) -> Option<&Entry> {
         self.keys.get(LOCK_KEY).filter(|e| e.expires_local.is_none_or(|at| now_local < at))
+    }
+
+    /// Whether a replica refuses `cmd` at `now_local` with READONLY: a write command (`SET`,
+    /// `DEL`, `PEXPIRE`) always; a compare-and-X script only when it reaches its write, the key
+    /// holding the client's value (a replica runs a script, and refuses the write it calls).
+    pub fn refuses_as_replica(&self, cmd: &RedisCmd, now_local: Micros) -> bool {
+        match *cmd {
+            RedisCmd::Release { owner, compare: true } | RedisCmd::Renew { owner, compare: true, .. } => {
+                self.lock(now_local).is_some_and(|e| e.value == owner)
+            }
+            _ => true,
+        }
     }
 
     /// Runs a command from `client` at `now_local`. `grant` is the index the next grant gets.

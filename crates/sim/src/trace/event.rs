@@ -138,6 +138,9 @@ pub enum EventKind {
     Replicated {
         /// The value set (its first bytes), or `None` for a delete.
         set: Option<Short>,
+        /// Of the fencing counter's key (`lock:fence`), not the lock's.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        counter: bool,
     },
     /// The resource served a read.
     ReadServed {

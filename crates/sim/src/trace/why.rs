@@ -36,6 +36,8 @@ pub enum Why {
     RenewalUnanswered,
     /// Redis: its renewal was refused (the key is gone or holds another owner's value).
     RenewalRefused,
+    /// Redis: its renewal was answered READONLY: the node it went to had become a replica.
+    RenewalReadOnly,
     /// Redlock: its extension reached `votes` of `nodes` nodes in time.
     ExtensionShort { votes: u8, nodes: u8 },
     /// etcd: its session expired while it waited for the lock.

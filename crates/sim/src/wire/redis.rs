@@ -1,6 +1,8 @@
 //! What a Redis lock sends and stores, as data: the commands and replies of SEMANTICS §1, and
 //! a key's entry (which the primary's replication stream carries). The node is `redis.rs`.
 
+use serde::Serialize;
+
 use crate::time::Micros;
 
 /// The lock's key.
@@ -32,6 +34,57 @@ pub enum RedisReply {
     Nil,
     /// An integer reply (1 done, 0 not done, -1 no such key: redsync's convention).
     Int(i64),
+    /// `-READONLY You can't write against a read only replica.`: the node is a replica (with
+    /// Sentinel, an old primary demoted while the command was on its way), and replicas refuse
+    /// writes (`replica-read-only yes`, the default).
+    ReadOnly,
+}
+
+/// What a client's command was for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Op {
+    Acquire,
+    Renew,
+    Release,
+}
+
+impl Op {
+    /// What a command is for.
+    pub fn of(cmd: &RedisCmd) -> Op {
+        match cmd {
+            RedisCmd::Acquire { .. } => Op::Acquire,
+            RedisCmd::Renew { .. } => Op::Renew,
+            RedisCmd::Release { .. } => Op::Release,
+        }
+    }
+}
+
+/// A Redis lock's events of its own (the others are common ones, which Redlock shares).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "redis", rename_all = "kebab-case")]
+pub enum Event {
+    /// A replica of `primary` refused `client`'s script with READONLY: it would write.
+    ReadOnly { client: usize, primary: Option<usize>, op: Op },
+    /// A client's command was answered READONLY: its `op` failed (an acquire's `attempt`).
+    Answered { op: Op, attempt: u32 },
+    /// A watchdog's renewal was answered READONLY, and the watchdog stopped.
+    WatchdogStopped,
+}
+
+impl Event {
+    /// It carries no token.
+    pub fn token(&self) -> Option<u64> {
+        None
+    }
+
+    /// The word a key moment matches, and whose the event is (`actor` for a client's own).
+    pub fn tag(&self, actor: usize) -> (&'static str, usize) {
+        match *self {
+            Event::ReadOnly { client, .. } => ("read-only", client),
+            Event::Answered { .. } | Event::WatchdogStopped => ("read-only-reply", actor),
+        }
+    }
 }
 
 /// A key's value and expiry.

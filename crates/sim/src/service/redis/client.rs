@@ -5,21 +5,13 @@
 //! watchdog renews the lock in the background while the program works ([`Watchdog`]).
 
 use super::watchdog::Watchdog;
-use super::{RedisCmd, RedisReply};
+use super::{Event, Op, RedisCmd, RedisReply};
 use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, Lease, Outcome, TimerKind, Wait, SCRIPT_TIMEOUT_MS};
 use crate::scenario::{ReleaseStyle, RenewStyle};
 use crate::service::LockClient;
 use crate::time::Micros;
-use crate::trace::EventKind;
-
-/// The operation a reply answers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Op {
-    Acquire,
-    Renew,
-    Release,
-}
+use crate::trace::{EventKind, Why};
 
 /// Which release and renewal a client's code uses: the compare-and-X scripts, or a plain
 /// `DEL` and `PEXPIRE` that touch whatever key is there.
@@ -65,6 +57,26 @@ impl Single {
     pub fn with_watchdog(self) -> Single {
         Single { watchdog: Some(Watchdog::default()), ..self }
     }
+
+    /// Its command was answered READONLY (it reached a primary that Sentinel demoted while the
+    /// command was on its way): an acquire attempt fails, a renewal loses the lock, a release
+    /// removes nothing.
+    fn answered_read_only(&mut self, k: &mut Core, out: &mut Vec<Effect>) -> Outcome {
+        let answered = |op| Effect::Event(Event::Answered { op, attempt: k.attempt }.into());
+        match self.op {
+            Some(Op::Acquire) => {
+                out.push(answered(Op::Acquire));
+                Outcome::Refused
+            }
+            Some(Op::Renew) => Outcome::Lost(Why::RenewalReadOnly),
+            Some(Op::Release) => {
+                out.push(answered(Op::Release));
+                k.lease = None;
+                Outcome::Released
+            }
+            None => Outcome::Waiting,
+        }
+    }
 }
 
 impl LockClient for Single {
@@ -100,12 +112,15 @@ impl LockClient for Single {
     /// A Redis reply; `None` for any other message.
     fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
         let Payload::RedisReply { req, reply } = p else { return None };
-        if let Some(o) = self.watchdog.as_mut().and_then(|w| w.on_reply(*req, *reply == RedisReply::Int(1), k, cx, out)) {
+        if let Some(o) = self.watchdog.as_mut().and_then(|w| w.on_reply(*req, reply, k, cx, out)) {
             return Some(o);
         }
         let Wait::Reply { req: waiting, sent_local } = k.wait else { return Some(Outcome::Waiting) };
         if *req != waiting {
             return Some(Outcome::Waiting); // a late reply to an earlier request
+        }
+        if *reply == RedisReply::ReadOnly {
+            return Some(self.answered_read_only(k, out));
         }
         let until_local = sent_local + Micros::ms(cx.ttl_ms);
         Some(match self.op {
@@ -131,7 +146,7 @@ impl LockClient for Single {
                 out.push(Effect::Event(EventKind::Renewed { until_local_us: until_local }));
                 Outcome::Renewed
             }
-            Some(Op::Renew) => Outcome::Lost(crate::trace::Why::RenewalRefused),
+            Some(Op::Renew) => Outcome::Lost(Why::RenewalRefused),
             Some(Op::Release) => {
                 k.lease = None;
                 out.push(Effect::Event(EventKind::Released { removed: *reply == RedisReply::Int(1) }));
@@ -197,5 +212,34 @@ pub(super) mod tests {
         let refused = Payload::RedisReply { req, reply: RedisReply::Int(-1) };
         let o = s.on_message(&refused, &mut k, &cx(Micros::us(5_002_000)), &mut Vec::new());
         assert!(matches!(o, Some(Outcome::Lost(crate::trace::Why::RenewalRefused))));
+    }
+
+    /// A command that reached a primary Sentinel demoted on the way: the attempt, the renewal
+    /// or the release fails, each told as READONLY.
+    #[test]
+    fn a_readonly_reply_fails_the_attempt_the_renewal_or_the_release() {
+        let read_only = |req| Payload::RedisReply { req, reply: RedisReply::ReadOnly };
+        let (mut s, mut k) = (Single::default(), Core::default());
+        s.acquire(1_000, &mut k, &cx(Micros::ZERO), &mut Vec::new());
+        let mut out = vec![];
+        assert_eq!(s.on_message(&read_only(sent_req(&k)), &mut k, &cx(Micros::us(1)), &mut out), Some(Outcome::Refused));
+        assert_eq!(out, vec![Effect::Event(Event::Answered { op: Op::Acquire, attempt: k.attempt }.into())]);
+        let (mut s, mut k) = (Single::default(), holding());
+        s.renew(&mut k, &cx(Micros::us(2)), &mut Vec::new());
+        let o = s.on_message(&read_only(sent_req(&k)), &mut k, &cx(Micros::us(3)), &mut Vec::new());
+        assert_eq!(o, Some(Outcome::Lost(Why::RenewalReadOnly)));
+        s.release(&mut k, &cx(Micros::us(4)), &mut Vec::new());
+        let mut out = vec![];
+        assert_eq!(s.on_message(&read_only(sent_req(&k)), &mut k, &cx(Micros::us(5)), &mut out), Some(Outcome::Released));
+        assert_eq!(out, vec![Effect::Event(Event::Answered { op: Op::Release, attempt: k.attempt }.into())]);
+        assert_eq!(k.lease, None);
+    }
+
+    /// The request a client waits for.
+    fn sent_req(k: &Core) -> u64 {
+        match k.wait {
+            Wait::Reply { req, .. } => req,
+            _ => panic!("not waiting for a reply"),
+        }
     }
 }

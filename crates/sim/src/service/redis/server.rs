@@ -6,7 +6,7 @@
 
 use crate::flat::{Map, Set};
 
-use super::{Change, Entry, Node, RedisCmd, FENCE_KEY, LOCK_KEY};
+use super::{Change, Entry, Event, Node, Op, RedisCmd, RedisReply, FENCE_KEY, LOCK_KEY};
 use crate::actor::{Effect, Env, Gate, Out, Record, ServerFault};
 use crate::msg::{Dest, Payload};
 use crate::service::LockServer;
@@ -137,8 +137,16 @@ impl Servers {
     }
 
     fn command(&mut self, node: ActorId, from: ActorId, req: u64, cmd: RedisCmd, env: &dyn Env, out: &mut Fx) {
-        self.expire(node, env, out);
         let local = env.local(node);
+        if self.is_replica(node) && self.nodes.get(&node).is_some_and(|n| n.refuses_as_replica(&cmd, local)) {
+            // A replica refuses writes: a command sent to the primary that Sentinel demoted
+            // while it was on its way.
+            let kind = Event::ReadOnly { client: from, primary: self.primary, op: Op::of(&cmd) }.into();
+            out.push(Effect::Event { actor: node, kind });
+            out.push(Effect::Send { from: node, to: from, payload: Payload::RedisReply { req, reply: RedisReply::ReadOnly } });
+            return;
+        }
+        self.expire(node, env, out);
         let grant = env.next_grant();
         let redlock = self.redlock();
         let durable = if redlock { None } else { env.durable_token() };
@@ -212,7 +220,7 @@ impl Servers {
                 n.keys.remove(key);
             }
         }
-        out.push(Effect::Event { actor: node, kind: EventKind::Replicated { set } });
+        out.push(Effect::Event { actor: node, kind: EventKind::Replicated { set, counter: !is_lock } });
         if is_lock {
             if owner.is_some() {
                 if !self.open_keys.contains(&node) {
@@ -224,9 +232,15 @@ impl Servers {
         }
     }
 
+    /// Whether `node` is a replica: the replica before a failover, or the old primary once
+    /// Sentinel has demoted it.
+    fn is_replica(&self, node: ActorId) -> bool {
+        (Some(node) == self.replica && !self.promoted) || Some(node) == self.demoted
+    }
+
     /// Whether `node` expires keys itself: a primary does; a replica waits for the primary's DEL.
     fn expires_keys(&self, node: ActorId) -> bool {
-        (Some(node) != self.replica || self.promoted) && Some(node) != self.demoted
+        !self.is_replica(node)
     }
 
     /// Where `node`'s writes are shipped: from the primary to its replica (after a Sentinel

@@ -19,7 +19,7 @@
 //! once when Redis answers, after its response timeout and retries when it does not); the model
 //! schedules it a third of the TTL after the last one was sent, answered or not.
 
-use super::RedisCmd;
+use super::{Event, RedisCmd, RedisReply};
 use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, Outcome, TimerKind};
 use crate::time::Micros;
@@ -75,21 +75,25 @@ impl Watchdog {
     }
 
     /// The reply to a renewal; `None` when `req` is not the one it awaits.
-    pub fn on_reply(&mut self, req: u64, extended: bool, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
+    pub fn on_reply(&mut self, req: u64, reply: &RedisReply, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome> {
         let (awaited, sent_local) = self.pending?;
         if req != awaited {
             return None;
         }
         self.pending = None;
         match &mut k.lease {
-            Some(l) if self.running && extended => {
+            Some(l) if self.running && *reply == RedisReply::Int(1) => {
                 l.until_local = sent_local + Micros::ms(cx.ttl_ms);
                 out.push(Effect::Event(EventKind::Renewed { until_local_us: l.until_local }));
             }
             Some(_) if self.running => {
-                // cancelExpirationRenewal: the watchdog stops; the program is not told.
+                // cancelExpirationRenewal (or, on an error such as READONLY, the renewal's entry
+                // removed): the watchdog stops; the program is not told.
                 self.running = false;
-                out.push(Effect::Event(EventKind::NoticeIgnored { holding: true }));
+                out.push(Effect::Event(match reply {
+                    RedisReply::ReadOnly => Event::WatchdogStopped.into(),
+                    _ => EventKind::NoticeIgnored { holding: true },
+                }));
             }
             _ => {}
         }
@@ -142,7 +146,7 @@ mod tests {
         assert_eq!(sent(&out).1, RedisCmd::Renew { owner: 0xa1, ttl_ms: 30_000, compare: true });
         assert!(out.contains(&Effect::Timer(Micros::us(10_000_000), TimerKind::KeepAlive)), "the next one is armed: {out:?}");
         let mut out = Vec::new();
-        assert_eq!(w.on_reply(req, true, &mut k, &cx(Micros::us(10_002_000)), &mut out), Some(Outcome::Waiting));
+        assert_eq!(w.on_reply(req, &RedisReply::Int(1), &mut k, &cx(Micros::us(10_002_000)), &mut out), Some(Outcome::Waiting));
         assert_eq!(out, vec![Effect::Event(EventKind::Renewed { until_local_us: Micros::us(40_000_000) })], "counted from when it was sent");
         assert_eq!(k.lease.as_ref().map(|l| l.until_local), Some(Micros::us(40_000_000)));
     }
@@ -150,9 +154,9 @@ mod tests {
     #[test]
     fn a_renewal_that_finds_the_key_gone_stops_the_watchdog_and_the_program_goes_on() {
         let (mut w, mut k, req, _) = renewing(Micros::us(40_000_000));
-        assert_eq!(w.on_reply(req + 1, true, &mut k, &cx(Micros::us(40_001_000)), &mut Vec::new()), None, "not its reply");
+        assert_eq!(w.on_reply(req + 1, &RedisReply::Int(1), &mut k, &cx(Micros::us(40_001_000)), &mut Vec::new()), None, "not its reply");
         let mut out = Vec::new();
-        assert_eq!(w.on_reply(req, false, &mut k, &cx(Micros::us(40_002_000)), &mut out), Some(Outcome::Waiting), "the program is not told");
+        assert_eq!(w.on_reply(req, &RedisReply::Int(0), &mut k, &cx(Micros::us(40_002_000)), &mut out), Some(Outcome::Waiting), "the program is not told");
         assert_eq!(out, vec![Effect::Event(EventKind::NoticeIgnored { holding: true })]);
         assert!(k.lease.is_some(), "the client still believes it holds the lock");
         let mut out = Vec::new();
@@ -161,11 +165,22 @@ mod tests {
     }
 
     #[test]
+    fn a_renewal_answered_readonly_stops_the_watchdog_and_says_so() {
+        let (mut w, mut k, req, _) = renewing(Micros::us(10_000_000));
+        let mut out = Vec::new();
+        assert_eq!(w.on_reply(req, &RedisReply::ReadOnly, &mut k, &cx(Micros::us(10_002_000)), &mut out), Some(Outcome::Waiting));
+        assert_eq!(out, vec![Effect::Event(Event::WatchdogStopped.into())]);
+        let mut out = Vec::new();
+        w.on_timer(TimerKind::KeepAlive, &mut k, &cx(Micros::us(20_000_000)), &mut out);
+        assert_eq!(out, vec![], "stopped");
+    }
+
+    #[test]
     fn a_released_lock_is_renewed_no_more() {
         let (mut w, mut k, req, _) = renewing(Micros::us(10_000_000));
         w.stop();
         k.lease = None;
-        assert_eq!(w.on_reply(req, true, &mut k, &cx(Micros::us(10_001_000)), &mut Vec::new()), None, "cancelled with its renewal");
+        assert_eq!(w.on_reply(req, &RedisReply::Int(1), &mut k, &cx(Micros::us(10_001_000)), &mut Vec::new()), None, "cancelled with its renewal");
         let mut out = Vec::new();
         w.on_timer(TimerKind::KeepAlive, &mut k, &cx(Micros::us(20_000_000)), &mut out);
         assert_eq!(out, vec![]);

@@ -163,6 +163,24 @@ fn without_a_partition_a_sentinel_failover_demotes_the_old_primary_at_once() {
 }
 
 #[test]
+fn a_demoted_primary_refuses_a_command_that_was_on_its_way_with_readonly() {
+    let mut s = Servers::primary(REDIS, Some((REPLICA, 500)), None, 10_000, false).with_sentinel(true);
+    let e = env();
+    s.on_fault(ServerFault::Failover, &e, &mut Vec::new());
+    // A's acquire left for redis before the failover, and arrives after its demotion.
+    let mut out = Vec::new();
+    s.on_message(REDIS, A, acquire(0xa1), &e, &mut out);
+    let refused = Event::ReadOnly { client: A, primary: Some(REPLICA), op: Op::Acquire };
+    assert_eq!(events(&out), vec![(REDIS, refused.into())]);
+    assert!(records(&out).is_empty(), "no grant, no key: {out:?}");
+    assert_eq!(sends(&out), vec![(REDIS, A, Payload::RedisReply { req: 1, reply: RedisReply::ReadOnly })]);
+    // A compare-and-delete that does not reach its write is answered as a primary would.
+    let mut out = Vec::new();
+    s.on_message(REDIS, A, Payload::Redis { req: 2, cmd: RedisCmd::Release { owner: 0xa1, compare: true } }, &e, &mut out);
+    assert_eq!(sends(&out), vec![(REDIS, A, Payload::RedisReply { req: 2, reply: RedisReply::Int(-1) })]);
+}
+
+#[test]
 fn a_redlock_node_votes_but_grants_nothing() {
     let mut s = Servers::independent(vec![REDIS, REPLICA], 10_000, false);
     let mut out = Vec::new();
