@@ -18,7 +18,7 @@ pub(super) fn conflict_cause(cx: &Cx, i1: usize, i2: usize) -> Conflict {
     // middle of its round counts a vote it was given long before.
     let forgot = |node: usize| -> Forgot {
         let key_of =
-            |g: &Grant| run.intervals.keys.iter().filter(|k| k.node == node && k.owner == Some(g.client) && k.from_us <= g.at_us).last();
+            |g: &Grant| run.intervals.keys.iter().rfind(|k| k.node == node && k.owner == Some(g.client) && k.from_us <= g.at_us);
         let (g, key) = match (key_of(g1), key_of(g2)) {
             (Some(k1), Some(k2)) if k2.from_us < k1.from_us => (g2, Some(k2)),
             (k1, _) => (g1, k1),
