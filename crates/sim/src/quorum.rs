@@ -61,6 +61,11 @@ pub struct Leadership<Op> {
     /// Since when no member has reached a majority (seen at each fault, the only moments
     /// when who runs and who reaches whom change); `None` while one does.
     lost_since: Option<Micros>,
+    /// Since when the leader has not reached a majority (seen at each fault, as `lost_since`):
+    /// it crashed, stopped (a pause, a disk stall) or was cut off from the others; `None`
+    /// while it reaches one, or with no leader. The members give up on it an election
+    /// timeout after this, not after whichever fault armed the timer that fires.
+    silent_since: Option<Micros>,
     /// Whether the loss of quorum has been said since the last leader.
     no_quorum_said: bool,
     /// A leader replaced while it was paused: it learns so when it resumes.
@@ -71,6 +76,11 @@ pub struct Leadership<Op> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Change {
     Stays,
+    /// The leader has been out of a majority's reach for less than an election timeout:
+    /// nothing changes yet. The fault that silenced it armed the election for `until_us`.
+    Waits {
+        until_us: Micros,
+    },
     /// A new leader, with an empty log.
     Elected(ActorId),
     /// Nobody leads: say so at this member, the first time; no member has reached a majority
@@ -83,7 +93,16 @@ pub enum Change {
 
 impl<Op> Leadership<Op> {
     pub fn new(members: Vec<ActorId>, election_timeout: Micros) -> Self {
-        Leadership { members, leader: None, log: Log::default(), election_timeout, no_quorum_said: false, deposed: None, lost_since: None }
+        Leadership {
+            members,
+            leader: None,
+            log: Log::default(),
+            election_timeout,
+            no_quorum_said: false,
+            deposed: None,
+            lost_since: None,
+            silent_since: None,
+        }
     }
 
     /// The member clients talk to: the leader, or (with none) the first member.
@@ -134,13 +153,30 @@ impl<Op> Leadership<Op> {
         } else {
             self.lost_since.get_or_insert(env.now());
         }
+        if self.leader.is_some_and(|l| !reaches_majority(&self.members, l, env)) {
+            self.silent_since.get_or_insert(env.now());
+        } else {
+            self.silent_since = None;
+        }
         out.push(self.election_after(env, election));
         matches!(fault, ServerFault::Resumed(m) if Some(m) == self.leader)
     }
 
-    /// Decides who leads now.
+    /// Decides who leads now. A leader out of a majority's reach is given up (replaced, or
+    /// nobody leads) only once it has been so for an election timeout (Raft §5.2, SEMANTICS
+    /// §4): an election timer armed by an earlier fault (a client cut off) that fires sooner
+    /// waits, and the one armed by the fault that silenced the leader, at exactly that
+    /// moment plus the timeout, decides.
     pub fn elect(&mut self, env: &dyn Env) -> Change {
-        match elect(&self.members, self.leader, env) {
+        let outcome = elect(&self.members, self.leader, env);
+        if let Some(since) = self.silent_since.filter(|_| outcome != Election::Stays) {
+            let until_us = since + self.election_timeout;
+            if env.now() < until_us {
+                return Change::Waits { until_us };
+            }
+        }
+        self.silent_since = None;
+        match outcome {
             Election::Stays => Change::Stays,
             Election::Elected(l) => {
                 if let Some(old) = self.leader.filter(|&o| env.paused_until(o).is_some()) {
@@ -261,5 +297,60 @@ mod tests {
         e.paused = vec![(2, Micros::us(5))];
         assert_eq!(judge(Some(2), &e), Judge::Later(Micros::us(5)));
         assert_eq!(judge(Some(3), &e), Judge::No);
+    }
+
+    /// Leadership over m1..m3 (actors 1..=3) with a 1 s election timeout, m1 elected at 0.
+    fn led_by_m1(e: &FakeEnv) -> Leadership<()> {
+        let mut q = Leadership::new(vec![1, 2, 3], Micros::ms(1_000));
+        assert_eq!(q.elect(e), Change::Elected(1));
+        q
+    }
+
+    /// A fault at time `at_us` (µs): the election it arms, as `on_fault` pushes it.
+    fn fault(q: &mut Leadership<()>, e: &mut FakeEnv, at_us: i64, fault: ServerFault) -> Micros {
+        e.now = Micros::us(at_us);
+        let mut out = Vec::new();
+        q.on_fault(fault, e, (), &mut out);
+        match out.last() {
+            Some(&Effect::Timer { at, .. }) => at,
+            _ => panic!("no election armed"),
+        }
+    }
+
+    /// d8-crash-5499: a client cut off at 4.5 s armed an election for 5.5 s, m1 crashed at
+    /// 5.499 s, and m2 was elected 1 ms later. The others give up on m1 an election timeout
+    /// after it went silent, at 6.499 s, whichever timer fires first.
+    #[test]
+    fn a_leader_is_replaced_an_election_timeout_after_it_went_silent_not_after_an_earlier_fault() {
+        let mut e = FakeEnv::new(&["client1", "m1", "m2", "m3"]);
+        let mut q = led_by_m1(&e);
+        e.cuts = vec![(0, 1), (0, 2), (0, 3)];
+        let early = fault(&mut q, &mut e, 4_500_000, ServerFault::Network);
+        e.down = vec![1];
+        let due = fault(&mut q, &mut e, 5_499_000, ServerFault::Crashed(1));
+        assert_eq!((early, due), (Micros::us(5_500_000), Micros::us(6_499_000)));
+        e.now = early;
+        assert_eq!(q.elect(&e), Change::Waits { until_us: due }, "m1 has been silent for 1 ms");
+        assert_eq!(q.leader, Some(1));
+        e.now = due;
+        assert_eq!(q.elect(&e), Change::Elected(2));
+    }
+
+    /// A leader heard from again (it resumed) is not replaced by a timer armed while it was
+    /// silent; when it goes silent again, its silence is counted from then.
+    #[test]
+    fn a_leaders_silence_starts_again_each_time_it_stops() {
+        let mut e = FakeEnv::new(&["client1", "m1", "m2", "m3"]);
+        let mut q = led_by_m1(&e);
+        e.paused = vec![(1, Micros::us(2_300_000))];
+        let first = fault(&mut q, &mut e, 2_000_000, ServerFault::Paused(1));
+        e.paused.clear();
+        fault(&mut q, &mut e, 2_300_000, ServerFault::Resumed(1));
+        e.cuts = vec![(1, 2), (1, 3)];
+        let cut = fault(&mut q, &mut e, 2_500_000, ServerFault::Network);
+        e.now = first;
+        assert_eq!(q.elect(&e), Change::Waits { until_us: cut }, "cut off from the others for 0.5 s");
+        e.now = cut;
+        assert_eq!(q.elect(&e), Change::Elected(2));
     }
 }

@@ -399,3 +399,47 @@ fn a_double_grant_is_explained_by_the_key_the_shared_node_set_first() {
     assert!(text.contains("client1 still counted C's vote"), "{text}");
     assert!(!text.contains("deleted"), "{text}");
 }
+
+/// Any fault armed an election for an election timeout later, and the election looked only at
+/// who ran when it fired: a client cut off earlier had a new leader elected at that timer,
+/// sooner than an election timeout after the leader went silent, and narrated as the others
+/// having heard nothing from it for an election timeout. Checks that `new` leads an election
+/// timeout after `old` crashed or its disk stalled, with the client's partition or without it.
+fn elected_an_election_timeout_after_the_leader_went_silent(name: &str, old: &str, new: &str) {
+    let s = repro(name);
+    let elected = |s: &Scenario| {
+        let run = sim::run(s).unwrap_or_else(|e| panic!("{name} (seed {}): {e}", s.seed));
+        let at = |who: &str, what: &dyn Fn(&EventKind) -> bool| {
+            let id = actor(&run, who);
+            run.events.iter().find(|e| e.actor == id && what(&e.kind)).map(|e| e.at_us)
+        };
+        let silent = at(old, &|k| matches!(k, EventKind::Crashed | EventKind::DiskStalled { .. })).expect("the leader goes silent");
+        let elected = at(new, &|k| matches!(k, EventKind::Quorum(QuorumEvent::LeaderElected { .. }))).expect("a new leader");
+        (silent, elected)
+    };
+    let (silent, at) = elected(&s);
+    let timeout = Micros::ms(s.lock.election_timeout_ms);
+    assert_eq!(at, silent + timeout, "{name} (seed {}): {new} leads an election timeout after {old} went silent", s.seed);
+    let mut quiet = s.clone();
+    quiet.faults.retain(|f| !matches!(f, sim::scenario::Fault::Partition(_)));
+    assert_eq!(quiet.faults.len() + 1, s.faults.len(), "{name}: one partition");
+    assert_eq!(elected(&quiet), (silent, at), "{name} (seed {}): the client's partition changes nothing", s.seed);
+}
+
+/// d9: client1 cut off at 4.5 s, m1's disk stalled at 5.2 s, m2 elected at 5.5 s.
+#[test]
+fn a_leader_whose_disk_stalls_after_a_client_is_cut_off_is_replaced_an_election_timeout_later() {
+    elected_an_election_timeout_after_the_leader_went_silent("consensus-stall-after-client-cut", "m1", "m2");
+}
+
+/// d8: client1 cut off at 4.5 s, m1 crashed at 5.499 s, m2 elected at 5.5 s.
+#[test]
+fn a_leader_that_crashes_just_before_an_election_timer_is_replaced_an_election_timeout_later() {
+    elected_an_election_timeout_after_the_leader_went_silent("consensus-crash-before-election-timer", "m1", "m2");
+}
+
+/// z2 (zookeeper-fenced): B cut off at 3 s for 2 s, zk1 crashed at 3.7 s, zk2 elected at 4 s.
+#[test]
+fn a_zookeeper_leader_that_crashes_after_a_client_is_cut_off_is_replaced_an_election_timeout_later() {
+    elected_an_election_timeout_after_the_leader_went_silent("zookeeper-crash-after-client-cut", "zk1", "zk2");
+}

@@ -165,6 +165,8 @@ impl Ensemble {
                 }
                 self.restart_hold(now_mono, env, out);
             }
+            // The leader has not been silent for an election timeout yet.
+            Change::Waits { .. } => {}
             Change::NoQuorum { say_at, since_us } => {
                 if let Some(at) = say_at {
                     out.push(Effect::Event { actor: at, kind: EventKind::Quorum(QuorumEvent::NoQuorum { since_us }) });
