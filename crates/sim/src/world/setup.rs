@@ -51,7 +51,7 @@ impl<'s> World<'s> {
             lock,
             resource,
             net,
-            rec: record::Trace::new(n_clients),
+            rec: record::Trace::new(n_clients, max_events),
             actors,
             durable_next: sc.token.start,
             now: Micros::ZERO,
