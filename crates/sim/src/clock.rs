@@ -31,6 +31,7 @@ pub enum ClockChange {
     Drift(i64),
 }
 
+#[inline]
 fn advance(local: Micros, elapsed: Micros, ppm: i64) -> Micros {
     if ppm == 0 {
         return local + elapsed;
@@ -84,19 +85,28 @@ impl Clock {
         if self.segments[last].start <= t {
             return last;
         }
-        // The last segment whose start is at or before t.
-        match self.segments.binary_search_by_key(&t, |s| s.start) {
-            Ok(i) => i,
-            Err(0) => 0,
-            Err(i) => i - 1,
-        }
+        self.earlier(t)
+    }
+
+    /// The last segment whose start is at or before t, looked for from the end: a clock has a
+    /// segment for each change the scenario makes to it, and the driver asks near the present.
+    #[inline(never)]
+    fn earlier(&self, t: Micros) -> usize {
+        self.segments.iter().rposition(|s| s.start <= t).unwrap_or(0)
     }
 
     /// What the clock reads at true time `t`.
     #[inline]
     pub fn local_at(&self, t: Micros) -> Micros {
-        let s = &self.segments[self.segment_at(t)];
-        advance(s.local, t - s.start, s.ppm)
+        // The present is past the last change (the driver mostly asks that), so its segment is
+        // read without a search.
+        match self.segments.last() {
+            Some(s) if s.start <= t => advance(s.local, t - s.start, s.ppm),
+            _ => {
+                let s = &self.segments[self.earlier(t)];
+                advance(s.local, t - s.start, s.ppm)
+            }
+        }
     }
 
     /// The first true time at or after `from` when the clock reads at least `target`.

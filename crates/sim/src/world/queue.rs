@@ -70,6 +70,7 @@ impl<A> Queue<A> {
     }
 
     /// When the next action is due. What is queued from now on must not be due before it.
+    #[inline]
     pub fn next_at(&mut self) -> Option<Micros> {
         if self.head == self.buckets[0].len() {
             self.spread()?;
