@@ -12,19 +12,9 @@ use crate::wire::pacemaker::Event as PairEvent;
 pub(super) fn conflict_cause(cx: &Cx, i1: usize, i2: usize) -> Conflict {
     let run = cx.run;
     let (g1, g2) = (&run.grants[i1], &run.grants[i2]);
-    // How a node that voted for both came to vote twice: the key it set first (each grant's is
-    // the last it set for that client before the grant was counted) ended before the second
-    // was set. The first key is not always the earlier grant's: a Redlock client paused in the
-    // middle of its round counts a vote it was given long before.
-    let forgot = |node: usize| -> Forgot {
-        let key_of =
-            |g: &Grant| run.intervals.keys.iter().rfind(|k| k.node == node && k.owner == Some(g.client) && k.from_us <= g.at_us);
-        let (g, key) = match (key_of(g1), key_of(g2)) {
-            (Some(k1), Some(k2)) if k2.from_us < k1.from_us => (g2, Some(k2)),
-            (k1, _) => (g1, k1),
-        };
-        let counted_at_us = key.filter(|k| k.to_us < g.at_us).map(|_| g.at_us);
-        let gone = match key.map(|k| (k.end, k.to_us)) {
+    // How `node`'s key (`key`, if it had one) went away.
+    let gone = |node: usize, key: Option<&crate::trace::KeySpan>| -> KeyGone {
+        match key.map(|k| (k.end, k.to_us)) {
             Some((KeyEnd::Lost, at_us)) => KeyGone::Lost { at_us },
             Some((KeyEnd::Deleted, at_us)) => {
                 let by = run.events.iter().find_map(|e| match e.kind {
@@ -52,8 +42,20 @@ pub(super) fn conflict_cause(cx: &Cx, i1: usize, i2: usize) -> Conflict {
                 }
             }
             _ => KeyGone::Unknown,
+        }
+    };
+    // How a node that voted for both came to vote twice: the key it set first (each grant's is
+    // the last it set for that client before the grant was counted) ended before the second
+    // was set. The first key is not always the earlier grant's: a Redlock client paused in the
+    // middle of its round counts a vote it was given long before.
+    let forgot = |node: usize| -> Forgot {
+        let key_of = |g: &Grant| run.intervals.keys.iter().rfind(|k| k.node == node && k.owner == Some(g.client) && k.from_us <= g.at_us);
+        let (g, key) = match (key_of(g1), key_of(g2)) {
+            (Some(k1), Some(k2)) if k2.from_us < k1.from_us => (g2, Some(k2)),
+            (k1, _) => (g1, k1),
         };
-        Forgot { node, owner: g.client, gone, counted_at_us }
+        let counted_at_us = key.filter(|k| k.to_us < g.at_us).map(|_| g.at_us);
+        Forgot { node, owner: g.client, gone: gone(node, key), counted_at_us }
     };
     if run.actors[g1.node].role == Role::Member {
         let unchecked =
@@ -88,7 +90,9 @@ pub(super) fn conflict_cause(cx: &Cx, i1: usize, i2: usize) -> Conflict {
                 EventKind::Demoted { .. } if e.actor == g1.node && e.at_us <= g2.at_us => Some(e.at_us),
                 _ => None,
             });
-            return Conflict::Split { old: g1.node, holder: g1.client, promoted: g2.node, demoted_us };
+            let copy = run.intervals.keys.iter().rfind(|k| k.node == g2.node && k.owner == Some(g1.client) && k.from_us <= g2.at_us);
+            let copy = copy.map(|k| Forgot { node: g2.node, owner: g1.client, gone: gone(g2.node, Some(k)), counted_at_us: None });
+            return Conflict::Split { old: g1.node, holder: g1.client, promoted: g2.node, demoted_us, copy };
         }
         return Conflict::Failover { failed: g1.node, holder: g1.client, promoted: g2.node };
     }
@@ -228,11 +232,21 @@ pub(super) fn liveness(cx: &Cx, notes: &mut Findings) {
             continue;
         }
         if let Some(k) = run.intervals.keys.iter().find(|k| k.owner == Some(d.actor) && k.from_us <= d.from_us && k.to_us > d.from_us) {
+            // A lock-delay (Chubby's) that holds the lock back after the key went.
+            let delayed_until_us = run.events.iter().find_map(|e| match e.kind {
+                EventKind::Quorum(QuorumEvent::LockDelayed { client, until_us })
+                    if client == d.actor && e.at_us >= d.from_us && until_us > k.to_us =>
+                {
+                    Some(until_us)
+                }
+                _ => None,
+            });
+            let expired = k.end == KeyEnd::Expired;
             notes.add(Kind::Liveness, || Finding {
                 property: Kind::Liveness,
                 at_us: d.from_us,
                 actors: vec![d.actor],
-                cause: Cause::CrashedHolding { client: d.actor, at_us: d.from_us, until_us: k.to_us, expired: k.end == KeyEnd::Expired },
+                cause: Cause::CrashedHolding { client: d.actor, at_us: d.from_us, until_us: k.to_us, expired, delayed_until_us },
                 event: None,
             });
         }

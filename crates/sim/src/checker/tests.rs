@@ -142,7 +142,31 @@ fn a_sentinel_split_is_two_primaries_not_a_failed_one() {
         text.contains("Sentinel promoted replica, which never had A's key, and made redis, the old primary, its replica at 1.1 s."),
         "{text}"
     );
+    // With a replication lag of 50 ms the replica has A's key; A's renewal reaches only redis,
+    // and the copy on replica expires first: the replica is not said never to have had it.
+    let lag = crate::json::parse("50").unwrap();
+    let copied = split.with_settings(&[crate::scenario::Setting { path: "lock.replica.lag_ms".into(), value: lag }]).unwrap();
+    let (causes, text) = hazards(&copied);
+    assert!(causes.iter().any(|c| matches!(c, Cause::DoubleGrant { conflict: Conflict::Split { copy: Some(_), .. }, .. })), "{causes:#?}");
+    assert!(!text.contains("never had"), "{text}");
+    assert!(
+        text.contains("Sentinel promoted replica, whose copy of A's key did not last (A's key on replica expired at 11.003 s (true time))"),
+        "{text}"
+    );
     let (causes, text) = hazards(&crate::library::get("failover-lost-lock").expect("in the library"));
     assert!(causes.iter().any(|c| matches!(c, Cause::DoubleGrant { conflict: Conflict::Failover { .. }, .. })), "{causes:#?}");
     assert!(text.contains("had failed before"), "{text}");
+}
+
+/// A holder that crashes under a lock-delay: the note says when the lock was let go (the
+/// lock-delay's end), not only when the key expired (chubby-lock-delay with A crashing at 2 s).
+#[test]
+fn a_crashed_holder_under_a_lock_delay_is_waited_for_until_the_delay_ends() {
+    let sc = crate::library::get("chubby-lock-delay").expect("in the library");
+    let faults = crate::json::parse(r#"[{"crash": {"actor": "A", "at_ms": 2000}}]"#).unwrap();
+    let crashed = sc.with_settings(&[crate::scenario::Setting { path: "faults".into(), value: faults }]).unwrap();
+    let run = crate::run(&crashed).expect("it runs");
+    let note = run.verdict.notes.iter().find(|f| matches!(f.cause, Cause::CrashedHolding { .. })).expect("a crashed holder's note");
+    let text = super::words::explanation(&run, note);
+    assert!(text.contains("its key expired at 12.009 s, and the lock-delay kept the lock from everyone until 72.009 s"), "{text}");
 }

@@ -9,7 +9,9 @@
 use super::LISTED_PER_KIND;
 use crate::time::fmt;
 use crate::trace::{Applied, EventKind, Run};
-use crate::verdict::{Cause, Conflict, Finding, Forgot, KeyGone, Reason, Stale, Twice, Unfenced};
+use crate::verdict::{Cause, Finding, Reason, Stale, Twice, Unfenced};
+
+mod conflict;
 
 /// The lesson a fenced lost update points to, where it is not the lesson itself.
 const FRESH_OWNER_LESSON: &str = "fresh-owner-not-yet-seen";
@@ -86,13 +88,9 @@ pub fn explanation(run: &Run, f: &Finding) -> String {
                 fmt(*highest_at_us)
             )
         }
-        Cause::CrashedHolding { client, at_us, until_us, expired } => format!(
-            "{} crashed holding the lock at {}; nobody could take it until its key {} at {}. Expiry is what restores progress.",
-            n(*client),
-            fmt(*at_us),
-            if *expired { "expired" } else { "went away" },
-            fmt(*until_us)
-        ),
+        Cause::CrashedHolding { client, at_us, until_us, expired, delayed_until_us } => {
+            w.crashed_holding(*client, *at_us, *until_us, *expired, *delayed_until_us)
+        }
         Cause::GaveUp { client } => format!("{} gave up without getting the lock.", n(*client)),
         Cause::Stopped { client } => format!("{} stopped without finishing its work (and knows it).", n(*client)),
         Cause::NoQuorum { from_us, to_us } => format!(
@@ -307,81 +305,5 @@ impl Words<'_> {
                 self.conflict(conflict)
             ),
         }
-    }
-
-    /// How the lock service came to grant the lock twice, as the end of a sentence.
-    fn conflict(&self, c: &Conflict) -> String {
-        let list = |v: &mut dyn Iterator<Item = usize>| v.map(|a| self.name(a)).collect::<Vec<_>>().join(", ");
-        match c {
-            Conflict::SessionUnchecked { client } => {
-                let c = self.name(*client);
-                format!(
-                    "the service told {c} it held the lock without checking its session: {c}'s lease had expired while it waited, so its key was already gone (etcd-io/etcd#11456)"
-                )
-            }
-            Conflict::DeclaredDead { holder, next, silent_us, at_us } => {
-                let (h, x) = (self.name(*holder), self.name(*next));
-                format!(
-                    "{x} took over at {} because it had heard nothing from {h} for {}: a timeout, not knowledge. {h} was not dead: it was still active, and its power had not been cut",
-                    fmt(*at_us),
-                    fmt(*silent_us)
-                )
-            }
-            Conflict::LeaseAlive { holder, next } => {
-                format!("{}'s lease was still alive on the leader when {} was told it held the lock", self.name(*holder), self.name(*next))
-            }
-            Conflict::Majorities { first, second, shared } => {
-                let (g1, g2) = (&self.run.grants[*first], &self.run.grants[*second]);
-                let (a, b) = (self.name(g1.client), self.name(g2.client));
-                let mut s = format!(
-                    "{a}'s majority was {} and {b}'s was {}",
-                    list(&mut g1.votes.iter().copied()),
-                    list(&mut g2.votes.iter().copied())
-                );
-                if !shared.is_empty() {
-                    let how: Vec<String> = shared.iter().map(|f| self.forgot(f)).collect();
-                    s.push_str(&format!("; {} voted for both: {}", list(&mut shared.iter().map(|f| f.node)), how.join("; ")));
-                }
-                s
-            }
-            Conflict::Failover { failed, holder, promoted } => format!(
-                "{} had failed before {}'s key was replicated, and {} was promoted without it",
-                self.name(*failed),
-                self.name(*holder),
-                self.name(*promoted)
-            ),
-            Conflict::Split { old, holder, promoted, demoted_us: None } => {
-                let (o, h, p) = (self.name(*old), self.name(*holder), self.name(*promoted));
-                format!("{o}, the old primary, cut off from {p} and still answering, kept {h}'s lock while Sentinel promoted {p}, which never had {h}'s key")
-            }
-            Conflict::Split { old, holder, promoted, demoted_us: Some(at_us) } => {
-                let (o, h, p) = (self.name(*old), self.name(*holder), self.name(*promoted));
-                format!("Sentinel promoted {p}, which never had {h}'s key, and made {o}, the old primary, its replica at {}", fmt(*at_us))
-            }
-            Conflict::Forgot(f) => self.forgot(f),
-        }
-    }
-
-    /// How a node came to vote twice.
-    fn forgot(&self, f: &Forgot) -> String {
-        let (n, a) = (self.name(f.node), self.name(f.owner));
-        let why = match f.gone {
-            KeyGone::Lost { at_us } => format!("{n} lost {a}'s key when it went down at {} without persistence", fmt(at_us)),
-            KeyGone::DeletedBy { by, at_us } => format!("{}'s DEL had deleted {a}'s key on {n} at {}", self.name(by), fmt(at_us)),
-            KeyGone::Deleted { at_us } => format!("{a}'s key on {n} was deleted at {}", fmt(at_us)),
-            KeyGone::Jumped { by_us, at_us } => {
-                format!("{n}'s clock jumped forward by {} at {}, so {a}'s key on {n} expired early", fmt(by_us), fmt(at_us))
-            }
-            KeyGone::RanFast { gained_us, at_us } => format!(
-                "{n}'s clock runs fast (it gained {} between {a}'s grant and {}), so {a}'s key on {n} expired early, at {} in true time",
-                fmt(gained_us),
-                fmt(at_us),
-                fmt(at_us)
-            ),
-            KeyGone::Expired { at_us } => format!("{a}'s key on {n} expired at {} (true time)", fmt(at_us)),
-            KeyGone::Unknown => format!("{n} no longer had {a}'s key"),
-        };
-        let counted = f.counted_at_us.map(|t| format!(", and {a} still counted {n}'s vote when it finished its round at {}", fmt(t)));
-        format!("{why}{}", counted.unwrap_or_default())
     }
 }

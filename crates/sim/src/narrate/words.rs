@@ -155,27 +155,64 @@ pub fn disk_stalled(me: &str, until_us: Micros, stall: Stall) -> String {
 /// off from everyone else, or from some (a partition with `from`) until `until_us`.
 pub fn isolated(sc: &Scenario, me: &str, until_us: Micros) -> String {
     let until = fmt(until_us);
-    let partial = sc.faults.iter().find_map(|f| match f {
-        Fault::Partition(p)
-            if !p.from.is_empty()
-                && p.isolate.first().is_some_and(|a| a == me)
-                && from_ms((p.at_ms + p.duration_ms) as i64) == until_us =>
-        {
+    let partition = sc.faults.iter().find_map(|f| match f {
+        Fault::Partition(p) if p.isolate.first().is_some_and(|a| a == me) && from_ms((p.at_ms + p.duration_ms) as i64) == until_us => {
             Some(p)
         }
         _ => None,
     });
-    match partial {
-        Some(p) => {
-            format!("The network is partitioned: {} are cut off from {} until {until}.", p.isolate.join(" and "), p.from.join(" and "))
+    let (who, from) = match partition {
+        Some(p) => (names(&p.isolate), names(&p.from)),
+        None => (vec![me], vec![]),
+    };
+    let verb = if who.len() > 1 { "are" } else { "is" };
+    let from = if from.is_empty() { "the others".to_string() } else { and_list(&from) };
+    format!("The network is partitioned: {} {verb} cut off from {from} until {until}.", and_list(&who))
+}
+
+/// Each name once, in the order given.
+fn names(list: &[String]) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for n in list {
+        if !out.contains(&n.as_str()) {
+            out.push(n);
         }
-        None => format!("The network is partitioned: {me} is cut off from the others until {until}."),
+    }
+    out
+}
+
+/// "a", "a and b", "a, b and c".
+fn and_list(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use crate::trace::EventKind;
+
+    /// A partition names every actor it isolates, and whom from when it says.
+    #[test]
+    fn a_partition_names_everyone_it_cuts_off() {
+        let sc = |isolate: &str, from: &str| {
+            let json = format!(
+                r#"{{"version":1,"id":"p","title":"p","seed":1,"duration_ms":5000,"lock":{{"kind":"redis","ttl_ms":1000}},"clients":[{{"name":"A","steps":[{{"acquire":{{}}}}]}},{{"name":"B","steps":[{{"acquire":{{}}}}]}}],"faults":[{{"partition":{{"isolate":{isolate},"from":{from},"at_ms":1000,"duration_ms":2000}}}}]}}"#
+            );
+            crate::Scenario::parse(&json).expect("a scenario")
+        };
+        let told = |isolate: &str, from: &str| super::isolated(&sc(isolate, from), "redis", crate::time::Micros::ms(3000));
+        assert_eq!(told(r#"["redis"]"#, "[]"), "The network is partitioned: redis is cut off from the others until 3 s.");
+        assert_eq!(told(r#"["redis","A"]"#, "[]"), "The network is partitioned: redis and A are cut off from the others until 3 s.");
+        assert_eq!(told(r#"["redis"]"#, r#"["B"]"#), "The network is partitioned: redis is cut off from B until 3 s.");
+        assert_eq!(told(r#"["redis","A"]"#, r#"["B"]"#), "The network is partitioned: redis and A are cut off from B until 3 s.");
+        assert_eq!(
+            told(r#"["redis","A","A","B"]"#, "[]"),
+            "The network is partitioned: redis, A and B are cut off from the others until 3 s."
+        );
+    }
 
     /// A Sentinel demotion at the failover itself is told without an "again": nothing had cut
     /// the old primary off.

@@ -59,7 +59,15 @@ pub enum Cause {
     // Notes.
     /// `client` crashed holding the lock at `at_us`; its key lasted until `until_us`, and
     /// `expired` (rather than went away otherwise).
-    CrashedHolding { client: Actor, at_us: Micros, until_us: Micros, expired: bool },
+    CrashedHolding {
+        client: Actor,
+        at_us: Micros,
+        until_us: Micros,
+        expired: bool,
+        /// With a lock-delay that outlasted the key: when the service let the lock go.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        delayed_until_us: Option<Micros>,
+    },
     /// `client` gave up without getting the lock.
     GaveUp { client: Actor },
     /// `client` stopped without finishing its work, and knows it.
@@ -136,10 +144,18 @@ pub enum Conflict {
     /// The primary `failed` before `holder`'s key was replicated, and `promoted` was promoted
     /// without it.
     Failover { failed: Actor, holder: Actor, promoted: Actor },
-    /// Sentinel promoted `promoted`, which never had `holder`'s key, while `old`, the primary
-    /// that granted it, was up: cut off and still answering at the second grant (`demoted_us:
-    /// None`), or made a replica of the new primary at `demoted_us`, before it.
-    Split { old: Actor, holder: Actor, promoted: Actor, demoted_us: Option<Micros> },
+    /// Sentinel promoted `promoted` while `old`, the primary that granted `holder` the lock,
+    /// was up: cut off and still answering at the second grant (`demoted_us: None`), or made a
+    /// replica of the new primary at `demoted_us`, before it. `copy`: how the replicated copy of
+    /// `holder`'s key went from `promoted` (`None`: it never had one).
+    Split {
+        old: Actor,
+        holder: Actor,
+        promoted: Actor,
+        demoted_us: Option<Micros>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        copy: Option<Forgot>,
+    },
     /// The node that granted both forgot the first key.
     Forgot(Forgot),
     /// A failover pair: `next` took over at `at_us` because it had heard nothing from `holder`

@@ -44,7 +44,7 @@ impl Slice for Redis {
         match kind {
             EventKind::NoticeIgnored { .. } if sc.lock.watchdog => super::watchdog::narrate(me, kind),
             EventKind::Promoted if sc.lock.sentinel => Some(format!(
-                "Sentinel promotes {me} to primary; the clients that can reach it now send their commands to it, and the old primary is not told."
+                "Sentinel promotes {me} to primary; the clients that can reach it now send their commands to it, and the old primary learns of it only when Sentinel can reach it."
             )),
             _ => None,
         }

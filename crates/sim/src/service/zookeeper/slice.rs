@@ -30,8 +30,8 @@ impl Slice for ZooKeeper {
         Recipe::default()
     }
 
-    fn narrate(_sc: &Scenario, me: &str, kind: &EventKind, _name: &dyn Fn(ActorId) -> String) -> Option<String> {
-        super::words::narrate_client(me, kind)
+    fn narrate(sc: &Scenario, me: &str, kind: &EventKind, _name: &dyn Fn(ActorId) -> String) -> Option<String> {
+        super::words::narrate_client(sc, me, kind)
     }
 
     fn quorum(sc: &Scenario, e: &QuorumEvent, me: &str, name: &dyn Fn(ActorId) -> String) -> String {

@@ -6,7 +6,7 @@ use crate::time::{fmt, from_ms};
 use crate::trace::{ActorId, EventKind, QuorumEvent};
 
 /// The sentences of a ZooKeeper client's events, where they differ from a Redis client's.
-pub fn narrate_client(me: &str, kind: &EventKind) -> Option<String> {
+pub fn narrate_client(sc: &Scenario, me: &str, kind: &EventKind) -> Option<String> {
     Some(match kind {
         EventKind::Acquired { token, until_local_us, .. } => {
             let t = token.map(|t| format!(" with token {t}, its znode's czxid")).unwrap_or_default();
@@ -18,6 +18,10 @@ pub fn narrate_client(me: &str, kind: &EventKind) -> Option<String> {
         EventKind::Renewed { until_local_us } => {
             format!("{me}'s ping was answered: by its own clock its session now lasts until {}.", fmt(*until_local_us))
         }
+        EventKind::Released { removed: false } if sc.lock.lock_delay_ms > 0 => format!(
+            "{me}'s delete removed nothing: its session had expired, so the ensemble refused it; it keeps an expired session's znode for the lock-delay ({}), then deletes it.",
+            fmt(from_ms(sc.lock.lock_delay_ms as i64))
+        ),
         EventKind::Released { removed: false } => {
             format!("{me}'s delete removed nothing: its session had expired, and its znode had gone with it.")
         }
@@ -88,5 +92,20 @@ mod tests {
         for e in [QuorumEvent::Reread { client: 0, rev: 4 }, QuorumEvent::Unchanged { what: delete, revision: 7 }] {
             assert_eq!(said(e.clone()), crate::service::not_recorded(&sc, &e, "zk1"));
         }
+    }
+
+    /// Under a lock-delay the ensemble keeps an expired session's znode: a refused delete does
+    /// not say the znode had gone with the session.
+    #[test]
+    fn a_refused_delete_under_a_lock_delay_does_not_say_the_znode_is_gone() {
+        let mut sc = crate::library::get("zookeeper-unfenced").expect("in the library");
+        let refused = crate::trace::EventKind::Released { removed: false };
+        let told = |sc: &crate::Scenario| super::narrate_client(sc, "A", &refused).expect("its words");
+        assert!(told(&sc).contains("its znode had gone with it"), "{}", told(&sc));
+        sc.lock.lock_delay_ms = 20_000;
+        assert_eq!(
+            told(&sc),
+            "A's delete removed nothing: its session had expired, so the ensemble refused it; it keeps an expired session's znode for the lock-delay (20 s), then deletes it."
+        );
     }
 }
