@@ -70,6 +70,9 @@ pub enum Event {
     Answered { op: Op, attempt: u32 },
     /// A watchdog's renewal was answered READONLY, and the watchdog stopped.
     WatchdogStopped,
+    /// A replica that missed its primary's writes in a partition reached it again and asked
+    /// for them (a partial resync).
+    Resync { primary: usize },
 }
 
 impl Event {
@@ -83,6 +86,7 @@ impl Event {
         match *self {
             Event::ReadOnly { client, .. } => ("read-only", client),
             Event::Answered { .. } | Event::WatchdogStopped => ("read-only-reply", actor),
+            Event::Resync { .. } => ("resync", actor),
         }
     }
 }

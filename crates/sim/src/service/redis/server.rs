@@ -46,6 +46,9 @@ pub struct Servers {
     stale: Option<ActorId>,
     /// The old primary once Sentinel has made it a replica of the new one.
     demoted: Option<ActorId>,
+    /// A replica whose primary shipped it a write while a partition separated them: it
+    /// catches up once they can reach each other again (`resync`).
+    behind: Option<ActorId>,
 }
 
 type Fx = Out<Timer>;
@@ -84,6 +87,7 @@ impl Servers {
             sentinel: false,
             stale: None,
             demoted: None,
+            behind: None,
         }
     }
 
@@ -103,6 +107,7 @@ impl Servers {
             sentinel: false,
             stale: None,
             demoted: None,
+            behind: None,
         }
     }
 
@@ -207,31 +212,6 @@ impl Servers {
         out.push(Effect::Send { from: node, to: from, payload: Payload::RedisReply { req, reply } });
     }
 
-    fn apply_replicated(&mut self, node: ActorId, key: &'static str, entry: Option<Entry>, out: &mut Fx) {
-        let set = entry.as_ref().map(|e| crate::trace::Short::of(&e.text(key)));
-        let is_lock = key == LOCK_KEY;
-        let owner = entry.as_ref().and_then(|e| e.owner);
-        let Some(n) = self.nodes.get_mut(&node) else { return };
-        match entry {
-            Some(e) => {
-                n.keys.insert(key, e);
-            }
-            None => {
-                n.keys.remove(key);
-            }
-        }
-        out.push(Effect::Event { actor: node, kind: EventKind::Replicated { set, counter: !is_lock } });
-        if is_lock {
-            if owner.is_some() {
-                if !self.open_keys.contains(&node) {
-                    self.open_key(node, owner, out);
-                }
-            } else {
-                self.close_key(node, KeyEnd::Deleted, out);
-            }
-        }
-    }
-
     /// Whether `node` is a replica: the replica before a failover, or the old primary once
     /// Sentinel has demoted it.
     fn is_replica(&self, node: ActorId) -> bool {
@@ -241,15 +221,6 @@ impl Servers {
     /// Whether `node` expires keys itself: a primary does; a replica waits for the primary's DEL.
     fn expires_keys(&self, node: ActorId) -> bool {
         !self.is_replica(node)
-    }
-
-    /// Where `node`'s writes are shipped: from the primary to its replica (after a Sentinel
-    /// failover, to the demoted old primary); from anywhere else, nowhere.
-    fn ship_to(&self, node: ActorId) -> Option<ActorId> {
-        if Some(node) != self.primary {
-            return None;
-        }
-        self.demoted.or(self.replica.filter(|&r| r != node))
     }
 
     fn expire(&mut self, node: ActorId, env: &dyn Env, out: &mut Fx) {
@@ -280,18 +251,6 @@ impl Servers {
         if let Some(at) = env.when_reads(node, at_local) {
             out.push(Effect::Timer { actor: node, at, timer: Timer::Expiry { gen }, gate: Gate::Process });
         }
-    }
-
-    /// Ships the key's new state to the replica after the replication lag.
-    fn replicate(&mut self, node: ActorId, key: &'static str, env: &dyn Env, out: &mut Fx) {
-        let (Some(_), Some(lag)) = (self.ship_to(node), self.lag) else { return };
-        let entry = self.nodes.get(&node).and_then(|n| n.keys.get(key)).cloned();
-        out.push(Effect::Timer {
-            actor: node,
-            at: env.now() + lag,
-            timer: Timer::Ship(Box::new((key, entry))),
-            gate: Gate::Process,
-        });
     }
 
     fn open_key(&mut self, node: ActorId, owner: Option<ActorId>, out: &mut Fx) {
@@ -345,6 +304,9 @@ impl LockServer for Servers {
             Timer::Ship(ship) => {
                 let (key, entry) = *ship;
                 if let Some(to) = self.ship_to(node) {
+                    if env.cut(node, to) {
+                        self.behind = Some(to);
+                    }
                     out.push(Effect::Send { from: node, to, payload: Payload::Replicate { key, entry: entry.map(Box::new) } });
                 }
             }
@@ -368,13 +330,17 @@ impl LockServer for Servers {
             }
             // A paused node's expiry timers wait for it (`Gate::Process`); nothing else changes,
             // but Sentinel may now reach an old primary it has to demote.
-            ServerFault::Network | ServerFault::Resumed(_) => self.demote(false, env, out),
+            ServerFault::Network | ServerFault::Resumed(_) => {
+                self.demote(false, env, out);
+                self.resync(env, out);
+            }
             ServerFault::Paused(_) => {}
             ServerFault::Failover => self.failover(env, out),
         }
     }
 }
 
+mod replication;
 mod sentinel;
 
 #[cfg(test)]

@@ -23,6 +23,10 @@ impl crate::service::Words for Event {
             Event::Answered { op: Op::Acquire, attempt } => format!("{me}'s attempt {attempt} fails: its command reached {REPLICA}."),
             Event::Answered { op: Op::Renew, .. } => format!("{me}'s renewal fails: it reached {REPLICA}."),
             Event::Answered { op: Op::Release, .. } => format!("{me}'s release fails: it reached {REPLICA}. {me} goes on without the lock."),
+            Event::Resync { primary } => format!(
+                "{me} can reach {p} again and catches up on the writes the partition held back: it asks {p} for them (a partial resync), and {p} sends the keys as they are now.",
+                p = name(primary)
+            ),
             Event::WatchdogStopped => format!(
                 "{me}'s watchdog's renewal reached {REPLICA}, and the watchdog stops; {me}'s program is not told, {}.",
                 EventKind::goes_on(true)

@@ -43,6 +43,8 @@ impl Servers {
         let discarded = self.nodes.get(&old).and_then(|n| n.keys.get(LOCK_KEY)).and_then(|e| e.owner);
         let copy = self.nodes.get(&new).cloned().unwrap_or_default();
         let owner = copy.keys.get(LOCK_KEY).map(|e| e.owner);
+        // What the resync keeps is not discarded: the new primary may hold the same key.
+        let discarded = discarded.filter(|&d| owner.flatten() != Some(d));
         self.nodes.insert(old, copy);
         // Its expiry timers are void: a replica waits for its primary's DEL.
         let gen = self.expiry_gen.get(&old).copied().unwrap_or(0) + 1;

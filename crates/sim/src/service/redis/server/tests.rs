@@ -181,6 +181,31 @@ fn a_demoted_primary_refuses_a_command_that_was_on_its_way_with_readonly() {
 }
 
 #[test]
+fn a_replica_that_missed_writes_in_a_partition_catches_up_when_it_heals() {
+    let mut s = Servers::primary(REDIS, Some((REPLICA, 200)), None, 10_000, false);
+    let mut e = env();
+    e.cuts = vec![(REDIS, REPLICA)];
+    let mut out = Vec::new();
+    s.on_message(REDIS, A, acquire(0xa1), &e, &mut out);
+    let ship = timers(&out).into_iter().find(|t| matches!(t.2, Timer::Ship(_))).expect("a write to ship");
+    let mut out = Vec::new();
+    s.on_timer(REDIS, ship.2, &e, &mut out);
+    assert_eq!(sends(&out).len(), 1, "shipped, and lost to the partition: {out:?}");
+    // Nothing to catch up while the partition lasts; once it heals, the replica resyncs.
+    let mut out = Vec::new();
+    s.on_fault(ServerFault::Network, &e, &mut out);
+    assert!(out.is_empty(), "{out:?}");
+    e.cuts.clear();
+    let mut out = Vec::new();
+    s.on_fault(ServerFault::Network, &e, &mut out);
+    assert_eq!(events(&out), vec![(REPLICA, Event::Resync { primary: REDIS }.into())]);
+    assert!(timers(&out).iter().any(|t| matches!(&t.2, Timer::Ship(k) if k.0 == LOCK_KEY && k.1.as_ref().is_some_and(|e| e.owner == Some(A)))), "{out:?}");
+    let mut out = Vec::new();
+    s.on_fault(ServerFault::Network, &e, &mut out);
+    assert!(out.is_empty(), "caught up once: {out:?}");
+}
+
+#[test]
 fn a_redlock_node_votes_but_grants_nothing() {
     let mut s = Servers::independent(vec![REDIS, REPLICA], 10_000, false);
     let mut out = Vec::new();
