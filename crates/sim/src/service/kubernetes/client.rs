@@ -44,6 +44,12 @@ pub struct Elector {
     /// The request of the leader's try under way.
     trying: Option<u64>,
     ticking: bool,
+    /// When its renew timer fires next, by its own clock: the next round of tries begins then.
+    /// The model's ticks come every RetryPeriod from the first round's start, so a renewal
+    /// holds until RenewDeadline after that tick, not after its reply. (client-go's `wait.Until`
+    /// slides: its next round begins RetryPeriod after the last one ended, a reply's latency
+    /// later than the model's.)
+    next_tick_local: Micros,
     releasing: bool,
 }
 
@@ -58,6 +64,7 @@ impl Elector {
             round: None,
             trying: None,
             ticking: false,
+            next_tick_local: Micros::ZERO,
             releasing: false,
         }
     }
@@ -132,20 +139,22 @@ impl Elector {
         self.renew_try(k, cx, out);
         if !self.ticking {
             self.ticking = true;
+            self.next_tick_local = cx.local + self.t.retry_us;
             out.push(Effect::Timer(self.t.retry_us, TimerKind::KeepAlive));
         }
         Outcome::Acquired
     }
 
-    /// A try went through: the record it sent is what it has seen, and the round is over. If
-    /// the Lease had lost its holder meanwhile, it holds a new grant now, with its token.
+    /// A try went through: the record it sent is what it has seen, and the round is over. It
+    /// leads until RenewDeadline after the next round begins, at its next tick. If the Lease had
+    /// lost its holder meanwhile, it holds a new grant now, with its token.
     fn renewed(&mut self, rv: u64, grant: Option<usize>, cx: &Cx, k: &mut Core, out: &mut Vec<Effect>) {
         if let Some(r) = self.sent.clone() {
             self.observed = Some((r, rv));
             self.observed_mono = cx.mono;
         }
         self.round = None;
-        let until_local = cx.local + self.t.retry_us + self.t.renew_deadline_us;
+        let until_local = self.next_tick_local.max(cx.local) + self.t.renew_deadline_us;
         let token = self.sent.as_ref().map(|r| r.transitions);
         if let Some(l) = &mut k.lease {
             l.until_local = until_local;
@@ -208,7 +217,9 @@ impl LockClient for Elector {
             out.push(Effect::Event(Event::RenewFailed { holder: None, left_us: left }.into()));
         }
         self.renew_try(k, cx, out);
-        out.push(Effect::Timer(self.t.retry_us.min(left), TimerKind::KeepAlive));
+        let next = self.t.retry_us.min(left);
+        self.next_tick_local = cx.local + next;
+        out.push(Effect::Timer(next, TimerKind::KeepAlive));
         Some(Outcome::Waiting)
     }
 
