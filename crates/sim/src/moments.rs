@@ -15,7 +15,8 @@ pub fn attach(run: &Run, sc: &Scenario) -> Moments {
         let settings = |v: &mut Option<crate::json::Value>| {
             set.is_empty() || crate::scenario::settings_hold(sc, v.get_or_insert_with(|| sc.to_value()), set)
         };
-        let Some(id) = run.find(&m.on).filter(|&id| run.holds(&m.when, id) && settings(&mut value)) else { continue };
+        let network = |id: usize| m.when.network_holds(&sc.faults, run.events[id].at_us, &|a| run.actor_id(a).is_some());
+        let Some(id) = run.find(&m.on).filter(|&id| run.holds(&m.when, id) && network(id) && settings(&mut value)) else { continue };
         match out.iter_mut().find(|(e, _)| *e == id) {
             Some((_, text)) => {
                 text.push(' ');

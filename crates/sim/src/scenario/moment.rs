@@ -62,10 +62,48 @@ pub struct When {
     /// Events that have not happened before this one (none at all, or only later).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub not_after: Vec<String>,
+    /// Events that have happened before this one at the same true time ("the partition heals"
+    /// as Sentinel demotes the old primary, not seconds before).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub with: Vec<String>,
+    /// The highest token the resource has accepted once the event has happened ("the resource
+    /// has accepted czxid 4 and refuses A's 2").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub highest: Option<u64>,
+    /// Actors that can reach each other at the event, two groups written `"A / redis"`: each of
+    /// the first group reaches each of the second (no partition then cuts them apart).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reach: Vec<String>,
+    /// Actors cut apart at the event, written `"redis A / replica B"`: a partition then cuts each
+    /// of the first group off from each of the second ("a partition cuts redis and A off from
+    /// the replica and B").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub apart: Vec<String>,
 }
 
 impl When {
     pub fn is_always(&self) -> bool {
         *self == When::default()
+    }
+
+    /// The two groups of a `reach` or `apart` entry (`"redis A / replica B"`), or `None` unless
+    /// it has exactly two groups of at least one name each.
+    pub fn groups(entry: &str) -> Option<(Vec<&str>, Vec<&str>)> {
+        let (a, b) = entry.split_once('/')?;
+        let (a, b): (Vec<&str>, Vec<&str>) = (a.split_whitespace().collect(), b.split_whitespace().collect());
+        (!a.is_empty() && !b.is_empty() && !b.contains(&"/")).then_some((a, b))
+    }
+
+    /// Whether the network at true time `at_us` is as `reach` and `apart` say, by the
+    /// scenario's partitions (`faults`); a name that `is_actor` does not know holds nothing.
+    pub fn network_holds(&self, faults: &[super::Fault], at_us: crate::time::Micros, is_actor: &dyn Fn(&str) -> bool) -> bool {
+        let cut = |a: &str, b: &str| faults.iter().any(|f| matches!(f, super::Fault::Partition(p) if p.cuts_at(a, b, at_us)));
+        let each = |entries: &[String], apart: bool| {
+            entries.iter().all(|e| {
+                When::groups(e)
+                    .is_some_and(|(xs, ys)| xs.iter().all(|x| ys.iter().all(|y| is_actor(x) && is_actor(y) && cut(x, y) == apart)))
+            })
+        };
+        each(&self.reach, false) && each(&self.apart, true)
     }
 }

@@ -31,7 +31,7 @@ impl FromValue for When {
         fields!(v, at, "struct When", When {
             verdict = None, finding = Vec::new(), overlap = None, token = None, settings = Vec::new(),
             value = None, owner = None, below = None, above = None, after = Vec::new(), before = Vec::new(),
-            not_after = Vec::new(),
+            not_after = Vec::new(), with = Vec::new(), highest = None, reach = Vec::new(), apart = Vec::new(),
         })
     }
 }

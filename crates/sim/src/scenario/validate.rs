@@ -61,6 +61,13 @@ impl Scenario {
             if m.text.len() > TEXT || m.on.len() > 100 {
                 return err(format!("moments[{i}]"), "text too long".into());
             }
+            let network = [("reach", &m.when.reach), ("apart", &m.when.apart)];
+            for (field, entries) in network {
+                if let Some(j) = entries.iter().position(|e| super::When::groups(e).is_none()) {
+                    let msg = format!("\"{}\" is not two groups of names either side of one '/' (\"redis A / replica B\")", entries[j]);
+                    return err(format!("moments[{i}].when.{field}[{j}]"), msg);
+                }
+            }
         }
         if self.seed > SEED {
             return err("seed".into(), format!("must be at most {SEED} (2^53 - 1)"));

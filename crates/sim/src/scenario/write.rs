@@ -69,7 +69,24 @@ impl ToValue for Moment {
 
 impl ToValue for When {
     fn to_value(&self) -> Value {
-        let When { verdict, finding, overlap, token, settings, value, owner, below, above, after, before, not_after } = self;
+        let When {
+            verdict,
+            finding,
+            overlap,
+            token,
+            settings,
+            value,
+            owner,
+            below,
+            above,
+            after,
+            before,
+            not_after,
+            with,
+            highest,
+            reach,
+            apart,
+        } = self;
         Object::new()
             .put_unless(verdict.is_none(), "verdict", verdict)
             .put_unless(finding.is_empty(), "finding", finding)
@@ -83,6 +100,10 @@ impl ToValue for When {
             .put_unless(after.is_empty(), "after", after)
             .put_unless(before.is_empty(), "before", before)
             .put_unless(not_after.is_empty(), "not_after", not_after)
+            .put_unless(with.is_empty(), "with", with)
+            .put_unless(highest.is_none(), "highest", highest)
+            .put_unless(reach.is_empty(), "reach", reach)
+            .put_unless(apart.is_empty(), "apart", apart)
             .done()
     }
 }

@@ -30,11 +30,7 @@ pub(super) struct Partition {
 impl Partition {
     /// Whether it cuts `a` off from `b` (either way).
     fn cuts(&self, a: ActorId, b: ActorId) -> bool {
-        let (ia, ib) = (self.isolate.contains(&a), self.isolate.contains(&b));
-        match self.from.is_empty() {
-            true => ia != ib,
-            false => (ia && self.from.contains(&b)) || (ib && self.from.contains(&a)),
-        }
+        crate::scenario::fault::Partition::cuts(&self.isolate, &self.from, &a, &b)
     }
 }
 

@@ -43,6 +43,14 @@ pub fn false_claims(sc: &Scenario, run: &Run, id: EventId, text: &str) -> Vec<St
         for n in numbers_after(&t, "already accepted ") {
             claim(highest == n as u64, format!("says {n} was accepted before; the highest was {highest}"));
         }
+        // "has accepted czxid 4", "has accepted B's leaseTransitions 1": the first number of
+        // the next three words.
+        for (i, _) in t.match_indices("has accepted ") {
+            let said = t[i + "has accepted ".len()..].split_whitespace().take(3).find_map(number);
+            if let Some(n) = said {
+                claim(highest == n as u64, format!("says {n} had been accepted; the highest was {highest}"));
+            }
+        }
     }
     // The token of a grant, or of a write the check passed.
     if matches!(e.kind, EventKind::Acquired { .. } | EventKind::Checked { .. }) {

@@ -87,7 +87,36 @@ pub fn failing(sc: &Scenario, run: &Run, when: &When, id: EventId) -> Vec<String
     for s in &when.not_after {
         need(found(s).iter().all(|&x| x > id), "not_after");
     }
+    for s in &when.with {
+        need(found(s).iter().any(|&x| x < id && run.events[x].at_us == e.at_us), "with");
+    }
+    if let Some(h) = when.highest {
+        let highest = run.resource_log.iter().filter(|s| s.event <= id).last().map_or(0, |s| s.highest);
+        need(highest == h, "highest");
+    }
+    for (entries, apart, what) in [(&when.reach, false, "reach"), (&when.apart, true, "apart")] {
+        for entry in entries {
+            let (xs, ys) = entry.split_once('/').unwrap_or((entry, ""));
+            for (x, y) in xs.split_whitespace().flat_map(|x| ys.split_whitespace().map(move |y| (x, y))) {
+                let known = run.actor_id(x).is_some() && run.actor_id(y).is_some();
+                need(known && cut(sc, x, y, e.at_us) == apart, what);
+            }
+        }
+    }
     out
+}
+
+/// Whether one of the scenario's partitions cuts `a` off from `b` at true time `at`.
+fn cut(sc: &Scenario, a: &str, b: &str, at: sim::time::Micros) -> bool {
+    sc.faults.iter().any(|f| {
+        let sim::scenario::Fault::Partition(p) = f else { return false };
+        let (from, to) = (p.at_ms as i64 * 1000, (p.at_ms + p.duration_ms) as i64 * 1000);
+        let t = at.get();
+        let (ia, ib) = (p.isolate.iter().any(|n| n == a), p.isolate.iter().any(|n| n == b));
+        let (fa, fb) = (p.from.iter().any(|n| n == a), p.from.iter().any(|n| n == b));
+        let cuts = if p.from.is_empty() { ia != ib } else { (ia && fb) || (ib && fa) };
+        from <= t && t < to && cuts
+    })
 }
 
 /// The value at a dot-separated path of a serialized scenario.

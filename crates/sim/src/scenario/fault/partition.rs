@@ -24,6 +24,25 @@ pub struct Partition {
 impl Partition {
     /// Its fields' names in the JSON.
     pub(crate) const FIELDS: &'static [&'static str] = &["isolate", "from", "at_ms", "duration_ms"];
+
+    /// Whether a partition that isolates `isolate` (from `from`, or from everyone when it is
+    /// empty) cuts `a` off from `b`, either way: for the world's actors by id and for a
+    /// scenario's by name.
+    pub fn cuts<U: PartialEq<T>, T: ?Sized>(isolate: &[U], from: &[U], a: &T, b: &T) -> bool {
+        let has = |v: &[U], x: &T| v.iter().any(|u| u == x);
+        let (ia, ib) = (has(isolate, a), has(isolate, b));
+        match from.is_empty() {
+            true => ia != ib,
+            false => (ia && has(from, b)) || (ib && has(from, a)),
+        }
+    }
+
+    /// Whether this partition cuts `a` off from `b` at true time `at_us` (from its start until
+    /// it heals).
+    pub fn cuts_at(&self, a: &str, b: &str, at_us: crate::time::Micros) -> bool {
+        let (from, to) = (us(self.at_ms), us(self.at_ms.saturating_add(self.duration_ms)));
+        from <= at_us && at_us < to && Partition::cuts(&self.isolate, &self.from, a, b)
+    }
 }
 
 impl crate::from_value::FromValue for Partition {
