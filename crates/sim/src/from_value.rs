@@ -157,6 +157,12 @@ impl<T: FromValue> FromValue for Vec<T> {
     }
 }
 
+impl FromValue for crate::time::Millis {
+    fn read(v: &Value, at: &Path) -> Read<Self> {
+        u64::read(v, at).map(crate::time::Millis::new)
+    }
+}
+
 /// A range `[low, high]`: serde's array of two.
 impl FromValue for [u64; 2] {
     fn read(v: &Value, at: &Path) -> Read<Self> {

@@ -1,4 +1,5 @@
-//! Simulated time: [`Micros`], integer microseconds, and how it is written for people.
+//! Simulated time: [`Micros`], integer microseconds; [`Millis`], the milliseconds a scenario
+//! writes; and how they are written for people.
 
 use std::ops::{Add, AddAssign, Div, Mul, Neg, Rem, Sub, SubAssign};
 
@@ -95,19 +96,24 @@ impl Micros {
     }
 }
 
-impl std::fmt::Debug for Micros {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Debug::fmt(&self.0, f)
-    }
-}
+/// Debug and Display as the number's: a trace listing, a test's message, the editor's field
+/// (sentences word a time with [`fmt`]).
+macro_rules! as_number {
+    ($($ty:ty),*) => {$(
+        impl std::fmt::Debug for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                std::fmt::Debug::fmt(&self.0, f)
+            }
+        }
 
-/// The number of microseconds, as a trace listing or a test's message writes it; sentences
-/// word a time with [`fmt`].
-impl std::fmt::Display for Micros {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Display::fmt(&self.0, f)
-    }
+        impl std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                std::fmt::Display::fmt(&self.0, f)
+            }
+        }
+    )*};
 }
+as_number!(Micros, Millis);
 
 impl serde::Serialize for Micros {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -192,6 +198,48 @@ impl std::iter::Sum for Micros {
     }
 }
 
+/// A count of milliseconds, as a scenario writes its times (`ttl_ms`, `at_ms`): a type of its
+/// own, so that it cannot be taken for microseconds or for a bare number. Never negative (a
+/// clock's offset or jump, which may be, stays an `i64`). Made by [`Millis::new`], read back
+/// with [`Millis::get`], and a time in the engine only through [`Millis::to_micros`]. Its JSON,
+/// its Debug and its Display are the number's.
+/// (`Default`, zero, is what the derived readers' `#[serde(default)]` gives.)
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct Millis(u64);
+
+impl Millis {
+    /// No time: a fault at the start, no lock-delay.
+    pub const ZERO: Millis = Millis(0);
+
+    /// `n` milliseconds.
+    pub const fn new(n: u64) -> Millis {
+        Millis(n)
+    }
+
+    /// The number of milliseconds.
+    pub const fn get(self) -> u64 {
+        self.0
+    }
+
+    /// The same time in microseconds (the longest a [`Micros`] holds, beyond it).
+    pub const fn to_micros(self) -> Micros {
+        if self.0 > (i64::MAX / MS.0) as u64 {
+            Micros::MAX
+        } else {
+            Micros(self.0 as i64 * MS.0)
+        }
+    }
+}
+
+/// The end of a span that starts at a time: `at_ms + duration_ms`.
+impl Add for Millis {
+    type Output = Millis;
+    fn add(self, o: Millis) -> Millis {
+        Millis(self.0 + o.0)
+    }
+}
+
 /// A time for narration: `12 s`, `41.2 s`, `350 ms`, `1.5 ms`.
 pub fn fmt(us: Micros) -> String {
     let neg = us.is_negative();
@@ -245,5 +293,15 @@ mod tests {
         assert_eq!(fmt(Micros(1_500)), "1.5 ms");
         assert_eq!(fmt(-2 * SEC), "-2 s");
         assert_eq!(fmt(Micros(19_999_999)), "20 s");
+    }
+
+    #[test]
+    fn milliseconds_become_microseconds_and_the_longest_stays_the_longest() {
+        assert_eq!(Millis::new(1_500).to_micros(), Micros(1_500_000));
+        assert_eq!(Millis::ZERO.to_micros(), Micros::ZERO);
+        assert_eq!(Millis::new(i64::MAX as u64 / 1_000).to_micros(), Micros(i64::MAX / 1_000 * 1_000));
+        assert_eq!(Millis::new(i64::MAX as u64 / 1_000 + 1).to_micros(), Micros::MAX);
+        assert_eq!(Millis::new(u64::MAX).to_micros(), Micros::MAX);
+        assert_eq!(format!("{} {:?}", Millis::new(250), Millis::new(250)), "250 250");
     }
 }

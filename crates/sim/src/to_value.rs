@@ -48,6 +48,12 @@ impl<T: ToValue> ToValue for Vec<T> {
     }
 }
 
+impl ToValue for crate::time::Millis {
+    fn to_value(&self) -> Value {
+        Value::from(self.get())
+    }
+}
+
 impl ToValue for [u64; 2] {
     fn to_value(&self) -> Value {
         Value::Array(self.iter().map(|n| Value::from(*n)).collect())
