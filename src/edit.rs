@@ -6,6 +6,7 @@ use sim::json::Value;
 use sim::scenario::fault_kinds::{self, FAULTS};
 use sim::scenario::settings::{self, Kind};
 use sim::scenario::{Scenario, Setting, Step};
+use sim::time::Millis;
 
 /// An editable setting.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,12 +87,12 @@ pub fn apply(sc: &Scenario, field: &Field, raw: &str) -> Result<Scenario, String
             let value = read(decl.kind, raw)?;
             return sc.with_settings(&[Setting { path: path.to_string(), value }]).map_err(|e| e.problem.to_string());
         }
-        Field::ClientStart(c) => s.clients.get_mut(*c).ok_or("no such client")?.start_ms = non_negative(raw, ms)?,
+        Field::ClientStart(c) => s.clients.get_mut(*c).ok_or("no such client")?.start_ms = Millis::new(non_negative(raw, ms)?),
         Field::WorkMs(c, i) => match s.clients.get_mut(*c).and_then(|c| c.steps.get_mut(*i)) {
-            Some(Step::Work { ms: m }) => *m = non_negative(raw, ms)?,
+            Some(Step::Work { ms: m }) => *m = Millis::new(non_negative(raw, ms)?),
             _ => return Err("no such work step".into()),
         },
-        Field::FaultAt(i) => *s.faults.get_mut(*i).ok_or("no such fault")?.at_ms_mut() = non_negative(raw, ms)?,
+        Field::FaultAt(i) => *s.faults.get_mut(*i).ok_or("no such fault")?.at_ms_mut() = Millis::new(non_negative(raw, ms)?),
         Field::FaultField(i, name) => {
             let f = sc.faults.get(*i).ok_or("no such fault")?;
             let kind = fault_kinds::kind_of(f);
@@ -174,11 +175,11 @@ mod tests {
     #[test]
     fn a_valid_value_changes_the_scenario() {
         let s = apply(&gc(), &Field::Setting("lock.ttl_ms"), "30000").unwrap();
-        assert_eq!(s.lock.ttl_ms, 30_000);
+        assert_eq!(s.lock.ttl_ms, Millis::new(30_000));
         let s = apply(&gc(), &Field::Setting("resource.fencing"), "atomic").unwrap();
         assert_eq!(s.resource.fencing, sim::scenario::Fencing::Atomic);
         let s = apply(&gc(), &Field::FaultField(0, "duration_ms"), "2000").unwrap();
-        assert!(matches!(s.faults[0], sim::scenario::Fault::Pause(sim::scenario::fault::Pause { duration_ms: 2000, .. })));
+        assert!(matches!(&s.faults[0], sim::scenario::Fault::Pause(p) if p.duration_ms == Millis::new(2000)));
     }
 
     #[test]

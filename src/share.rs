@@ -195,6 +195,7 @@ fn same_but_fix(fixed_variant: &Scenario, sc: &Scenario) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sim::time::Millis;
 
     #[test]
     fn base64url_round_trips() {
@@ -256,7 +257,11 @@ mod tests {
         f2.fix = s.fix.clone();
         assert_eq!(query(&f2, &s, true, 1).with(""), "?scenario=gc-pause-unfenced&fix=1&step=1");
         let mut edited = s.clone();
-        edited.faults[0] = sim::scenario::Fault::Pause(sim::scenario::fault::Pause { actor: "A".into(), at_ms: 1500, duration_ms: 9000 });
+        edited.faults[0] = sim::scenario::Fault::Pause(sim::scenario::fault::Pause {
+            actor: "A".into(),
+            at_ms: Millis::new(1500),
+            duration_ms: Millis::new(9000),
+        });
         let a = query(&edited, &s, false, 3);
         let v = changes::version_of(&changes::library_base(&s, false).unwrap());
         assert_eq!(a.with(""), format!("?scenario=gc-pause-unfenced&set=faults.0.pause.duration_ms=9000&v={v}&step=3"));
@@ -278,9 +283,10 @@ mod tests {
     fn every_library_scenario_edited_round_trips_through_a_short_link() {
         for s in sim::library::catalog() {
             let mut e = s.clone();
-            e.lock.ttl_ms += 1;
-            e.duration_ms -= 1;
-            e.faults.push(sim::scenario::Fault::Crash(sim::scenario::fault::Crash { actor: e.clients[0].name.clone(), at_ms: 1 }));
+            e.lock.ttl_ms = Millis::new(e.lock.ttl_ms.get() + 1);
+            e.duration_ms = Millis::new(e.duration_ms.get() - 1);
+            e.faults
+                .push(sim::scenario::Fault::Crash(sim::scenario::fault::Crash { actor: e.clients[0].name.clone(), at_ms: Millis::new(1) }));
             e.clients[0].steps.pop();
             e.fix = None;
             let a = query(&e, s, false, 2);

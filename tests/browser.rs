@@ -337,7 +337,7 @@ async fn an_edit_draws_again_only_the_chunks_it_changed() {
     // Here the lease bars' chunk and the marks' (an expiry moves), out of seven.
     assert!(edited > 0 && edited * 2 < all, "{edited} chunks drawn again, against {all} for a zoom");
     let mut sc = sim::library::get(id).unwrap();
-    sc.lock.ttl_ms = 12000;
+    sc.lock.ttl_ms = sim::time::Millis::new(12000);
     let fresh = document().create_element("div").unwrap();
     document().body().unwrap().append_child(&fresh).unwrap();
     let start = whole(sc);

@@ -231,6 +231,7 @@ pub fn apply(base: &Scenario, sets: &[String], whose: &str, what: &str) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sim::time::Millis;
 
     /// The fingerprint links have carried since they began: FNV-1a of the scenario's JSON as
     /// serde_json wrote it, its objects' keys sorted (built here through serde_json itself).
@@ -259,7 +260,7 @@ mod tests {
     fn a_link_from_an_earlier_library_version_says_so() {
         let s = sim::library::get("gc-pause-unfenced").unwrap();
         let mut e = s.clone();
-        e.lock.ttl_ms = 12_345;
+        e.lock.ttl_ms = Millis::new(12_345);
         let q = as_settings(&s, &crate::share::portable(&e)).expect("a short link");
         let v = q.split('&').find_map(|kv| kv.strip_prefix("v=")).expect("a version");
         assert_eq!(stale_note("gc-pause-unfenced", false, Some(v)), None);

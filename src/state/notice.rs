@@ -189,6 +189,7 @@ fn faults_added_or_removed(a: &Scenario, b: &Scenario) -> String {
 mod tests {
     use crate::edit::Field;
     use crate::state::{Action, Screen};
+    use sim::time::Millis;
     use std::rc::Rc;
     use yew::Reducible;
 
@@ -259,14 +260,18 @@ mod tests {
     #[test]
     fn faults_added_moved_or_removed_say_whose() {
         let s = gc();
-        let late = sim::scenario::Fault::Crash(sim::scenario::fault::Crash { actor: "B".into(), at_ms: 12_000 });
+        let late = sim::scenario::Fault::Crash(sim::scenario::fault::Crash { actor: "B".into(), at_ms: Millis::new(12_000) });
         let added = s.clone().reduce(Action::AddFault(late));
         assert_eq!(added.notice.as_ref().unwrap().what, "B's crash added");
         let removed = added.reduce(Action::RemoveFault(0));
         assert_eq!(removed.notice.as_ref().unwrap().what, "A's pause removed");
         // Two faults of one kind by one actor are told apart by their number.
         let sc = sim::library::get("gc-pause-unfenced").unwrap();
-        let two = sim::scenario::Fault::Pause(sim::scenario::fault::Pause { actor: "A".into(), at_ms: 30_000, duration_ms: 100 });
+        let two = sim::scenario::Fault::Pause(sim::scenario::fault::Pause {
+            actor: "A".into(),
+            at_ms: Millis::new(30_000),
+            duration_ms: Millis::new(100),
+        });
         let s = Rc::new(Screen::new(sc, false).unwrap()).reduce(Action::AddFault(two));
         assert_eq!(s.notice.as_ref().unwrap().what, "A's pause (fault 2) added");
         let s = s.reduce(Action::Edit(Field::FaultAt(1), "31000".into()));
@@ -284,7 +289,11 @@ mod tests {
     fn a_change_that_changes_nothing_in_the_run_says_so() {
         // A pause long after everyone has finished.
         let s = gc();
-        let late = sim::scenario::Fault::Pause(sim::scenario::fault::Pause { actor: "B".into(), at_ms: 39_000, duration_ms: 500 });
+        let late = sim::scenario::Fault::Pause(sim::scenario::fault::Pause {
+            actor: "B".into(),
+            at_ms: Millis::new(39_000),
+            duration_ms: Millis::new(500),
+        });
         let s = s.reduce(Action::AddFault(late));
         let n = s.notice.as_ref().unwrap();
         assert!(n.same_run, "{n:?}");

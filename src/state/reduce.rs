@@ -3,7 +3,7 @@
 use std::rc::Rc;
 
 use sim::scenario::{Fault, Scenario};
-use sim::time::Micros;
+use sim::time::{Micros, Millis};
 use yew::Reducible;
 
 use super::play::played;
@@ -219,11 +219,12 @@ fn edited(this: &Screen, action: Action) -> Option<Screen> {
             let mut faults = this.scenario.faults.clone();
             match faults.get_mut(fault).and_then(Fault::block_mut) {
                 Some((a, d)) => {
+                    let (at_ms, duration_ms) = (Millis::new(at_ms), Millis::new(duration_ms));
                     if (*a, *d) == (at_ms, duration_ms) {
                         return None;
                     }
                     *a = at_ms.min(this.scenario.duration_ms);
-                    *d = duration_ms.max(1);
+                    *d = duration_ms.max(Millis::new(1));
                 }
                 _ => return None,
             }

@@ -7,6 +7,7 @@ use sim::scenario::{fault, Fault};
 use yew::Reducible;
 
 use super::*;
+use sim::time::Millis;
 
 fn gc() -> Rc<Screen> {
     Rc::new(Screen::new(sim::library::get("gc-pause-unfenced").unwrap(), false).unwrap())
@@ -107,7 +108,7 @@ fn a_bad_value_is_refused_and_the_last_good_run_stays() {
     assert!(e.run == s.run);
     assert_eq!(e.scenario, s.scenario);
     let ok = go(&e, Action::Edit(Field::Setting("lock.ttl_ms"), "30000".into()));
-    assert!(ok.error.is_none() && ok.scenario.lock.ttl_ms == 30_000);
+    assert!(ok.error.is_none() && ok.scenario.lock.ttl_ms == Millis::new(30_000));
 }
 
 #[test]
@@ -117,9 +118,9 @@ fn a_run_too_big_to_draw_is_refused_and_the_last_good_run_stays() {
     assert!(e.error.is_none(), "an hour of gc-pause-unfenced is small");
     // Contention for an hour with 1 ms retries: far more events than the timeline draws.
     let mut sc = (*s.scenario).clone();
-    sc.duration_ms = 3_600_000;
+    sc.duration_ms = Millis::new(3_600_000);
     for c in &mut sc.clients {
-        c.steps = vec![sim::scenario::Step::Acquire { retry_ms: 1, attempts: 10_000, timeout_ms: 1 }];
+        c.steps = vec![sim::scenario::Step::Acquire { retry_ms: Millis::new(1), attempts: 10_000, timeout_ms: Millis::new(1) }];
     }
     let big = go(&s, Action::Import(sc.to_json().into_bytes()));
     let err = big.error.as_ref().expect("refused");
@@ -173,9 +174,9 @@ fn dragging_the_pause_shorter_than_the_ttl_makes_it_safe() {
     assert!(d.run.verdict.is_safe(), "{:?}", d.run.verdict.violations);
     let r = go(&d, Action::RemoveFault(0));
     assert!(r.scenario.faults.is_empty());
-    let a = go(&r, Action::AddFault(Fault::Crash(fault::Crash { actor: "B".into(), at_ms: 12_000 })));
+    let a = go(&r, Action::AddFault(Fault::Crash(fault::Crash { actor: "B".into(), at_ms: Millis::new(12_000) })));
     assert_eq!(a.scenario.faults.len(), 1);
-    let bad = go(&a, Action::AddFault(Fault::Crash(fault::Crash { actor: "Z".into(), at_ms: 1 })));
+    let bad = go(&a, Action::AddFault(Fault::Crash(fault::Crash { actor: "Z".into(), at_ms: Millis::new(1) })));
     assert!(bad.error.is_some() && bad.scenario.faults.len() == 1);
 }
 
@@ -271,7 +272,7 @@ fn undo_takes_back_each_change_and_a_drag_is_one_change() {
     let Fault::Pause(fault::Pause { at_ms, duration_ms, .. }) = fixed.scenario.faults[0].clone() else { panic!() };
     let mut d = fixed.clone();
     for k in 1..=5 {
-        d = go(&d, Action::MovePause { fault: 0, at_ms, duration_ms: duration_ms - 1000 * k });
+        d = go(&d, Action::MovePause { fault: 0, at_ms: at_ms.get(), duration_ms: duration_ms.get() - 1000 * k });
     }
     assert_eq!(d.undo.len(), 2, "the fix, then one drag");
     let u = go(&d, Action::Undo);
@@ -318,11 +319,11 @@ fn two_drags_are_two_changes_and_a_search_s_change_meets_no_challenge() {
     let s = gc();
     let Fault::Pause(fault::Pause { at_ms, duration_ms, .. }) = s.scenario.faults[0].clone() else { panic!() };
     let a = go(
-        &go(&s, Action::MovePause { fault: 0, at_ms, duration_ms: duration_ms - 1000 }),
-        Action::MovePause { fault: 0, at_ms, duration_ms: duration_ms - 2000 },
+        &go(&s, Action::MovePause { fault: 0, at_ms: at_ms.get(), duration_ms: duration_ms.get() - 1000 }),
+        Action::MovePause { fault: 0, at_ms: at_ms.get(), duration_ms: duration_ms.get() - 2000 },
     );
     let a = go(&a, Action::EndDrag);
-    let b = go(&a, Action::MovePause { fault: 0, at_ms, duration_ms: duration_ms - 3000 });
+    let b = go(&a, Action::MovePause { fault: 0, at_ms: at_ms.get(), duration_ms: duration_ms.get() - 3000 });
     assert_eq!(b.undo.len(), 2, "two drags, two changes");
     assert_eq!(*go(&b, Action::Undo).scenario, *a.scenario);
     // The search's schedule turns the verdict, but the challenge is the reader's to meet.
@@ -359,7 +360,7 @@ fn a_challenge_met_another_way_credits_the_change_that_turned_the_verdict() {
     let ttl = go(&s, Action::Edit(Field::Setting("lock.ttl_ms"), "20000".into()));
     assert!(ttl.challenge_met() && !ttl.met_its_way(), "{:?}", ttl.error);
     assert_eq!(ttl.credit.as_deref(), Some("The lock's TTL 10 s → 20 s"));
-    let longer = format!("{}", ttl.scenario.duration_ms + 5000);
+    let longer = format!("{}", ttl.scenario.duration_ms + Millis::new(5000));
     let longer = go(&ttl, Action::Edit(Field::Setting("duration_ms"), longer));
     assert!(
         longer.challenge_met() && longer.notice.as_ref().is_some_and(|n| n.what.starts_with("The run's length")),

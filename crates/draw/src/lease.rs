@@ -50,7 +50,7 @@ pub struct Leases {
 
 impl Leases {
     pub fn of(run: &Run, sc: &Scenario) -> Leases {
-        let ttl_us = Micros::ms(sc.lock.ttl_ms);
+        let ttl_us = sc.lock.ttl_ms.to_micros();
         let mut deadlines = vec![Vec::new(); run.actors.len()];
         for e in &run.events {
             let deadline = match e.kind {

@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use sim::scenario::*;
+use sim::time::Millis;
 
 /// The system allocator, counting what is asked of it.
 struct Counting;
@@ -50,11 +51,11 @@ pub fn large() -> Scenario {
     let mut s = sim::library::get("gc-pause-fenced").expect("library scenario");
     s.id = "bench-large".into();
     s.moments.clear();
-    s.duration_ms = 600_000;
-    s.lock.ttl_ms = 2_000;
+    s.duration_ms = Millis::new(600_000);
+    s.lock.ttl_ms = Millis::new(2_000);
     let cycle = |work| {
         vec![
-            Step::Acquire { retry_ms: 50, attempts: 10_000, timeout_ms: 500 },
+            Step::Acquire { retry_ms: Millis::new(50), attempts: 10_000, timeout_ms: Millis::new(500) },
             Step::Read { activate: false },
             Step::Work { ms: work },
             Step::Renew { on_timeout: Default::default() },
@@ -64,15 +65,27 @@ pub fn large() -> Scenario {
     };
     s.clients = (0..8)
         .map(|i| {
-            let steps: Vec<Step> = (0..10).flat_map(|_| cycle(300 + 100 * i as u64)).collect();
-            Client { name: format!("c{i}"), start_ms: 100 * i as u64, steps }
+            let steps: Vec<Step> = (0..10).flat_map(|_| cycle(Millis::new(300 + 100 * i as u64))).collect();
+            Client { name: format!("c{i}"), start_ms: Millis::new(100 * i as u64), steps }
         })
         .collect();
     s.faults = (0..8)
-        .map(|i| Fault::Pause(fault::Pause { actor: format!("c{i}"), at_ms: 20_000 + 30_000 * i as u64, duration_ms: 3_000 }))
+        .map(|i| {
+            Fault::Pause(fault::Pause {
+                actor: format!("c{i}"),
+                at_ms: Millis::new(20_000 + 30_000 * i as u64),
+                duration_ms: Millis::new(3_000),
+            })
+        })
         .chain([
-            Fault::Delay(fault::Delay { from: "c3".into(), to: "resource".into(), at_ms: 60_000, extra_ms: 5_000, count: 3 }),
-            Fault::ClockJump(fault::ClockJump { actor: "redis".into(), at_ms: 90_000, by_ms: 1_500 }),
+            Fault::Delay(fault::Delay {
+                from: "c3".into(),
+                to: "resource".into(),
+                at_ms: Millis::new(60_000),
+                extra_ms: Millis::new(5_000),
+                count: 3,
+            }),
+            Fault::ClockJump(fault::ClockJump { actor: "redis".into(), at_ms: Millis::new(90_000), by_ms: 1_500 }),
         ])
         .collect();
     s

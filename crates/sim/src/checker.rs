@@ -115,7 +115,7 @@ impl Cx<'_> {
             .faults
             .iter()
             .find_map(|f| match f {
-                crate::scenario::Fault::Partition(p) if crate::time::Micros::ms(p.at_ms) == at_us && p.isolate.contains(name) => {
+                crate::scenario::Fault::Partition(p) if p.at_ms.to_micros() == at_us && p.isolate.contains(name) => {
                     Some(p.from.iter().filter_map(|n| self.run.actors.iter().position(|a| a.name == *n)).collect())
                 }
                 _ => None,

@@ -13,7 +13,7 @@ use crate::msg::{Dest, Payload, Write};
 pub use crate::proto::{Core, Cx, Effect, GrantFx, Input, Lease, Outcome, TimerKind, Wait};
 use crate::rng::Rng;
 use crate::scenario::{OnTimeout, Step};
-use crate::time::Micros;
+use crate::time::{Micros, Millis};
 use crate::trace::{Awaited, EventKind, Why, WriteOutcome};
 
 /// How many times a conditional write may conflict before the client gives up.
@@ -138,7 +138,7 @@ impl Client {
                 }
                 Step::Work { ms } => {
                     out.push(Effect::Event(EventKind::Work { ms }));
-                    out.push(Effect::Timer(Micros::ms(ms), TimerKind::WorkDone));
+                    out.push(Effect::Timer(ms.to_micros(), TimerKind::WorkDone));
                     self.core.wait = Wait::Timer;
                     return;
                 }
@@ -164,7 +164,7 @@ impl Client {
                         return;
                     };
                     let left = lease.until_local - cx.local;
-                    if left <= Micros::ms(margin_ms) {
+                    if left <= margin_ms.to_micros() {
                         let why =
                             if left.is_negative() { Why::DeadlinePassed { ago_us: -left } } else { Why::DeadlineNear { left_us: left } };
                         self.give_up(why, out);
@@ -196,7 +196,7 @@ impl Client {
     }
 
     /// One attempt at the lock, by the protocol the client speaks.
-    fn try_acquire(&mut self, timeout_ms: u64, cx: &Cx, out: &mut Vec<Effect>) {
+    fn try_acquire(&mut self, timeout_ms: Millis, cx: &Cx, out: &mut Vec<Effect>) {
         self.core.attempt += 1;
         self.proto.acquire(timeout_ms, &mut self.core, cx, out);
     }

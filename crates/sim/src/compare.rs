@@ -72,6 +72,7 @@ mod tests {
     use super::*;
     use crate::library;
     use crate::scenario::{Scenario, Setting};
+    use crate::time::Millis;
 
     fn run(sc: &Scenario) -> Run {
         crate::run(sc).unwrap()
@@ -123,7 +124,7 @@ mod tests {
         assert_ne!(a.actors, b.actors);
         assert_eq!(super::first_difference((&a, &sc), (&b, &swapped)), None);
         let work = b.events.iter().position(|e| matches!(e.kind, EventKind::Work { .. })).expect("someone works");
-        b.events[work].kind = EventKind::Work { ms: 1 };
+        b.events[work].kind = EventKind::Work { ms: Millis::new(1) };
         assert_eq!(super::first_difference((&a, &sc), (&b, &swapped)), Some((work, work)));
     }
 

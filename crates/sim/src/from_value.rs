@@ -164,13 +164,13 @@ impl FromValue for crate::time::Millis {
 }
 
 /// A range `[low, high]`: serde's array of two.
-impl FromValue for [u64; 2] {
+impl FromValue for [crate::time::Millis; 2] {
     fn read(v: &Value, at: &Path) -> Read<Self> {
         let Value::Array(items) = v else { return refuse(v, at, Expected::Pair) };
-        let mut out = [0; 2];
+        let mut out = [crate::time::Millis::ZERO; 2];
         for (i, slot) in out.iter_mut().enumerate() {
             match items.get(i) {
-                Some(item) => *slot = u64::read(item, &Path::Index(at, i))?,
+                Some(item) => *slot = FromValue::read(item, &Path::Index(at, i))?,
                 None => return Err(fail(at, ReadErrorKind::WrongLength { length: i })),
             }
         }

@@ -11,7 +11,7 @@ use crate::proto::{self, Core, Cx, Outcome, TimerKind};
 use crate::rng::Rng;
 use crate::scenario::{LockKind, Scenario};
 use crate::service::{LockClient, LockServer, Slice};
-use crate::time::Micros;
+use crate::time::{Micros, Millis};
 use crate::trace::{Actor, ActorId, EventKind, QuorumEvent, Role, ServiceEvent};
 
 /// A service's servers.
@@ -129,7 +129,7 @@ macro_rules! dispatch {
             }
 
             /// One attempt at the lock.
-            pub fn acquire(&mut self, timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Effects) {
+            pub fn acquire(&mut self, timeout_ms: Millis, k: &mut Core, cx: &Cx, out: &mut Effects) {
                 match self {
                     $(Protocol::$arm(p) => LockClient::acquire(p, timeout_ms, k, cx, out),)*
                     Protocol::None => {}
@@ -162,10 +162,10 @@ macro_rules! dispatch {
             }
 
             /// How long to wait before the next attempt.
-            pub fn retry_delay(&self, retry_ms: u64, rng: &mut Rng) -> Micros {
+            pub fn retry_delay(&self, retry_ms: Millis, rng: &mut Rng) -> Micros {
                 match self {
                     $(Protocol::$arm(p) => LockClient::retry_delay(p, retry_ms, rng),)*
-                    Protocol::None => Micros::ms(retry_ms),
+                    Protocol::None => retry_ms.to_micros(),
                 }
             }
 

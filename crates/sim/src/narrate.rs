@@ -7,7 +7,7 @@
 //! scenario runs (`lock::quorum`), each of which words every one of them.
 
 use crate::scenario::{Fencing, ResourceKind, Scenario};
-use crate::time::{fmt, from_ms, MS};
+use crate::time::fmt;
 use crate::trace::{Actor, ActorId, Event, EventKind, Message, Run, Words};
 
 mod words;
@@ -87,7 +87,7 @@ pub fn sentence(cx: &Cx, a: ActorId, kind: &EventKind) -> String {
     }
     use EventKind::*;
     let some = |x: &Option<ActorId>| x.map(|x| cx.name(x).to_string()).unwrap_or_else(|| "someone".into());
-    let ttl = || fmt(from_ms(cx.sc.lock.ttl_ms as i64));
+    let ttl = || fmt(cx.sc.lock.ttl_ms.to_micros());
     let token = |t: &Option<u64>| t.map(|t| t.to_string()).unwrap_or_else(|| "(none)".into());
     match kind {
         // A client's events.
@@ -114,7 +114,7 @@ pub fn sentence(cx: &Cx, a: ActorId, kind: &EventKind) -> String {
         Released { removed: true } => format!("{me} released the lock."),
         Released { removed: false } => format!("{me}'s release removed nothing: its key was already gone or someone else's."),
         DeadlineOk { left_us } => format!("{me} checks its deadline: {} left on its own clock, so it goes on.", fmt(*left_us)),
-        Work { ms } => format!("{me} works for {}.", fmt(*ms as i64 * MS)),
+        Work { ms } => format!("{me} works for {}.", fmt(ms.to_micros())),
         ReadDone { value, version } => format!("{me} has read {value} (version {version})."),
         WriteDone { outcome } => format!("{me} learns its write was {}.", words::outcome(*outcome)),
         Timeout { what } => format!("{me} timed out waiting for {}.", words::awaited(*what)),
@@ -166,7 +166,7 @@ pub fn sentence(cx: &Cx, a: ActorId, kind: &EventKind) -> String {
             "{me} checks {}'s token {}: it is not below the highest seen, so the write will follow in {}.",
             n(*client),
             token(t),
-            fmt(from_ms(cx.sc.resource.check_write_gap_ms as i64))
+            fmt(cx.sc.resource.check_write_gap_ms.to_micros())
         ),
         // Faults.
         Paused { until_us } => {

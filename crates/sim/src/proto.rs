@@ -12,7 +12,7 @@
 
 use crate::msg::{Dest, Payload};
 use crate::scenario::TokenKind;
-use crate::time::Micros;
+use crate::time::{Micros, Millis};
 use crate::trace::EventKind;
 
 /// What a client's timer is for.
@@ -65,7 +65,7 @@ pub struct Cx<'a> {
     pub mono: Micros,
     pub name: &'a str,
     /// The lease time (Redis, Redlock, consensus) or the session timeout (ZooKeeper).
-    pub ttl_ms: u64,
+    pub ttl_ms: Millis,
     /// What token the client presents to the resource.
     pub token: TokenKind,
     /// The grant a lock this client decides itself (Redlock) would be now: the driver numbers
@@ -125,7 +125,7 @@ pub enum Outcome {
 pub const NO_LEASE_US: Micros = Micros::us(1 << 50);
 
 /// How long a renewal or release waits for its reply.
-pub const SCRIPT_TIMEOUT_MS: u64 = 1_000;
+pub const SCRIPT_TIMEOUT_MS: Millis = Millis::new(1_000);
 
 /// The request bookkeeping a program and its lock protocol share.
 #[derive(Clone, Debug)]
@@ -157,7 +157,7 @@ impl Core {
     }
 
     /// Sends a request and waits for its reply (for at most `timeout_ms`).
-    pub fn send(&mut self, dest: Dest, make: impl FnOnce(u64) -> Payload, timeout_ms: Option<u64>, cx: &Cx, out: &mut Vec<Effect>) {
+    pub fn send(&mut self, dest: Dest, make: impl FnOnce(u64) -> Payload, timeout_ms: Option<Millis>, cx: &Cx, out: &mut Vec<Effect>) {
         let req = self.request();
         let p = make(req);
         // Kept for a write only: a write is sent again after a timeout (`retries`); a lock
@@ -168,7 +168,7 @@ impl Core {
         };
         out.push(Effect::Send(dest, p));
         if let Some(t) = timeout_ms {
-            out.push(Effect::Timer(Micros::ms(t), TimerKind::Timeout(req)));
+            out.push(Effect::Timer(t.to_micros(), TimerKind::Timeout(req)));
         }
         self.wait = Wait::Reply { req, sent_local: cx.local };
     }

@@ -120,9 +120,10 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::time::Millis;
 
     fn store(fencing: Fencing) -> Store {
-        Store::new(Resource { kind: ResourceKind::Store, fencing, idempotency: false, check_write_gap_ms: 10 })
+        Store::new(Resource { kind: ResourceKind::Store, fencing, idempotency: false, check_write_gap_ms: Millis::new(10) })
     }
 
     #[test]
@@ -161,7 +162,12 @@ mod tests {
 
     #[test]
     fn idempotency_applies_once() {
-        let mut s = Store::new(Resource { kind: ResourceKind::External, fencing: Fencing::None, idempotency: true, check_write_gap_ms: 0 });
+        let mut s = Store::new(Resource {
+            kind: ResourceKind::External,
+            fencing: Fencing::None,
+            idempotency: true,
+            check_write_gap_ms: Millis::new(0),
+        });
         assert_eq!(s.decide(None, "charge-17", false, None), Decision::Apply);
         s.apply(None, WriteOp::Add, 0, "charge-17");
         assert_eq!(s.decide(None, "charge-17", false, None), Decision::Duplicate);
@@ -170,8 +176,12 @@ mod tests {
 
     #[test]
     fn conditional_write_conflicts_on_a_new_version() {
-        let mut s =
-            Store::new(Resource { kind: ResourceKind::Database, fencing: Fencing::None, idempotency: false, check_write_gap_ms: 0 });
+        let mut s = Store::new(Resource {
+            kind: ResourceKind::Database,
+            fencing: Fencing::None,
+            idempotency: false,
+            check_write_gap_ms: Millis::new(0),
+        });
         s.apply(None, WriteOp::Set, 1, "b");
         assert_eq!(s.decide(None, "a", true, Some(0)), Decision::Conflict { actual: 1 });
         assert_eq!(s.decide(None, "a", true, Some(1)), Decision::Apply);

@@ -41,7 +41,7 @@ pub mod limits {
     /// Faults in one scenario.
     pub const FAULTS: usize = 128;
     /// Simulated duration of a run, in ms (one hour).
-    pub const DURATION_MS: u64 = 3_600_000;
+    pub const DURATION_MS: crate::time::Millis = crate::time::Millis::new(3_600_000);
     /// Events in one run; a run that would need more stops with an error.
     pub const EVENTS: usize = 200_000;
     /// Attempts of one acquire step.
@@ -93,7 +93,7 @@ pub struct Scenario {
     /// The seed of every random draw in the run.
     pub seed: u64,
     /// The simulated time the run covers.
-    pub duration_ms: u64,
+    pub duration_ms: crate::time::Millis,
     /// The lock service.
     pub lock: LockService,
     /// Where fencing tokens come from.

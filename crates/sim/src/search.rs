@@ -16,6 +16,7 @@ use std::collections::HashSet;
 
 use crate::rng::Rng;
 use crate::scenario::{Fault, Scenario};
+use crate::time::Millis;
 use crate::verdict::Safety;
 use crate::RunError;
 
@@ -233,8 +234,8 @@ impl Search {
     /// One to `faults` faults shaped like those of the space, at random times and sizes.
     fn random_schedule(&mut self) -> Vec<Candidate> {
         let k = self.rng.range_inclusive(1, self.opts.faults as i64) as usize;
-        let end = self.base.duration_ms.max(2) as i64;
-        let ttl = self.base.lock.ttl_ms.max(1) as i64;
+        let end = self.base.duration_ms.get().max(2) as i64;
+        let ttl = self.base.lock.ttl_ms.get().max(1) as i64;
         (0..k)
             .map(|_| {
                 let mut c = self.space[self.rng.range_inclusive(0, self.space.len() as i64 - 1) as usize].clone();
@@ -244,9 +245,9 @@ impl Search {
                 for f in &mut c.faults {
                     // A restart follows its crash.
                     let t = if matches!(f, Fault::Restart(_)) { self.rng.range_inclusive(prev + 1, end - 1) } else { at };
-                    *f.at_ms_mut() = t as u64;
+                    *f.at_ms_mut() = Millis::new(t as u64);
                     prev = t;
-                    *f = f.resized(size as u64);
+                    *f = f.resized(Millis::new(size as u64));
                 }
                 c
             })

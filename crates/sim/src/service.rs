@@ -11,7 +11,7 @@ use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, Outcome, TimerKind};
 use crate::rng::Rng;
 use crate::scenario::Scenario;
-use crate::time::Micros;
+use crate::time::{Micros, Millis};
 use crate::trace::{ActorId, EventKind, QuorumEvent, Role};
 
 /// The modules and marker types of the lock services, from the list.
@@ -97,7 +97,7 @@ pub trait LockServer {
 /// messages and timers that are the protocol's.
 pub trait LockClient {
     /// One attempt at the lock.
-    fn acquire(&mut self, timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>);
+    fn acquire(&mut self, timeout_ms: Millis, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>);
     /// Renews the lease; `false` when there is nothing to renew (a session renews itself, and
     /// validation refuses the step).
     fn renew(&mut self, _k: &mut Core, _cx: &Cx, _out: &mut Vec<Effect>) -> bool {
@@ -108,8 +108,8 @@ pub trait LockClient {
     /// The program has ended: what the client library does then.
     fn close(&mut self, _k: &mut Core, _out: &mut Vec<Effect>) {}
     /// How long to wait before the next attempt.
-    fn retry_delay(&self, retry_ms: u64, _rng: &mut Rng) -> Micros {
-        Micros::ms(retry_ms)
+    fn retry_delay(&self, retry_ms: Millis, _rng: &mut Rng) -> Micros {
+        retry_ms.to_micros()
     }
     /// A message for the protocol; `None` if it is not one (the program handles it).
     fn on_message(&mut self, p: &Payload, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) -> Option<Outcome>;

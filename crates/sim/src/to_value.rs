@@ -54,9 +54,9 @@ impl ToValue for crate::time::Millis {
     }
 }
 
-impl ToValue for [u64; 2] {
+impl ToValue for [crate::time::Millis; 2] {
     fn to_value(&self) -> Value {
-        Value::Array(self.iter().map(|n| Value::from(*n)).collect())
+        Value::Array(self.iter().map(ToValue::to_value).collect())
     }
 }
 

@@ -8,6 +8,7 @@ use sim::library;
 use sim::scenario::fault_kinds::{kind_of, Target, FAULTS};
 use sim::scenario::settings::{settings_of, Kind, Section};
 use sim::scenario::{LockKind, Setting};
+use sim::time::Millis;
 
 #[test]
 fn every_setting_is_one_the_engine_has() {
@@ -41,7 +42,7 @@ fn every_kind_makes_a_fault_the_engine_takes() {
         for k in FAULTS.iter().filter(|k| (k.fits)(&sc)) {
             // A lock server's fault strikes the first server (the lane after the clients).
             let who = if k.target == Target::Server { &names[sc.clients.len()] } else { &names[0] };
-            let f = k.new_fault(who, names.last().unwrap(), 1_000).unwrap_or_else(|e| panic!("{}: {e}", k.tag));
+            let f = k.new_fault(who, names.last().unwrap(), Millis::new(1_000)).unwrap_or_else(|e| panic!("{}: {e}", k.tag));
             assert_eq!(kind_of(&f).tag, k.tag);
             for field in k.fields {
                 assert_eq!(k.get(&f, field.name), Some(field.start), "{} {}", k.tag, field.name);

@@ -2,13 +2,17 @@
 //! it cannot write to its log (scenario::Fault::DiskStall).
 
 use sim::scenario::{fault, Fault, Persistence};
-use sim::time::Micros;
+use sim::time::{Micros, Millis};
 use sim::trace::Stall;
 use sim::{library, EventKind, QuorumEvent, Run, Scenario};
 
 fn with_stall(id: &str, actor: &str, at_ms: u64, duration_ms: u64) -> Scenario {
     let mut s = library::get(id).unwrap();
-    s.faults.push(Fault::DiskStall(fault::DiskStall { actor: actor.into(), at_ms, duration_ms }));
+    s.faults.push(Fault::DiskStall(fault::DiskStall {
+        actor: actor.into(),
+        at_ms: Millis::new(at_ms),
+        duration_ms: Millis::new(duration_ms),
+    }));
     s
 }
 

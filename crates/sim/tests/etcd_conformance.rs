@@ -15,7 +15,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use sim::time::Micros;
+use sim::time::{Micros, Millis};
 use sim::trace::{EventKind, QuorumEvent};
 
 struct Etcd {
@@ -235,7 +235,7 @@ fn a_ttl_below_the_minimum_is_raised_as_in_etcd() {
     let etcd = Etcd::start();
     let (_, granted) = etcd.grant(1);
     // etcd's defaults: heartbeat 100 ms, election timeout 1000 ms.
-    let model = sim::scenario::consensus::min_lease_ttl_ms(1_000);
+    let model = sim::scenario::consensus::min_lease_ttl_ms(Millis::new(1_000)).get();
     assert_eq!(granted * 1000, model.max(1_000), "a 1 s lease: etcd grants {granted} s, the engine {model} ms");
     // And the engine applies it: with a 1 s TTL asked for, A's paused lease lasts the minimum.
     let run = engine(

@@ -437,7 +437,7 @@ fn chubby_lock_delay_on_zookeeper_has_the_consensus_runs_verdicts() {
     let set = |path: &str, value: sim::json::Value| Setting { path: path.into(), value };
     let s = library::get("chubby-lock-delay").unwrap();
     let zk = s.with_settings(&[set("lock.kind", "zookeeper".into())]).expect("ZooKeeper takes a lock-delay");
-    assert_eq!((zk.lock.kind, zk.lock.ttl_ms, zk.lock.lock_delay_ms), (LockKind::ZooKeeper, 12_000, 60_000));
+    assert_eq!((zk.lock.kind, zk.lock.ttl_ms.get(), zk.lock.lock_delay_ms.get()), (LockKind::ZooKeeper, 12_000, 60_000));
     let challenge = &s.challenge.as_ref().expect("a challenge").solution;
     for (sc, kind) in [(&s, "consensus"), (&zk, "zookeeper")] {
         let r = run(sc);

@@ -4,7 +4,7 @@
 
 use sim::scenario::fault::Partition;
 use sim::scenario::{Fault, Scenario, When};
-use sim::time::Micros;
+use sim::time::{Micros, Millis};
 use sim::{library, EventKind, Run};
 
 fn scenario(id: &str) -> Scenario {
@@ -23,7 +23,7 @@ fn shown(sc: &Scenario, run: &Run, on: &str, text: &str) -> bool {
 
 fn cut_off(isolate: &[&str], at_ms: u64, duration_ms: u64) -> Fault {
     let isolate = isolate.iter().map(|s| s.to_string()).collect();
-    Fault::Partition(Partition { isolate, from: Vec::new(), at_ms, duration_ms })
+    Fault::Partition(Partition { isolate, from: Vec::new(), at_ms: Millis::new(at_ms), duration_ms: Millis::new(duration_ms) })
 }
 
 /// zookeeper-fenced with B cut off from 1.029 s for 7.499 s: the watch's NodeDeleted is lost,
@@ -66,14 +66,14 @@ fn sentinels_partition_is_told_as_it_cuts_and_heals() {
     let partition = sc.faults.iter().position(|f| matches!(f, Fault::Partition(_))).expect("a partition");
     let Fault::Partition(p) = &sc.faults[partition] else { unreachable!() };
     let mut redis_only = sc.clone();
-    redis_only.faults[partition] = cut_off(&["redis"], p.at_ms, p.duration_ms);
+    redis_only.faults[partition] = cut_off(&["redis"], p.at_ms.get(), p.duration_ms.get());
     let r = run(&redis_only);
     assert!(!shown(&sc, &r, cuts.0, cuts.1) && !shown(&sc, &r, promoted.0, promoted.1), "A cannot reach redis");
     let mut early = sc.clone();
-    early.faults[partition] = cut_off(&["redis", "A"], p.at_ms, 2000);
+    early.faults[partition] = cut_off(&["redis", "A"], p.at_ms.get(), 2000);
     let r = run(&early);
     let demoted = r.find("demoted redis").expect("Sentinel demotes redis at the failover");
-    assert!(r.events[demoted].at_us > Micros::ms(p.at_ms + 2000), "healed before the failover");
+    assert!(r.events[demoted].at_us > Micros::ms(p.at_ms.get() + 2000), "healed before the failover");
     assert!(!shown(&sc, &r, heals.0, heals.1), "the partition had healed seconds before");
 }
 

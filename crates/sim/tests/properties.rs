@@ -4,14 +4,15 @@
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use sim::scenario::*;
+use sim::time::Millis;
 use sim::verdict::Kind;
 
 fn client(name: &str, start_ms: u64, steps: Vec<Step>) -> Client {
-    Client { name: name.into(), start_ms, steps }
+    Client { name: name.into(), start_ms: Millis::new(start_ms), steps }
 }
 
 fn acquire(retry_ms: u64) -> Step {
-    Step::Acquire { retry_ms, attempts: 200, timeout_ms: 1000 }
+    Step::Acquire { retry_ms: Millis::new(retry_ms), attempts: 200, timeout_ms: Millis::new(1000) }
 }
 
 fn write() -> Step {
@@ -31,32 +32,32 @@ fn base(seed: u64, ttl_ms: u64, fencing: Fencing, clients: Vec<Client>, faults: 
         simplifications: vec![],
         sources: vec![],
         seed,
-        duration_ms: 120_000,
+        duration_ms: Millis::new(120_000),
         lock: LockService {
             kind: LockKind::Redis,
-            ttl_ms,
+            ttl_ms: Millis::new(ttl_ms),
             release: ReleaseStyle::CompareAndDelete,
             renew: RenewStyle::CompareAndExtend,
             persistence: Persistence::None,
             replica: None,
             nodes: 5,
-            node_timeout_ms: 50,
+            node_timeout_ms: Millis::new(50),
             parallel: false,
             clock_drift_factor: 0.01,
-            election_timeout_ms: 1000,
+            election_timeout_ms: Millis::new(1000),
             recheck_after_wait: true,
-            lock_delay_ms: 0,
-            renew_deadline_ms: 10_000,
-            retry_period_ms: 2_000,
+            lock_delay_ms: Millis::new(0),
+            renew_deadline_ms: Millis::new(10_000),
+            retry_period_ms: Millis::new(2_000),
             watchdog: false,
             sentinel: false,
-            keepalive_ms: 1_000,
-            stonith_timeout_ms: 60_000,
+            keepalive_ms: Millis::new(1_000),
+            stonith_timeout_ms: Millis::new(60_000),
             fence_first: false,
         },
         token: TokenSource { source: TokenKind::Counter, start: 33, store: CounterStore::Durable },
-        resource: Resource { kind: ResourceKind::Store, fencing, idempotency: false, check_write_gap_ms: 200 },
-        network: Network { latency_ms: [1, 5], links: vec![] },
+        resource: Resource { kind: ResourceKind::Store, fencing, idempotency: false, check_write_gap_ms: Millis::new(200) },
+        network: Network { latency_ms: [Millis::new(1), Millis::new(5)], links: vec![] },
         clients,
         clocks: Default::default(),
         faults,
@@ -127,15 +128,15 @@ fn fault(n_clients: usize) -> impl Strategy<Value = Fault> {
     let actor = (0..n_clients + 1).prop_map(move |i| if i < n_clients { NAMES[i].to_string() } else { "redis".to_string() });
     let client = (0..n_clients).prop_map(|i| NAMES[i].to_string());
     prop_oneof![
-        4 => (client.clone(), 0u64..10_000, 0u64..30_000).prop_map(|(actor, at_ms, duration_ms)| Fault::Pause(fault::Pause { actor, at_ms, duration_ms })),
+        4 => (client.clone(), 0u64..10_000, 0u64..30_000).prop_map(|(actor, at_ms, duration_ms)| Fault::Pause(fault::Pause { actor, at_ms: Millis::new(at_ms), duration_ms: Millis::new(duration_ms) })),
         2 => (client.clone(), 0u64..10_000, 0u64..30_000, 1u32..3).prop_map(|(from, at_ms, extra_ms, count)| Fault::Delay(fault::Delay {
             from,
             to: "resource".into(),
-            at_ms,
-            extra_ms,
+            at_ms: Millis::new(at_ms),
+            extra_ms: Millis::new(extra_ms),
             count
         })),
-        1 => (actor, 0u64..10_000, -30_000i64..30_000).prop_map(|(actor, at_ms, by_ms)| Fault::ClockJump(fault::ClockJump { actor, at_ms, by_ms })),
+        1 => (actor, 0u64..10_000, -30_000i64..30_000).prop_map(|(actor, at_ms, by_ms)| Fault::ClockJump(fault::ClockJump { actor, at_ms: Millis::new(at_ms), by_ms })),
     ]
 }
 
@@ -143,10 +144,10 @@ fn workers_to_clients(ws: &[(u64, u64, bool, u64)]) -> Vec<Client> {
     ws.iter()
         .enumerate()
         .map(|(i, &(start, work, renew, retry))| {
-            let mut steps = vec![acquire(retry), Step::Read { activate: false }, Step::Work { ms: work }];
+            let mut steps = vec![acquire(retry), Step::Read { activate: false }, Step::Work { ms: Millis::new(work) }];
             if renew {
                 steps.push(Step::Renew { on_timeout: Default::default() });
-                steps.push(Step::Work { ms: work / 2 });
+                steps.push(Step::Work { ms: Millis::new(work / 2) });
             }
             steps.push(write());
             steps.push(Step::Release {});
@@ -182,10 +183,10 @@ proptest! {
         b_work_ms in 0u64..1_000,
         extra_ms in 2_000u64..20_000,
     ) {
-        let a = client("A", 0, vec![acquire(100), Step::Read { activate: false }, Step::Work { ms: work_ms }, write(), Step::Release {}]);
-        let b = client("B", 50, vec![acquire(200), Step::Read { activate: false }, Step::Work { ms: b_work_ms }, write(), Step::Release {}]);
+        let a = client("A", 0, vec![acquire(100), Step::Read { activate: false }, Step::Work { ms: Millis::new(work_ms) }, write(), Step::Release {}]);
+        let b = client("B", 50, vec![acquire(200), Step::Read { activate: false }, Step::Work { ms: Millis::new(b_work_ms) }, write(), Step::Release {}]);
         // The pause starts during A's work and outlasts A's lease and B's whole operation.
-        let pause = Fault::Pause(fault::Pause { actor: "A".into(), at_ms: 100, duration_ms: ttl_ms + 1_500 + b_work_ms + extra_ms });
+        let pause = Fault::Pause(fault::Pause { actor: "A".into(), at_ms: Millis::new(100), duration_ms: Millis::new(ttl_ms + 1_500 + b_work_ms + extra_ms) });
         let s = base(seed, ttl_ms, Fencing::None, vec![a, b], vec![pause]);
         let run = sim::run(&s).map_err(|e| TestCaseError::fail(format!("seed {seed}: {e}")))?;
         prop_assert!(!run.verdict.is_safe(), "seed {}: expected unsafe", seed);
@@ -203,8 +204,8 @@ proptest! {
         crash_at in 0u64..30_000,
         down_ms in 0u64..10_000,
     ) {
-        faults.push(Fault::Crash(fault::Crash { actor: "redis".into(), at_ms: crash_at }));
-        faults.push(Fault::Restart(fault::Restart { actor: "redis".into(), at_ms: crash_at + down_ms }));
+        faults.push(Fault::Crash(fault::Crash { actor: "redis".into(), at_ms: Millis::new(crash_at) }));
+        faults.push(Fault::Restart(fault::Restart { actor: "redis".into(), at_ms: Millis::new(crash_at + down_ms) }));
         let mut s = base(seed, ttl_ms, Fencing::None, workers_to_clients(&ws), faults);
         if on_redis {
             // On the Redis node, with appendfsync always: survives restarts.
@@ -222,14 +223,18 @@ proptest! {
 /// Arbitrary scenarios within the limits: any step, any fault, any setting.
 fn any_step() -> impl Strategy<Value = Step> {
     prop_oneof![
-        (1u64..5_000, 1u32..50, 1u64..3_000).prop_map(|(retry_ms, attempts, timeout_ms)| Step::Acquire { retry_ms, attempts, timeout_ms }),
+        (1u64..5_000, 1u32..50, 1u64..3_000).prop_map(|(retry_ms, attempts, timeout_ms)| Step::Acquire {
+            retry_ms: Millis::new(retry_ms),
+            attempts,
+            timeout_ms: Millis::new(timeout_ms)
+        }),
         any::<bool>().prop_map(|activate| Step::Read { activate }),
-        (0u64..20_000).prop_map(|ms| Step::Work { ms }),
+        (0u64..20_000).prop_map(|ms| Step::Work { ms: Millis::new(ms) }),
         (0u8..3, prop::option::of(1u64..5_000), 0u32..3, prop::option::of("[a-z]{1,3}")).prop_map(|(op, timeout_ms, retries, request)| {
             Step::Write {
                 op: [WriteOp::Set, WriteOp::Add, WriteOp::Rebuild][op as usize],
                 request,
-                timeout_ms: timeout_ms.or(if retries > 0 { Some(500) } else { None }),
+                timeout_ms: timeout_ms.or(if retries > 0 { Some(500) } else { None }).map(Millis::new),
                 retries,
                 conditional: false,
                 effect: None,
@@ -237,7 +242,7 @@ fn any_step() -> impl Strategy<Value = Step> {
         }),
         any::<bool>().prop_map(|keep| Step::Renew { on_timeout: if keep { OnTimeout::KeepWorking } else { OnTimeout::GiveUp } }),
         Just(Step::Release {}),
-        (0u64..5_000).prop_map(|margin_ms| Step::CheckDeadline { margin_ms }),
+        (0u64..5_000).prop_map(|margin_ms| Step::CheckDeadline { margin_ms: Millis::new(margin_ms) }),
     ]
 }
 
@@ -246,32 +251,39 @@ fn any_fault() -> impl Strategy<Value = Fault> {
     prop_oneof![
         (actor.clone(), 0u64..60_000, 0u64..60_000).prop_map(|(actor, at_ms, duration_ms)| Fault::Pause(fault::Pause {
             actor,
-            at_ms,
-            duration_ms
+            at_ms: Millis::new(at_ms),
+            duration_ms: Millis::new(duration_ms)
         })),
-        (actor.clone(), 0u64..60_000).prop_map(|(actor, at_ms)| Fault::Crash(fault::Crash { actor, at_ms })),
-        (actor.clone(), 0u64..60_000).prop_map(|(actor, at_ms)| Fault::Restart(fault::Restart { actor, at_ms })),
+        (actor.clone(), 0u64..60_000).prop_map(|(actor, at_ms)| Fault::Crash(fault::Crash { actor, at_ms: Millis::new(at_ms) })),
+        (actor.clone(), 0u64..60_000).prop_map(|(actor, at_ms)| Fault::Restart(fault::Restart { actor, at_ms: Millis::new(at_ms) })),
         (actor.clone(), 0u64..60_000, -86_400_000i64..86_400_000).prop_map(|(actor, at_ms, by_ms)| Fault::ClockJump(fault::ClockJump {
             actor,
-            at_ms,
+            at_ms: Millis::new(at_ms),
             by_ms
         })),
         (actor.clone(), 0u64..60_000, -500_000i64..500_000).prop_map(|(actor, at_ms, ppm)| Fault::Drift(fault::Drift {
             actor,
-            at_ms,
+            at_ms: Millis::new(at_ms),
             ppm
         })),
-        (prop::collection::vec(actor.clone(), 1..3), 0u64..60_000, 0u64..30_000)
-            .prop_map(|(isolate, at_ms, duration_ms)| Fault::Partition(fault::Partition { isolate, from: Vec::new(), at_ms, duration_ms })),
-        (actor.clone(), actor.clone(), 0u64..60_000, 0u64..100_000, 1u32..5)
-            .prop_map(|(from, to, at_ms, extra_ms, count)| Fault::Delay(fault::Delay { from, to, at_ms, extra_ms, count })),
+        (prop::collection::vec(actor.clone(), 1..3), 0u64..60_000, 0u64..30_000).prop_map(
+            |(isolate, at_ms, duration_ms)| Fault::Partition(fault::Partition {
+                isolate,
+                from: Vec::new(),
+                at_ms: Millis::new(at_ms),
+                duration_ms: Millis::new(duration_ms)
+            })
+        ),
+        (actor.clone(), actor.clone(), 0u64..60_000, 0u64..100_000, 1u32..5).prop_map(|(from, to, at_ms, extra_ms, count)| Fault::Delay(
+            fault::Delay { from, to, at_ms: Millis::new(at_ms), extra_ms: Millis::new(extra_ms), count }
+        )),
         (actor.clone(), actor, 0u64..60_000, 1u32..5).prop_map(|(from, to, at_ms, count)| Fault::Drop(fault::Drop {
             from,
             to,
-            at_ms,
+            at_ms: Millis::new(at_ms),
             count
         })),
-        (0u64..60_000).prop_map(|at_ms| Fault::Failover(fault::Failover { at_ms })),
+        (0u64..60_000).prop_map(|at_ms| Fault::Failover(fault::Failover { at_ms: Millis::new(at_ms) })),
     ]
 }
 
@@ -299,18 +311,18 @@ proptest! {
     ) {
         let cs = clients.into_iter().enumerate().map(|(i, (start, steps))| client(NAMES[i], start, steps)).collect();
         let mut s = base(seed, ttl_ms, fencing, cs, faults);
-        s.duration_ms = 60_000;
+        s.duration_ms = Millis::new(60_000);
         s.resource.kind = kind;
         s.token = TokenSource { source: token, start: 1, store };
         s.lock.renew = if pexpire { RenewStyle::Pexpire } else { RenewStyle::CompareAndExtend };
         s.lock.release = if del { ReleaseStyle::Del } else { ReleaseStyle::CompareAndDelete };
         s.lock.persistence = if persist { Persistence::Always } else { Persistence::None };
-        s.lock.replica = replica.map(|lag_ms| Replica { lag_ms });
+        s.lock.replica = replica.map(|lag_ms| Replica { lag_ms: Millis::new(lag_ms) });
         if consensus {
             s.lock.kind = LockKind::Consensus;
             s.lock.nodes = 3;
             s.lock.replica = None;
-            s.lock.ttl_ms = s.lock.ttl_ms.max(2_000);
+            s.lock.ttl_ms = s.lock.ttl_ms.max(Millis::new(2_000));
             s.token.source = TokenKind::Counter;
             s.lock.recheck_after_wait = pexpire;
             for c in &mut s.clients {
@@ -322,7 +334,7 @@ proptest! {
             s.lock.parallel = persist;
             s.token.store = CounterStore::Durable;
         }
-        s.network.latency_ms = [latency.0, latency.0 + latency.1];
+        s.network.latency_ms = [Millis::new(latency.0), Millis::new(latency.0 + latency.1)];
         let names = s.actor_names();
         let has_replica = s.lock.replica.is_some();
         s.faults.retain_mut(|f| remap(f, &names, has_replica));
@@ -360,9 +372,9 @@ proptest! {
             &format!("c{i}"),
             start,
             vec![
-                Step::Acquire { retry_ms: retry, attempts: 30, timeout_ms: 1000 },
+                Step::Acquire { retry_ms: Millis::new(retry), attempts: 30, timeout_ms: Millis::new(1000) },
                 Step::Read { activate: false },
-                Step::Work { ms: work },
+                Step::Work { ms: Millis::new(work) },
                 write(),
                 Step::Release {},
             ],
@@ -371,7 +383,7 @@ proptest! {
         s.lock.kind = LockKind::Redlock;
         s.lock.nodes = nodes;
         s.lock.parallel = parallel;
-        s.network.latency_ms = [latency.0, latency.0 + latency.1];
+        s.network.latency_ms = [Millis::new(latency.0), Millis::new(latency.0 + latency.1)];
         let run = sim::run(&s).map_err(|e| TestCaseError::fail(format!("seed {seed}: {e}")))?;
         let valid: Vec<_> = run.intervals.beliefs.iter().map(|b| (b.client, b.from_us, b.to_us.min(b.valid_until_us))).collect();
         for (i, x) in valid.iter().enumerate() {
@@ -399,27 +411,27 @@ proptest! {
         let clients: Vec<Client> = ws.iter().enumerate().map(|(i, &(start, work))| client(
             NAMES[i],
             start,
-            vec![Step::Acquire { retry_ms: 300, attempts: 60, timeout_ms: 1000 }, Step::Read { activate: false }, Step::Work { ms: work }, write(), Step::Release {}],
+            vec![Step::Acquire { retry_ms: Millis::new(300), attempts: 60, timeout_ms: Millis::new(1000) }, Step::Read { activate: false }, Step::Work { ms: Millis::new(work) }, write(), Step::Release {}],
         )).collect();
         let mut faults = Vec::new();
         for (m, at, down, partition) in member_faults {
             let actor = format!("m{}", m + 1);
             if partition {
-                faults.push(Fault::Partition(fault::Partition { isolate: vec![actor], from: Vec::new(), at_ms: at, duration_ms: down }));
+                faults.push(Fault::Partition(fault::Partition { isolate: vec![actor], from: Vec::new(), at_ms: Millis::new(at), duration_ms: Millis::new(down) }));
             } else {
-                faults.push(Fault::Crash(fault::Crash { actor: actor.clone(), at_ms: at }));
-                faults.push(Fault::Restart(fault::Restart { actor, at_ms: at + down }));
+                faults.push(Fault::Crash(fault::Crash { actor: actor.clone(), at_ms: Millis::new(at) }));
+                faults.push(Fault::Restart(fault::Restart { actor, at_ms: Millis::new(at + down) }));
             }
         }
         for (c, at, d) in pauses {
             if c < ws.len() {
-                faults.push(Fault::Pause(fault::Pause { actor: NAMES[c].into(), at_ms: at, duration_ms: d }));
+                faults.push(Fault::Pause(fault::Pause { actor: NAMES[c].into(), at_ms: Millis::new(at), duration_ms: Millis::new(d) }));
             }
         }
         let mut s = base(seed, ttl_ms, Fencing::Atomic, clients, faults);
         s.lock.kind = LockKind::Consensus;
         s.lock.nodes = 3;
-        s.duration_ms = 60_000;
+        s.duration_ms = Millis::new(60_000);
         let run = sim::run(&s).map_err(|e| TestCaseError::fail(format!("seed {seed}: {e}")))?;
         for w in run.tokens.windows(2) {
             prop_assert!(w[1].1 > w[0].1, "seed {}: revision token {} after {}", seed, w[1].1, w[0].1);

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use sim::msg::{RedisCmd, RedisReply};
 use sim::rng::Rng;
 use sim::service::redis::{Node, COMPARE_AND_DELETE_LUA, COMPARE_AND_EXTEND_LUA, LOCK_KEY};
-use sim::time::Micros;
+use sim::time::{Micros, Millis};
 
 mod sequences;
 use sequences::{run_split, Outcome};
@@ -197,7 +197,7 @@ impl Model {
         let at = Micros::us(at);
         match *op {
             Op::SetNxPx { owner, ttl_ms } => {
-                from_redis(self.node.execute(&RedisCmd::Acquire { owner, ttl_ms, incr: false }, 0, at, 0, None).0)
+                from_redis(self.node.execute(&RedisCmd::Acquire { owner, ttl_ms: Millis::new(ttl_ms), incr: false }, 0, at, 0, None).0)
             }
             Op::Get => Reply::Bulk(self.node.get(LOCK_KEY, at)),
             Op::Del => from_redis(self.node.execute(&RedisCmd::Release { owner: 0, compare: false }, 0, at, 0, None).0),
@@ -205,10 +205,10 @@ impl Model {
                 from_redis(self.node.execute(&RedisCmd::Release { owner, compare: !self.broken }, 0, at, 0, None).0)
             }
             Op::CompareAndExtend { owner, ttl_ms } => {
-                from_redis(self.node.execute(&RedisCmd::Renew { owner, ttl_ms, compare: true }, 0, at, 0, None).0)
+                from_redis(self.node.execute(&RedisCmd::Renew { owner, ttl_ms: Millis::new(ttl_ms), compare: true }, 0, at, 0, None).0)
             }
             Op::Pexpire { ttl_ms } => {
-                from_redis(self.node.execute(&RedisCmd::Renew { owner: 0, ttl_ms, compare: false }, 0, at, 0, None).0)
+                from_redis(self.node.execute(&RedisCmd::Renew { owner: 0, ttl_ms: Millis::new(ttl_ms), compare: false }, 0, at, 0, None).0)
             }
             Op::Pttl => Reply::Int(self.node.pttl(LOCK_KEY, at)),
             Op::Incr => {
@@ -393,11 +393,11 @@ fn show_a_broken_model_failure() {
 /// The engine's command for a sequence's operation (`None`: a read, or a wait).
 fn command_of(op: &Op) -> Option<RedisCmd> {
     Some(match *op {
-        Op::SetNxPx { owner, ttl_ms } => RedisCmd::Acquire { owner, ttl_ms, incr: false },
+        Op::SetNxPx { owner, ttl_ms } => RedisCmd::Acquire { owner, ttl_ms: Millis::new(ttl_ms), incr: false },
         Op::Del => RedisCmd::Release { owner: 0, compare: false },
         Op::CompareAndDelete { owner } => RedisCmd::Release { owner, compare: true },
-        Op::CompareAndExtend { owner, ttl_ms } => RedisCmd::Renew { owner, ttl_ms, compare: true },
-        Op::Pexpire { ttl_ms } => RedisCmd::Renew { owner: 0, ttl_ms, compare: false },
+        Op::CompareAndExtend { owner, ttl_ms } => RedisCmd::Renew { owner, ttl_ms: Millis::new(ttl_ms), compare: true },
+        Op::Pexpire { ttl_ms } => RedisCmd::Renew { owner: 0, ttl_ms: Millis::new(ttl_ms), compare: false },
         Op::Get | Op::Pttl | Op::Incr | Op::Wait { .. } => return None,
     })
 }
@@ -435,7 +435,7 @@ fn a_replica_refuses_the_lock_s_writes_as_the_engine_models_it() {
         let mut node = Node::default();
         if held {
             assert_eq!(p.cmd(&["SET", LOCK_KEY, &hex(mine), "PX", "60000"]), Reply::Status("OK".into()));
-            node.execute(&RedisCmd::Acquire { owner: mine, ttl_ms: 60_000, incr: false }, 0, Micros::ZERO, 0, None);
+            node.execute(&RedisCmd::Acquire { owner: mine, ttl_ms: Millis::new(60_000), incr: false }, 0, Micros::ZERO, 0, None);
             synced(&mut r, Some(hex(mine)));
         } else {
             p.cmd(&["DEL", LOCK_KEY]);

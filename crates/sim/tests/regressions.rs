@@ -3,7 +3,7 @@
 
 use sim::checker::words::explanation;
 use sim::scenario::Scenario;
-use sim::time::Micros;
+use sim::time::{Micros, Millis};
 use sim::trace::Proposal;
 use sim::verdict::{Cause, Kind};
 use sim::{EventKind, QuorumEvent, Safety};
@@ -122,7 +122,7 @@ fn a_wall_clock_jump_on_the_consensus_leader_does_not_end_a_lease() {
     // Drift is still measured: the same clock running 50% fast does end the lease early.
     let mut fast = s.clone();
     fast.faults.retain(|f| !matches!(f, sim::scenario::Fault::ClockJump(_)));
-    fast.faults.push(sim::scenario::Fault::Drift(sim::scenario::fault::Drift { actor: "m1".into(), at_ms: 0, ppm: 500_000 }));
+    fast.faults.push(sim::scenario::Fault::Drift(sim::scenario::fault::Drift { actor: "m1".into(), at_ms: Millis::new(0), ppm: 500_000 }));
     let run = sim::run(&fast).unwrap();
     let expired = run
         .events
@@ -184,7 +184,7 @@ fn a_paused_redis_node_expires_nothing_until_it_runs_again() {
     use sim::scenario::{fault, Fault};
     let mut s = sim::library::get("gc-pause-unfenced").unwrap();
     // A, paused from 1.5 s, holds its key (due to expire at 11.002 s) through the node's pause.
-    s.faults.push(Fault::Pause(fault::Pause { actor: "redis".into(), at_ms: 8_000, duration_ms: 6_000 }));
+    s.faults.push(Fault::Pause(fault::Pause { actor: "redis".into(), at_ms: Millis::new(8_000), duration_ms: Millis::new(6_000) }));
     let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
     let redis = actor(&run, "redis");
     let expired: Vec<Micros> =
@@ -202,11 +202,11 @@ fn a_paused_redis_node_expires_nothing_until_it_runs_again() {
 fn a_client_that_gives_up_on_its_own_judgment_is_not_said_to_learn_it_lost_the_lock() {
     use sim::scenario::{fault, Fault, Step};
     let mut renew = sim::library::get("lease-basics").unwrap();
-    renew.faults = vec![Fault::Pause(fault::Pause { actor: "redis".into(), at_ms: 3_000, duration_ms: 6_000 })];
+    renew.faults = vec![Fault::Pause(fault::Pause { actor: "redis".into(), at_ms: Millis::new(3_000), duration_ms: Millis::new(6_000) })];
     let mut deadline = sim::library::get("client-deadline").unwrap();
     for step in &mut deadline.clients[0].steps {
         if let Step::CheckDeadline { margin_ms } = step {
-            *margin_ms = 5_000;
+            *margin_ms = Millis::new(5_000);
         }
     }
     for (s, why) in [(renew, "its renewal got no reply"), (deadline, "its deadline is only")] {
@@ -328,8 +328,8 @@ fn an_etcd_client_paused_for_less_than_its_ttl_keeps_its_lease() {
     use sim::scenario::{fault, Fault, Fencing, Step};
     let mut s = sim::library::get("consensus-fenced").unwrap();
     s.resource.fencing = Fencing::None;
-    s.faults = vec![Fault::Pause(fault::Pause { actor: "client1".into(), at_ms: 3, duration_ms: 7000 })];
-    s.clients[0].steps[2] = Step::Work { ms: 5000 };
+    s.faults = vec![Fault::Pause(fault::Pause { actor: "client1".into(), at_ms: Millis::new(3), duration_ms: Millis::new(7000) })];
+    s.clients[0].steps[2] = Step::Work { ms: Millis::new(5000) };
     let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
     let client1 = run.actors.iter().position(|a| a.name == "client1").unwrap();
     let first_keepalive = run
@@ -351,7 +351,7 @@ fn an_etcd_client_paused_for_less_than_its_ttl_keeps_its_lease() {
 fn a_run_is_not_judged_before_a_stale_holder_finishes_its_update() {
     use sim::scenario::{fault, Fault};
     let mut s = sim::library::get("redlock-happy").unwrap();
-    s.faults = vec![Fault::Pause(fault::Pause { actor: "client1".into(), at_ms: 100, duration_ms: 11_000 })];
+    s.faults = vec![Fault::Pause(fault::Pause { actor: "client1".into(), at_ms: Millis::new(100), duration_ms: Millis::new(11_000) })];
     let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
     assert_eq!(run.due_us, Micros::us(12_000_000));
     assert!(
@@ -371,7 +371,7 @@ fn a_run_is_not_judged_before_a_stale_holder_finishes_its_update() {
 fn a_run_cut_short_mid_update_says_by_whom() {
     use sim::scenario::{fault, Fault};
     let mut s = sim::library::get("redlock-happy").unwrap();
-    s.faults = vec![Fault::Pause(fault::Pause { actor: "client1".into(), at_ms: 100, duration_ms: 500_000 })];
+    s.faults = vec![Fault::Pause(fault::Pause { actor: "client1".into(), at_ms: Millis::new(100), duration_ms: Millis::new(500_000) })];
     let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
     assert_eq!(run.end_us, run.due_us + sim::overrun_us(run.due_us), "seed {}", s.seed);
     assert_eq!(run.unfinished, vec![run.actor_id("client1").unwrap()]);
@@ -389,8 +389,8 @@ fn a_double_grant_is_explained_by_the_key_the_shared_node_set_first() {
     use sim::scenario::{fault, Fault};
     let mut s = sim::library::get("redlock-clock-jump").unwrap().fixed().unwrap().unwrap();
     s.faults = vec![
-        Fault::ClockJump(fault::ClockJump { actor: "C".into(), at_ms: 3218, by_ms: 6799 }),
-        Fault::Pause(fault::Pause { actor: "client1".into(), at_ms: 19, duration_ms: 3203 }),
+        Fault::ClockJump(fault::ClockJump { actor: "C".into(), at_ms: Millis::new(3218), by_ms: 6799 }),
+        Fault::Pause(fault::Pause { actor: "client1".into(), at_ms: Millis::new(19), duration_ms: Millis::new(3203) }),
     ];
     let run = sim::run(&s).unwrap_or_else(|e| panic!("seed {}: {e}", s.seed));
     let double = run.verdict.hazards.iter().find(|h| h.property == Kind::DoubleGrant).expect("a double grant");
@@ -418,7 +418,7 @@ fn elected_an_election_timeout_after_the_leader_went_silent(name: &str, old: &st
         (silent, elected)
     };
     let (silent, at) = elected(&s);
-    let timeout = Micros::ms(s.lock.election_timeout_ms);
+    let timeout = s.lock.election_timeout_ms.to_micros();
     assert_eq!(at, silent + timeout, "{name} (seed {}): {new} leads an election timeout after {old} went silent", s.seed);
     let mut quiet = s.clone();
     quiet.faults.retain(|f| !matches!(f, sim::scenario::Fault::Partition(_)));

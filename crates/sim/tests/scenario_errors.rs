@@ -1,5 +1,6 @@
 //! Bad scenarios get clear errors that name the field and the reason.
 
+use sim::time::Millis;
 use sim::Scenario;
 
 fn base() -> serde_json::Value {
@@ -88,12 +89,12 @@ fn limits_give_a_clear_error_instead_of_a_hang() {
 
     // Within the limits but needing too many events: refused, not hung.
     let mut s = Scenario::parse(sim::library::FILES[0].1).unwrap();
-    s.duration_ms = 3_600_000;
-    s.network.latency_ms = [0, 0];
+    s.duration_ms = Millis::new(3_600_000);
+    s.network.latency_ms = [Millis::new(0), Millis::new(0)];
     for c in &mut s.clients {
-        c.steps = vec![sim::scenario::Step::Acquire { retry_ms: 1, attempts: 10_000, timeout_ms: 1 }];
+        c.steps = vec![sim::scenario::Step::Acquire { retry_ms: Millis::new(1), attempts: 10_000, timeout_ms: Millis::new(1) }];
     }
-    s.clients[0].steps.push(sim::scenario::Step::Work { ms: 3_600_000 });
+    s.clients[0].steps.push(sim::scenario::Step::Work { ms: Millis::new(3_600_000) });
     let mut more = Vec::new();
     for i in 0..10 {
         let mut c = s.clients[1].clone();

@@ -50,7 +50,7 @@ fn an_unsafe_scenario_shrinks_to_one_pause() {
         other => panic!("{other:?}"),
     };
     assert!(*duration_ms < written, "shrunk from {written} ms to {duration_ms} ms");
-    assert!(*duration_ms > sc.lock.ttl_ms / 2, "a pause this short cannot outlast the lease: {duration_ms} ms");
+    assert!(duration_ms.get() > sc.lock.ttl_ms.get() / 2, "a pause this short cannot outlast the lease: {duration_ms} ms");
 }
 
 #[test]

@@ -70,7 +70,7 @@ pub fn AddFault(p: &AddFaultProps) -> Html {
     let other = names.iter().rev().find(|n| **n != actor).unwrap_or(&names[0]).clone();
     let dest = if *to == actor { other } else { pick(&to, &other) };
     let at_ms = use_context::<CursorAt>().map_or(0, |c| c.0);
-    let fault = k.new_fault(&actor, &dest, at_ms);
+    let fault = k.new_fault(&actor, &dest, sim::time::Millis::new(at_ms));
     let set = |state: &UseStateHandle<String>| {
         let state = state.clone();
         Callback::from(move |e: Event| state.set(e.target_unchecked_into::<web_sys::HtmlSelectElement>().value()))

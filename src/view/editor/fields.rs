@@ -24,7 +24,7 @@ impl Form<'_> {
     /// A field for a value of `kind`: a number with its unit, a decimal, or a select.
     pub fn of_kind(&self, field: Field, label: &str, kind: Kind, value: String) -> Html {
         match kind {
-            Kind::Ms { min } => self.number(field, label, value, "ms", Some(min as i64)),
+            Kind::Ms { min } => self.number(field, label, value, "ms", Some(min.get() as i64)),
             Kind::SignedMs => self.number(field, label, value, "ms", None),
             Kind::Ppm => self.number(field, label, value, "ppm", None),
             Kind::Count { min, .. } => self.number(field, label, value, "", Some(min as i64)),

@@ -137,7 +137,7 @@ fn pause(p: &BackdropProps, pb: &draw::layout::PauseBlock) -> Html {
         return html! { <g class={g.class.clone()}>{ inside(&g) }</g> };
     }
     let (fault, d) = (pb.fault, p.dispatch.clone());
-    let (at_ms, duration_ms) = p.scenario.faults.get(fault).and_then(Fault::block).map_or((0, 0), |b| (b.at_ms, b.duration_ms));
+    let (at_ms, duration_ms) = p.scenario.faults.get(fault).and_then(Fault::block).map_or((0, 0), |b| (b.at_ms.get(), b.duration_ms.get()));
     let on_down = {
         let drag = p.drag.clone();
         let x1 = pb.x1;

@@ -1,7 +1,7 @@
 //! The menu that opens where a lane is clicked: faults to add to that actor at that time.
 
 use sim::scenario::{fault, Fault, Scenario};
-use sim::time::{fmt, Micros};
+use sim::time::{fmt, Micros, Millis};
 use sim::trace::Role;
 use sim::Run;
 use yew::prelude::*;
@@ -38,14 +38,17 @@ pub struct MenuProps {
 pub fn lane_menu(p: &MenuProps) -> Html {
     let m = &p.menu;
     let actor = &p.run.actors[m.actor];
-    let at_ms = ms_at(m.t);
+    let at_ms = Millis::new(ms_at(m.t));
     let item = |label: String, fault: Fault| {
         let (d, close) = (p.dispatch.clone(), p.close.clone());
         html! { <button class="menu-item" onclick={Callback::from(move |_| { d.emit(Action::AddFault(fault.clone())); close.emit(()); })}>{ label }</button> }
     };
     let name = actor.name.clone();
     let mut items = vec![
-        item(format!("Pause {name} here for 5 s"), Fault::Pause(fault::Pause { actor: name.clone(), at_ms, duration_ms: 5_000 })),
+        item(
+            format!("Pause {name} here for 5 s"),
+            Fault::Pause(fault::Pause { actor: name.clone(), at_ms, duration_ms: Millis::new(5_000) }),
+        ),
         item(format!("Crash {name} here"), Fault::Crash(fault::Crash { actor: name.clone(), at_ms })),
         item(
             format!("Jump {name}'s clock forward 10 s here"),
@@ -57,13 +60,13 @@ pub fn lane_menu(p: &MenuProps) -> Html {
     }
     items.push(item(
         format!("Cut {name} off for 5 s here"),
-        Fault::Partition(fault::Partition { isolate: vec![name.clone()], from: Vec::new(), at_ms, duration_ms: 5_000 }),
+        Fault::Partition(fault::Partition { isolate: vec![name.clone()], from: Vec::new(), at_ms, duration_ms: Millis::new(5_000) }),
     ));
     // Only where a disk stall does something (not at a pair's fence devices).
     if actor.role.is_lock_server() && (<fault::DiskStall as fault::Kind>::KIND.fits)(&p.scenario) {
         items.push(item(
             format!("Stall {name}'s disk here for 3 s"),
-            Fault::DiskStall(fault::DiskStall { actor: name.clone(), at_ms, duration_ms: 3_000 }),
+            Fault::DiskStall(fault::DiskStall { actor: name.clone(), at_ms, duration_ms: Millis::new(3_000) }),
         ));
     }
     if actor.role == Role::Redis && p.scenario.lock.replica.is_some() {
@@ -76,7 +79,7 @@ pub fn lane_menu(p: &MenuProps) -> Html {
         for peer in p.run.actors.iter().enumerate().filter(|(i, a)| a.role != Role::Client && sends_to(*i)).map(|(_, a)| a) {
             items.push(item(
                 format!("Hold {name}'s next message to {} for 30 s", peer.name),
-                Fault::Delay(fault::Delay { from: name.clone(), to: peer.name.clone(), at_ms, extra_ms: 30_000, count: 1 }),
+                Fault::Delay(fault::Delay { from: name.clone(), to: peer.name.clone(), at_ms, extra_ms: Millis::new(30_000), count: 1 }),
             ));
         }
     }

@@ -137,7 +137,7 @@ pub(super) fn pauses(l: &mut Layout, run: &Run, sc: &Scenario) {
         let Some(b) = f.block() else { continue };
         let Some(a) = run.actor_id(b.actor) else { continue };
         let lane = l.lane(a).clone();
-        let (from, to) = (Micros::ms(b.at_ms), Micros::ms(b.at_ms + b.duration_ms));
+        let (from, to) = (b.at_ms.to_micros(), (b.at_ms + b.duration_ms).to_micros());
         l.pauses.push(PauseBlock {
             fault: i,
             label: b.label,

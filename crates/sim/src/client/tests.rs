@@ -4,10 +4,10 @@ use super::*;
 use crate::scenario::{TokenKind, WriteOp};
 use crate::service::redis::{RedisCmd, RedisReply};
 use crate::service::redlock::Redlock;
-use crate::time::Micros;
+use crate::time::{Micros, Millis};
 
 fn cx(local: Micros) -> Cx<'static> {
-    Cx { local, mono: local, name: "A", ttl_ms: 10_000, token: TokenKind::Counter, next_grant: 3, next_token: Some(34) }
+    Cx { local, mono: local, name: "A", ttl_ms: Millis::new(10_000), token: TokenKind::Counter, next_grant: 3, next_token: Some(34) }
 }
 
 fn steps() -> Vec<Step> {
@@ -33,7 +33,8 @@ fn a_redis_client_acquires_then_reads_with_its_token() {
     let mut c = redis_client();
     let out = c.handle(Input::Start, &cx(Micros::ZERO));
     assert_eq!(out[0], Effect::Event(EventKind::Start));
-    let Some(Payload::Redis { req, cmd: RedisCmd::Acquire { ttl_ms: 10_000, .. } }) = sent(&out).pop() else { panic!("{out:?}") };
+    const TTL: Millis = Millis::new(10_000);
+    let Some(Payload::Redis { req, cmd: RedisCmd::Acquire { ttl_ms: TTL, .. } }) = sent(&out).pop() else { panic!("{out:?}") };
     assert!(out.contains(&Effect::Timer(Micros::us(1_000_000), TimerKind::Timeout(req))), "the default acquire timeout: {out:?}");
     let reply = Payload::RedisReply { req, reply: RedisReply::Ok { token: Some(34), grant: 0, incr: true } };
     let out = c.handle(Input::Message(reply), &cx(Micros::us(2_000)));
@@ -72,7 +73,7 @@ fn work_is_a_timer_and_the_write_carries_the_read_value_and_token() {
         out,
         vec![
             Effect::Event(EventKind::ReadDone { value: 41, version: 7 }),
-            Effect::Event(EventKind::Work { ms: 100 }),
+            Effect::Event(EventKind::Work { ms: Millis::new(100) }),
             Effect::Timer(Micros::us(100_000), TimerKind::WorkDone)
         ]
     );
@@ -107,7 +108,7 @@ fn a_rejected_write_ends_the_program() {
 
 #[test]
 fn a_redlock_round_that_wins_a_majority_is_a_grant_the_client_decides() {
-    let proto = Protocol::Redlock(Redlock::new(3, 50, true, 0.01, Default::default()));
+    let proto = Protocol::Redlock(Redlock::new(3, Millis::new(50), true, 0.01, Default::default()));
     let mut c = Client::new(steps(), Rng::stream(1, "client:A"), proto);
     let out = c.handle(Input::Start, &cx(Micros::ZERO));
     let reqs: Vec<u64> = sent(&out)

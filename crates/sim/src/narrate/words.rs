@@ -1,7 +1,7 @@
 //! The common narration's longer words, made from an event's data when it is shown.
 
 use crate::scenario::{Fault, Scenario};
-use crate::time::{fmt, from_ms, Micros};
+use crate::time::{fmt, Micros, Millis};
 use crate::trace::{Awaited, Loss, Role, Stall, Votes, Why, WriteOutcome};
 
 /// A failover's events: the replica promoted, and (with Sentinel) the old primary demoted.
@@ -74,7 +74,7 @@ pub fn outcome(o: WriteOutcome) -> &'static str {
 }
 
 /// A Redlock round's tally: `us` is the time it took, the drift allowance and the validity.
-pub fn tally(ttl_ms: u64, me: &str, votes: Votes, nodes: usize, us: [Micros; 3], ok: bool, extend: bool) -> String {
+pub fn tally(ttl_ms: Millis, me: &str, votes: Votes, nodes: usize, us: [Micros; 3], ok: bool, extend: bool) -> String {
     let [elapsed_us, drift_us, validity_us] = us;
     let names: Vec<String> = votes.iter().map(crate::scenario::redlock::node_name).collect();
     let who = if names.is_empty() { String::new() } else { format!(" ({})", names.join(", ")) };
@@ -156,9 +156,7 @@ pub fn disk_stalled(me: &str, until_us: Micros, stall: Stall) -> String {
 pub fn isolated(sc: &Scenario, me: &str, until_us: Micros) -> String {
     let until = fmt(until_us);
     let partition = sc.faults.iter().find_map(|f| match f {
-        Fault::Partition(p) if p.isolate.first().is_some_and(|a| a == me) && from_ms((p.at_ms + p.duration_ms) as i64) == until_us => {
-            Some(p)
-        }
+        Fault::Partition(p) if p.isolate.first().is_some_and(|a| a == me) && (p.at_ms + p.duration_ms).to_micros() == until_us => Some(p),
         _ => None,
     });
     let (who, from) = match partition {

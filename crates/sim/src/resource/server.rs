@@ -125,13 +125,14 @@ mod tests {
     use super::*;
     use crate::actor::testing::{events, records, sends, FakeEnv};
     use crate::scenario::{Fencing, Resource, ResourceKind};
+    use crate::time::Millis;
 
     const A: ActorId = 0;
     const B: ActorId = 1;
     const R: ActorId = 2;
 
     fn server(fencing: Fencing) -> Server {
-        let cfg = Resource { kind: ResourceKind::Store, fencing, idempotency: false, check_write_gap_ms: 10 };
+        let cfg = Resource { kind: ResourceKind::Store, fencing, idempotency: false, check_write_gap_ms: Millis::new(10) };
         Server { id: R, store: Store::new(cfg), gap: Micros::us(10_000) }
     }
 

@@ -17,6 +17,7 @@ use super::fault_kinds::FaultKind;
 use super::{Scenario, ScenarioError};
 use crate::from_value::{FromValue, Path, Read};
 use crate::json::Value;
+use crate::time::Millis;
 use crate::to_value::ToValue;
 
 mod de;
@@ -84,11 +85,11 @@ pub trait Kind {
     /// The faults a search adds at `slot`, each schedule as one list.
     fn offer(_slot: &Slot, _t: &Tries, _out: &mut Vec<Vec<Fault>>) {}
     /// Its size for a search to resize it: a length, a held message's extra time, a jump.
-    fn size(&self) -> Option<u64> {
+    fn size(&self) -> Option<Millis> {
         None
     }
     /// Sets the size [`Kind::size`] gave (a clock jump keeps its direction).
-    fn resize(&mut self, _n: u64) {}
+    fn resize(&mut self, _n: Millis) {}
     /// Its size as a shrinker makes it smaller: a length, how far a clock jumps or drifts.
     fn shrink_size(&self) -> Option<i64> {
         None
@@ -105,7 +106,7 @@ pub trait Kind {
         None
     }
     /// The block's start and length, to drag it.
-    fn block_mut(&mut self) -> Option<(&mut u64, &mut u64)> {
+    fn block_mut(&mut self) -> Option<(&mut Millis, &mut Millis)> {
         None
     }
 }
@@ -145,7 +146,7 @@ impl Check<'_> {
     }
 
     /// That a length is at most a run's longest.
-    pub fn length(&self, field: &str, ms: u64) -> Result<(), ScenarioError> {
+    pub fn length(&self, field: &str, ms: Millis) -> Result<(), ScenarioError> {
         use super::limits::DURATION_MS;
         if ms > DURATION_MS {
             return self.err(field, format!("must be at most {DURATION_MS}"));
@@ -203,11 +204,11 @@ macro_rules! kinds {
 
         impl Fault {
             /// When the fault happens.
-            pub fn at_ms(&self) -> u64 {
+            pub fn at_ms(&self) -> Millis {
                 match self { $(Fault::$variant(k) => k.at_ms,)* }
             }
             /// When the fault happens, to change it.
-            pub fn at_ms_mut(&mut self) -> &mut u64 {
+            pub fn at_ms_mut(&mut self) -> &mut Millis {
                 match self { $(Fault::$variant(k) => &mut k.at_ms,)* }
             }
             /// The kind of fault it is.
@@ -246,11 +247,11 @@ macro_rules! kinds {
                 match self { $(Fault::$variant(k) => k.family(),)* }
             }
             /// Its size for a search (see [`Kind::size`]).
-            pub fn size(&self) -> Option<u64> {
+            pub fn size(&self) -> Option<Millis> {
                 match self { $(Fault::$variant(k) => k.size(),)* }
             }
             /// The fault with size `n`; one without a size as it is.
-            pub fn resized(&self, n: u64) -> Fault {
+            pub fn resized(&self, n: Millis) -> Fault {
                 let mut g = self.clone();
                 match &mut g { $(Fault::$variant(k) => k.resize(n),)* }
                 g
@@ -274,7 +275,7 @@ macro_rules! kinds {
                 match self { $(Fault::$variant(k) => k.block(),)* }
             }
             /// The start and length of its block, to drag it.
-            pub fn block_mut(&mut self) -> Option<(&mut u64, &mut u64)> {
+            pub fn block_mut(&mut self) -> Option<(&mut Millis, &mut Millis)> {
                 match self { $(Fault::$variant(k) => k.block_mut(),)* }
             }
         }
@@ -330,14 +331,9 @@ pub fn offer(slot: &Slot, t: &Tries, out: &mut Vec<Vec<Fault>>) {
     Failover::offer(slot, t, out);
 }
 
-/// Milliseconds as microseconds.
-fn us(ms: u64) -> crate::time::Micros {
-    crate::time::from_ms(ms as i64)
-}
-
 /// A time in milliseconds in words: `1.5 s`.
-fn t(ms: u64) -> String {
-    crate::time::fmt(crate::time::Micros::ms(ms))
+fn t(ms: Millis) -> String {
+    crate::time::fmt(ms.to_micros())
 }
 
 /// "next message" or "next 3 messages".

@@ -71,9 +71,9 @@ pub fn kind_of(f: &Fault) -> &'static FaultKind {
 impl FaultKind {
     /// A new fault of this kind at `at_ms`, striking `who` (for a link, the messages from `who`
     /// to `to`), with its fields' starting values.
-    pub fn new_fault(&self, who: &str, to: &str, at_ms: u64) -> Result<Fault, String> {
+    pub fn new_fault(&self, who: &str, to: &str, at_ms: crate::time::Millis) -> Result<Fault, String> {
         use crate::json::Value;
-        let mut body = vec![("at_ms".to_string(), Value::from(at_ms as i64))];
+        let mut body = vec![("at_ms".to_string(), Value::from(at_ms.get() as i64))];
         match self.target {
             Target::Actor | Target::Server => body.push(("actor".into(), Value::String(who.into()))),
             Target::Isolate => body.push(("isolate".into(), Value::Array(vec![Value::String(who.into())]))),

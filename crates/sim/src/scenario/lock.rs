@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::settings::{self, Setting};
 use super::{Scenario, ScenarioError};
 use crate::from_value::fields;
+use crate::time::Millis;
 
 /// What the scenario's layer knows of a lock service, declared once in its file under
 /// `scenario/lock/` (`<module>::DECLARATION`): its labels, its lanes' names, its settings and
@@ -105,7 +106,7 @@ fn replicated(sc: &Scenario, what: &str, members: &str, token: &str) -> Result<(
     if l.replica.is_some() {
         return Err(ScenarioError::at("lock.replica", format!("{what} replicates by itself; remove lock.replica")));
     }
-    if l.election_timeout_ms == 0 || l.election_timeout_ms > max {
+    if l.election_timeout_ms == Millis::ZERO || l.election_timeout_ms > max {
         return Err(ScenarioError::at("lock.election_timeout_ms", format!("must be between 1 and {max}")));
     }
     if sc.token.source == TokenKind::RandomOwner {
@@ -196,7 +197,7 @@ lock_service! {
     kind: LockKind;
     /// The lease time given to `SET ... PX`.
     #[serde(default = "default_ttl")]
-    ttl_ms: u64 = default_ttl();
+    ttl_ms: Millis = default_ttl();
     #[serde(default = "default_release")]
     release: ReleaseStyle = default_release();
     #[serde(default = "default_renew")]
@@ -211,7 +212,7 @@ lock_service! {
     nodes: u8 = default_nodes(), unless is_default_nodes;
     /// Redlock: how long the client waits for one node before counting it as failed.
     #[serde(default = "default_node_timeout", skip_serializing_if = "is_default_node_timeout")]
-    node_timeout_ms: u64 = default_node_timeout(), unless is_default_node_timeout;
+    node_timeout_ms: Millis = default_node_timeout(), unless is_default_node_timeout;
     /// Redlock: send the SETs to all nodes at once (as node-redlock and redsync do) rather than
     /// one after another (as the Redis docs and redlock-rb do).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -221,7 +222,7 @@ lock_service! {
     clock_drift_factor: f64 = default_drift_factor(), unless is_default_drift_factor;
     /// Consensus: how long a failed leader goes unreplaced (etcd's default is 1000 ms).
     #[serde(default = "default_election", skip_serializing_if = "is_default_election")]
-    election_timeout_ms: u64 = default_election(), unless is_default_election;
+    election_timeout_ms: Millis = default_election(), unless is_default_election;
     /// Consensus: after waiting for its predecessor, check that the waiter's own key (its
     /// session) still exists before saying it holds the lock. `false` reproduces the etcd bug
     /// found by Jepsen (etcd-io/etcd#11456).
@@ -232,15 +233,15 @@ lock_service! {
     /// for this long. Neither etcd nor ZooKeeper has one; 0, the default, is their behaviour. At
     /// most 60,000 (Chubby's bound, one minute).
     #[serde(default, skip_serializing_if = "is_zero")]
-    lock_delay_ms: u64 = 0, unless is_zero;
+    lock_delay_ms: Millis = Millis::ZERO, unless is_zero;
     /// Kubernetes: how long a leader keeps trying to renew before it stops leading (client-go's
     /// RenewDeadline; core clients use 10 s).
     #[serde(default = "default_renew_deadline", skip_serializing_if = "is_default_renew_deadline")]
-    renew_deadline_ms: u64 = default_renew_deadline(), unless is_default_renew_deadline;
+    renew_deadline_ms: Millis = default_renew_deadline(), unless is_default_renew_deadline;
     /// Kubernetes: how long a candidate or leader waits between tries (client-go's RetryPeriod;
     /// core clients use 2 s).
     #[serde(default = "default_retry_period", skip_serializing_if = "is_default_retry_period")]
-    retry_period_ms: u64 = default_retry_period(), unless is_default_retry_period;
+    retry_period_ms: Millis = default_retry_period(), unless is_default_retry_period;
     /// Redis: the client is Redisson's, whose lock watchdog renews the lock in the background
     /// while its program works (a lock taken without a leaseTime): `ttl_ms` is then its
     /// `lockWatchdogTimeout`, renewed every third of it (SEMANTICS §2.5).
@@ -255,11 +256,11 @@ lock_service! {
     /// Pacemaker pair: how often a node sends its peer a heartbeat (Heartbeat's `keepalive`);
     /// `ttl_ms` is its `deadtime`.
     #[serde(default = "pacemaker::keepalive", skip_serializing_if = "pacemaker::is_keepalive")]
-    keepalive_ms: u64 = pacemaker::keepalive(), unless pacemaker::is_keepalive;
+    keepalive_ms: Millis = pacemaker::keepalive(), unless pacemaker::is_keepalive;
     /// Pacemaker pair: how long a node waits for its fencing request's answer before asking
     /// again (Pacemaker's `stonith-timeout`, 60 s by default).
     #[serde(default = "pacemaker::stonith_timeout", skip_serializing_if = "pacemaker::is_stonith_timeout")]
-    stonith_timeout_ms: u64 = pacemaker::stonith_timeout(), unless pacemaker::is_stonith_timeout;
+    stonith_timeout_ms: Millis = pacemaker::stonith_timeout(), unless pacemaker::is_stonith_timeout;
     /// Pacemaker pair: a node that declares its peer dead takes over only once the peer's fence
     /// device has confirmed the power cut (Pacemaker with `stonith-enabled`, DRBD's `fencing
     /// resource-and-stonith`); `false` takes over at the deadtime, as GitHub's pairs did (2012).
@@ -267,30 +268,30 @@ lock_service! {
     fence_first: bool = false, unless std::ops::Not::not;
 }
 
-fn default_renew_deadline() -> u64 {
-    10_000
+fn default_renew_deadline() -> Millis {
+    Millis::new(10_000)
 }
-fn is_default_renew_deadline(n: &u64) -> bool {
-    *n == 10_000
+fn is_default_renew_deadline(n: &Millis) -> bool {
+    *n == default_renew_deadline()
 }
-fn default_retry_period() -> u64 {
-    2_000
+fn default_retry_period() -> Millis {
+    Millis::new(2_000)
 }
-fn is_default_retry_period(n: &u64) -> bool {
-    *n == 2_000
+fn is_default_retry_period(n: &Millis) -> bool {
+    *n == default_retry_period()
 }
 
-fn default_election() -> u64 {
-    1000
+fn default_election() -> Millis {
+    Millis::new(1000)
 }
-fn is_default_election(n: &u64) -> bool {
-    *n == 1000
+fn is_default_election(n: &Millis) -> bool {
+    *n == default_election()
 }
-fn is_zero(n: &u64) -> bool {
-    *n == 0
+fn is_zero(n: &Millis) -> bool {
+    *n == Millis::ZERO
 }
 /// Chubby's bound on a lock-delay: one minute (Burrows, OSDI '06, §2.4).
-pub const LOCK_DELAY_MS_MAX: u64 = 60_000;
+pub const LOCK_DELAY_MS_MAX: Millis = Millis::new(60_000);
 fn yes() -> bool {
     true
 }
@@ -304,11 +305,11 @@ fn default_nodes() -> u8 {
 fn is_default_nodes(n: &u8) -> bool {
     *n == 5
 }
-fn default_node_timeout() -> u64 {
-    50
+fn default_node_timeout() -> Millis {
+    Millis::new(50)
 }
-fn is_default_node_timeout(n: &u64) -> bool {
-    *n == 50
+fn is_default_node_timeout(n: &Millis) -> bool {
+    *n == default_node_timeout()
 }
 fn default_drift_factor() -> f64 {
     0.01
@@ -317,8 +318,8 @@ fn is_default_drift_factor(f: &f64) -> bool {
     *f == 0.01
 }
 
-fn default_ttl() -> u64 {
-    10_000
+fn default_ttl() -> Millis {
+    Millis::new(10_000)
 }
 fn default_release() -> ReleaseStyle {
     ReleaseStyle::CompareAndDelete
@@ -335,7 +336,7 @@ fn default_persistence() -> Persistence {
 #[serde(deny_unknown_fields)]
 pub struct Replica {
     /// How long the primary's writes wait before they are shipped to the replica.
-    pub lag_ms: u64,
+    pub lag_ms: Millis,
 }
 
 /// What the clients present to the resource as a token.

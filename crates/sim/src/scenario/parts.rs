@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::time::Millis;
+
 /// What kind of thing the resource is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -38,16 +40,16 @@ pub struct Resource {
     pub idempotency: bool,
     /// With `check-then-write`: the time between the check and the write.
     #[serde(default = "default_gap")]
-    pub check_write_gap_ms: u64,
+    pub check_write_gap_ms: Millis,
 }
 
-pub(super) fn default_gap() -> u64 {
-    200
+pub(super) fn default_gap() -> Millis {
+    Millis::new(200)
 }
 
 impl Default for Resource {
     fn default() -> Self {
-        Resource { kind: ResourceKind::Store, fencing: Fencing::None, idempotency: false, check_write_gap_ms: 200 }
+        Resource { kind: ResourceKind::Store, fencing: Fencing::None, idempotency: false, check_write_gap_ms: default_gap() }
     }
 }
 
@@ -56,14 +58,14 @@ impl Default for Resource {
 #[serde(deny_unknown_fields)]
 pub struct Network {
     /// `[min, max]` one-way latency of every link.
-    pub latency_ms: [u64; 2],
+    pub latency_ms: [Millis; 2],
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub links: Vec<Link>,
 }
 
 impl Default for Network {
     fn default() -> Self {
-        Network { latency_ms: [1, 3], links: Vec::new() }
+        Network { latency_ms: [Millis::new(1), Millis::new(3)], links: Vec::new() }
     }
 }
 
@@ -73,7 +75,7 @@ impl Default for Network {
 pub struct Link {
     pub from: String,
     pub to: String,
-    pub latency_ms: [u64; 2],
+    pub latency_ms: [Millis; 2],
 }
 
 /// An actor's clock.
@@ -93,7 +95,7 @@ pub struct Client {
     pub name: String,
     /// True time at which the program starts.
     #[serde(default)]
-    pub start_ms: u64,
+    pub start_ms: Millis,
     pub steps: Vec<Step>,
 }
 
@@ -137,13 +139,13 @@ pub enum Step {
     Acquire {
         /// Wait between attempts.
         #[serde(default = "default_retry")]
-        retry_ms: u64,
+        retry_ms: Millis,
         /// Give up after this many attempts.
         #[serde(default = "default_attempts")]
         attempts: u32,
         /// Treat a missing reply as a failed attempt after this long.
         #[serde(default = "default_timeout")]
-        timeout_ms: u64,
+        timeout_ms: Millis,
     },
     /// Read the resource's value. With `activate`, present the token so that the resource
     /// advances its generation before any work starts.
@@ -152,7 +154,7 @@ pub enum Step {
         activate: bool,
     },
     /// Compute for a while (true time).
-    Work { ms: u64 },
+    Work { ms: Millis },
     /// Send a write to the resource.
     Write {
         #[serde(default)]
@@ -162,7 +164,7 @@ pub enum Step {
         request: Option<String>,
         /// Resend the same request if no reply comes within this long.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        timeout_ms: Option<u64>,
+        timeout_ms: Option<Millis>,
         /// How many times to resend after a timeout.
         #[serde(default)]
         retries: u32,
@@ -186,16 +188,16 @@ pub enum Step {
     /// Give up unless the lease has more than `margin_ms` left on the client's own clock.
     CheckDeadline {
         #[serde(default)]
-        margin_ms: u64,
+        margin_ms: Millis,
     },
 }
 
-pub(super) fn default_retry() -> u64 {
-    500
+pub(super) fn default_retry() -> Millis {
+    Millis::new(500)
 }
 pub(super) fn default_attempts() -> u32 {
     100
 }
-pub(super) fn default_timeout() -> u64 {
-    1_000
+pub(super) fn default_timeout() -> Millis {
+    Millis::new(1_000)
 }

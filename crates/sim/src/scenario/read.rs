@@ -6,6 +6,7 @@ use crate::json::Value;
 use super::teach::{Challenge, Choice, Fact, Question};
 use super::*;
 use crate::from_value::{fields, struct_variant, unit_enums, FromValue, Path, Read};
+use crate::time::Millis;
 use crate::verdict::{Kind, Safety};
 
 impl FromValue for Scenario {
@@ -86,7 +87,7 @@ impl FromValue for ClockSpec {
 
 impl FromValue for Client {
     fn read(v: &Value, at: &Path) -> Read<Self> {
-        fields!(v, at, "struct Client", Client { name, start_ms = 0, steps })
+        fields!(v, at, "struct Client", Client { name, start_ms = Millis::ZERO, steps })
     }
 }
 
@@ -106,7 +107,7 @@ impl FromValue for Step {
             }),
             4 => fields!(v, at, "struct variant Step::Renew", Step::Renew { on_timeout = OnTimeout::GiveUp }),
             5 => fields!(v, at, "struct variant Step::Release", Step::Release {}),
-            _ => fields!(v, at, "struct variant Step::CheckDeadline", Step::CheckDeadline { margin_ms = 0 }),
+            _ => fields!(v, at, "struct variant Step::CheckDeadline", Step::CheckDeadline { margin_ms = Millis::ZERO }),
         }
     }
 }

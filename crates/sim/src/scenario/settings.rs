@@ -14,7 +14,7 @@ use super::{LockKind, Scenario};
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Kind {
     /// A whole number of milliseconds, at least `min`.
-    Ms { min: u64 },
+    Ms { min: crate::time::Millis },
     /// A whole number of milliseconds that may be negative (a clock stepped back).
     SignedMs,
     /// Parts per million of a clock's rate, either way.

@@ -2,6 +2,7 @@
 //! that no scenario can make the engine hang.
 
 use crate::flat::Set;
+use crate::time::Millis;
 
 mod lock;
 
@@ -72,7 +73,7 @@ impl Scenario {
         if self.seed > SEED {
             return err("seed".into(), format!("must be at most {SEED} (2^53 - 1)"));
         }
-        if self.duration_ms == 0 || self.duration_ms > DURATION_MS {
+        if self.duration_ms == Millis::ZERO || self.duration_ms > DURATION_MS {
             return err("duration_ms".into(), format!("must be between 1 and {DURATION_MS} (one hour)"));
         }
         Ok(())
@@ -125,10 +126,10 @@ impl Scenario {
         let err = |p: String, m: String| Err(ScenarioError::at(p, m));
         let names = self.actor_names();
         let actor = |p: String, a: &str| self.check_actor(&names, p, a);
-        let range = |p: String, r: [u64; 2]| -> Result<(), ScenarioError> {
+        let range = |p: String, r: [Millis; 2]| -> Result<(), ScenarioError> {
             if r[0] > r[1] {
                 Err(ScenarioError::at(p, format!("the minimum {} is above the maximum {}", r[0], r[1])))
-            } else if r[1] > 600_000 {
+            } else if r[1].get() > 600_000 {
                 Err(ScenarioError::at(p, "latencies above 600000 ms (ten minutes) are not supported; use a delay fault"))
             } else {
                 Ok(())
@@ -185,13 +186,13 @@ impl Scenario {
                 if no_lock {
                     return e("acquire", "there is no lock service (lock.kind is none)".into());
                 }
-                if *retry_ms == 0 || *retry_ms > max {
+                if *retry_ms == Millis::ZERO || *retry_ms > max {
                     return e("acquire.retry_ms", format!("must be between 1 and {max}"));
                 }
                 if *attempts == 0 || *attempts > limits::ATTEMPTS {
                     return e("acquire.attempts", format!("must be between 1 and {}", limits::ATTEMPTS));
                 }
-                if *timeout_ms == 0 || *timeout_ms > max {
+                if *timeout_ms == Millis::ZERO || *timeout_ms > max {
                     return e("acquire.timeout_ms", format!("must be between 1 and {max}"));
                 }
             }
@@ -203,7 +204,7 @@ impl Scenario {
                     }
                 }
                 if let Some(t) = timeout_ms {
-                    if *t == 0 || *t > max {
+                    if *t == Millis::ZERO || *t > max {
                         return e("write.timeout_ms", format!("must be between 1 and {max}"));
                     }
                 }

@@ -227,9 +227,10 @@ impl Coverage {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::time::Millis;
 
     fn pause(actor: &str, at_ms: u64, duration_ms: u64) -> Fault {
-        Fault::Pause(fault::Pause { actor: actor.into(), at_ms, duration_ms })
+        Fault::Pause(fault::Pause { actor: actor.into(), at_ms: Millis::new(at_ms), duration_ms: Millis::new(duration_ms) })
     }
 
     #[test]

@@ -11,6 +11,7 @@ use std::collections::VecDeque;
 use crate::scenario::fault;
 use crate::scenario::fault::{Crash, Restart};
 use crate::scenario::Fault;
+use crate::time::Millis;
 
 /// One shrinking step in progress.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,7 +32,7 @@ pub struct Shrinker {
     plans: VecDeque<Plan>,
     /// This round of plans made the schedule smaller: another round follows.
     changed: bool,
-    end_ms: u64,
+    end_ms: Millis,
 }
 
 /// `faults` without fault `i`, and without the restart that follows it if it is a crash.
@@ -48,7 +49,7 @@ fn without(faults: &[Fault], i: usize) -> Vec<Fault> {
 
 impl Shrinker {
     /// Starts from an unsafe schedule; `end_ms` is the run's end (starts move no later).
-    pub fn new(best: Vec<Fault>, end_ms: u64) -> Shrinker {
+    pub fn new(best: Vec<Fault>, end_ms: Millis) -> Shrinker {
         let mut s = Shrinker { best, plans: VecDeque::new(), changed: false, end_ms };
         s.round();
         s
@@ -57,12 +58,12 @@ impl Shrinker {
     /// The plans of one round: removals (last fault first), then sizes, then starts.
     fn round(&mut self) {
         let n = self.best.len();
-        let last = self.end_ms.saturating_sub(1) as i64;
+        let last = self.end_ms.get().saturating_sub(1) as i64;
         self.plans = (0..n).rev().map(Plan::Remove).collect();
         self.plans.extend((0..n).filter_map(|i| self.best[i].shrink_size().map(|hi| Plan::Size { i, lo: 1, hi })));
         // Not a restart (it follows its crash) nor a drop (a scenario's setting of the scene).
         let later = (0..n).filter(|&i| self.best[i].moves_later());
-        let later: Vec<Plan> = later.map(|i| Plan::Later { i, lo: self.best[i].at_ms() as i64, hi: self.latest(i, last) }).collect();
+        let later: Vec<Plan> = later.map(|i| Plan::Later { i, lo: self.best[i].at_ms().get() as i64, hi: self.latest(i, last) }).collect();
         self.plans.extend(later);
         self.changed = false;
     }
@@ -71,7 +72,7 @@ impl Shrinker {
     fn latest(&self, i: usize, last: i64) -> i64 {
         let Fault::Crash(Crash { actor, at_ms }) = &self.best[i] else { return last };
         let restart = self.best.iter().filter_map(|f| match f {
-            Fault::Restart(Restart { actor: a, at_ms: t }) if a == actor && t > at_ms => Some(*t as i64 - 1),
+            Fault::Restart(Restart { actor: a, at_ms: t }) if a == actor && t > at_ms => Some(t.get() as i64 - 1),
             _ => None,
         });
         restart.min().unwrap_or(last)
@@ -96,7 +97,7 @@ impl Shrinker {
                 }
                 Plan::Later { i, lo, hi } if lo < hi => {
                     let mut c = self.best.clone();
-                    *c[i].at_ms_mut() = (lo + (hi - lo + 1) / 2) as u64;
+                    *c[i].at_ms_mut() = Millis::new((lo + (hi - lo + 1) / 2) as u64);
                     return Some(c);
                 }
                 _ => {
@@ -129,7 +130,7 @@ impl Shrinker {
                 }
             }
             Plan::Later { i, lo, hi } => {
-                let v = tried[*i].at_ms() as i64;
+                let v = tried[*i].at_ms().get() as i64;
                 if unsafe_ {
                     *lo = v;
                 } else {
@@ -150,7 +151,7 @@ mod tests {
 
     /// Drives a shrinker with a judge, to the end.
     fn shrink(faults: Vec<Fault>, end_ms: u64, is_unsafe: impl Fn(&[Fault]) -> bool) -> (Vec<Fault>, usize) {
-        let mut s = Shrinker::new(faults, end_ms);
+        let mut s = Shrinker::new(faults, Millis::new(end_ms));
         let mut runs = 0;
         while let Some(c) = s.propose() {
             runs += 1;
@@ -161,39 +162,39 @@ mod tests {
     }
 
     fn pause(actor: &str, at_ms: u64, duration_ms: u64) -> Fault {
-        Fault::Pause(fault::Pause { actor: actor.into(), at_ms, duration_ms })
+        Fault::Pause(fault::Pause { actor: actor.into(), at_ms: Millis::new(at_ms), duration_ms: Millis::new(duration_ms) })
     }
 
     #[test]
     fn a_pause_shrinks_to_the_shortest_and_latest_that_still_harms() {
         // Harm when the pause covers 100..=150 ms and lasts at least 70 ms.
         let harms = |f: &[Fault]| {
-            f.iter().any(|f| matches!(f, Fault::Pause(fault::Pause { at_ms, duration_ms, .. }) if *at_ms <= 100 && at_ms + duration_ms >= 150 && *duration_ms >= 70))
+            f.iter().any(|f| matches!(f, Fault::Pause(fault::Pause { at_ms, duration_ms, .. }) if *at_ms <= Millis::new(100) && *at_ms + *duration_ms >= Millis::new(150) && *duration_ms >= Millis::new(70)))
         };
         let (best, runs) = shrink(vec![pause("B", 0, 5000), pause("A", 10, 900)], 10_000, harms);
         assert_eq!(best.len(), 1, "{best:?}");
         assert!(harms(&best));
         let Fault::Pause(fault::Pause { at_ms, duration_ms, .. }) = best[0] else { unreachable!() };
-        assert_eq!((at_ms, duration_ms), (100, 70), "as late as harm allows, and as short");
+        assert_eq!((at_ms.get(), duration_ms.get()), (100, 70), "as late as harm allows, and as short");
         assert!(runs < 120, "{runs} runs");
     }
 
     #[test]
     fn a_crash_goes_with_its_restart_and_a_backward_jump_stays_backward() {
         let faults = vec![
-            Fault::Crash(fault::Crash { actor: "redis".into(), at_ms: 10 }),
-            Fault::Restart(fault::Restart { actor: "redis".into(), at_ms: 20 }),
-            Fault::ClockJump(fault::ClockJump { actor: "redis".into(), at_ms: 5, by_ms: -800 }),
+            Fault::Crash(fault::Crash { actor: "redis".into(), at_ms: Millis::new(10) }),
+            Fault::Restart(fault::Restart { actor: "redis".into(), at_ms: Millis::new(20) }),
+            Fault::ClockJump(fault::ClockJump { actor: "redis".into(), at_ms: Millis::new(5), by_ms: -800 }),
         ];
         let harms = |f: &[Fault]| f.iter().any(|f| matches!(f, Fault::ClockJump(fault::ClockJump { by_ms, .. }) if *by_ms <= -300));
         let (best, _) = shrink(faults, 1000, harms);
-        assert_eq!(best, vec![Fault::ClockJump(fault::ClockJump { actor: "redis".into(), at_ms: 999, by_ms: -300 })]);
+        assert_eq!(best, vec![Fault::ClockJump(fault::ClockJump { actor: "redis".into(), at_ms: Millis::new(999), by_ms: -300 })]);
         assert_eq!(
             without(
                 &[
-                    Fault::Crash(fault::Crash { actor: "r".into(), at_ms: 1 }),
+                    Fault::Crash(fault::Crash { actor: "r".into(), at_ms: Millis::new(1) }),
                     pause("A", 2, 3),
-                    Fault::Restart(fault::Restart { actor: "r".into(), at_ms: 4 })
+                    Fault::Restart(fault::Restart { actor: "r".into(), at_ms: Millis::new(4) })
                 ],
                 0
             ),
@@ -208,10 +209,10 @@ mod tests {
         for seed in 0..200u64 {
             let start = vec![
                 pause("A", 100, 9000),
-                Fault::ClockJump(fault::ClockJump { actor: "r".into(), at_ms: 50, by_ms: -700 }),
+                Fault::ClockJump(fault::ClockJump { actor: "r".into(), at_ms: Millis::new(50), by_ms: -700 }),
                 pause("B", 7, 300),
             ];
-            let mut s = Shrinker::new(start.clone(), 20_000);
+            let mut s = Shrinker::new(start.clone(), Millis::new(20_000));
             let mut unsafe_seen = vec![start];
             let mut runs = 0;
             while let Some(c) = s.propose() {

@@ -6,7 +6,7 @@
 
 use crate::scenario::fault::{self, Slot, Tries};
 use crate::scenario::{Fault, Scenario};
-use crate::time::{Micros, MS};
+use crate::time::{Micros, Millis, MS};
 use crate::trace::{ActorId, Role, Run};
 
 /// The most start instants tried per actor; beyond it they are spread evenly over the run.
@@ -29,8 +29,8 @@ pub struct Candidate {
 }
 
 /// Milliseconds just after a true time.
-fn just_after(t: Micros) -> u64 {
-    (t.max(Micros::ZERO) / MS) as u64 + 1
+fn just_after(t: Micros) -> Millis {
+    Millis::new((t.max(Micros::ZERO) / MS) as u64 + 1)
 }
 
 /// At most `n` of `xs`, spread evenly (all of them when there are few).
@@ -43,11 +43,12 @@ fn spread<T: Copy>(xs: &[T], n: usize) -> Vec<T> {
 
 /// The instants that matter for an actor: just after each of its events, and halfway between
 /// consecutive ones, before the run's end.
-fn instants(times: impl Iterator<Item = Micros>, end_ms: u64) -> Vec<u64> {
-    let after: crate::flat::Set<u64> = times.map(just_after).filter(|&t| t < end_ms).collect();
-    let after: Vec<u64> = after.into_iter().collect();
+fn instants(times: impl Iterator<Item = Micros>, end_ms: Millis) -> Vec<Millis> {
+    let after: crate::flat::Set<Millis> = times.map(just_after).filter(|&t| t < end_ms).collect();
+    let after: Vec<Millis> = after.into_iter().collect();
     let mut all = after.clone();
-    all.extend(after.windows(2).filter(|w| w[1] - w[0] >= 4).map(|w| (w[0] + w[1]) / 2));
+    let ends = |w: &[Millis]| (w[0].get(), w[1].get());
+    all.extend(after.windows(2).map(ends).filter(|(a, b)| b - a >= 4).map(|(a, b)| Millis::new((a + b) / 2)));
     crate::sort::by(&mut all, Ord::cmp);
     all.dedup();
     spread(&all, INSTANTS)
@@ -75,9 +76,13 @@ pub fn space(sc: &Scenario, run: &Run) -> Vec<Candidate> {
         // Each message it sends to a lock server or the resource.
         let dests = servers.iter().copied().chain((0..run.actors.len()).filter(|&a| run.actors[a].role == Role::Resource));
         for to in dests {
-            let sent =
-                run.intervals.messages.iter().filter(|m| m.from == c && m.to == to).map(|m| (m.sent_us.max(Micros::ZERO) / MS) as u64);
-            let sent: Vec<u64> = sent.filter(|&t| t < end).collect::<crate::flat::Set<_>>().into_iter().collect();
+            let sent = run
+                .intervals
+                .messages
+                .iter()
+                .filter(|m| m.from == c && m.to == to)
+                .map(|m| Millis::new((m.sent_us.max(Micros::ZERO) / MS) as u64));
+            let sent: Vec<Millis> = sent.filter(|&t| t < end).collect::<crate::flat::Set<_>>().into_iter().collect();
             for at_ms in spread(&sent, MESSAGES) {
                 add(Slot::Message { from: name, to: run.name(to), at_ms });
             }
@@ -113,8 +118,9 @@ pub fn space(sc: &Scenario, run: &Run) -> Vec<Candidate> {
             }
         }
         if let Some(size) = f.size() {
-            let mut sizes: Vec<u64> = lengths.to_vec();
-            sizes.extend([size / 10, size / 4, size / 2, 2 * size].map(|l| l.max(1)));
+            let mut sizes: Vec<Millis> = lengths.to_vec();
+            let n = size.get();
+            sizes.extend([n / 10, n / 4, n / 2, 2 * n].map(|l| Millis::new(l.max(1))));
             crate::sort::by(&mut sizes, Ord::cmp);
             sizes.dedup();
             for n in sizes.into_iter().filter(|&n| n != size) {

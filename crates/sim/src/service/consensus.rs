@@ -23,7 +23,7 @@ use crate::actor::{Effect, Env, Gate, Out, Record, ServerFault};
 use crate::msg::{Dest, Payload};
 use crate::service::LockServer;
 use crate::quorum::{self, Change};
-use crate::time::{from_ms, Micros};
+use crate::time::{Micros, Millis};
 use crate::trace::{ActorId, EventKind, Proposal, QuorumEvent};
 use crate::wire::consensus::Msg;
 
@@ -35,15 +35,15 @@ mod words;
 /// The service's settings, from the scenario.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
-    pub ttl_ms: u64,
-    pub election_timeout_ms: u64,
+    pub ttl_ms: Millis,
+    pub election_timeout_ms: Millis,
     /// etcd's minimum lease TTL ([`crate::scenario::consensus::min_lease_ttl_ms`]).
-    pub min_ttl_ms: u64,
+    pub min_ttl_ms: Millis,
     pub recheck_after_wait: bool,
     /// Whether grants carry the revision as a token.
     pub tokens: bool,
     /// Chubby's lock-delay ([`Cluster::hold`]); 0 (etcd's behaviour) for none.
-    pub lock_delay_ms: u64,
+    pub lock_delay_ms: Millis,
 }
 
 /// The cluster's timers.
@@ -60,7 +60,7 @@ pub enum Timer {
 /// A proposal's effect once committed.
 #[derive(Clone, Debug)]
 enum Op {
-    Lock { client: ActorId, req: u64, ttl_ms: u64 },
+    Lock { client: ActorId, req: u64, ttl_ms: Millis },
     Unlock { client: ActorId, req: u64, lease: u64 },
     Revoke { lease: u64 },
 }
@@ -69,7 +69,7 @@ enum Op {
 #[derive(Clone, Debug)]
 struct Lease {
     client: ActorId,
-    ttl_ms: u64,
+    ttl_ms: Millis,
     expires_mono: Micros,
     revoking: bool,
 }
@@ -108,7 +108,7 @@ type Fx = Out<Timer>;
 impl Cluster {
     pub fn new(members: Vec<ActorId>, cfg: Settings) -> Cluster {
         Cluster {
-            q: quorum::Leadership::new(members, from_ms(cfg.election_timeout_ms as i64)),
+            q: quorum::Leadership::new(members, cfg.election_timeout_ms.to_micros()),
             cfg,
             revision: 1,
             next_lease: 1,
@@ -146,13 +146,13 @@ impl Cluster {
             // restart within the election timeout): check every lease again.
             Change::Stays => self.recheck_leases(env, out),
             Change::Elected(l) => {
-                let election_us = from_ms(self.cfg.election_timeout_ms as i64);
+                let election_us = self.cfg.election_timeout_ms.to_micros();
                 let now_mono = env.mono(l);
                 // etcd's Promote: every lease gets its full TTL again, plus the election timeout.
                 let leases: Vec<u64> = self.leases.keys().copied().collect();
                 for id in &leases {
                     let lease = self.leases.get_mut(id).expect("listed");
-                    lease.expires_mono = now_mono + from_ms(lease.ttl_ms as i64) + election_us;
+                    lease.expires_mono = now_mono + lease.ttl_ms.to_micros() + election_us;
                     lease.revoking = false;
                 }
                 out.push(Effect::Event { actor: l, kind: EventKind::Quorum(QuorumEvent::LeaderElected { leases: leases.len() }) });
@@ -163,7 +163,7 @@ impl Cluster {
                 // A lock-delay under way starts again, whole, on the new leader's clock (it
                 // cannot read the old leader's): longer, never shorter, as the leases are.
                 if let Some(until) = self.held_back.as_mut() {
-                    *until = now_mono + from_ms(self.cfg.lock_delay_ms as i64);
+                    *until = now_mono + self.cfg.lock_delay_ms.to_micros();
                     self.schedule_hold(env, out);
                 }
             }
@@ -217,7 +217,7 @@ impl Cluster {
     /// holder silent for longer than the TTL plus the delay).
     fn hold(&mut self, client: ActorId, env: &dyn Env, out: &mut Fx) {
         let Some(leader) = self.q.leader else { return };
-        let until_mono = env.mono(leader) + from_ms(self.cfg.lock_delay_ms as i64);
+        let until_mono = env.mono(leader) + self.cfg.lock_delay_ms.to_micros();
         self.held_back = Some(until_mono);
         let until_us = env.when_mono_reads(leader, until_mono).unwrap_or(env.end());
         out.push(Effect::Event { actor: leader, kind: EventKind::Quorum(QuorumEvent::LockDelayed { client, until_us }) });
@@ -317,7 +317,7 @@ impl LockServer for Cluster {
                 let mono = env.mono(m);
                 match self.leases.get_mut(&lease) {
                     Some(l) if !l.revoking => {
-                        l.expires_mono = mono + from_ms(l.ttl_ms as i64);
+                        l.expires_mono = mono + l.ttl_ms.to_micros();
                         self.schedule_lease_check(lease, env, out);
                         self.update_grant_term(lease, env, out);
                         out.push(reply(Payload::Consensus(Msg::KeepAliveOk { req })));

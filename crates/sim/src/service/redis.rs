@@ -109,7 +109,7 @@ impl Node {
                     LOCK_KEY,
                     Entry {
                         value: *owner,
-                        expires_local: Some(now_local + Micros::ms(*ttl_ms)),
+                        expires_local: Some(now_local + ttl_ms.to_micros()),
                         owner: Some(client),
                         grant: Some(grant),
                     },
@@ -131,7 +131,7 @@ impl Node {
                 None => (RedisReply::Int(if *compare { -1 } else { 0 }), Change::Unchanged { missing: true }),
                 Some(e) if *compare && e.value != *owner => (RedisReply::Int(0), Change::Unchanged { missing: false }),
                 Some(e) => {
-                    e.expires_local = Some(now_local + Micros::ms(*ttl_ms));
+                    e.expires_local = Some(now_local + ttl_ms.to_micros());
                     let foreign = e.value != *owner;
                     (RedisReply::Int(1), Change::Extended { owner: e.owner, grant: e.grant, foreign })
                 }
@@ -167,9 +167,10 @@ impl Node {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::time::Millis;
 
     fn acquire(owner: u64) -> RedisCmd {
-        RedisCmd::Acquire { owner, ttl_ms: 100, incr: false }
+        RedisCmd::Acquire { owner, ttl_ms: Millis::new(100), incr: false }
     }
 
     #[test]
@@ -197,9 +198,9 @@ mod tests {
     fn plain_pexpire_extends_someone_elses_key() {
         let mut n = Node::default();
         n.execute(&acquire(0xb), 1, Micros::ZERO, 0, None);
-        let (r, _) = n.execute(&RedisCmd::Renew { owner: 0xa, ttl_ms: 500, compare: true }, 0, 50 * MS, 1, None);
+        let (r, _) = n.execute(&RedisCmd::Renew { owner: 0xa, ttl_ms: Millis::new(500), compare: true }, 0, 50 * MS, 1, None);
         assert_eq!(r, RedisReply::Int(0));
-        let (r, c) = n.execute(&RedisCmd::Renew { owner: 0xa, ttl_ms: 500, compare: false }, 0, 50 * MS, 1, None);
+        let (r, c) = n.execute(&RedisCmd::Renew { owner: 0xa, ttl_ms: Millis::new(500), compare: false }, 0, 50 * MS, 1, None);
         assert_eq!(r, RedisReply::Int(1));
         assert!(matches!(c, Change::Extended { foreign: true, .. }));
         assert_eq!(n.lock(549 * MS).map(|e| e.value), Some(0xb));

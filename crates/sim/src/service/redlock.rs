@@ -11,7 +11,7 @@ use crate::rng::Rng;
 use crate::service::redis::client::Scripts;
 use crate::service::LockClient;
 use crate::service::redis::{RedisCmd, RedisReply};
-use crate::time::{Micros, MS};
+use crate::time::{Micros, Millis, MS};
 use crate::trace::EventKind;
 
 /// What a round does on every node.
@@ -37,7 +37,7 @@ struct Round {
 #[derive(Clone, Debug)]
 pub struct Redlock {
     nodes: usize,
-    node_timeout_ms: u64,
+    node_timeout_ms: Millis,
     /// Lock all nodes at once (node-redlock, redsync) rather than in turn (the Redis docs,
     /// redlock-rb).
     parallel: bool,
@@ -47,7 +47,7 @@ pub struct Redlock {
 }
 
 impl Redlock {
-    pub fn new(nodes: usize, node_timeout_ms: u64, parallel: bool, drift_factor: f64, scripts: Scripts) -> Redlock {
+    pub fn new(nodes: usize, node_timeout_ms: Millis, parallel: bool, drift_factor: f64, scripts: Scripts) -> Redlock {
         Redlock { nodes, node_timeout_ms, parallel, drift_factor, scripts, round: None }
     }
 
@@ -75,7 +75,7 @@ impl Redlock {
             r.reqs[i] = req;
         }
         out.push(Effect::Send(Dest::Node(i), Payload::Redis { req, cmd }));
-        out.push(Effect::Timer(Micros::ms(self.node_timeout_ms), TimerKind::Timeout(req)));
+        out.push(Effect::Timer(self.node_timeout_ms.to_micros(), TimerKind::Timeout(req)));
     }
 
     /// A node answered (or timed out: `ok` false).
@@ -102,8 +102,8 @@ impl Redlock {
         let quorum = self.nodes / 2 + 1;
         let elapsed_us = cx.local - r.t1;
         // redlock-rb: drift = int(ttl * factor) + 2 ms (1 ms for Redis's expiry precision, 1 ms of drift).
-        let drift_us = crate::time::from_ms((cx.ttl_ms as f64 * self.drift_factor) as i64 + 2);
-        let validity_us = Micros::ms(cx.ttl_ms) - elapsed_us - drift_us;
+        let drift_us = crate::time::from_ms((cx.ttl_ms.get() as f64 * self.drift_factor) as i64 + 2);
+        let validity_us = cx.ttl_ms.to_micros() - elapsed_us - drift_us;
         let ok = votes.len() >= quorum && validity_us.is_positive();
         if r.op == RoundOp::Unlock {
             k.lease = None;
@@ -148,7 +148,7 @@ impl Redlock {
 
 /// Redlock speaks to its nodes itself: a round per acquire, extension and release.
 impl LockClient for Redlock {
-    fn acquire(&mut self, _timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
+    fn acquire(&mut self, _timeout_ms: Millis, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
         self.start_round(RoundOp::Lock, k, cx, out);
     }
 
@@ -171,8 +171,8 @@ impl LockClient for Redlock {
 
     /// The delay before the next attempt: random, as redlock-rb's `rand(retry_delay)`, to
     /// desynchronise contenders.
-    fn retry_delay(&self, retry_ms: u64, rng: &mut Rng) -> Micros {
-        rng.range_inclusive(0, retry_ms.max(1) as i64 - 1) * MS
+    fn retry_delay(&self, retry_ms: Millis, rng: &mut Rng) -> Micros {
+        rng.range_inclusive(0, retry_ms.get().max(1) as i64 - 1) * MS
     }
 
     /// While a round is under way every message is the round's (a node's reply, or ignored).

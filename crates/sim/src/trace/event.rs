@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::{ActorId, MsgId};
-use crate::time::Micros;
+use crate::time::{Micros, Millis};
 
 pub use super::outcome::{Stall, WriteOutcome};
 pub use super::why::{Awaited, Loss, Proposal, Short, Why};
@@ -85,7 +85,7 @@ pub enum EventKind {
     },
     /// A client starts computing.
     Work {
-        ms: u64,
+        ms: Millis,
     },
     /// A client got the resource's value.
     ReadDone {

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::ActorId;
-use crate::time::Micros;
+use crate::time::{Micros, Millis};
 
 /// Why a message never arrived.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -81,7 +81,7 @@ pub enum Proposal {
     /// etcd: revoke a lease (`client`'s, when it is still known).
     Revoke { client: Option<ActorId> },
     /// ZooKeeper: open a session with this timeout.
-    CreateSession { session: u64, timeout_ms: u64 },
+    CreateSession { session: u64, timeout_ms: Millis },
     /// ZooKeeper: create the ephemeral sequential znode `seq`.
     Create { seq: u64 },
     /// ZooKeeper: delete znode `seq` (`missing`: there is none, an error transaction).

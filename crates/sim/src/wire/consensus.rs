@@ -2,13 +2,15 @@
 //! the lock, keepalive and unlock requests of `concurrency.Mutex` and a session, and their
 //! answers (SEMANTICS §4). The model is `service/consensus.rs`.
 
+use crate::time::Millis;
+
 /// A message between a client and the consensus service's leader.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Msg {
     /// Ask the leader for the lock (a session lease, and a key under the prefix).
     Lock {
         req: u64,
-        ttl_ms: u64,
+        ttl_ms: Millis,
     },
     /// The key is in place at `rev`, but an earlier key holds the lock: wait.
     Queued {

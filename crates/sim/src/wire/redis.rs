@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::time::Micros;
+use crate::time::{Micros, Millis};
 
 /// The lock's key.
 pub const LOCK_KEY: &str = "lock";
@@ -16,11 +16,11 @@ pub enum RedisCmd {
     /// `SET lock <owner> NX PX <ttl>`, and with `incr` also `INCR lock:fence` in the same script.
     /// The owner value is the client's random number, kept as one (Redis holds it as its 16 hex
     /// digits: [`Entry::text`]), so that a request copies no string.
-    Acquire { owner: u64, ttl_ms: u64, incr: bool },
+    Acquire { owner: u64, ttl_ms: Millis, incr: bool },
     /// Compare-and-delete (`compare`) or a plain `DEL`.
     Release { owner: u64, compare: bool },
     /// Compare-and-extend (`compare`) or a plain `PEXPIRE`.
-    Renew { owner: u64, ttl_ms: u64, compare: bool },
+    Renew { owner: u64, ttl_ms: Millis, compare: bool },
 }
 
 /// A Redis reply.

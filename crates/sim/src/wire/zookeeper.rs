@@ -1,13 +1,15 @@
 //! What a ZooKeeper client and the ensemble send each other, as data: the requests, replies
 //! and watch notifications of the lock recipe (the model is `zookeeper.rs`).
 
+use crate::time::Millis;
+
 /// A message between a client and the ensemble.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Msg {
     /// Open a session with this timeout.
     Connect {
         req: u64,
-        timeout_ms: u64,
+        timeout_ms: Millis,
     },
     Connected {
         req: u64,

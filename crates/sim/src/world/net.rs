@@ -7,7 +7,7 @@ use crate::msg::Payload;
 use crate::rng::Rng;
 use crate::scenario::fault::Verb;
 use crate::scenario::Scenario;
-use crate::time::{from_ms, Micros, MS};
+use crate::time::{Micros, Millis};
 use crate::trace::{ActorId, EventKind, Loss, Message, MsgFate, MsgId, Role};
 
 /// A delay or drop fault on one link, for its next `left` messages.
@@ -38,7 +38,7 @@ impl Partition {
 #[derive(Clone)]
 struct Link {
     /// Its latency range in ms.
-    latency: [u64; 2],
+    latency: [Millis; 2],
     /// Its random stream, made when its first message is sent.
     rng: Option<Rng>,
     /// When its last ordinary message arrives (links are FIFO, like TCP).
@@ -63,7 +63,7 @@ impl Net {
             .faults
             .iter()
             .filter_map(|f| {
-                let at = from_ms(f.at_ms() as i64);
+                let at = f.at_ms().to_micros();
                 match f.verb(sc) {
                     Verb::Hold { from, to, extra_us, count } => {
                         Some(LinkFault { from: id(from), to: id(to), at, extra: Some(extra_us), left: count })
@@ -91,7 +91,7 @@ impl Net {
         let link = &mut self.links[from * self.n + to];
         let range = link.latency;
         let rng = link.rng.get_or_insert_with(|| Rng::stream(seed, &format!("link:{}->{}", names.0, names.1)));
-        Micros::us(rng.range_inclusive(range[0] as i64 * MS.get(), range[1] as i64 * MS.get()))
+        Micros::us(rng.range_inclusive(range[0].to_micros().get(), range[1].to_micros().get()))
     }
 }
 

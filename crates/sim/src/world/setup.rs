@@ -40,8 +40,8 @@ impl<'s> World<'s> {
         let lock = Service::build(sc, &id_of);
         let net = net::Net::new(sc, actors.len(), &id_of);
         let resource =
-            Server { id: actors.len() - 1, store: Store::new(sc.resource.clone()), gap: from_ms(sc.resource.check_write_gap_ms as i64) };
-        let due = from_ms(sc.duration_ms as i64);
+            Server { id: actors.len() - 1, store: Store::new(sc.resource.clone()), gap: sc.resource.check_write_gap_ms.to_micros() };
+        let due = sc.duration_ms.to_micros();
         let end = due + super::overrun_us(due);
         let n_clients = sc.clients.len();
         let mut w = World {
@@ -67,11 +67,11 @@ impl<'s> World<'s> {
         w.lock.start(&mut out);
         w.apply(&mut out, super::Timer::Lock);
         for (i, c) in sc.clients.iter().enumerate() {
-            w.push(from_ms(c.start_ms as i64), Action::Start(i as ActorId));
+            w.push(c.start_ms.to_micros(), Action::Start(i as ActorId));
         }
         for (i, f) in sc.faults.iter().enumerate() {
             if !f.verb(sc).in_network() {
-                w.push(from_ms(f.at_ms() as i64), Action::Fault(i));
+                w.push(f.at_ms().to_micros(), Action::Fault(i));
             }
         }
         w
@@ -87,7 +87,7 @@ fn clock_of(sc: &Scenario, name: &str, jumps: bool) -> Clock {
         .faults
         .iter()
         .filter_map(|f| {
-            let at = from_ms(f.at_ms() as i64);
+            let at = f.at_ms().to_micros();
             match f.verb(sc) {
                 Verb::JumpClock { actor, by_us } if jumps && actor == name => Some((at, ClockChange::Jump(by_us))),
                 Verb::Drift { actor, ppm } if actor == name => Some((at, ClockChange::Drift(ppm))),

@@ -7,6 +7,7 @@
 
 use sim::rng::Rng;
 use sim::scenario::*;
+use sim::time::Millis;
 
 struct Gen {
     rng: Rng,
@@ -51,38 +52,39 @@ impl Gen {
 pub fn scenario(seed: u64) -> Scenario {
     let mut g = Gen { rng: Rng::new(seed), extreme: false };
     g.extreme = g.chance(15);
-    let duration_ms = g.num(1, 60_000, limits::DURATION_MS);
+    let duration_ms = g.num(1, 60_000, limits::DURATION_MS.get());
     let kind = g.pick(&[LockKind::Redis, LockKind::Redis, LockKind::Redlock, LockKind::Consensus, LockKind::ZooKeeper, LockKind::None]);
     let nodes = if g.chance(70) { g.pick(&[3, 5]) } else { g.u(1, 9) as u8 };
-    let election_timeout_ms = g.num(1, 2_000, limits::DURATION_MS);
-    let mut ttl_ms = g.num(1, 20_000, limits::DURATION_MS);
+    let election_timeout_ms = g.num(1, 2_000, limits::DURATION_MS.get());
+    let mut ttl_ms = g.num(1, 20_000, limits::DURATION_MS.get());
     if kind == LockKind::Consensus && g.chance(80) {
-        ttl_ms = ttl_ms.max(consensus::min_lease_ttl_ms(election_timeout_ms)).min(limits::DURATION_MS);
+        ttl_ms = ttl_ms.max(consensus::min_lease_ttl_ms(Millis::new(election_timeout_ms)).get()).min(limits::DURATION_MS.get());
     }
     if kind == LockKind::ZooKeeper && g.chance(90) {
-        let [lo, hi] = zookeeper::SESSION_TIMEOUT_MS;
+        let [lo, hi] = zookeeper::SESSION_TIMEOUT_MS.map(Millis::get);
         ttl_ms = ttl_ms.clamp(lo, hi);
     }
     let lock = LockService {
         kind,
-        ttl_ms,
+        ttl_ms: Millis::new(ttl_ms),
         release: g.pick(&[ReleaseStyle::CompareAndDelete, ReleaseStyle::Del]),
         renew: g.pick(&[RenewStyle::CompareAndExtend, RenewStyle::Pexpire, RenewStyle::None]),
         persistence: g.pick(&[Persistence::None, Persistence::Always]),
-        replica: (kind == LockKind::Redis && g.chance(25)).then(|| Replica { lag_ms: g.num(0, 2_000, limits::DURATION_MS) }),
+        replica: (kind == LockKind::Redis && g.chance(25))
+            .then(|| Replica { lag_ms: Millis::new(g.num(0, 2_000, limits::DURATION_MS.get())) }),
         nodes,
-        node_timeout_ms: g.num(1, 200, limits::DURATION_MS),
+        node_timeout_ms: Millis::new(g.num(1, 200, limits::DURATION_MS.get())),
         parallel: g.chance(50),
         clock_drift_factor: if g.chance(50) { 0.01 } else { g.int(0, 500) as f64 / 1000.0 },
-        election_timeout_ms,
+        election_timeout_ms: Millis::new(election_timeout_ms),
         recheck_after_wait: g.chance(85),
-        lock_delay_ms: 0,
-        renew_deadline_ms: 10_000,
-        retry_period_ms: 2_000,
+        lock_delay_ms: Millis::new(0),
+        renew_deadline_ms: Millis::new(10_000),
+        retry_period_ms: Millis::new(2_000),
         watchdog: false,
         sentinel: false,
-        keepalive_ms: 1_000,
-        stonith_timeout_ms: 60_000,
+        keepalive_ms: Millis::new(1_000),
+        stonith_timeout_ms: Millis::new(60_000),
         fence_first: false,
     };
     let source = match kind {
@@ -95,18 +97,18 @@ pub fn scenario(seed: u64) -> Scenario {
         kind: g.pick(&[ResourceKind::Store, ResourceKind::Store, ResourceKind::Database, ResourceKind::External]),
         fencing: g.pick(&[Fencing::None, Fencing::Atomic, Fencing::Atomic, Fencing::CheckThenWrite]),
         idempotency: g.chance(25),
-        check_write_gap_ms: g.num(0, 500, limits::DURATION_MS),
+        check_write_gap_ms: Millis::new(g.num(0, 500, limits::DURATION_MS.get())),
     };
     let lat = |g: &mut Gen| {
         let lo = g.num(0, 10, 600_000);
-        [lo, g.num(lo, lo + 30, 600_000)]
+        [Millis::new(lo), Millis::new(g.num(lo, lo + 30, 600_000))]
     };
     let n_clients = if g.extreme && g.chance(30) { g.u(1, limits::CLIENTS as u64) } else { g.u(1, 4) } as usize;
     let clients: Vec<Client> = (0..n_clients)
         .map(|i| {
             let n_steps = if g.extreme && g.chance(20) { g.u(0, limits::STEPS as u64) } else { g.u(1, 8) };
             let steps = (0..n_steps).map(|_| step(&mut g, duration_ms, &lock, resource.kind)).collect();
-            Client { name: format!("c{i}"), start_ms: g.num(0, duration_ms / 4, duration_ms), steps }
+            Client { name: format!("c{i}"), start_ms: Millis::new(g.num(0, duration_ms / 4, duration_ms)), steps }
         })
         .collect();
     let mut sc = Scenario {
@@ -121,7 +123,7 @@ pub fn scenario(seed: u64) -> Scenario {
         simplifications: vec![],
         sources: vec![],
         seed: g.u(0, limits::SEED),
-        duration_ms,
+        duration_ms: Millis::new(duration_ms),
         lock,
         token,
         resource,
@@ -162,7 +164,7 @@ pub fn scenario(seed: u64) -> Scenario {
 }
 
 fn step(g: &mut Gen, duration_ms: u64, lock: &LockService, resource: ResourceKind) -> Step {
-    let max = duration_ms.min(limits::DURATION_MS);
+    let max = duration_ms.min(limits::DURATION_MS.get());
     // Mostly steps the lock service has (one in fifty is left to validation to refuse).
     let no_lock = lock.kind == LockKind::None;
     let no_renew = no_lock || matches!(lock.kind, LockKind::Consensus | LockKind::ZooKeeper) || lock.renew == RenewStyle::None;
@@ -179,19 +181,19 @@ fn step(g: &mut Gen, duration_ms: u64, lock: &LockService, resource: ResourceKin
     };
     match kind {
         0 => Step::Acquire {
-            retry_ms: g.num(1, 1_000, limits::DURATION_MS),
+            retry_ms: Millis::new(g.num(1, 1_000, limits::DURATION_MS.get())),
             attempts: g.num(1, 200, u64::from(limits::ATTEMPTS)) as u32,
-            timeout_ms: g.num(1, 1_000, limits::DURATION_MS),
+            timeout_ms: Millis::new(g.num(1, 1_000, limits::DURATION_MS.get())),
         },
         1 => Step::Read { activate: g.chance(20) },
-        2 => Step::Work { ms: g.num(0, max / 2, limits::DURATION_MS) },
+        2 => Step::Work { ms: Millis::new(g.num(0, max / 2, limits::DURATION_MS.get())) },
         3 => {
-            let timeout_ms = g.chance(40).then(|| g.num(1, 2_000, limits::DURATION_MS));
+            let timeout_ms = g.chance(40).then(|| g.num(1, 2_000, limits::DURATION_MS.get()));
             let conditional = resource == ResourceKind::Database && g.chance(50);
             Step::Write {
                 op: g.pick(&[WriteOp::Set, WriteOp::Add, WriteOp::Rebuild]),
                 request: g.chance(40).then(|| g.pick(&["charge-1", "charge-2", "x"]).to_string()),
-                timeout_ms,
+                timeout_ms: timeout_ms.map(Millis::new),
                 retries: if timeout_ms.is_some() { g.num(0, 3, 100) as u32 } else { 0 },
                 conditional,
                 effect: (conditional && g.chance(50)).then(|| g.pick(&["email-1", "email-2"]).to_string()),
@@ -199,7 +201,7 @@ fn step(g: &mut Gen, duration_ms: u64, lock: &LockService, resource: ResourceKin
         }
         4 => Step::Renew { on_timeout: if g.chance(30) { OnTimeout::KeepWorking } else { OnTimeout::GiveUp } },
         5 => Step::Release {},
-        _ => Step::CheckDeadline { margin_ms: g.num(0, 500, limits::DURATION_MS) },
+        _ => Step::CheckDeadline { margin_ms: Millis::new(g.num(0, 500, limits::DURATION_MS.get())) },
     }
 }
 
@@ -207,29 +209,33 @@ fn fault(g: &mut Gen, actors: &[String], duration_ms: u64, replica: bool) -> Fau
     let at_ms = g.num(0, duration_ms, duration_ms);
     let actor = g.pick(actors);
     match g.int(0, if replica { 8 } else { 7 }) {
-        0 => Fault::Pause(fault::Pause { actor, at_ms, duration_ms: g.num(0, duration_ms / 2, limits::DURATION_MS) }),
-        1 => Fault::Crash(fault::Crash { actor, at_ms }),
-        2 => Fault::Restart(fault::Restart { actor, at_ms }),
-        3 => Fault::ClockJump(fault::ClockJump { actor, at_ms, by_ms: g.signed(limits::CLOCK_MS, 20_000) }),
-        4 => Fault::Drift(fault::Drift { actor, at_ms, ppm: g.signed(limits::DRIFT_PPM, 200_000) }),
+        0 => Fault::Pause(fault::Pause {
+            actor,
+            at_ms: Millis::new(at_ms),
+            duration_ms: Millis::new(g.num(0, duration_ms / 2, limits::DURATION_MS.get())),
+        }),
+        1 => Fault::Crash(fault::Crash { actor, at_ms: Millis::new(at_ms) }),
+        2 => Fault::Restart(fault::Restart { actor, at_ms: Millis::new(at_ms) }),
+        3 => Fault::ClockJump(fault::ClockJump { actor, at_ms: Millis::new(at_ms), by_ms: g.signed(limits::CLOCK_MS, 20_000) }),
+        4 => Fault::Drift(fault::Drift { actor, at_ms: Millis::new(at_ms), ppm: g.signed(limits::DRIFT_PPM, 200_000) }),
         5 => {
             let isolate = (0..g.u(1, 3)).map(|_| g.pick(actors)).collect();
             Fault::Partition(fault::Partition {
                 isolate,
                 from: Vec::new(),
-                at_ms,
-                duration_ms: g.num(0, duration_ms / 2, limits::DURATION_MS),
+                at_ms: Millis::new(at_ms),
+                duration_ms: Millis::new(g.num(0, duration_ms / 2, limits::DURATION_MS.get())),
             })
         }
         6 => Fault::Delay(fault::Delay {
             from: actor,
             to: g.pick(actors),
-            at_ms,
-            extra_ms: g.num(0, 20_000, limits::DURATION_MS),
+            at_ms: Millis::new(at_ms),
+            extra_ms: Millis::new(g.num(0, 20_000, limits::DURATION_MS.get())),
             count: g.num(1, 3, 1000) as u32,
         }),
-        7 => Fault::Drop(fault::Drop { from: actor, to: g.pick(actors), at_ms, count: g.num(1, 3, 1000) as u32 }),
-        _ => Fault::Failover(fault::Failover { at_ms }),
+        7 => Fault::Drop(fault::Drop { from: actor, to: g.pick(actors), at_ms: Millis::new(at_ms), count: g.num(1, 3, 1000) as u32 }),
+        _ => Fault::Failover(fault::Failover { at_ms: Millis::new(at_ms) }),
     }
 }
 
@@ -250,12 +256,12 @@ pub fn any_service(seed: u64) -> Scenario {
     let l = &mut sc.lock;
     l.kind = LockKind::Kubernetes;
     l.replica = None;
-    l.retry_period_ms = g.num(1, 2_000, 20_000);
-    l.renew_deadline_ms = g.num(1, 10_000, 40_000);
-    l.ttl_ms = g.num(1, 15_000, 60_000);
+    l.retry_period_ms = Millis::new(g.num(1, 2_000, 20_000));
+    l.renew_deadline_ms = Millis::new(g.num(1, 10_000, 40_000));
+    l.ttl_ms = Millis::new(g.num(1, 15_000, 60_000));
     if g.chance(90) {
-        l.renew_deadline_ms = l.renew_deadline_ms.max(l.retry_period_ms * 6 / 5 + 1);
-        l.ttl_ms = l.ttl_ms.max(l.renew_deadline_ms + 1);
+        l.renew_deadline_ms = l.renew_deadline_ms.max(Millis::new(l.retry_period_ms.get() * 6 / 5 + 1));
+        l.ttl_ms = l.ttl_ms.max(l.renew_deadline_ms + Millis::new(1));
     }
     if sc.token.source == TokenKind::RandomOwner {
         sc.token.source = TokenKind::Counter;

@@ -60,7 +60,7 @@ pub fn false_claims(sc: &Scenario, run: &Run, id: EventId, text: &str) -> Vec<St
     }
     // The lease's length, said when it is granted or renewed.
     if matches!(e.kind, EventKind::Acquired { .. } | EventKind::Renewed { .. }) {
-        let ttl_s = sc.lock.ttl_ms as i64 / 1000;
+        let ttl_s = sc.lock.ttl_ms.get() as i64 / 1000;
         for pat in ["for ", "the ", "a "] {
             for n in numbers_before(&t, pat, &[" seconds", "-second lease", " s forward"]) {
                 claim(n == ttl_s, format!("says the lease is {n} s; the TTL is {ttl_s} s"));

@@ -110,7 +110,7 @@ pub fn failing(sc: &Scenario, run: &Run, when: &When, id: EventId) -> Vec<String
 fn cut(sc: &Scenario, a: &str, b: &str, at: sim::time::Micros) -> bool {
     sc.faults.iter().any(|f| {
         let sim::scenario::Fault::Partition(p) = f else { return false };
-        let (from, to) = (p.at_ms as i64 * 1000, (p.at_ms + p.duration_ms) as i64 * 1000);
+        let (from, to) = (p.at_ms.get() as i64 * 1000, (p.at_ms + p.duration_ms).get() as i64 * 1000);
         let t = at.get();
         let (ia, ib) = (p.isolate.iter().any(|n| n == a), p.isolate.iter().any(|n| n == b));
         let (fa, fb) = (p.from.iter().any(|n| n == a), p.from.iter().any(|n| n == b));

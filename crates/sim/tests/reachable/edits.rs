@@ -9,6 +9,7 @@ use sim::json::Value;
 use sim::scenario::fault_kinds::FAULTS;
 use sim::scenario::settings::{settings_of, Kind};
 use sim::scenario::Setting;
+use sim::time::Millis;
 use sim::Scenario;
 
 /// Settings the lab's Change panel offers as choices, each tried at every value some library
@@ -89,6 +90,7 @@ pub fn one_change(sc: &Scenario, choices: &[Setting]) -> Vec<(String, Scenario)>
                 declared.extend([n.saturating_sub(1).max(min), (n + 1).min(max)].map(|n| (d.path, Value::from(n))));
             }
             Kind::Ms { min } if d.path.starts_with("lock.") => {
+                let min = min.get();
                 let n: u64 = now.parse().unwrap_or(min);
                 declared.extend([(n / 2).max(min.max(1)), n + n / 2].map(|n| (d.path, Value::from(n))));
             }
@@ -106,7 +108,7 @@ pub fn one_change(sc: &Scenario, choices: &[Setting]) -> Vec<(String, Scenario)>
     // first lane; held or lost messages to the resource), where the run's first fault is, or a
     // quarter of the way in.
     let names = sc.actor_names();
-    let at = sc.faults.first().map_or(sc.duration_ms / 4, |f| f.at_ms());
+    let at = sc.faults.first().map_or(Millis::new(sc.duration_ms.get() / 4), |f| f.at_ms());
     for k in FAULTS.iter().filter(|k| (k.fits)(sc)) {
         let other = names.iter().rev().find(|n| **n != names[0]).unwrap_or(&names[0]);
         if let Ok(f) = k.new_fault(&names[0], other, at) {

@@ -7,7 +7,7 @@ use sim::msg::Payload;
 use sim::service::zookeeper::server::{Ensemble, Settings, Timer};
 use sim::service::zookeeper::Msg;
 use sim::service::LockServer;
-use sim::time::Micros;
+use sim::time::{Micros, Millis};
 use sim::trace::{ActorId, EventKind, QuorumEvent};
 
 const SERVER: ActorId = 0;
@@ -71,7 +71,7 @@ pub struct Model {
 impl Model {
     /// An elected one-server ensemble, for clients 1..=`clients`.
     pub fn new(clients: usize) -> Model {
-        let z = Ensemble::new(vec![SERVER], Settings { election_timeout_ms: 1, tokens: true, lock_delay_ms: 0 });
+        let z = Ensemble::new(vec![SERVER], Settings { election_timeout_ms: Millis::new(1), tokens: true, lock_delay_ms: Millis::new(0) });
         let mut m = Model { z, timers: Vec::new(), zxid: 0, inbox: vec![Vec::new(); clients + 1], req: 0 };
         let mut out = Vec::new();
         m.z.start(&mut out);

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use sim::rng::Rng;
 use sim::service::zookeeper::Msg;
-use sim::time::Micros;
+use sim::time::{Micros, Millis};
 
 use crate::sequences::Outcome;
 
@@ -169,7 +169,9 @@ impl Seq {
         let session = slot.session;
         let at = Micros::us(at);
         let reply = match op {
-            Op::Connect { timeout_ms } => self.model.ask(client, at, |req| Msg::Connect { req, timeout_ms: timeout_ms as u64 }),
+            Op::Connect { timeout_ms } => {
+                self.model.ask(client, at, |req| Msg::Connect { req, timeout_ms: Millis::new(timeout_ms as u64) })
+            }
             Op::Create => self.model.ask(client, at, |req| Msg::Create { req, session }),
             Op::Children => self.model.ask(client, at, |req| Msg::GetChildren { req, session }),
             Op::Watch { seq } => self.model.ask(client, at, |req| Msg::Exists { req, session, seq }),

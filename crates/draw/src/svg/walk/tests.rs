@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::svg::WIDTH;
-use sim::time::Micros;
+use sim::time::{Micros, Millis};
 
 fn run(id: &str) -> (Scenario, Run) {
     let sc = sim::library::get(id).unwrap();
@@ -110,7 +110,7 @@ fn each_picture_says_what_it_shows() {
 #[test]
 fn a_window_too_narrow_to_draw_is_widened() {
     let mut sc = sim::library::get("gc-pause-unfenced").unwrap();
-    sc.duration_ms = 3_600_000;
+    sc.duration_ms = Millis::new(3_600_000);
     let r = sim::run(&sc).unwrap();
     let m = Facts::of(&r).moments()[0];
     let at = r.events[m].at_us;

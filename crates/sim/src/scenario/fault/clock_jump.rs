@@ -7,13 +7,14 @@ use super::{t, Check, Family, Fault, Kind, Slot, Tries, Verb};
 use crate::scenario::fault_kinds::{always, field, FaultKind, Target};
 use crate::scenario::settings::Kind as Value;
 use crate::scenario::{limits, Scenario, ScenarioError};
+use crate::time::Millis;
 
 /// The actor's clock is stepped by `by_ms` at `at_ms` (negative steps back).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ClockJump {
     pub actor: String,
-    pub at_ms: u64,
+    pub at_ms: Millis,
     pub by_ms: i64,
 }
 
@@ -64,18 +65,18 @@ impl Kind for ClockJump {
     /// A lock server's clock stepped forward by half the TTL and by the TTL.
     fn offer(slot: &Slot, tries: &Tries, out: &mut Vec<Vec<Fault>>) {
         if let Slot::Server { name, at_ms } = *slot {
-            for by_ms in [(tries.ttl_ms / 2) as i64, tries.ttl_ms as i64] {
+            for by_ms in [(tries.ttl_ms.get() / 2) as i64, tries.ttl_ms.get() as i64] {
                 out.push(vec![Fault::ClockJump(ClockJump { actor: name.to_string(), at_ms, by_ms })]);
             }
         }
     }
 
-    fn size(&self) -> Option<u64> {
-        Some(self.by_ms.unsigned_abs())
+    fn size(&self) -> Option<Millis> {
+        Some(Millis::new(self.by_ms.unsigned_abs()))
     }
 
-    fn resize(&mut self, n: u64) {
-        self.by_ms = n.min(i64::MAX as u64) as i64 * self.by_ms.signum();
+    fn resize(&mut self, n: Millis) {
+        self.by_ms = n.get().min(i64::MAX as u64) as i64 * self.by_ms.signum();
     }
 
     fn shrink_size(&self) -> Option<i64> {

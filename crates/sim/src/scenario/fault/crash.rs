@@ -5,13 +5,14 @@ use serde::{Deserialize, Serialize};
 use super::{t, Check, Family, Fault, Kind, Restart, Slot, Tries, Verb};
 use crate::scenario::fault_kinds::{always, FaultKind, Target};
 use crate::scenario::{Scenario, ScenarioError};
+use crate::time::Millis;
 
 /// The actor crashes at `at_ms`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Crash {
     pub actor: String,
-    pub at_ms: u64,
+    pub at_ms: Millis,
 }
 
 fields_io!(Crash, "struct variant Fault::Crash", { actor, at_ms });
@@ -48,7 +49,8 @@ impl Kind for Crash {
         if let Slot::Server { name, at_ms } = *slot {
             let actor = name.to_string();
             out.push(vec![Fault::Crash(Crash { actor: actor.clone(), at_ms })]);
-            let back = (at_ms + (tries.ttl_ms / 5).max(1)).min(tries.end_ms.saturating_sub(1)).max(at_ms + 1);
+            let (at, ttl, end) = (at_ms.get(), tries.ttl_ms.get(), tries.end_ms.get());
+            let back = Millis::new((at + (ttl / 5).max(1)).min(end.saturating_sub(1)).max(at + 1));
             out.push(vec![Fault::Crash(Crash { actor: actor.clone(), at_ms }), Fault::Restart(Restart { actor, at_ms: back })]);
         }
     }

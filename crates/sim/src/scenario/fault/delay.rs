@@ -3,10 +3,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{next_messages, one, t, us, Check, Family, Fault, Kind, Slot, Tries, Verb};
+use super::{next_messages, one, t, Check, Family, Fault, Kind, Slot, Tries, Verb};
 use crate::scenario::fault_kinds::{always, field, FaultKind, Target, COUNT};
 use crate::scenario::settings::Kind as Value;
 use crate::scenario::{Scenario, ScenarioError};
+use crate::time::Millis;
 
 /// The next `count` messages sent from `from` to `to` at or after `at_ms` are held `extra_ms`
 /// longer in the network.
@@ -15,8 +16,8 @@ use crate::scenario::{Scenario, ScenarioError};
 pub struct Delay {
     pub from: String,
     pub to: String,
-    pub at_ms: u64,
-    pub extra_ms: u64,
+    pub at_ms: Millis,
+    pub extra_ms: Millis,
     #[serde(default = "one")]
     pub count: u32,
 }
@@ -28,7 +29,7 @@ impl Kind for Delay {
         tag: "delay",
         label: "held messages",
         target: Target::Link,
-        fields: &[field("extra_ms", "extra", "Held for", Value::Ms { min: 0 }, 30_000), COUNT],
+        fields: &[field("extra_ms", "extra", "Held for", Value::Ms { min: Millis::ZERO }, 30_000), COUNT],
         fits: always,
     };
 
@@ -45,7 +46,7 @@ impl Kind for Delay {
     }
 
     fn verb(&self, _: &Scenario) -> Verb<'_> {
-        Verb::Hold { from: &self.from, to: &self.to, extra_us: us(self.extra_ms), count: self.count }
+        Verb::Hold { from: &self.from, to: &self.to, extra_us: self.extra_ms.to_micros(), count: self.count }
     }
 
     fn name(&self) -> String {
@@ -62,7 +63,7 @@ impl Kind for Delay {
 
     fn field(&self, name: &str) -> Option<i64> {
         match name {
-            "extra_ms" => Some(self.extra_ms as i64),
+            "extra_ms" => Some(self.extra_ms.get() as i64),
             "count" => Some(i64::from(self.count)),
             _ => None,
         }
@@ -81,19 +82,19 @@ impl Kind for Delay {
         }
     }
 
-    fn size(&self) -> Option<u64> {
+    fn size(&self) -> Option<Millis> {
         Some(self.extra_ms)
     }
 
-    fn resize(&mut self, n: u64) {
+    fn resize(&mut self, n: Millis) {
         self.extra_ms = n;
     }
 
     fn shrink_size(&self) -> Option<i64> {
-        Some(self.extra_ms as i64)
+        Some(self.extra_ms.get() as i64)
     }
 
     fn shrink_to(&mut self, v: i64) {
-        self.extra_ms = v as u64;
+        self.extra_ms = Millis::new(v as u64);
     }
 }

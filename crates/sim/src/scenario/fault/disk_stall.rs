@@ -5,18 +5,19 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{t, us, Block, Check, Disk, Family, Kind, Verb};
+use super::{t, Block, Check, Disk, Family, Kind, Verb};
 use crate::scenario::fault_kinds::{field, FaultKind, Target};
 use crate::scenario::settings::Kind as Value;
 use crate::scenario::{LockKind, Persistence, Scenario, ScenarioError};
+use crate::time::Millis;
 
 /// Lock server `actor`'s disk stalls at `at_ms` for `duration_ms`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DiskStall {
     pub actor: String,
-    pub at_ms: u64,
-    pub duration_ms: u64,
+    pub at_ms: Millis,
+    pub duration_ms: Millis,
 }
 
 fields_io!(DiskStall, "struct variant Fault::DiskStall", { actor, at_ms, duration_ms });
@@ -26,7 +27,7 @@ impl Kind for DiskStall {
         tag: "disk_stall",
         label: "a disk stall",
         target: Target::Server,
-        fields: &[field("duration_ms", "duration", "For", Value::Ms { min: 0 }, 3_000)],
+        fields: &[field("duration_ms", "duration", "For", Value::Ms { min: Millis::ZERO }, 3_000)],
         // A pair's fence devices keep nothing on a disk.
         fits: |s| !matches!(s.lock.kind, LockKind::None | LockKind::Pacemaker),
     };
@@ -58,7 +59,7 @@ impl Kind for DiskStall {
             (LockKind::Redis | LockKind::Redlock, Persistence::None) => Disk::Never,
             _ => Disk::Now,
         };
-        Verb::StallDisk { actor: &self.actor, for_us: us(self.duration_ms), disk }
+        Verb::StallDisk { actor: &self.actor, for_us: self.duration_ms.to_micros(), disk }
     }
 
     fn name(&self) -> String {
@@ -70,7 +71,7 @@ impl Kind for DiskStall {
     }
 
     fn field(&self, name: &str) -> Option<i64> {
-        (name == "duration_ms").then_some(self.duration_ms as i64)
+        (name == "duration_ms").then_some(self.duration_ms.get() as i64)
     }
 
     /// A disk stall stops its server as a pause would.
@@ -78,11 +79,11 @@ impl Kind for DiskStall {
         Family::Pause
     }
 
-    fn size(&self) -> Option<u64> {
+    fn size(&self) -> Option<Millis> {
         Some(self.duration_ms)
     }
 
-    fn resize(&mut self, n: u64) {
+    fn resize(&mut self, n: Millis) {
         self.duration_ms = n;
     }
 
@@ -90,7 +91,7 @@ impl Kind for DiskStall {
         Some(Block { actor: &self.actor, at_ms: self.at_ms, duration_ms: self.duration_ms, label: "disk stall", what: "'s disk stalled" })
     }
 
-    fn block_mut(&mut self) -> Option<(&mut u64, &mut u64)> {
+    fn block_mut(&mut self) -> Option<(&mut Millis, &mut Millis)> {
         Some((&mut self.at_ms, &mut self.duration_ms))
     }
 }

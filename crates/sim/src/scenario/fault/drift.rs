@@ -7,13 +7,14 @@ use super::{t, Check, Family, Fault, Kind, Slot, Tries, Verb};
 use crate::scenario::fault_kinds::{always, field, FaultKind, Target};
 use crate::scenario::settings::Kind as Value;
 use crate::scenario::{limits, Scenario, ScenarioError};
+use crate::time::Millis;
 
 /// From `at_ms` the actor's clock drifts at `ppm`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Drift {
     pub actor: String,
-    pub at_ms: u64,
+    pub at_ms: Millis,
     pub ppm: i64,
 }
 

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::{next_messages, one, t, Check, Family, Kind, Verb};
 use crate::scenario::fault_kinds::{always, FaultKind, Target, COUNT};
 use crate::scenario::{Scenario, ScenarioError};
+use crate::time::Millis;
 
 /// The next `count` messages sent from `from` to `to` at or after `at_ms` are lost.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -12,7 +13,7 @@ use crate::scenario::{Scenario, ScenarioError};
 pub struct Drop {
     pub from: String,
     pub to: String,
-    pub at_ms: u64,
+    pub at_ms: Millis,
     #[serde(default = "one")]
     pub count: u32,
 }

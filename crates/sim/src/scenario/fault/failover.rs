@@ -6,12 +6,13 @@ use serde::{Deserialize, Serialize};
 use super::{t, Check, Family, Fault, Kind, Slot, Tries, Verb};
 use crate::scenario::fault_kinds::{FaultKind, Target};
 use crate::scenario::{LockKind, Scenario, ScenarioError};
+use crate::time::Millis;
 
 /// The Redis primary fails over to its replica at `at_ms`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Failover {
-    pub at_ms: u64,
+    pub at_ms: Millis,
 }
 
 fields_io!(Failover, "struct variant Fault::Failover", { at_ms });

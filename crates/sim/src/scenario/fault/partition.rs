@@ -3,10 +3,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{t, us, Check, Family, Fault, Kind, Slot, Tries, Verb};
+use super::{t, Check, Family, Fault, Kind, Slot, Tries, Verb};
 use crate::scenario::fault_kinds::{always, field, FaultKind, Target};
 use crate::scenario::settings::Kind as Value;
 use crate::scenario::{Scenario, ScenarioError};
+use crate::time::Millis;
 
 /// The actors in `isolate` are cut off at `at_ms` for `duration_ms` from all others, or only
 /// from the actors in `from` when it names any (two racks cut from each other while both still
@@ -17,8 +18,8 @@ pub struct Partition {
     pub isolate: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub from: Vec<String>,
-    pub at_ms: u64,
-    pub duration_ms: u64,
+    pub at_ms: Millis,
+    pub duration_ms: Millis,
 }
 
 impl Partition {
@@ -40,7 +41,7 @@ impl Partition {
     /// Whether this partition cuts `a` off from `b` at true time `at_us` (from its start until
     /// it heals).
     pub fn cuts_at(&self, a: &str, b: &str, at_us: crate::time::Micros) -> bool {
-        let (from, to) = (us(self.at_ms), us(self.at_ms.saturating_add(self.duration_ms)));
+        let (from, to) = (self.at_ms.to_micros(), Millis::new(self.at_ms.get().saturating_add(self.duration_ms.get())).to_micros());
         from <= at_us && at_us < to && Partition::cuts(&self.isolate, &self.from, a, b)
     }
 }
@@ -64,7 +65,7 @@ impl Kind for Partition {
         tag: "partition",
         label: "a partition",
         target: Target::Isolate,
-        fields: &[field("duration_ms", "duration", "For", Value::Ms { min: 0 }, 5_000)],
+        fields: &[field("duration_ms", "duration", "For", Value::Ms { min: Millis::ZERO }, 5_000)],
         fits: always,
     };
 
@@ -90,7 +91,7 @@ impl Kind for Partition {
     }
 
     fn verb(&self, _: &Scenario) -> Verb<'_> {
-        Verb::Isolate { actors: &self.isolate, from: &self.from, for_us: us(self.duration_ms) }
+        Verb::Isolate { actors: &self.isolate, from: &self.from, for_us: self.duration_ms.to_micros() }
     }
 
     fn name(&self) -> String {
@@ -107,7 +108,7 @@ impl Kind for Partition {
     }
 
     fn field(&self, name: &str) -> Option<i64> {
-        (name == "duration_ms").then_some(self.duration_ms as i64)
+        (name == "duration_ms").then_some(self.duration_ms.get() as i64)
     }
 
     fn family(&self) -> Family {
@@ -123,19 +124,19 @@ impl Kind for Partition {
         }
     }
 
-    fn size(&self) -> Option<u64> {
+    fn size(&self) -> Option<Millis> {
         Some(self.duration_ms)
     }
 
-    fn resize(&mut self, n: u64) {
+    fn resize(&mut self, n: Millis) {
         self.duration_ms = n;
     }
 
     fn shrink_size(&self) -> Option<i64> {
-        Some(self.duration_ms as i64)
+        Some(self.duration_ms.get() as i64)
     }
 
     fn shrink_to(&mut self, v: i64) {
-        self.duration_ms = v as u64;
+        self.duration_ms = Millis::new(v as u64);
     }
 }

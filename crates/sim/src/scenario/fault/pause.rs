@@ -3,18 +3,19 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{t, us, Block, Check, Family, Fault, Kind, Slot, Tries, Verb};
+use super::{t, Block, Check, Family, Fault, Kind, Slot, Tries, Verb};
 use crate::scenario::fault_kinds::{always, field, FaultKind, Target};
 use crate::scenario::settings::Kind as Value;
 use crate::scenario::{Scenario, ScenarioError};
+use crate::time::Millis;
 
 /// The actor pauses at `at_ms` for `duration_ms`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Pause {
     pub actor: String,
-    pub at_ms: u64,
-    pub duration_ms: u64,
+    pub at_ms: Millis,
+    pub duration_ms: Millis,
 }
 
 fields_io!(Pause, "struct variant Fault::Pause", { actor, at_ms, duration_ms });
@@ -24,7 +25,7 @@ impl Kind for Pause {
         tag: "pause",
         label: "a pause",
         target: Target::Actor,
-        fields: &[field("duration_ms", "duration", "For", Value::Ms { min: 0 }, 5_000)],
+        fields: &[field("duration_ms", "duration", "For", Value::Ms { min: Millis::ZERO }, 5_000)],
         fits: always,
     };
 
@@ -38,7 +39,7 @@ impl Kind for Pause {
     }
 
     fn verb(&self, _: &Scenario) -> Verb<'_> {
-        Verb::Pause { actor: &self.actor, for_us: us(self.duration_ms) }
+        Verb::Pause { actor: &self.actor, for_us: self.duration_ms.to_micros() }
     }
 
     fn name(&self) -> String {
@@ -50,7 +51,7 @@ impl Kind for Pause {
     }
 
     fn field(&self, name: &str) -> Option<i64> {
-        (name == "duration_ms").then_some(self.duration_ms as i64)
+        (name == "duration_ms").then_some(self.duration_ms.get() as i64)
     }
 
     fn family(&self) -> Family {
@@ -66,27 +67,27 @@ impl Kind for Pause {
         }
     }
 
-    fn size(&self) -> Option<u64> {
+    fn size(&self) -> Option<Millis> {
         Some(self.duration_ms)
     }
 
-    fn resize(&mut self, n: u64) {
+    fn resize(&mut self, n: Millis) {
         self.duration_ms = n;
     }
 
     fn shrink_size(&self) -> Option<i64> {
-        Some(self.duration_ms as i64)
+        Some(self.duration_ms.get() as i64)
     }
 
     fn shrink_to(&mut self, v: i64) {
-        self.duration_ms = v as u64;
+        self.duration_ms = Millis::new(v as u64);
     }
 
     fn block(&self) -> Option<Block<'_>> {
         Some(Block { actor: &self.actor, at_ms: self.at_ms, duration_ms: self.duration_ms, label: "paused", what: " paused" })
     }
 
-    fn block_mut(&mut self) -> Option<(&mut u64, &mut u64)> {
+    fn block_mut(&mut self) -> Option<(&mut Millis, &mut Millis)> {
         Some((&mut self.at_ms, &mut self.duration_ms))
     }
 }

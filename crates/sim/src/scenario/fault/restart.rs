@@ -6,13 +6,14 @@ use serde::{Deserialize, Serialize};
 use super::{t, Check, Family, Kind, Verb};
 use crate::scenario::fault_kinds::{always, FaultKind, Target};
 use crate::scenario::{Scenario, ScenarioError};
+use crate::time::Millis;
 
 /// The actor, if crashed, restarts at `at_ms`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Restart {
     pub actor: String,
-    pub at_ms: u64,
+    pub at_ms: Millis,
 }
 
 fields_io!(Restart, "struct variant Fault::Restart", { actor, at_ms });

@@ -3,6 +3,7 @@
 
 use super::super::settings::{list, Kind, Section, Setting};
 use super::{Declaration, Inspector, LockService};
+use crate::time::Millis;
 
 /// The name of consensus member `i`: m1, m2, …
 pub fn member_name(i: usize) -> String {
@@ -12,8 +13,8 @@ pub fn member_name(i: usize) -> String {
 /// etcd's minimum lease TTL: ceil((3 × electionTicks / 2) × heartbeat) seconds, that is 1.5 ×
 /// the election timeout rounded up to whole seconds (2 s with the defaults). Shorter requests are
 /// raised to it (SEMANTICS §4.1).
-pub fn min_lease_ttl_ms(election_timeout_ms: u64) -> u64 {
-    (election_timeout_ms * 3 / 2).div_ceil(1000) * 1000
+pub fn min_lease_ttl_ms(election_timeout_ms: Millis) -> Millis {
+    Millis::new((election_timeout_ms.get() * 3 / 2).div_ceil(1000) * 1000)
 }
 
 /// The consensus service, as the scenario's layer knows it.

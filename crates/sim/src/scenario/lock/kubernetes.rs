@@ -32,12 +32,12 @@ pub static DECLARATION: Declaration = Declaration {
 /// What client-go's `NewLeaderElector` refuses (tools/leaderelection), and a token it cannot give.
 fn validate(sc: &Scenario) -> Result<(), ScenarioError> {
     let l = &sc.lock;
-    let (lease, deadline, retry) = (l.ttl_ms, l.renew_deadline_ms, l.retry_period_ms);
+    let (lease, deadline, retry) = (l.ttl_ms, l.renew_deadline_ms.get(), l.retry_period_ms.get());
     let bad = if l.replica.is_some() {
         Some(("lock.replica", "the API server keeps the Lease in etcd, which replicates it; remove lock.replica".into()))
-    } else if retry == 0 || retry > limits::DURATION_MS {
+    } else if retry == 0 || retry > limits::DURATION_MS.get() {
         Some(("lock.retry_period_ms", format!("must be between 1 and {}", limits::DURATION_MS)))
-    } else if lease <= deadline {
+    } else if lease <= l.renew_deadline_ms {
         // First: it bounds the deadline (the lease is at most DURATION_MS) for the product below.
         Some(("lock.ttl_ms", "is the LeaseDuration: it must be greater than renew_deadline_ms".into()))
     } else if deadline * 5 <= retry * 6 {

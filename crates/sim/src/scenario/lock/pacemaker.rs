@@ -6,6 +6,7 @@
 use super::super::settings::{list, Kind, Section, Setting};
 use super::super::{limits, Scenario, ScenarioError, Step, TokenKind};
 use super::{Declaration, Inspector};
+use crate::time::Millis;
 
 /// The lanes of the two nodes' fence devices, in the nodes' order.
 pub const FENCES: [&str; 2] = ["fence-a", "fence-b"];
@@ -44,9 +45,9 @@ fn validate(sc: &Scenario) -> Result<(), ScenarioError> {
         Some(("clients".to_string(), format!("a Pacemaker pair has exactly two nodes, the scenario's two clients; it has {}", sc.clients.len())))
     } else if l.replica.is_some() {
         Some(("lock.replica".into(), "a pair has no lock server to replicate; remove lock.replica".into()))
-    } else if l.keepalive_ms == 0 || l.keepalive_ms >= l.ttl_ms {
+    } else if l.keepalive_ms == Millis::ZERO || l.keepalive_ms >= l.ttl_ms {
         Some(("lock.keepalive_ms".into(), "must be at least 1 and less than the deadtime (lock.ttl_ms)".into()))
-    } else if l.stonith_timeout_ms == 0 || l.stonith_timeout_ms > limits::DURATION_MS {
+    } else if l.stonith_timeout_ms == Millis::ZERO || l.stonith_timeout_ms > limits::DURATION_MS {
         Some(("lock.stonith_timeout_ms".into(), format!("must be between 1 and {}", limits::DURATION_MS)))
     } else if sc.token.source != TokenKind::None {
         Some(("token.source".into(), "a pair hands out no tokens (nothing counts its takeovers): use none".into()))
@@ -63,16 +64,16 @@ fn validate(sc: &Scenario) -> Result<(), ScenarioError> {
 }
 
 /// Heartbeat's `keepalive` unless set: 1 s (the sample of its documentation).
-pub(super) fn keepalive() -> u64 {
-    1_000
+pub(super) fn keepalive() -> Millis {
+    Millis::new(1_000)
 }
-pub(super) fn is_keepalive(n: &u64) -> bool {
+pub(super) fn is_keepalive(n: &Millis) -> bool {
     *n == keepalive()
 }
 /// Pacemaker's `stonith-timeout` unless set: 60 s, its default.
-pub(super) fn stonith_timeout() -> u64 {
-    60_000
+pub(super) fn stonith_timeout() -> Millis {
+    Millis::new(60_000)
 }
-pub(super) fn is_stonith_timeout(n: &u64) -> bool {
+pub(super) fn is_stonith_timeout(n: &Millis) -> bool {
     *n == stonith_timeout()
 }

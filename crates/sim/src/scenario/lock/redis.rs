@@ -3,6 +3,7 @@
 
 use super::super::settings::{list, Kind, Section, Setting};
 use super::{Declaration, Inspector, LockService};
+use crate::time::Millis;
 
 /// The Redis service, as the scenario's layer knows it.
 pub static DECLARATION: Declaration = Declaration {
@@ -32,9 +33,9 @@ pub static DECLARATION: Declaration = Declaration {
             id: "replicalag",
             label: "Replication lag",
             said: "the replica's lag behind the primary",
-            kind: Kind::Ms { min: 0 },
+            kind: Kind::Ms { min: Millis::ZERO },
             section: Section::Lock,
-            get: |s| s.lock.replica.as_ref().map_or(0, |r| r.lag_ms).to_string(),
+            get: |s| s.lock.replica.as_ref().map_or(Millis::ZERO, |r| r.lag_ms).to_string(),
             present: |s| s.lock.replica.is_some(),
         },
         // Redis Sentinel's failovers (SEMANTICS §1.5), for a primary with a replica.

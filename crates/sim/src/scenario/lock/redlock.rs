@@ -61,7 +61,7 @@ fn validate(sc: &Scenario) -> Result<(), ScenarioError> {
     if l.replica.is_some() {
         return err("lock.replica", "Redlock's nodes are independent masters without replicas".into());
     }
-    if l.node_timeout_ms == 0 || l.node_timeout_ms > limits::DURATION_MS {
+    if l.node_timeout_ms == crate::time::Millis::ZERO || l.node_timeout_ms > limits::DURATION_MS {
         return err("lock.node_timeout_ms", format!("must be between 1 and {}", limits::DURATION_MS));
     }
     if sc.token.source == TokenKind::Counter && sc.token.store == CounterStore::Redis {

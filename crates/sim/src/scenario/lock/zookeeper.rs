@@ -7,6 +7,7 @@
 use super::super::{Scenario, ScenarioError};
 use super::super::settings::{list, Kind, Section, Setting};
 use super::{Declaration, Inspector, LockService};
+use crate::time::Millis;
 
 /// The name of ZooKeeper server `i`: zk1, zk2, …
 pub fn zk_name(i: usize) -> String {
@@ -15,7 +16,7 @@ pub fn zk_name(i: usize) -> String {
 
 /// ZooKeeper's bounds on a session timeout: 2 to 20 ticks of the sample configuration's
 /// `tickTime=2000` (SEMANTICS §5.1).
-pub const SESSION_TIMEOUT_MS: [u64; 2] = [4_000, 40_000];
+pub const SESSION_TIMEOUT_MS: [Millis; 2] = [Millis::new(4_000), Millis::new(40_000)];
 
 /// ZooKeeper, as the scenario's layer knows it.
 pub static DECLARATION: Declaration = Declaration {

@@ -4,6 +4,7 @@
 
 use super::super::Scenario;
 use super::{Kind, Section, Setting};
+use crate::time::Millis;
 
 pub(crate) fn always(_: &Scenario) -> bool {
     true
@@ -24,7 +25,7 @@ pub(crate) static TTL: Setting = Setting {
     id: "ttl",
     label: "Lease TTL",
     said: "the lock's TTL",
-    kind: Kind::Ms { min: 1 },
+    kind: Kind::Ms { min: Millis::new(1) },
     section: Section::Lock,
     get: |s| s.lock.ttl_ms.to_string(),
     present: always,
@@ -36,7 +37,7 @@ pub(crate) static ELECTION_TIMEOUT: Setting = Setting {
     id: "electiontimeout",
     label: "Election timeout",
     said: "the election timeout",
-    kind: Kind::Ms { min: 1 },
+    kind: Kind::Ms { min: Millis::new(1) },
     section: Section::Lock,
     get: |s| s.lock.election_timeout_ms.to_string(),
     present: always,
@@ -97,7 +98,7 @@ pub(crate) static LOCK_DELAY: Setting = Setting {
     id: "lockdelay",
     label: "Lock-delay (Chubby's)",
     said: "the lock-delay",
-    kind: Kind::Ms { min: 0 },
+    kind: Kind::Ms { min: Millis::ZERO },
     section: Section::Lock,
     get: |s| s.lock.lock_delay_ms.to_string(),
     present: always,
@@ -142,7 +143,7 @@ pub static COMMON: &[Setting] = &[
         id: "gap",
         label: "From check to write",
         said: "the resource's time between its check and its write",
-        kind: Kind::Ms { min: 0 },
+        kind: Kind::Ms { min: Millis::ZERO },
         section: Section::Resource,
         get: |s| s.resource.check_write_gap_ms.to_string(),
         present: |s| s.resource.fencing == crate::scenario::Fencing::CheckThenWrite,
@@ -163,7 +164,7 @@ pub static COMMON: &[Setting] = &[
         id: "latencymin",
         label: "Latency from",
         said: "the network's latency, at least",
-        kind: Kind::Ms { min: 0 },
+        kind: Kind::Ms { min: Millis::ZERO },
         section: Section::Run,
         get: |s| s.network.latency_ms[0].to_string(),
         present: always,
@@ -173,7 +174,7 @@ pub static COMMON: &[Setting] = &[
         id: "latencymax",
         label: "to",
         said: "the network's latency, at most",
-        kind: Kind::Ms { min: 0 },
+        kind: Kind::Ms { min: Millis::ZERO },
         section: Section::Run,
         get: |s| s.network.latency_ms[1].to_string(),
         present: always,
@@ -193,7 +194,7 @@ pub static COMMON: &[Setting] = &[
         id: "duration",
         label: "Duration",
         said: "the run's length",
-        kind: Kind::Ms { min: 1 },
+        kind: Kind::Ms { min: Millis::new(1) },
         section: Section::Run,
         get: |s| s.duration_ms.to_string(),
         present: always,
@@ -223,5 +224,5 @@ pub(crate) const fn lock_ms(
     said: &'static str,
     get: fn(&Scenario) -> String,
 ) -> Setting {
-    Setting { path, id, label, said, kind: Kind::Ms { min: 1 }, section: Section::Lock, get, present: always }
+    Setting { path, id, label, said, kind: Kind::Ms { min: Millis::new(1) }, section: Section::Lock, get, present: always }
 }

@@ -3,6 +3,7 @@
 //! have, a token it cannot give).
 
 use super::super::{limits, LockKind, Scenario, ScenarioError, LOCK_DELAY_MS_MAX};
+use crate::time::Millis;
 
 impl Scenario {
     /// The lock service, the token source and the resource.
@@ -10,7 +11,7 @@ impl Scenario {
         use limits::*;
         let err = |p: String, m: String| Err(ScenarioError::at(p, m));
         let l = &self.lock;
-        if l.ttl_ms == 0 || l.ttl_ms > DURATION_MS {
+        if l.ttl_ms == Millis::ZERO || l.ttl_ms > DURATION_MS {
             return err("lock.ttl_ms".into(), format!("must be between 1 and {DURATION_MS}"));
         }
         if let Some(r) = &l.replica {
@@ -41,7 +42,7 @@ impl Scenario {
                 "Sentinel fails a Redis primary over to its replica: it needs kind redis and lock.replica".into(),
             );
         }
-        if l.lock_delay_ms > 0 && !matches!(l.kind, LockKind::Consensus | LockKind::ZooKeeper) {
+        if l.lock_delay_ms > Millis::ZERO && !matches!(l.kind, LockKind::Consensus | LockKind::ZooKeeper) {
             return err(
                 "lock.lock_delay_ms".into(),
                 "is Chubby's lock-delay, which only the consensus and ZooKeeper services have here; this lock service has none: remove it"

@@ -8,7 +8,7 @@ use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, Lease, Outcome, TimerKind, Wait, SCRIPT_TIMEOUT_MS};
 use crate::scenario::TokenKind;
 use crate::service::LockClient;
-use crate::time::Micros;
+use crate::time::{Micros, Millis};
 use crate::trace::{EventKind, QuorumEvent};
 use crate::wire::consensus::Msg;
 
@@ -37,7 +37,7 @@ impl Session {
     fn start_keepalives(&mut self, cx: &Cx, out: &mut Vec<Effect>) {
         if !self.keepalives {
             self.keepalives = true;
-            let due_local = self.renewed_local + Micros::ms(cx.ttl_ms) / 3;
+            let due_local = self.renewed_local + cx.ttl_ms.to_micros() / 3;
             out.push(Effect::Timer((due_local - cx.local).max(Micros::ZERO), TimerKind::KeepAlive));
         }
     }
@@ -45,7 +45,7 @@ impl Session {
 
 /// A session renews itself with keepalives (validation refuses a renew step).
 impl LockClient for Session {
-    fn acquire(&mut self, timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
+    fn acquire(&mut self, timeout_ms: Millis, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
         let ttl_ms = cx.ttl_ms;
         if self.lease.is_none() {
             self.asked_local.get_or_insert(cx.local);
@@ -73,7 +73,7 @@ impl LockClient for Session {
         let req = k.request();
         self.ka_sent_local = cx.local;
         out.push(Effect::Send(Dest::Leader, Payload::Consensus(Msg::KeepAlive { req, lease })));
-        out.push(Effect::Timer(Micros::ms(cx.ttl_ms) / 3, TimerKind::KeepAlive));
+        out.push(Effect::Timer(cx.ttl_ms.to_micros() / 3, TimerKind::KeepAlive));
         Some(Outcome::Waiting)
     }
 
@@ -88,7 +88,7 @@ impl LockClient for Session {
             Payload::Consensus(Msg::KeepAliveOk { .. }) => {
                 self.renewed_local = self.ka_sent_local;
                 if let Some(l) = &mut k.lease {
-                    l.until_local = self.renewed_local + Micros::ms(cx.ttl_ms);
+                    l.until_local = self.renewed_local + cx.ttl_ms.to_micros();
                     out.push(Effect::Event(EventKind::Renewed { until_local_us: l.until_local }));
                 }
                 Outcome::Waiting
@@ -112,7 +112,7 @@ impl LockClient for Session {
                 self.renewed_local = self.asked_local.take().or(sent_local).unwrap_or(self.renewed_local);
                 self.lease = Some(lease);
                 self.start_keepalives(cx, out);
-                let until_local = self.renewed_local + Micros::ms(cx.ttl_ms);
+                let until_local = self.renewed_local + cx.ttl_ms.to_micros();
                 let token = (cx.token == TokenKind::Counter).then_some(rev);
                 k.lease = Some(Lease { owner: 0, token, grant, until_local });
                 out.push(Effect::Event(EventKind::Acquired { token, until_local_us: until_local, grant }));

@@ -4,9 +4,9 @@
 use super::{Cluster, Fx, Lease, Op, Waiter};
 use crate::actor::{Effect, Env, Record};
 use crate::msg::Payload;
-use crate::time::from_ms;
 use crate::trace::{ActorId, EventKind, Grant, KeyEnd, QuorumEvent};
 use crate::wire::consensus::Msg;
+use crate::time::Millis;
 
 impl Cluster {
     pub(super) fn apply(&mut self, op: Op, env: &dyn Env, out: &mut Fx) {
@@ -23,7 +23,7 @@ impl Cluster {
                 self.next_lease += 1;
                 self.revision += 1;
                 let rev = self.revision;
-                self.leases.insert(lease, Lease { client, ttl_ms, expires_mono: mono + from_ms(ttl_ms as i64), revoking: false });
+                self.leases.insert(lease, Lease { client, ttl_ms, expires_mono: mono + ttl_ms.to_micros(), revoking: false });
                 self.keys.insert(lease, (rev, client));
                 out.push(committed(rev));
                 out.push(Effect::Record(Record::KeyOpen { handle: lease, node: leader, owner: Some(client) }));
@@ -59,7 +59,7 @@ impl Cluster {
                 if let Some(g) = self.grant_of.remove(&lease) {
                     out.push(Effect::Record(Record::GrantEnded { grant: g }));
                     // The holder was lost, not released: hold the lock back for the lock-delay.
-                    if let (Some(client), true) = (client, self.cfg.lock_delay_ms > 0) {
+                    if let (Some(client), true) = (client, self.cfg.lock_delay_ms > Millis::ZERO) {
                         self.hold(client, env, out);
                     }
                 }
@@ -134,7 +134,7 @@ impl Cluster {
         let term_end_us = match self.leases.get(&lease).map(|l| l.expires_mono) {
             Some(exp) => env.when_mono_reads(leader, exp).unwrap_or(env.end()),
             // Granted on an expired session: the client believes it has a whole lease.
-            None => env.now() + from_ms(self.cfg.ttl_ms as i64),
+            None => env.now() + self.cfg.ttl_ms.to_micros(),
         };
         let now = env.now();
         out.push(Effect::Record(Record::Grant(Box::new(Grant {

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::actor::testing::{events, records, sends, FakeEnv};
-use crate::time::Micros;
+use crate::time::{Micros, Millis};
 
 // Actors: 0 = c1, 1 = c2, 2..=4 = m1..m3.
 const C1: ActorId = 0;
@@ -13,12 +13,12 @@ const M3: ActorId = 4;
 
 fn cluster() -> Cluster {
     let cfg = Settings {
-        ttl_ms: 10_000,
-        election_timeout_ms: 1_000,
-        min_ttl_ms: 2_000,
+        ttl_ms: Millis::new(10_000),
+        election_timeout_ms: Millis::new(1_000),
+        min_ttl_ms: Millis::new(2_000),
         recheck_after_wait: true,
         tokens: true,
-        lock_delay_ms: 0,
+        lock_delay_ms: Millis::new(0),
     };
     Cluster::new(vec![M1, M2, M3], cfg)
 }
@@ -64,11 +64,11 @@ fn a_lock_commits_on_a_majority_and_grants_the_lowest_key() {
     let e = env();
     let mut c = elected(&e);
     let mut out = Vec::new();
-    c.on_message(M1, C1, Payload::Consensus(Msg::Lock { req: 7, ttl_ms: 10_000 }), &e, &mut out);
+    c.on_message(M1, C1, Payload::Consensus(Msg::Lock { req: 7, ttl_ms: Millis::new(10_000) }), &e, &mut out);
     // Proposed, not yet committed: the leader alone is not a majority of three.
     assert!(events(&out).is_empty());
     assert_eq!(sends(&out).len(), 2);
-    let out = commit(&mut elected(&e), C1, Payload::Consensus(Msg::Lock { req: 7, ttl_ms: 10_000 }), &e);
+    let out = commit(&mut elected(&e), C1, Payload::Consensus(Msg::Lock { req: 7, ttl_ms: Millis::new(10_000) }), &e);
     let ev = events(&out);
     assert!(matches!(&ev[0].1, EventKind::Quorum(QuorumEvent::Committed { revision: 2, .. })));
     assert_eq!(ev[1], (M1, EventKind::Quorum(QuorumEvent::LockGranted { client: C1, rev: 2, key_exists: true })));
@@ -80,9 +80,9 @@ fn a_lock_commits_on_a_majority_and_grants_the_lowest_key() {
 fn a_second_client_waits_for_its_predecessor() {
     let mut e = env();
     let mut c = elected(&e);
-    commit(&mut c, C1, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: 10_000 }), &e);
+    commit(&mut c, C1, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: Millis::new(10_000) }), &e);
     e.grants = 1;
-    let out = commit(&mut c, C2, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: 10_000 }), &e);
+    let out = commit(&mut c, C2, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: Millis::new(10_000) }), &e);
     assert!(sends(&out).iter().any(|s| s.1 == C2 && matches!(s.2, Payload::Consensus(Msg::Queued { rev: 3, lease: 2, .. }))));
     // c1 unlocks: c2's key is now the lowest.
     let out = commit(&mut c, C1, Payload::Consensus(Msg::Unlock { req: 2, lease: 1 }), &e);
@@ -94,7 +94,7 @@ fn a_second_client_waits_for_its_predecessor() {
 fn a_lease_that_runs_out_on_the_leader_is_revoked() {
     let mut e = env();
     let mut c = elected(&e);
-    let out = commit(&mut c, C1, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: 10_000 }), &e);
+    let out = commit(&mut c, C1, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: Millis::new(10_000) }), &e);
     let check = out
         .iter()
         .find_map(|x| match x {
@@ -116,7 +116,7 @@ fn a_lease_that_runs_out_on_the_leader_is_revoked() {
 fn a_keepalive_moves_the_lease_and_an_unknown_lease_is_not_found() {
     let mut e = env();
     let mut c = elected(&e);
-    commit(&mut c, C1, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: 10_000 }), &e);
+    commit(&mut c, C1, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: Millis::new(10_000) }), &e);
     e.now = Micros::us(3_000_000);
     let mut out = Vec::new();
     c.on_message(M1, C1, Payload::Consensus(Msg::KeepAlive { req: 2, lease: 1 }), &e, &mut out);
@@ -136,7 +136,7 @@ fn without_a_majority_there_is_no_leader_and_followers_ignore_clients() {
     c.on_timer(0, Timer::Election, &e, &mut out);
     assert_eq!(events(&out), vec![(M1, EventKind::Quorum(QuorumEvent::NoQuorum { since_us: Micros::ZERO }))]);
     let mut out = Vec::new();
-    c.on_message(M1, C1, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: 10_000 }), &e, &mut out);
+    c.on_message(M1, C1, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: Millis::new(10_000) }), &e, &mut out);
     assert!(out.is_empty(), "no leader, no answer: {out:?}");
     // A member fault calls an election after the timeout.
     let mut out = Vec::new();
@@ -148,7 +148,7 @@ fn without_a_majority_there_is_no_leader_and_followers_ignore_clients() {
 fn a_paused_leader_is_replaced_and_steps_down_when_it_resumes() {
     let mut e = env();
     let mut c = elected(&e);
-    commit(&mut c, C1, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: 10_000 }), &e);
+    commit(&mut c, C1, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: Millis::new(10_000) }), &e);
     e.now = Micros::us(2_000_000);
     e.paused = vec![(M1, Micros::us(14_000_000))];
     let mut out = Vec::new();
@@ -171,7 +171,7 @@ fn a_paused_leader_is_replaced_and_steps_down_when_it_resumes() {
     c.on_fault(ServerFault::Resumed(M1), &e, &mut out);
     assert_eq!(events(&out), vec![(M1, EventKind::Quorum(QuorumEvent::SteppedDown { leader: M2 }))]);
     let mut out = Vec::new();
-    c.on_message(M1, C2, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: 10_000 }), &e, &mut out);
+    c.on_message(M1, C2, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: Millis::new(10_000) }), &e, &mut out);
     assert!(out.is_empty(), "the old leader answers no client");
 }
 
@@ -206,10 +206,10 @@ fn no_quorum_is_dated_from_the_fault_that_took_the_majority_away() {
 fn a_lost_holder_holds_the_lock_back_for_the_lock_delay_and_a_release_does_not() {
     let mut e = env();
     let mut c = elected(&e);
-    c.cfg.lock_delay_ms = 5_000;
-    commit(&mut c, C1, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: 10_000 }), &e);
+    c.cfg.lock_delay_ms = Millis::new(5_000);
+    commit(&mut c, C1, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: Millis::new(10_000) }), &e);
     e.grants = 1;
-    commit(&mut c, C2, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: 10_000 }), &e);
+    commit(&mut c, C2, Payload::Consensus(Msg::Lock { req: 1, ttl_ms: Millis::new(10_000) }), &e);
     // c2 keeps its lease alive; c1's runs out at 10 s.
     e.now = Micros::us(9_000_000);
     c.on_message(M1, C2, Payload::Consensus(Msg::KeepAlive { req: 2, lease: 2 }), &e, &mut Vec::new());
@@ -240,7 +240,7 @@ fn a_lost_holder_holds_the_lock_back_for_the_lock_delay_and_a_release_does_not()
     // c2 releases: no delay, and a new client is granted at once.
     commit(&mut c, C2, Payload::Consensus(Msg::Unlock { req: 3, lease: 2 }), &e);
     e.grants = 2;
-    let out = commit(&mut c, C1, Payload::Consensus(Msg::Lock { req: 4, ttl_ms: 10_000 }), &e);
+    let out = commit(&mut c, C1, Payload::Consensus(Msg::Lock { req: 4, ttl_ms: Millis::new(10_000) }), &e);
     assert!(events(&out).iter().any(|x| matches!(x.1, EventKind::Quorum(QuorumEvent::LockGranted { client: C1, .. }))));
     assert!(!events(&out).iter().any(|x| matches!(x.1, EventKind::Quorum(QuorumEvent::LockDelayed { .. }))));
 }

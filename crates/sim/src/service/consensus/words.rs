@@ -1,7 +1,7 @@
 //! The etcd-like service's words: the consensus family's events in its terms (revisions,
 //! leases, terms), and its client's where they differ from a Redis client's.
 
-use crate::time::{fmt, from_ms};
+use crate::time::{Millis, fmt};
 use crate::trace::{ActorId, EventKind, QuorumEvent};
 
 /// The consensus client's own sentences, where they differ from a Redis client's.
@@ -19,7 +19,7 @@ pub fn narrate_client(me: &str, kind: &EventKind) -> Option<String> {
 }
 
 /// The sentence for an event of the consensus family at `me`, every one of them in etcd's terms.
-pub fn quorum(e: &QuorumEvent, me: &str, n: &dyn Fn(ActorId) -> String, election_timeout_ms: u64) -> String {
+pub fn quorum(e: &QuorumEvent, me: &str, n: &dyn Fn(ActorId) -> String, election_timeout_ms: Millis) -> String {
     use QuorumEvent::*;
     match *e {
         Queued { rev } => format!("{me}'s key is in place at revision {rev}, but an earlier key holds the lock: it waits for its predecessor."),
@@ -52,11 +52,11 @@ pub fn quorum(e: &QuorumEvent, me: &str, n: &dyn Fn(ActorId) -> String, election
         LeaderElected { leases: 0 } => format!("{me} is the leader."),
         LeaderElected { leases: 1 } => format!(
             "{me} becomes the leader and refreshes the one lease to its full TTL plus the election timeout ({}).",
-            fmt(from_ms(election_timeout_ms as i64))
+            fmt(election_timeout_ms.to_micros())
         ),
         LeaderElected { leases } => format!(
             "{me} becomes the leader and refreshes all {leases} leases to their full TTL plus the election timeout ({}).",
-            fmt(from_ms(election_timeout_ms as i64))
+            fmt(election_timeout_ms.to_micros())
         ),
         SteppedDown { leader } => QuorumEvent::stepped_down(me, &n(leader), "with a higher term"),
         NoQuorum { since_us } => format!(

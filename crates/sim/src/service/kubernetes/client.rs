@@ -15,7 +15,7 @@ use crate::proto::{Core, Cx, Effect, Lease, Outcome, TimerKind, SCRIPT_TIMEOUT_M
 use crate::rng::Rng;
 use crate::scenario::TokenKind;
 use crate::service::LockClient;
-use crate::time::{Micros, MS};
+use crate::time::{Micros, Millis, MS};
 use crate::trace::EventKind;
 use crate::wire::kubernetes::{Event, Msg, Record};
 
@@ -171,13 +171,13 @@ impl Elector {
 impl LockClient for Elector {
     /// How long a candidate waits between tries: RetryPeriod, plus up to `JITTER_FACTOR` of it
     /// (client-go's `wait.JitterUntil`).
-    fn retry_delay(&self, _retry_ms: u64, rng: &mut Rng) -> Micros {
+    fn retry_delay(&self, _retry_ms: Millis, rng: &mut Rng) -> Micros {
         let jitter_ms = (self.t.retry_us / MS) as f64 * super::JITTER_FACTOR;
         self.t.retry_us + rng.range_inclusive(0, (jitter_ms as i64 - 1).max(0)) * MS
     }
 
     /// One try (`tryAcquireOrRenew`): read the Lease.
-    fn acquire(&mut self, timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
+    fn acquire(&mut self, timeout_ms: Millis, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
         k.send(Dest::Lock, |req| Payload::Kubernetes(Box::new(Msg::Get { req })), Some(timeout_ms), cx, out);
     }
 

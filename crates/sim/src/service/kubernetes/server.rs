@@ -6,7 +6,7 @@
 use crate::actor::{next_grant, Effect, Env, Out, Record as Fact};
 use crate::msg::{Dest, Payload};
 use crate::service::LockServer;
-use crate::time::{from_ms, Micros};
+use crate::time::{Micros, Millis};
 use crate::trace::{ActorId, Grant, KeyEnd};
 use crate::wire::kubernetes::{Change, Event, Msg, Record};
 
@@ -14,7 +14,7 @@ use crate::wire::kubernetes::{Change, Event, Msg, Record};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
     /// LeaseDuration: how long a grant's term runs after each write, for the record.
-    pub lease_ms: u64,
+    pub lease_ms: Millis,
     /// Whether `leaseTransitions` is the token the clients present.
     pub tokens: bool,
 }
@@ -63,7 +63,7 @@ impl ApiServer {
             actor: self.me,
             kind: Event::Written { client, change, rv: self.rv, transitions: record.transitions }.into(),
         });
-        let term_end = |env: &dyn Env| (env.now() + from_ms(self.cfg.lease_ms as i64)).min(env.end());
+        let term_end = |env: &dyn Env| (env.now() + self.cfg.lease_ms.to_micros()).min(env.end());
         let holder = match change {
             Change::Renewed => {
                 let (h, g) = held.expect("a renewal has a holder");

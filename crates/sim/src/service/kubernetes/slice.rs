@@ -6,7 +6,6 @@ use super::server::{ApiServer, Settings};
 use crate::scenario::kubernetes::APISERVER;
 use crate::scenario::{Scenario, TokenKind};
 use crate::service::{Kubernetes, Slice};
-use crate::time::Micros;
 use crate::trace::{ActorId, EventKind, QuorumEvent, Role};
 
 impl Slice for Kubernetes {
@@ -24,9 +23,9 @@ impl Slice for Kubernetes {
     fn client(sc: &Scenario) -> Elector {
         let l = &sc.lock;
         Elector::new(Timing {
-            lease_us: Micros::ms(l.ttl_ms),
-            renew_deadline_us: Micros::ms(l.renew_deadline_ms),
-            retry_us: Micros::ms(l.retry_period_ms),
+            lease_us: l.ttl_ms.to_micros(),
+            renew_deadline_us: l.renew_deadline_ms.to_micros(),
+            retry_us: l.retry_period_ms.to_micros(),
         })
     }
 

@@ -1,20 +1,20 @@
 //! The sentences of Kubernetes leader election, made when an event is shown.
 
 use crate::scenario::Scenario;
-use crate::time::{fmt, from_ms};
+use crate::time::fmt;
 use crate::trace::{ActorId, EventKind, Why};
 use crate::wire::kubernetes::{Change, Event};
 
 /// The sentence for an event a Kubernetes run words its own way (`None`: a common one).
 pub fn narrate(sc: &Scenario, me: &str, kind: &EventKind) -> Option<String> {
     let l = &sc.lock;
-    let deadline = fmt(from_ms(l.renew_deadline_ms as i64));
+    let deadline = fmt(l.renew_deadline_ms.to_micros());
     Some(match kind {
         EventKind::Acquired { token, until_local_us, .. } => {
             let t = token.map(|t| format!(" with token {t}, the Lease's leaseTransitions")).unwrap_or_default();
             format!(
                 "{me} has written itself into the Lease: it is the leader{t}. It renews every {}; by its own clock it leads until {} unless it renews first.",
-                fmt(from_ms(l.retry_period_ms as i64)),
+                fmt(l.retry_period_ms.to_micros()),
                 fmt(*until_local_us)
             )
         }
@@ -49,7 +49,7 @@ fn renew_deadline(deadline_us: crate::time::Micros) -> String {
 /// Its own events, in its words.
 impl crate::service::Words for Event {
     fn words(&self, sc: &Scenario, me: &str, name: &dyn Fn(ActorId) -> String) -> String {
-        event(self, me, &fmt(from_ms(sc.lock.ttl_ms as i64)), name)
+        event(self, me, &fmt(sc.lock.ttl_ms.to_micros()), name)
     }
 }
 

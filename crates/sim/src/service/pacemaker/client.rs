@@ -13,7 +13,7 @@
 use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, GrantFx, Lease, Outcome, TimerKind, NO_LEASE_US};
 use crate::service::LockClient;
-use crate::time::Micros;
+use crate::time::{Micros, Millis};
 use crate::trace::{ActorId, EventKind};
 use crate::wire::pacemaker::{Event, Msg};
 
@@ -97,7 +97,7 @@ impl Node {
 /// A node sends its heartbeats by itself (validation refuses a renew step).
 impl LockClient for Node {
     /// Its program asks to run the resource: the next heartbeat decides (the first, at once).
-    fn acquire(&mut self, _timeout_ms: u64, _k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
+    fn acquire(&mut self, _timeout_ms: Millis, _k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
         self.wants = true;
         if self.lanes.is_none() {
             let me = usize::from(self.names[0] != cx.name);

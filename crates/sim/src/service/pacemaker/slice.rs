@@ -6,7 +6,6 @@ use super::server::Fences;
 use crate::scenario::pacemaker::FENCES;
 use crate::scenario::Scenario;
 use crate::service::{Pacemaker, Slice};
-use crate::time::{from_ms, Micros};
 use crate::trace::{ActorId, EventKind, QuorumEvent, Role};
 
 /// The name of the pair's node `i` (validation makes sure there are two).
@@ -28,11 +27,10 @@ impl Slice for Pacemaker {
 
     fn client(sc: &Scenario) -> Node {
         let l = &sc.lock;
-        let ms = |n: u64| -> Micros { from_ms(n as i64) };
         let t = Timing {
-            keepalive_us: ms(l.keepalive_ms),
-            deadtime_us: ms(l.ttl_ms),
-            stonith_timeout_us: ms(l.stonith_timeout_ms),
+            keepalive_us: l.keepalive_ms.to_micros(),
+            deadtime_us: l.ttl_ms.to_micros(),
+            stonith_timeout_us: l.stonith_timeout_ms.to_micros(),
             fence_first: l.fence_first,
         };
         Node::new(t, [node_name(sc, 0), node_name(sc, 1)])

@@ -1,7 +1,7 @@
 //! The sentences of a Pacemaker pair, made when an event is shown.
 
 use crate::scenario::Scenario;
-use crate::time::{fmt, from_ms};
+use crate::time::fmt;
 use crate::trace::{ActorId, EventKind};
 use crate::wire::pacemaker::Event;
 
@@ -21,7 +21,7 @@ pub fn narrate(_sc: &Scenario, me: &str, kind: &EventKind) -> Option<String> {
 impl crate::service::Words for Event {
     fn words(&self, sc: &Scenario, me: &str, name: &dyn Fn(ActorId) -> String) -> String {
         let l = &sc.lock;
-        let (deadtime, stonith) = (fmt(from_ms(l.ttl_ms as i64)), fmt(from_ms(l.stonith_timeout_ms as i64)));
+        let (deadtime, stonith) = (fmt(l.ttl_ms.to_micros()), fmt(l.stonith_timeout_ms.to_micros()));
         match *self {
             Event::PeerDead { peer, silent_us, active } => {
                 let p = name(peer);

@@ -10,7 +10,7 @@ use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, Lease, Outcome, TimerKind, Wait, SCRIPT_TIMEOUT_MS};
 use crate::scenario::{ReleaseStyle, RenewStyle};
 use crate::service::LockClient;
-use crate::time::Micros;
+use crate::time::Millis;
 use crate::trace::{EventKind, Why};
 
 /// Which release and renewal a client's code uses: the compare-and-X scripts, or a plain
@@ -32,7 +32,7 @@ impl Scripts {
         RedisCmd::Release { owner, compare: self.release == ReleaseStyle::CompareAndDelete }
     }
 
-    pub fn renew(&self, owner: u64, ttl_ms: u64) -> RedisCmd {
+    pub fn renew(&self, owner: u64, ttl_ms: Millis) -> RedisCmd {
         RedisCmd::Renew { owner, ttl_ms, compare: self.renew == RenewStyle::CompareAndExtend }
     }
 }
@@ -81,7 +81,7 @@ impl Single {
 
 impl LockClient for Single {
     /// One attempt at the lock.
-    fn acquire(&mut self, timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
+    fn acquire(&mut self, timeout_ms: Millis, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
         self.op = Some(Op::Acquire);
         let cmd = RedisCmd::Acquire { owner: k.owner, ttl_ms: cx.ttl_ms, incr: self.incr };
         k.send(Dest::Lock, |req| Payload::Redis { req, cmd }, Some(timeout_ms), cx, out);
@@ -122,7 +122,7 @@ impl LockClient for Single {
         if *reply == RedisReply::ReadOnly {
             return Some(self.answered_read_only(k, out));
         }
-        let until_local = sent_local + Micros::ms(cx.ttl_ms);
+        let until_local = sent_local + cx.ttl_ms.to_micros();
         Some(match self.op {
             Some(Op::Acquire) => match *reply {
                 RedisReply::Ok { token, grant, .. } => {
@@ -166,9 +166,10 @@ impl LockClient for Single {
 pub(super) mod tests {
     use super::*;
     use crate::scenario::TokenKind;
+    use crate::time::Micros;
 
     pub(in crate::service::redis) fn cx(local: Micros) -> Cx<'static> {
-        Cx { local, mono: local, name: "A", ttl_ms: 10_000, token: TokenKind::Counter, next_grant: 0, next_token: None }
+        Cx { local, mono: local, name: "A", ttl_ms: Millis::new(10_000), token: TokenKind::Counter, next_grant: 0, next_token: None }
     }
 
     pub(in crate::service::redis) fn holding() -> Core {
@@ -194,7 +195,7 @@ pub(super) mod tests {
         let mut out = Vec::new();
         let mut plain = Single::new(Scripts { release: ReleaseStyle::Del, renew: RenewStyle::Pexpire }, false);
         assert!(plain.renew(&mut k, &cx(Micros::us(1)), &mut out));
-        assert_eq!(sent(&out).1, RedisCmd::Renew { owner: 0xa1, ttl_ms: 10_000, compare: false });
+        assert_eq!(sent(&out).1, RedisCmd::Renew { owner: 0xa1, ttl_ms: Millis::new(10_000), compare: false });
         let mut out = Vec::new();
         assert!(Single::default().release(&mut k, &cx(Micros::us(2)), &mut out));
         assert_eq!(out[0], Effect::Event(EventKind::Releasing));
@@ -220,7 +221,7 @@ pub(super) mod tests {
     fn a_readonly_reply_fails_the_attempt_the_renewal_or_the_release() {
         let read_only = |req| Payload::RedisReply { req, reply: RedisReply::ReadOnly };
         let (mut s, mut k) = (Single::default(), Core::default());
-        s.acquire(1_000, &mut k, &cx(Micros::ZERO), &mut Vec::new());
+        s.acquire(Millis::new(1_000), &mut k, &cx(Micros::ZERO), &mut Vec::new());
         let mut out = vec![];
         assert_eq!(s.on_message(&read_only(sent_req(&k)), &mut k, &cx(Micros::us(1)), &mut out), Some(Outcome::Refused));
         assert_eq!(out, vec![Effect::Event(Event::Answered { op: Op::Acquire, attempt: k.attempt }.into())]);

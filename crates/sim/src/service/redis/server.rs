@@ -10,7 +10,7 @@ use super::{Change, Entry, Event, Node, Op, RedisCmd, RedisReply, FENCE_KEY, LOC
 use crate::actor::{Effect, Env, Gate, Out, Record, ServerFault};
 use crate::msg::{Dest, Payload};
 use crate::service::LockServer;
-use crate::time::{from_ms, Micros};
+use crate::time::{Micros, Millis};
 use crate::trace::{ActorId, EventKind, Grant, KeyEnd};
 
 /// A Redis server's timers.
@@ -58,9 +58,9 @@ impl Servers {
     /// lives on Redis) and an optional replica.
     pub fn primary(
         primary: ActorId,
-        replica: Option<(ActorId, u64)>,
+        replica: Option<(ActorId, Millis)>,
         counter_start: Option<u64>,
-        ttl_ms: u64,
+        ttl_ms: Millis,
         keeps_data: bool,
     ) -> Servers {
         let mut node = Node::default();
@@ -79,9 +79,9 @@ impl Servers {
             replica: replica.map(|r| r.0),
             redlock_nodes: Vec::new(),
             promoted: false,
-            ttl: from_ms(ttl_ms as i64),
+            ttl: ttl_ms.to_micros(),
             keeps_data,
-            lag: replica.map(|r| from_ms(r.1 as i64)),
+            lag: replica.map(|r| r.1.to_micros()),
             expiry_gen: Map::new(),
             open_keys: Set::new(),
             sentinel: false,
@@ -92,14 +92,14 @@ impl Servers {
     }
 
     /// Redlock's independent masters.
-    pub fn independent(ids: Vec<ActorId>, ttl_ms: u64, keeps_data: bool) -> Servers {
+    pub fn independent(ids: Vec<ActorId>, ttl_ms: Millis, keeps_data: bool) -> Servers {
         Servers {
             nodes: ids.iter().map(|&i| (i, Node::default())).collect(),
             primary: None,
             replica: None,
             redlock_nodes: ids,
             promoted: false,
-            ttl: from_ms(ttl_ms as i64),
+            ttl: ttl_ms.to_micros(),
             keeps_data,
             lag: None,
             expiry_gen: Map::new(),

@@ -83,7 +83,7 @@ impl Watchdog {
         self.pending = None;
         match &mut k.lease {
             Some(l) if self.running && *reply == RedisReply::Int(1) => {
-                l.until_local = sent_local + Micros::ms(cx.ttl_ms);
+                l.until_local = sent_local + cx.ttl_ms.to_micros();
                 out.push(Effect::Event(EventKind::Renewed { until_local_us: l.until_local }));
             }
             Some(_) if self.running => {
@@ -103,7 +103,7 @@ impl Watchdog {
 
 /// `internalLockLeaseTime / 3`.
 fn third(cx: &Cx) -> Micros {
-    Micros::ms(cx.ttl_ms) / 3
+    cx.ttl_ms.to_micros() / 3
 }
 
 /// The sentence of a watchdog's event, where the common words would mislead (`None`: the
@@ -122,10 +122,11 @@ pub fn narrate(me: &str, kind: &EventKind) -> Option<String> {
 mod tests {
     use super::super::client::tests::{holding, sent};
     use super::*;
+    use crate::time::Millis;
 
     /// Redisson's default: a 30 s watchdog timeout.
     fn cx(local: Micros) -> Cx<'static> {
-        Cx { ttl_ms: 30_000, ..super::super::client::tests::cx(local) }
+        Cx { ttl_ms: Millis::new(30_000), ..super::super::client::tests::cx(local) }
     }
 
     /// A watchdog started at 0 whose timer has fired at `at`: its renewal's request number.
@@ -143,7 +144,7 @@ mod tests {
     #[test]
     fn it_renews_every_third_of_the_watchdog_timeout_with_a_compare_and_extend() {
         let (mut w, mut k, req, out) = renewing(Micros::us(10_000_000));
-        assert_eq!(sent(&out).1, RedisCmd::Renew { owner: 0xa1, ttl_ms: 30_000, compare: true });
+        assert_eq!(sent(&out).1, RedisCmd::Renew { owner: 0xa1, ttl_ms: Millis::new(30_000), compare: true });
         assert!(out.contains(&Effect::Timer(Micros::us(10_000_000), TimerKind::KeepAlive)), "the next one is armed: {out:?}");
         let mut out = Vec::new();
         assert_eq!(w.on_reply(req, &RedisReply::Int(1), &mut k, &cx(Micros::us(10_002_000)), &mut out), Some(Outcome::Waiting));

@@ -2,10 +2,10 @@
 
 use super::*;
 use crate::scenario::TokenKind;
-use crate::time::Micros;
+use crate::time::{Micros, Millis};
 
 fn cx(local: Micros) -> Cx<'static> {
-    Cx { local, mono: local, name: "A", ttl_ms: 10_000, token: TokenKind::None, next_grant: 0, next_token: None }
+    Cx { local, mono: local, name: "A", ttl_ms: Millis::new(10_000), token: TokenKind::None, next_grant: 0, next_token: None }
 }
 
 fn core() -> Core {
@@ -30,9 +30,9 @@ fn ok(req: u64) -> Payload {
 
 #[test]
 fn in_turn_the_round_asks_one_node_after_another() {
-    let (mut r, mut k) = (Redlock::new(3, 50, false, 0.01, Default::default()), core());
+    let (mut r, mut k) = (Redlock::new(3, Millis::new(50), false, 0.01, Default::default()), core());
     let mut out = Vec::new();
-    r.acquire(1_000, &mut k, &cx(Micros::ZERO), &mut out);
+    r.acquire(Millis::new(1_000), &mut k, &cx(Micros::ZERO), &mut out);
     assert_eq!(sent(&out).iter().map(|s| s.0).collect::<Vec<_>>(), vec![0]);
     assert_eq!(k.wait, Wait::Round);
     let req = sent(&out)[0].1;
@@ -43,9 +43,9 @@ fn in_turn_the_round_asks_one_node_after_another() {
 
 #[test]
 fn a_round_that_takes_too_long_is_not_valid_and_unlocks_every_node() {
-    let (mut r, mut k) = (Redlock::new(3, 9_000, true, 0.01, Default::default()), core());
+    let (mut r, mut k) = (Redlock::new(3, Millis::new(9_000), true, 0.01, Default::default()), core());
     let mut out = Vec::new();
-    r.acquire(1_000, &mut k, &cx(Micros::ZERO), &mut out);
+    r.acquire(Millis::new(1_000), &mut k, &cx(Micros::ZERO), &mut out);
     let reqs: Vec<u64> = sent(&out).iter().map(|s| s.1).collect();
     let mut last = None;
     for (i, req) in reqs.iter().enumerate() {
@@ -63,7 +63,7 @@ fn a_round_that_takes_too_long_is_not_valid_and_unlocks_every_node() {
 
 #[test]
 fn an_extension_short_of_a_majority_loses_the_lock() {
-    let (mut r, mut k) = (Redlock::new(3, 50, true, 0.01, Default::default()), core());
+    let (mut r, mut k) = (Redlock::new(3, Millis::new(50), true, 0.01, Default::default()), core());
     k.lease = Some(Lease { owner: 0xa1, token: None, grant: 0, until_local: Micros::us(9_000_000) });
     let mut out = Vec::new();
     assert!(r.renew(&mut k, &cx(Micros::us(5_000_000)), &mut out));
@@ -78,7 +78,7 @@ fn an_extension_short_of_a_majority_loses_the_lock() {
 
 #[test]
 fn release_is_a_round_that_gives_the_grant_back() {
-    let (mut r, mut k) = (Redlock::new(3, 50, false, 0.01, Default::default()), core());
+    let (mut r, mut k) = (Redlock::new(3, Millis::new(50), false, 0.01, Default::default()), core());
     k.lease = Some(Lease { owner: 0xa1, token: None, grant: 4, until_local: Micros::us(9_000_000) });
     let mut out = Vec::new();
     assert!(r.release(&mut k, &cx(Micros::us(1_000)), &mut out));

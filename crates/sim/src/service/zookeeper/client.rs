@@ -12,7 +12,7 @@ use crate::msg::{Dest, Payload};
 use crate::proto::{Core, Cx, Effect, Lease, Outcome, TimerKind, Wait, SCRIPT_TIMEOUT_MS};
 use crate::scenario::TokenKind;
 use crate::service::LockClient;
-use crate::time::Micros;
+use crate::time::{Micros, Millis};
 use crate::trace::{EventKind, QuorumEvent, Why};
 
 /// A client's session and its place in the recipe.
@@ -22,7 +22,7 @@ pub struct Recipe {
     /// Its znode's sequence number and creation zxid.
     znode: Option<(u64, u64)>,
     /// How long each request of an attempt waits for its reply.
-    timeout_ms: u64,
+    timeout_ms: Millis,
     /// When the last request or ping the session answered was sent, on the client's clock.
     heard_local: Micros,
     /// Pings not yet answered: (request, when sent on the client's clock).
@@ -61,7 +61,7 @@ impl Recipe {
         }
         match children.iter().copied().filter(|&c| c < seq).max() {
             None => {
-                let until_local = self.heard_local + Micros::ms(cx.ttl_ms);
+                let until_local = self.heard_local + cx.ttl_ms.to_micros();
                 let token = (cx.token == TokenKind::Counter).then_some(czxid);
                 let grant = grant.unwrap_or(cx.next_grant);
                 k.lease = Some(Lease { owner: 0, token, grant, until_local });
@@ -80,7 +80,7 @@ impl Recipe {
 /// A session renews itself with pings (validation refuses a renew step).
 impl LockClient for Recipe {
     /// One attempt at the lock: the next step of the recipe from where it stands.
-    fn acquire(&mut self, timeout_ms: u64, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
+    fn acquire(&mut self, timeout_ms: Millis, k: &mut Core, cx: &Cx, out: &mut Vec<Effect>) {
         self.timeout_ms = timeout_ms;
         self.releasing = false;
         if self.expired {
@@ -123,7 +123,7 @@ impl LockClient for Recipe {
         let req = k.request();
         self.pings.push((req, cx.local));
         out.push(Effect::Send(Dest::Leader, Payload::ZooKeeper(Msg::Ping { req, session })));
-        out.push(Effect::Timer(Micros::ms(cx.ttl_ms) / 3, TimerKind::KeepAlive));
+        out.push(Effect::Timer(cx.ttl_ms.to_micros() / 3, TimerKind::KeepAlive));
         Some(Outcome::Waiting)
     }
 
@@ -143,7 +143,7 @@ impl LockClient for Recipe {
                 self.pings.drain(..=i);
                 self.heard_local = self.heard_local.max(sent);
                 if let Some(l) = &mut k.lease {
-                    l.until_local = self.heard_local + Micros::ms(cx.ttl_ms);
+                    l.until_local = self.heard_local + cx.ttl_ms.to_micros();
                     out.push(Effect::Event(EventKind::Renewed { until_local_us: l.until_local }));
                 }
                 Outcome::Waiting
@@ -173,7 +173,7 @@ impl LockClient for Recipe {
                 self.heard_local = sent_local;
                 if !self.pinging {
                     self.pinging = true;
-                    out.push(Effect::Timer(Micros::ms(cx.ttl_ms) / 3, TimerKind::KeepAlive));
+                    out.push(Effect::Timer(cx.ttl_ms.to_micros() / 3, TimerKind::KeepAlive));
                 }
                 self.next_request(k, cx, out);
                 Outcome::Waiting

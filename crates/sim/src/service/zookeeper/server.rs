@@ -13,7 +13,7 @@ use crate::actor::{Effect, Env, Gate, Out, Record, ServerFault};
 use crate::msg::{Dest, Payload};
 use crate::service::LockServer;
 use crate::quorum::{self, Change};
-use crate::time::{from_ms, Micros};
+use crate::time::{Micros, Millis};
 use crate::trace::{ActorId, EventKind, Grant, Proposal, QuorumEvent};
 
 mod commit;
@@ -22,11 +22,11 @@ mod delay;
 /// The ensemble's settings, from the scenario.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
-    pub election_timeout_ms: u64,
+    pub election_timeout_ms: Millis,
     /// Whether grants carry the znode's czxid as a token.
     pub tokens: bool,
     /// Chubby's lock-delay (`server/delay.rs`); 0 (ZooKeeper's behaviour) for none.
-    pub lock_delay_ms: u64,
+    pub lock_delay_ms: Millis,
 }
 
 /// The ensemble's timers.
@@ -50,7 +50,7 @@ enum Op {
     CreateSession {
         client: ActorId,
         req: u64,
-        timeout_ms: u64,
+        timeout_ms: Millis,
         session: u64,
     },
     Create {
@@ -78,7 +78,7 @@ enum Op {
 #[derive(Clone, Debug)]
 struct Session {
     client: ActorId,
-    timeout_ms: u64,
+    timeout_ms: Millis,
     /// When it expires on the leader's monotonic clock, unless the client is heard from first.
     expires_mono: Micros,
     closing: bool,
@@ -118,7 +118,7 @@ type Fx = Out<Timer>;
 impl Ensemble {
     pub fn new(members: Vec<ActorId>, cfg: Settings) -> Ensemble {
         Ensemble {
-            q: quorum::Leadership::new(members, from_ms(cfg.election_timeout_ms as i64)),
+            q: quorum::Leadership::new(members, cfg.election_timeout_ms.to_micros()),
             cfg,
             zxid: 0,
             next_session: 1,
@@ -156,7 +156,7 @@ impl Ensemble {
                 let now_mono = env.mono(l);
                 let ids: Vec<u64> = self.sessions.keys().copied().collect();
                 for s in self.sessions.values_mut() {
-                    s.expires_mono = now_mono + from_ms(s.timeout_ms as i64);
+                    s.expires_mono = now_mono + s.timeout_ms.to_micros();
                     s.closing = false;
                 }
                 out.push(Effect::Event { actor: l, kind: EventKind::Quorum(QuorumEvent::LeaderElected { leases: ids.len() }) });
@@ -180,7 +180,7 @@ impl Ensemble {
         let Some(l) = self.q.leader else { return };
         let mono = env.mono(l);
         if let Some(s) = self.sessions.get_mut(&session) {
-            s.expires_mono = mono + from_ms(s.timeout_ms as i64);
+            s.expires_mono = mono + s.timeout_ms.to_micros();
         }
         self.schedule_check(session, env, out);
     }

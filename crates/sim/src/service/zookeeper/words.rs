@@ -2,7 +2,7 @@
 //! epochs), and its client's where they differ from a Redis client's.
 
 use crate::scenario::Scenario;
-use crate::time::{fmt, from_ms};
+use crate::time::{fmt, Millis};
 use crate::trace::{ActorId, EventKind, QuorumEvent};
 
 /// The sentences of a ZooKeeper client's events, where they differ from a Redis client's.
@@ -18,9 +18,9 @@ pub fn narrate_client(sc: &Scenario, me: &str, kind: &EventKind) -> Option<Strin
         EventKind::Renewed { until_local_us } => {
             format!("{me}'s ping was answered: by its own clock its session now lasts until {}.", fmt(*until_local_us))
         }
-        EventKind::Released { removed: false } if sc.lock.lock_delay_ms > 0 => format!(
+        EventKind::Released { removed: false } if sc.lock.lock_delay_ms > Millis::ZERO => format!(
             "{me}'s delete removed nothing: its session had expired, so the ensemble refused it; it keeps an expired session's znode for the lock-delay ({}), then deletes it.",
-            fmt(from_ms(sc.lock.lock_delay_ms as i64))
+            fmt(sc.lock.lock_delay_ms.to_micros())
         ),
         EventKind::Released { removed: false } => {
             format!("{me}'s delete removed nothing: its session had expired, and its znode had gone with it.")
@@ -52,7 +52,7 @@ pub fn quorum(sc: &Scenario, e: &QuorumEvent, me: &str, n: &dyn Fn(ActorId) -> S
         LeaseExpired { client } => format!(
             "{me} has heard nothing from {} for its session timeout ({}): it proposes to close the session, which deletes the session's ephemeral znodes.",
             n(client),
-            fmt(from_ms(sc.lock.ttl_ms as i64))
+            fmt(sc.lock.ttl_ms.to_micros())
         ),
         LockDelayed { client, until_us } => format!(
             "{} held the lock when its session expired: {me} keeps its znode until {}, its lock-delay, and then deletes it, so no waiter's watch fires before then (Chubby's lock-delay; ZooKeeper has no such setting, the model adds it).",
@@ -87,7 +87,7 @@ mod tests {
         let stepped = said(QuorumEvent::SteppedDown { leader: 1 });
         assert!(stepped.contains("zk2 elected leader meanwhile, in a newer epoch") && !stepped.contains("term"), "{stepped}");
         let expired = said(QuorumEvent::LeaseExpired { client: 0 });
-        assert!(expired.contains(&format!("from A for its session timeout ({})", fmt(from_ms(sc.lock.ttl_ms as i64)))), "{expired}");
+        assert!(expired.contains(&format!("from A for its session timeout ({})", fmt(sc.lock.ttl_ms.to_micros()))), "{expired}");
         let delete = Proposal::Delete { seq: 3, missing: true };
         for e in [QuorumEvent::Reread { client: 0, rev: 4 }, QuorumEvent::Unchanged { what: delete, revision: 7 }] {
             assert_eq!(said(e.clone()), crate::service::not_recorded(&sc, &e, "zk1"));
@@ -102,7 +102,7 @@ mod tests {
         let refused = crate::trace::EventKind::Released { removed: false };
         let told = |sc: &crate::Scenario| super::narrate_client(sc, "A", &refused).expect("its words");
         assert!(told(&sc).contains("its znode had gone with it"), "{}", told(&sc));
-        sc.lock.lock_delay_ms = 20_000;
+        sc.lock.lock_delay_ms = Millis::new(20_000);
         assert_eq!(
             told(&sc),
             "A's delete removed nothing: its session had expired, so the ensemble refused it; it keeps an expired session's znode for the lock-delay (20 s), then deletes it."

@@ -1,10 +1,10 @@
 //! The consensus client's session as inputs → effects.
 
 use super::*;
-use crate::time::Micros;
+use crate::time::{Micros, Millis};
 
 fn cx(local: Micros) -> Cx<'static> {
-    Cx { local, mono: local, name: "client1", ttl_ms: 9_000, token: TokenKind::Counter, next_grant: 0, next_token: None }
+    Cx { local, mono: local, name: "client1", ttl_ms: Millis::new(9_000), token: TokenKind::Counter, next_grant: 0, next_token: None }
 }
 
 fn feed(s: &mut Session, k: &mut Core, p: Payload, at: Micros) -> (Option<Outcome>, Vec<Effect>) {
@@ -16,7 +16,7 @@ fn feed(s: &mut Session, k: &mut Core, p: Payload, at: Micros) -> (Option<Outcom
 /// A lock request at 0: its request number.
 fn asked(s: &mut Session, k: &mut Core) -> u64 {
     let mut out = Vec::new();
-    s.acquire(1_000, k, &cx(Micros::ZERO), &mut out);
+    s.acquire(Millis::new(1_000), k, &cx(Micros::ZERO), &mut out);
     let Some(Effect::Send(_, Payload::Consensus(Msg::Lock { req, .. }))) = out.first().cloned() else { panic!("{out:?}") };
     req
 }
@@ -25,8 +25,9 @@ fn asked(s: &mut Session, k: &mut Core) -> u64 {
 fn a_queued_client_keeps_its_session_and_holds_the_lock_when_told() {
     let (mut s, mut k) = (Session::default(), Core::default());
     let mut out = Vec::new();
-    s.acquire(1_000, &mut k, &cx(Micros::ZERO), &mut out);
-    let Some(Effect::Send(Dest::Leader, Payload::Consensus(Msg::Lock { req, ttl_ms: 9_000 }))) = out.first().cloned() else {
+    s.acquire(Millis::new(1_000), &mut k, &cx(Micros::ZERO), &mut out);
+    const TTL: Millis = Millis::new(9_000);
+    let Some(Effect::Send(Dest::Leader, Payload::Consensus(Msg::Lock { req, ttl_ms: TTL }))) = out.first().cloned() else {
         panic!("{out:?}")
     };
     let (o, out) = feed(&mut s, &mut k, Payload::Consensus(Msg::Queued { req, rev: 3, lease: 5 }), Micros::us(2_000));

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::trace::ServiceEvent;
-use crate::time::Micros;
+use crate::time::{Micros, Millis};
 
 const S: Micros = Micros::us(1_000_000);
 
@@ -11,7 +11,7 @@ fn t() -> Timing {
 }
 
 fn cx(name: &'static str, local: Micros) -> Cx<'static> {
-    Cx { local, mono: local, name, ttl_ms: 15_000, token: TokenKind::Counter, next_grant: 3, next_token: None }
+    Cx { local, mono: local, name, ttl_ms: Millis::new(15_000), token: TokenKind::Counter, next_grant: 3, next_token: None }
 }
 
 /// The last message sent to the API server.
@@ -45,7 +45,7 @@ fn held_by(holder: &str, renew_local: Micros) -> Record {
 /// A tries once and reads `record` at resourceVersion 7, at its own time `at`.
 fn try_once(e: &mut Elector, k: &mut Core, record: Record, at: Micros) -> (Option<Outcome>, Vec<Effect>) {
     let mut out = Vec::new();
-    e.acquire(1_000, k, &cx("A", at), &mut out);
+    e.acquire(Millis::new(1_000), k, &cx("A", at), &mut out);
     let req = req_of(&last(&out));
     feed(e, k, Msg::Got { req, lease: Some((record, 7)) }, &cx("A", at + Micros::us(5_000)))
 }
@@ -95,7 +95,7 @@ fn a_conflict_is_a_failed_try() {
 fn leader() -> (Elector, Core) {
     let (mut e, mut k) = (Elector::new(t()), Core::default());
     let mut out = Vec::new();
-    e.acquire(1_000, &mut k, &cx("A", Micros::ZERO), &mut out);
+    e.acquire(Millis::new(1_000), &mut k, &cx("A", Micros::ZERO), &mut out);
     let (_, out) = feed(&mut e, &mut k, Msg::Got { req: req_of(&last(&out)), lease: None }, &cx("A", Micros::ZERO));
     let Msg::Create { req, record } = last(&out) else { panic!("creates a missing Lease") };
     assert_eq!(record.transitions, 0);
@@ -203,7 +203,7 @@ fn a_release_writes_an_empty_holder() {
 fn the_retry_delay_is_the_period_with_up_to_1_2_of_it_in_jitter() {
     let e = Elector::new(t());
     let mut rng = Rng::new(7);
-    let delays: Vec<Micros> = (0..200).map(|_| e.retry_delay(0, &mut rng)).collect();
+    let delays: Vec<Micros> = (0..200).map(|_| e.retry_delay(Millis::new(0), &mut rng)).collect();
     assert!(delays.iter().all(|&d| (2 * S..2 * S + Micros::us(2_400_000)).contains(&d)));
     assert!(delays.iter().any(|&d| d > 4 * S), "the jitter reaches past 2 s");
 }

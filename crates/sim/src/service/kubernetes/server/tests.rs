@@ -3,14 +3,14 @@
 use super::*;
 use crate::actor::testing::{events, records, sends, FakeEnv};
 use crate::trace::{EventKind, ServiceEvent};
-use crate::time::Micros;
+use crate::time::{Micros, Millis};
 
 const API: ActorId = 2;
 const A: ActorId = 0;
 const B: ActorId = 1;
 
 fn server() -> (ApiServer, FakeEnv) {
-    (ApiServer::new(API, Settings { lease_ms: 15_000, tokens: true }), FakeEnv::new(&["A", "B", "apiserver"]))
+    (ApiServer::new(API, Settings { lease_ms: Millis::new(15_000), tokens: true }), FakeEnv::new(&["A", "B", "apiserver"]))
 }
 
 fn rec(holder: &str, transitions: u64) -> Record {

@@ -4,7 +4,7 @@ use super::*;
 use crate::service::LockClient;
 use crate::scenario::TokenKind;
 use crate::trace::ServiceEvent;
-use crate::time::Micros;
+use crate::time::{Micros, Millis};
 
 const S: Micros = Micros::us(1_000_000);
 
@@ -17,7 +17,7 @@ fn node(fence_first: bool) -> Node {
 }
 
 fn cx(name: &'static str, at: Micros) -> Cx<'static> {
-    Cx { local: at, mono: at, name, ttl_ms: 10_000, token: TokenKind::None, next_grant: 5, next_token: None }
+    Cx { local: at, mono: at, name, ttl_ms: Millis::new(10_000), token: TokenKind::None, next_grant: 5, next_token: None }
 }
 
 /// The node's heartbeat at `at` (its program having asked for the resource first, at 0).
@@ -36,7 +36,7 @@ fn hear(n: &mut Node, k: &mut Core, m: Msg, name: &'static str, at: Micros) -> (
 fn started(name: &'static str, fence_first: bool) -> (Node, Core) {
     let (mut n, k) = (node(fence_first), Core::default());
     let mut out = Vec::new();
-    n.acquire(0, &mut Core::default(), &cx(name, Micros::ZERO), &mut out);
+    n.acquire(Millis::new(0), &mut Core::default(), &cx(name, Micros::ZERO), &mut out);
     assert_eq!(out, vec![Effect::Timer(Micros::ZERO, TimerKind::KeepAlive)], "the first heartbeat is at once");
     (n, k)
 }

@@ -3,7 +3,7 @@
 use super::*;
 use crate::actor::testing::{events, records, sends, FakeEnv};
 use crate::service::redis::RedisReply;
-use crate::time::Micros;
+use crate::time::{Micros, Millis};
 
 // Actors: 0 = A, 1 = B, 2 = redis, 3 = replica.
 const A: ActorId = 0;
@@ -16,7 +16,7 @@ fn env() -> FakeEnv {
 }
 
 fn acquire(owner: u64) -> Payload {
-    Payload::Redis { req: 1, cmd: RedisCmd::Acquire { owner, ttl_ms: 10_000, incr: false } }
+    Payload::Redis { req: 1, cmd: RedisCmd::Acquire { owner, ttl_ms: Millis::new(10_000), incr: false } }
 }
 
 fn timers(out: &Fx) -> Vec<(ActorId, Micros, Timer, Gate)> {
@@ -30,7 +30,7 @@ fn timers(out: &Fx) -> Vec<(ActorId, Micros, Timer, Gate)> {
 
 #[test]
 fn set_nx_grants_the_lock_and_arms_the_expiry() {
-    let mut s = Servers::primary(REDIS, None, None, 10_000, false);
+    let mut s = Servers::primary(REDIS, None, None, Millis::new(10_000), false);
     let (mut e, mut out) = (env(), Vec::new());
     e.now = Micros::us(1_000);
     s.on_message(REDIS, A, acquire(0xa1), &e, &mut out);
@@ -44,7 +44,7 @@ fn set_nx_grants_the_lock_and_arms_the_expiry() {
 
 #[test]
 fn a_held_key_refuses_the_next_client_until_it_expires() {
-    let mut s = Servers::primary(REDIS, None, None, 10_000, false);
+    let mut s = Servers::primary(REDIS, None, None, Millis::new(10_000), false);
     let mut e = env();
     s.on_message(REDIS, A, acquire(0xa1), &e, &mut Vec::new());
     let mut out = Vec::new();
@@ -64,11 +64,11 @@ fn a_held_key_refuses_the_next_client_until_it_expires() {
 
 #[test]
 fn a_stale_expiry_timer_does_nothing() {
-    let mut s = Servers::primary(REDIS, None, None, 10_000, false);
+    let mut s = Servers::primary(REDIS, None, None, Millis::new(10_000), false);
     let mut e = env();
     s.on_message(REDIS, A, acquire(0xa1), &e, &mut Vec::new());
     e.now = Micros::us(5_000_000);
-    let renew = Payload::Redis { req: 2, cmd: RedisCmd::Renew { owner: 0xa1, ttl_ms: 10_000, compare: true } };
+    let renew = Payload::Redis { req: 2, cmd: RedisCmd::Renew { owner: 0xa1, ttl_ms: Millis::new(10_000), compare: true } };
     let mut out = Vec::new();
     s.on_message(REDIS, A, renew, &e, &mut out);
     assert_eq!(timers(&out), vec![(REDIS, Micros::us(15_000_000), Timer::Expiry { gen: 2 }, Gate::Process)]);
@@ -81,7 +81,7 @@ fn a_stale_expiry_timer_does_nothing() {
 
 #[test]
 fn the_primary_ships_writes_to_the_replica_after_the_lag() {
-    let mut s = Servers::primary(REDIS, Some((REPLICA, 500)), None, 10_000, false);
+    let mut s = Servers::primary(REDIS, Some((REPLICA, Millis::new(500))), None, Millis::new(10_000), false);
     let e = env();
     let mut out = Vec::new();
     s.on_message(REDIS, A, acquire(0xa1), &e, &mut out);
@@ -101,7 +101,7 @@ fn the_primary_ships_writes_to_the_replica_after_the_lag() {
 
 #[test]
 fn a_crash_without_persistence_loses_the_key_and_failover_promotes_the_replica() {
-    let mut s = Servers::primary(REDIS, Some((REPLICA, 500)), None, 10_000, false);
+    let mut s = Servers::primary(REDIS, Some((REPLICA, Millis::new(500))), None, Millis::new(10_000), false);
     let e = env();
     s.on_message(REDIS, A, acquire(0xa1), &e, &mut Vec::new());
     let mut out = Vec::new();
@@ -121,7 +121,7 @@ fn a_crash_without_persistence_loses_the_key_and_failover_promotes_the_replica()
 
 #[test]
 fn with_sentinel_the_old_primary_answers_its_side_until_it_is_demoted_and_discards_its_data() {
-    let mut s = Servers::primary(REDIS, Some((REPLICA, 500)), None, 10_000, false).with_sentinel(true);
+    let mut s = Servers::primary(REDIS, Some((REPLICA, Millis::new(500))), None, Millis::new(10_000), false).with_sentinel(true);
     let mut e = env();
     // {redis, A} | {replica, B}: A's key never reaches the replica.
     e.cuts = vec![(REDIS, REPLICA), (REDIS, B), (A, REPLICA)];
@@ -134,7 +134,7 @@ fn with_sentinel_the_old_primary_answers_its_side_until_it_is_demoted_and_discar
     assert_eq!(s.primary_for(B, &|a, b| e.cut(a, b)), Some(REPLICA));
     // The old primary still answers A; B locks on the new primary, which never got A's key.
     let mut out = Vec::new();
-    s.on_message(REDIS, A, Payload::Redis { req: 2, cmd: RedisCmd::Renew { owner: 0xa1, ttl_ms: 10_000, compare: true } }, &e, &mut out);
+    s.on_message(REDIS, A, Payload::Redis { req: 2, cmd: RedisCmd::Renew { owner: 0xa1, ttl_ms: Millis::new(10_000), compare: true } }, &e, &mut out);
     assert_eq!(events(&out), vec![(REDIS, EventKind::KeyExtended { owner: Some(A), by: A, foreign: false })]);
     let mut out = Vec::new();
     s.on_message(REPLICA, B, acquire(0xb1), &e, &mut out);
@@ -154,7 +154,7 @@ fn with_sentinel_the_old_primary_answers_its_side_until_it_is_demoted_and_discar
 
 #[test]
 fn without_a_partition_a_sentinel_failover_demotes_the_old_primary_at_once() {
-    let mut s = Servers::primary(REDIS, Some((REPLICA, 500)), None, 10_000, false).with_sentinel(true);
+    let mut s = Servers::primary(REDIS, Some((REPLICA, Millis::new(500))), None, Millis::new(10_000), false).with_sentinel(true);
     let e = env();
     let mut out = Vec::new();
     s.on_fault(ServerFault::Failover, &e, &mut out);
@@ -164,7 +164,7 @@ fn without_a_partition_a_sentinel_failover_demotes_the_old_primary_at_once() {
 
 #[test]
 fn a_demoted_primary_refuses_a_command_that_was_on_its_way_with_readonly() {
-    let mut s = Servers::primary(REDIS, Some((REPLICA, 500)), None, 10_000, false).with_sentinel(true);
+    let mut s = Servers::primary(REDIS, Some((REPLICA, Millis::new(500))), None, Millis::new(10_000), false).with_sentinel(true);
     let e = env();
     s.on_fault(ServerFault::Failover, &e, &mut Vec::new());
     // A's acquire left for redis before the failover, and arrives after its demotion.
@@ -182,7 +182,7 @@ fn a_demoted_primary_refuses_a_command_that_was_on_its_way_with_readonly() {
 
 #[test]
 fn a_replica_that_missed_writes_in_a_partition_catches_up_when_it_heals() {
-    let mut s = Servers::primary(REDIS, Some((REPLICA, 200)), None, 10_000, false);
+    let mut s = Servers::primary(REDIS, Some((REPLICA, Millis::new(200))), None, Millis::new(10_000), false);
     let mut e = env();
     e.cuts = vec![(REDIS, REPLICA)];
     let mut out = Vec::new();
@@ -207,7 +207,7 @@ fn a_replica_that_missed_writes_in_a_partition_catches_up_when_it_heals() {
 
 #[test]
 fn a_redlock_node_votes_but_grants_nothing() {
-    let mut s = Servers::independent(vec![REDIS, REPLICA], 10_000, false);
+    let mut s = Servers::independent(vec![REDIS, REPLICA], Millis::new(10_000), false);
     let mut out = Vec::new();
     s.on_message(REDIS, A, acquire(0xa1), &env(), &mut out);
     assert!(!records(&out).iter().any(|r| matches!(r, Record::Grant(_))), "the client decides: {out:?}");

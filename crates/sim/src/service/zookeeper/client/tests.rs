@@ -1,10 +1,10 @@
 //! The client side of the recipe as inputs → effects.
 
 use super::*;
-use crate::time::Micros;
+use crate::time::{Micros, Millis};
 
 fn cx(local: Micros) -> Cx<'static> {
-    Cx { local, mono: local, name: "B", ttl_ms: 6_000, token: TokenKind::Counter, next_grant: 0, next_token: None }
+    Cx { local, mono: local, name: "B", ttl_ms: Millis::new(6_000), token: TokenKind::Counter, next_grant: 0, next_token: None }
 }
 
 /// The last request sent, as (req, message).
@@ -31,9 +31,9 @@ fn feed(r: &mut Recipe, k: &mut Core, msg: Msg, at: Micros) -> (Option<Outcome>,
 /// Runs the recipe up to its first list of the children; returns the znode's seq.
 fn created(r: &mut Recipe, k: &mut Core, seq: u64, zxid: u64) -> Vec<Effect> {
     let mut out = Vec::new();
-    r.acquire(1_000, k, &cx(Micros::ZERO), &mut out);
+    r.acquire(Millis::new(1_000), k, &cx(Micros::ZERO), &mut out);
     let (req, msg) = last(&out);
-    assert_eq!(msg, Msg::Connect { req, timeout_ms: 6_000 });
+    assert_eq!(msg, Msg::Connect { req, timeout_ms: Millis::new(6_000) });
     let (_, out) = feed(r, k, Msg::Connected { req, session: 7 }, Micros::us(10));
     assert!(out.contains(&Effect::Timer(Micros::us(2_000_000), TimerKind::KeepAlive)), "pings every third of the timeout");
     let (req, msg) = last(&out);
@@ -103,7 +103,7 @@ fn a_session_that_expires_before_the_lock_loses_it_and_a_late_one_is_only_noted(
     assert_eq!(out, vec![Effect::Event(EventKind::Released { removed: false })]);
     // The next attempt opens a new session.
     let mut out = Vec::new();
-    r.acquire(1_000, &mut k, &cx(Micros::us(60)), &mut out);
+    r.acquire(Millis::new(1_000), &mut k, &cx(Micros::us(60)), &mut out);
     assert!(matches!(last(&out).1, Msg::Connect { .. }));
 }
 

@@ -6,7 +6,6 @@ use super::{Ensemble, Fx, Op, Session, Znode};
 use crate::actor::{Effect, Env, Record};
 use crate::msg::Payload;
 use crate::service::zookeeper::Msg;
-use crate::time::from_ms;
 use crate::trace::{ActorId, EventKind, KeyEnd, QuorumEvent};
 
 impl Ensemble {
@@ -19,7 +18,7 @@ impl Ensemble {
         let reply = |to, msg| Effect::Send { from: leader, to, payload: Payload::ZooKeeper(msg) };
         match op {
             Op::CreateSession { client, req, timeout_ms, session } => {
-                let expires_mono = env.mono(leader) + from_ms(timeout_ms as i64);
+                let expires_mono = env.mono(leader) + timeout_ms.to_micros();
                 self.sessions.insert(session, Session { client, timeout_ms, expires_mono, closing: false });
                 self.schedule_check(session, env, out);
                 out.push(reply(client, Msg::Connected { req, session }));

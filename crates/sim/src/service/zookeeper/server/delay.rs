@@ -10,7 +10,7 @@
 
 use super::{Ensemble, Fx, Op};
 use crate::actor::{Effect, Env, Gate};
-use crate::time::{from_ms, Micros};
+use crate::time::{Micros, Millis};
 use crate::trace::{ActorId, EventKind, QuorumEvent};
 
 /// The expired holder's znode, kept for the lock-delay.
@@ -27,14 +27,14 @@ impl Ensemble {
     /// Whether an expired session's znode `seq` is kept for the lock-delay: its client held the
     /// lock, and there is a delay.
     pub(super) fn keeps(&self, seq: u64) -> bool {
-        self.cfg.lock_delay_ms > 0 && self.grant_of.contains_key(&seq)
+        self.cfg.lock_delay_ms > Millis::ZERO && self.grant_of.contains_key(&seq)
     }
 
     /// Keeps znode `seq` of `client`, whose session has just expired holding the lock, until
     /// the delay has passed, and says so.
     pub(super) fn hold(&mut self, seq: u64, client: ActorId, env: &dyn Env, out: &mut Fx) {
         let Some(leader) = self.q.leader else { return };
-        let until_mono = env.mono(leader) + from_ms(self.cfg.lock_delay_ms as i64);
+        let until_mono = env.mono(leader) + self.cfg.lock_delay_ms.to_micros();
         self.held = Some(Held { seq, until_mono, deleting: false });
         let until_us = env.when_mono_reads(leader, until_mono).unwrap_or(env.end());
         out.push(Effect::Event { actor: leader, kind: EventKind::Quorum(QuorumEvent::LockDelayed { client, until_us }) });
@@ -45,7 +45,7 @@ impl Ensemble {
     /// old leader's): longer, never shorter, as the sessions' timeouts are.
     pub(super) fn restart_hold(&mut self, now_mono: Micros, env: &dyn Env, out: &mut Fx) {
         if let Some(h) = self.held.as_mut() {
-            h.until_mono = now_mono + from_ms(self.cfg.lock_delay_ms as i64);
+            h.until_mono = now_mono + self.cfg.lock_delay_ms.to_micros();
             h.deleting = false;
             self.schedule_hold(env, out);
         }

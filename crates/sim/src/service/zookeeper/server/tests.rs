@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::actor::testing::{events, records, sends, FakeEnv};
-use crate::time::Micros;
+use crate::time::{Micros, Millis};
 use crate::actor::ServerFault;
 use crate::trace::KeyEnd;
 
@@ -18,7 +18,7 @@ fn env() -> FakeEnv {
 }
 
 fn elected(e: &FakeEnv) -> Ensemble {
-    let mut z = Ensemble::new(vec![ZK1, ZK2, ZK3], Settings { election_timeout_ms: 1_000, tokens: true, lock_delay_ms: 0 });
+    let mut z = Ensemble::new(vec![ZK1, ZK2, ZK3], Settings { election_timeout_ms: Millis::new(1_000), tokens: true, lock_delay_ms: Millis::new(0) });
     let mut out = Vec::new();
     z.on_timer(0, Timer::Election, e, &mut out);
     assert_eq!(events(&out), vec![(ZK1, EventKind::Quorum(QuorumEvent::LeaderElected { leases: 0 }))]);
@@ -53,7 +53,7 @@ fn reply(out: &Fx, to: ActorId) -> Msg {
 
 /// Opens a session and creates a znode for `c`; returns (session, seq).
 fn join(z: &mut Ensemble, c: ActorId, e: &FakeEnv) -> (u64, u64) {
-    let Msg::Connected { session, .. } = reply(&ask(z, c, Msg::Connect { req: 1, timeout_ms: 6_000 }, e), c) else { panic!() };
+    let Msg::Connected { session, .. } = reply(&ask(z, c, Msg::Connect { req: 1, timeout_ms: Millis::new(6_000) }, e), c) else { panic!() };
     let Msg::Created { seq, .. } = reply(&ask(z, c, Msg::Create { req: 2, session }, e), c) else { panic!() };
     (session, seq)
 }
@@ -62,7 +62,7 @@ fn join(z: &mut Ensemble, c: ActorId, e: &FakeEnv) -> (u64, u64) {
 fn each_change_commits_on_a_majority_with_the_next_zxid() {
     let e = env();
     let mut z = elected(&e);
-    let out = ask(&mut z, A, Msg::Connect { req: 1, timeout_ms: 6_000 }, &e);
+    let out = ask(&mut z, A, Msg::Connect { req: 1, timeout_ms: Millis::new(6_000) }, &e);
     assert!(matches!(&events(&out)[0].1, EventKind::Quorum(QuorumEvent::Committed { revision: 1, .. })));
     assert_eq!(reply(&out, A), Msg::Connected { req: 1, session: 1 });
     let out = ask(&mut z, A, Msg::Create { req: 2, session: 1 }, &e);
@@ -149,7 +149,7 @@ fn followers_do_not_answer_clients_and_no_majority_means_no_leader() {
     let mut e = env();
     let mut z = elected(&e);
     let mut out = Vec::new();
-    z.on_message(ZK2, A, Payload::ZooKeeper(Msg::Connect { req: 1, timeout_ms: 6_000 }), &e, &mut out);
+    z.on_message(ZK2, A, Payload::ZooKeeper(Msg::Connect { req: 1, timeout_ms: Millis::new(6_000) }), &e, &mut out);
     assert!(out.is_empty());
     e.down = vec![ZK1, ZK2];
     let mut out = Vec::new();
@@ -210,7 +210,7 @@ fn a_delete_of_a_missing_znode_is_an_error_transaction_with_the_next_zxid() {
     );
     assert!(records(&out).is_empty(), "nothing is deleted: {out:?}");
     // The next transaction takes the zxid after it.
-    let out = ask(&mut z, B, Msg::Connect { req: 1, timeout_ms: 6_000 }, &e);
+    let out = ask(&mut z, B, Msg::Connect { req: 1, timeout_ms: Millis::new(6_000) }, &e);
     assert!(matches!(&events(&out)[0].1, EventKind::Quorum(QuorumEvent::Committed { revision: 4, .. })), "{out:?}");
 }
 
@@ -241,7 +241,7 @@ fn an_expired_sessions_watch_fires_no_more() {
     let mut e = env();
     let mut z = elected(&e);
     let (sa, seq_a) = join(&mut z, A, &e);
-    let Msg::Connected { session: sb, .. } = reply(&ask(&mut z, B, Msg::Connect { req: 1, timeout_ms: 3_000 }, &e), B) else { panic!() };
+    let Msg::Connected { session: sb, .. } = reply(&ask(&mut z, B, Msg::Connect { req: 1, timeout_ms: Millis::new(3_000) }, &e), B) else { panic!() };
     let (at, check) = check_of(&ask(&mut z, B, Msg::Exists { req: 2, session: sb, seq: seq_a }, &e), sb);
     e.now = at;
     ask(&mut z, A, Msg::Ping { req: 3, session: sa }, &e);
@@ -268,7 +268,7 @@ fn delay_end(out: &Fx) -> (Micros, Timer) {
 fn an_expired_holders_znode_is_kept_for_the_lock_delay_and_a_close_is_not() {
     let mut e = env();
     let mut z = elected(&e);
-    z.cfg.lock_delay_ms = 5_000;
+    z.cfg.lock_delay_ms = Millis::new(5_000);
     let (sa, seq_a) = join(&mut z, A, &e);
     let (at, check) = check_of(&ask(&mut z, A, Msg::GetChildren { req: 3, session: sa }, &e), sa);
     e.grants = 1;
@@ -309,7 +309,7 @@ fn an_expired_holders_znode_is_kept_for_the_lock_delay_and_a_close_is_not() {
 fn a_waiters_expiry_is_not_delayed_and_a_new_leader_starts_the_delay_again() {
     let mut e = env();
     let mut z = elected(&e);
-    z.cfg.lock_delay_ms = 5_000;
+    z.cfg.lock_delay_ms = Millis::new(5_000);
     let (sa, seq_a) = join(&mut z, A, &e);
     let (sb, seq_b) = join(&mut z, B, &e);
     let (at, check_b) = check_of(&ask(&mut z, B, Msg::Exists { req: 3, session: sb, seq: seq_a }, &e), sb);
