@@ -9,7 +9,7 @@
 use sim::facts::Facts;
 use sim::json::Value;
 use sim::scenario::{Fault, Scenario};
-use sim::time::{Micros, MS};
+use sim::time::{Micros, Millis, MS};
 use sim::Run;
 
 use crate::edit::Field;
@@ -392,6 +392,6 @@ impl Screen {
 }
 
 /// A millisecond value for a fault placed at a true time.
-pub fn ms_at(t: Micros) -> u64 {
-    (t.max(Micros::ZERO) / MS) as u64
+pub fn ms_at(t: Micros) -> Millis {
+    Millis::new((t.max(Micros::ZERO) / MS) as u64)
 }

@@ -45,8 +45,8 @@ pub enum Action {
     /// Move or resize a pause fault (from dragging it on the timeline).
     MovePause {
         fault: usize,
-        at_ms: u64,
-        duration_ms: u64,
+        at_ms: Millis,
+        duration_ms: Millis,
     },
     ToggleHelp,
     CloseOverlays,
@@ -219,7 +219,6 @@ fn edited(this: &Screen, action: Action) -> Option<Screen> {
             let mut faults = this.scenario.faults.clone();
             match faults.get_mut(fault).and_then(Fault::block_mut) {
                 Some((a, d)) => {
-                    let (at_ms, duration_ms) = (Millis::new(at_ms), Millis::new(duration_ms));
                     if (*a, *d) == (at_ms, duration_ms) {
                         return None;
                     }

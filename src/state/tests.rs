@@ -170,7 +170,7 @@ fn a_file_is_refused_as_the_command_line_refuses_it() {
 #[test]
 fn dragging_the_pause_shorter_than_the_ttl_makes_it_safe() {
     let s = gc();
-    let d = go(&s, Action::MovePause { fault: 0, at_ms: 1500, duration_ms: 3000 });
+    let d = go(&s, Action::MovePause { fault: 0, at_ms: Millis::new(1500), duration_ms: Millis::new(3000) });
     assert!(d.run.verdict.is_safe(), "{:?}", d.run.verdict.violations);
     let r = go(&d, Action::RemoveFault(0));
     assert!(r.scenario.faults.is_empty());
@@ -272,7 +272,7 @@ fn undo_takes_back_each_change_and_a_drag_is_one_change() {
     let Fault::Pause(fault::Pause { at_ms, duration_ms, .. }) = fixed.scenario.faults[0].clone() else { panic!() };
     let mut d = fixed.clone();
     for k in 1..=5 {
-        d = go(&d, Action::MovePause { fault: 0, at_ms: at_ms.get(), duration_ms: duration_ms.get() - 1000 * k });
+        d = go(&d, Action::MovePause { fault: 0, at_ms, duration_ms: Millis::new(duration_ms.get() - 1000 * k) });
     }
     assert_eq!(d.undo.len(), 2, "the fix, then one drag");
     let u = go(&d, Action::Undo);
@@ -319,11 +319,11 @@ fn two_drags_are_two_changes_and_a_search_s_change_meets_no_challenge() {
     let s = gc();
     let Fault::Pause(fault::Pause { at_ms, duration_ms, .. }) = s.scenario.faults[0].clone() else { panic!() };
     let a = go(
-        &go(&s, Action::MovePause { fault: 0, at_ms: at_ms.get(), duration_ms: duration_ms.get() - 1000 }),
-        Action::MovePause { fault: 0, at_ms: at_ms.get(), duration_ms: duration_ms.get() - 2000 },
+        &go(&s, Action::MovePause { fault: 0, at_ms, duration_ms: Millis::new(duration_ms.get() - 1000) }),
+        Action::MovePause { fault: 0, at_ms, duration_ms: Millis::new(duration_ms.get() - 2000) },
     );
     let a = go(&a, Action::EndDrag);
-    let b = go(&a, Action::MovePause { fault: 0, at_ms: at_ms.get(), duration_ms: duration_ms.get() - 3000 });
+    let b = go(&a, Action::MovePause { fault: 0, at_ms, duration_ms: Millis::new(duration_ms.get() - 3000) });
     assert_eq!(b.undo.len(), 2, "two drags, two changes");
     assert_eq!(*go(&b, Action::Undo).scenario, *a.scenario);
     // The search's schedule turns the verdict, but the challenge is the reader's to meet.

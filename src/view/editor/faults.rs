@@ -3,7 +3,7 @@
 
 use sim::scenario::fault_kinds::{self, FaultKind, Target, FAULTS};
 use sim::scenario::Scenario;
-use sim::time::fmt;
+use sim::time::{fmt, Millis};
 use yew::prelude::*;
 
 use super::fields::Form;
@@ -13,7 +13,7 @@ use crate::state::{Action, ByPtr};
 /// The cursor's time in milliseconds, given by the lab as a context so that only the
 /// components that show it are rendered when it moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CursorAt(pub u64);
+pub struct CursorAt(pub Millis);
 
 /// The faults, each with its times and a Remove button.
 pub fn fault_list(sc: &Scenario, form: &Form) -> Html {
@@ -69,8 +69,8 @@ pub fn AddFault(p: &AddFaultProps) -> Html {
     // Held or lost messages go to the resource unless another lane is chosen.
     let other = names.iter().rev().find(|n| **n != actor).unwrap_or(&names[0]).clone();
     let dest = if *to == actor { other } else { pick(&to, &other) };
-    let at_ms = use_context::<CursorAt>().map_or(0, |c| c.0);
-    let fault = k.new_fault(&actor, &dest, sim::time::Millis::new(at_ms));
+    let at_ms = use_context::<CursorAt>().map_or(Millis::ZERO, |c| c.0);
+    let fault = k.new_fault(&actor, &dest, at_ms);
     let set = |state: &UseStateHandle<String>| {
         let state = state.clone();
         Callback::from(move |e: Event| state.set(e.target_unchecked_into::<web_sys::HtmlSelectElement>().value()))
@@ -116,7 +116,7 @@ pub fn AddFault(p: &AddFaultProps) -> Html {
                 Target::Link => html! { <>{ lane("from", "Actor", &actor, None, set(&who)) }{ lane("to", "Receiver", &dest, Some(&actor), set(&to)) }</> },
                 Target::Service => html! {},
             } }
-            <span class="at">{ format!("at {}", fmt(sim::time::Micros::ms(at_ms))) }</span>
+            <span class="at">{ format!("at {}", fmt(at_ms.to_micros())) }</span>
             <button class="btn" onclick={on_add} disabled={fault.is_err()}>{ "Add fault" }</button>
         </div>
     }

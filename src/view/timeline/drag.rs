@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 
 use draw::layout::Layout;
-use sim::time::MS;
+use sim::time::{Millis, MS};
 use yew::prelude::*;
 
 use crate::state::{Action, ByPtr};
@@ -22,8 +22,8 @@ pub struct Drag {
     pub fault: Option<usize>,
     pub mode: DragMode,
     pub start_x: f64,
-    pub at_ms: u64,
-    pub duration_ms: u64,
+    pub at_ms: Millis,
+    pub duration_ms: Millis,
     pub moved: bool,
 }
 
@@ -68,8 +68,8 @@ pub fn handlers(drag: &Drags, lay: &ByPtr<Layout>, dispatch: &Callback<Action>) 
                 dr.moved = true;
             }
             let (at, dur) = match dr.mode {
-                DragMode::Move => ((dr.at_ms as i64 + dms).max(0) as u64, dr.duration_ms),
-                DragMode::Resize => (dr.at_ms, (dr.duration_ms as i64 + dms).max(50) as u64),
+                DragMode::Move => (Millis::new((dr.at_ms.get() as i64 + dms).max(0) as u64), dr.duration_ms),
+                DragMode::Resize => (dr.at_ms, Millis::new((dr.duration_ms.get() as i64 + dms).max(50) as u64)),
             };
             if let Some(fault) = dr.fault {
                 d.emit(Action::MovePause { fault, at_ms: at, duration_ms: dur });

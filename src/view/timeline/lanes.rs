@@ -4,7 +4,7 @@
 use draw::glyph;
 use draw::layout::Layout;
 use sim::scenario::{Fault, Scenario};
-use sim::time::{fmt, MS};
+use sim::time::{fmt, Millis};
 use sim::Run;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -137,7 +137,8 @@ fn pause(p: &BackdropProps, pb: &draw::layout::PauseBlock) -> Html {
         return html! { <g class={g.class.clone()}>{ inside(&g) }</g> };
     }
     let (fault, d) = (pb.fault, p.dispatch.clone());
-    let (at_ms, duration_ms) = p.scenario.faults.get(fault).and_then(Fault::block).map_or((0, 0), |b| (b.at_ms.get(), b.duration_ms.get()));
+    let (at_ms, duration_ms) =
+        p.scenario.faults.get(fault).and_then(Fault::block).map_or((Millis::ZERO, Millis::ZERO), |b| (b.at_ms, b.duration_ms));
     let on_down = {
         let drag = p.drag.clone();
         let x1 = pb.x1;
@@ -154,12 +155,12 @@ fn pause(p: &BackdropProps, pb: &draw::layout::PauseBlock) -> Html {
         })
     };
     let on_key = Callback::from(move |e: KeyboardEvent| {
-        let step = 500;
+        let (step, at, dur) = (500, at_ms.get(), duration_ms.get());
         let (at, dur) = match (e.key().as_str(), e.shift_key()) {
-            ("ArrowLeft", false) => (at_ms.saturating_sub(step), duration_ms),
-            ("ArrowRight", false) => (at_ms + step, duration_ms),
-            ("ArrowLeft", true) => (at_ms, duration_ms.saturating_sub(step).max(50)),
-            ("ArrowRight", true) => (at_ms, duration_ms + step),
+            ("ArrowLeft", false) => (at.saturating_sub(step), dur),
+            ("ArrowRight", false) => (at + step, dur),
+            ("ArrowLeft", true) => (at, dur.saturating_sub(step).max(50)),
+            ("ArrowRight", true) => (at, dur + step),
             ("Delete", _) | ("Backspace", _) => {
                 e.prevent_default();
                 d.emit(Action::RemoveFault(fault));
@@ -168,14 +169,14 @@ fn pause(p: &BackdropProps, pb: &draw::layout::PauseBlock) -> Html {
             _ => return,
         };
         e.prevent_default();
-        d.emit(Action::MovePause { fault, at_ms: at, duration_ms: dur });
+        d.emit(Action::MovePause { fault, at_ms: Millis::new(at), duration_ms: Millis::new(dur) });
         d.emit(Action::EndDrag);
     });
     let label = format!(
         "Pause of {} from {} for {}. Left and right arrows move it, Shift with arrows resizes it, Delete removes it.",
         p.run.actors[pb.actor].name,
-        fmt(at_ms as i64 * MS),
-        fmt(duration_ms as i64 * MS)
+        fmt(at_ms.to_micros()),
+        fmt(duration_ms.to_micros())
     );
     html! {
         <g class={g.class.clone()} tabindex="0" role="button" aria-label={label} data-keys="own" data-fault={fault.to_string()}

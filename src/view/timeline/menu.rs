@@ -38,7 +38,7 @@ pub struct MenuProps {
 pub fn lane_menu(p: &MenuProps) -> Html {
     let m = &p.menu;
     let actor = &p.run.actors[m.actor];
-    let at_ms = Millis::new(ms_at(m.t));
+    let at_ms = ms_at(m.t);
     let item = |label: String, fault: Fault| {
         let (d, close) = (p.dispatch.clone(), p.close.clone());
         html! { <button class="menu-item" onclick={Callback::from(move |_| { d.emit(Action::AddFault(fault.clone())); close.emit(()); })}>{ label }</button> }
