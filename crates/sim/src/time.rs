@@ -232,11 +232,12 @@ impl Millis {
     }
 }
 
-/// The end of a span that starts at a time: `at_ms + duration_ms`.
+/// The end of a span that starts at a time: `at_ms + duration_ms` (the longest a `u64` holds,
+/// beyond it, as [`Millis::to_micros`] does, rather than overflowing).
 impl Add for Millis {
     type Output = Millis;
     fn add(self, o: Millis) -> Millis {
-        Millis(self.0 + o.0)
+        Millis(self.0.saturating_add(o.0))
     }
 }
 
@@ -303,5 +304,6 @@ mod tests {
         assert_eq!(Millis::new(i64::MAX as u64 / 1_000 + 1).to_micros(), Micros::MAX);
         assert_eq!(Millis::new(u64::MAX).to_micros(), Micros::MAX);
         assert_eq!(format!("{} {:?}", Millis::new(250), Millis::new(250)), "250 250");
+        assert_eq!(Millis::new(u64::MAX) + Millis::new(1), Millis::new(u64::MAX));
     }
 }

@@ -41,7 +41,7 @@ impl Partition {
     /// Whether this partition cuts `a` off from `b` at true time `at_us` (from its start until
     /// it heals).
     pub fn cuts_at(&self, a: &str, b: &str, at_us: crate::time::Micros) -> bool {
-        let (from, to) = (self.at_ms.to_micros(), Millis::new(self.at_ms.get().saturating_add(self.duration_ms.get())).to_micros());
+        let (from, to) = (self.at_ms.to_micros(), (self.at_ms + self.duration_ms).to_micros());
         from <= at_us && at_us < to && Partition::cuts(&self.isolate, &self.from, a, b)
     }
 }
