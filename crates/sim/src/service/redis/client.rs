@@ -219,28 +219,21 @@ pub(super) mod tests {
     /// or the release fails, each told as READONLY.
     #[test]
     fn a_readonly_reply_fails_the_attempt_the_renewal_or_the_release() {
-        let read_only = |req| Payload::RedisReply { req, reply: RedisReply::ReadOnly };
-        let (mut s, mut k) = (Single::default(), Core::default());
-        s.acquire(Millis::new(1_000), &mut k, &cx(Micros::ZERO), &mut Vec::new());
+        let read_only = |sent_out: &[Effect]| Payload::RedisReply { req: sent(sent_out).0, reply: RedisReply::ReadOnly };
+        let (mut s, mut k, mut asked) = (Single::default(), Core::default(), Vec::new());
+        s.acquire(Millis::new(1_000), &mut k, &cx(Micros::ZERO), &mut asked);
         let mut out = vec![];
-        assert_eq!(s.on_message(&read_only(sent_req(&k)), &mut k, &cx(Micros::us(1)), &mut out), Some(Outcome::Refused));
+        assert_eq!(s.on_message(&read_only(&asked), &mut k, &cx(Micros::us(1)), &mut out), Some(Outcome::Refused));
         assert_eq!(out, vec![Effect::Event(Event::Answered { op: Op::Acquire, attempt: k.attempt }.into())]);
-        let (mut s, mut k) = (Single::default(), holding());
-        s.renew(&mut k, &cx(Micros::us(2)), &mut Vec::new());
-        let o = s.on_message(&read_only(sent_req(&k)), &mut k, &cx(Micros::us(3)), &mut Vec::new());
+        let (mut s, mut k, mut asked) = (Single::default(), holding(), Vec::new());
+        s.renew(&mut k, &cx(Micros::us(2)), &mut asked);
+        let o = s.on_message(&read_only(&asked), &mut k, &cx(Micros::us(3)), &mut Vec::new());
         assert_eq!(o, Some(Outcome::Lost(Why::RenewalReadOnly)));
-        s.release(&mut k, &cx(Micros::us(4)), &mut Vec::new());
+        let mut asked = Vec::new();
+        s.release(&mut k, &cx(Micros::us(4)), &mut asked);
         let mut out = vec![];
-        assert_eq!(s.on_message(&read_only(sent_req(&k)), &mut k, &cx(Micros::us(5)), &mut out), Some(Outcome::Released));
+        assert_eq!(s.on_message(&read_only(&asked), &mut k, &cx(Micros::us(5)), &mut out), Some(Outcome::Released));
         assert_eq!(out, vec![Effect::Event(Event::Answered { op: Op::Release, attempt: k.attempt }.into())]);
         assert_eq!(k.lease, None);
-    }
-
-    /// The request a client waits for.
-    fn sent_req(k: &Core) -> u64 {
-        match k.wait {
-            Wait::Reply { req, .. } => req,
-            _ => panic!("not waiting for a reply"),
-        }
     }
 }
