@@ -52,16 +52,23 @@ pub fn render(scenario: sim::scenario::Scenario, fixed: bool, at: Screen) -> Res
 
 /// The pages beside the lab on which nothing changes, each a document of its own: (file name,
 /// title). Their views are compiled with the `prerender` feature alone.
-pub const PAGES: [(&str, &str); 2] =
-    [("revise.html", "Distributed locks: one page to revise from"), ("debate.html", "Is Redlock safe? Kleppmann and antirez")];
+pub const PAGES: [(&str, &str); 3] = [
+    ("guide.html", "Which approach fits your system?"),
+    ("revise.html", "Distributed locks: one page to revise from"),
+    ("debate.html", "Is Redlock safe? Kleppmann and antirez"),
+];
 
-/// One of [`PAGES`] (src/view/revise.rs, src/view/debate.rs) as a document of its own: `index`
+/// One of [`PAGES`] (src/view/guide.rs, src/view/revise.rs, src/view/debate.rs) as a document of its own: `index`
 /// is the built site's page, whose head (its content security policy, style sheet and icon) it
 /// keeps, less the program's scripts; static/page.js does what the page's buttons do.
 #[cfg(feature = "prerender")]
 pub fn static_page(index: &str, file: &str) -> Result<String, String> {
     let rt = tokio::runtime::Builder::new_current_thread().build().map_err(|e| e.to_string())?;
     let body = match file {
+        "guide.html" => rt.block_on(
+            tokio::task::LocalSet::new()
+                .run_until(yew::LocalServerRenderer::<crate::view::guide::GuidePage>::new().hydratable(false).render()),
+        ),
         "revise.html" => rt.block_on(
             tokio::task::LocalSet::new()
                 .run_until(yew::LocalServerRenderer::<crate::view::revise::RevisePage>::new().hydratable(false).render()),

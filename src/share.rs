@@ -9,7 +9,6 @@
 //! wrong gets a message that says what is wrong, and the text it carries is only ever shown as
 //! text.
 
-pub mod answers;
 pub(crate) mod changes;
 
 use changes::as_settings;

@@ -15,6 +15,8 @@ pub mod embed;
 pub mod embed_dialog;
 pub mod embed_options;
 pub mod glossary;
+#[cfg(feature = "prerender")]
+pub mod guide;
 pub mod header;
 pub mod inspector;
 pub mod keys;
@@ -170,7 +172,7 @@ pub fn narrow() -> bool {
 /// once per page load and remembered, for the course, the guide and the debate page.
 pub fn library_safe(id: &str, fixed: bool) -> bool {
     thread_local! {
-        static SAFE: std::cell::RefCell<std::collections::HashMap<(String, bool), bool>> = Default::default();
+        static SAFE: std::cell::RefCell<sim::flat::Map<(String, bool), bool>> = Default::default();
     }
     if let Some(v) = SAFE.with(|m| m.borrow().get(&(id.to_string(), fixed)).copied()) {
         return v;

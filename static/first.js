@@ -8,11 +8,16 @@
 // content security policy (scripts/inline.mjs), so that the picture is asked for as soon as the
 // page is read rather than after a round trip for a script; the development build loads it as
 // a file, without pictures.
-// The debate and the revision page are files of their own (src/view/debate.rs, revise.rs): an
-// address of theirs goes there before anything else is asked for (static/loader.js then starts
-// nothing).
-const leaving = location.search.match(/[?&]page=(debate|revise)(&|$)/);
-if (leaving) location.replace(`${leaving[1]}.html`);
+// The guide, the debate and the revision page are files of their own (src/view/guide.rs,
+// debate.rs, revise.rs): an address of theirs goes there, with the rest of its query (the
+// guide's answers), before anything else is asked for (static/loader.js then starts nothing).
+const leaving = location.search.match(/[?&]page=(guide|debate|revise)(&|$)/);
+if (leaving) {
+  const rest = new URLSearchParams(location.search);
+  rest.delete('page');
+  const query = rest.toString();
+  location.replace(`${leaving[1]}.html${query ? `?${query}` : ''}`);
+}
 window.leaselabPicture = (() => {
   if (parent !== window || leaving) return null;
   const q = new URLSearchParams(location.search);

@@ -5,9 +5,9 @@
 // In another page's frame (`?embed=1`): the page's embed.js is told the height the run needs (it
 // grows the frame to fit) and what is wrong, if the run cannot be shown as asked; and it may set
 // the run's colours to the page's (`&theme=page`).
-// The debate and the revision page are files of their own: the page's first script
+// The guide, the debate and the revision page are files of their own: the page's first script
 // (static/first.js) has already sent an address of theirs there; start nothing here meanwhile.
-if (/[?&]page=(debate|revise)(&|$)/.test(location.search)) await new Promise(() => {});
+if (/[?&]page=(guide|debate|revise)(&|$)/.test(location.search)) await new Promise(() => {});
 if (parent !== window && /[?&]embed=(1|true)(&|$)/.test(location.search)) {
   // The colours asked for from the start, so that a dark page's frame does not flash white.
   const theme = location.search.match(/[?&]theme=(light|dark)(&|$)/);

@@ -3,7 +3,7 @@
 //! for each of `app::prerender::WIDTHS`; and names them and their widths in `<dist>/first.js`
 //! (in place of `@@PICTURES@@` and `@@WIDTHS@@`), so that the page asks only for a picture
 //! there is. And the pages on which nothing changes, no more than on the pictures
-//! (`prerender::PAGES`: `<dist>/revise.html`, `<dist>/debate.html`).
+//! (`prerender::PAGES`: `<dist>/guide.html`, `<dist>/revise.html`, `<dist>/debate.html`).
 //! Usage: leaselab-prerender <dist>
 
 use std::process::ExitCode;

@@ -10,11 +10,11 @@ use crate::view::address::initial;
 use crate::view::drill::DrillPage;
 use crate::view::embed_options::embed_options;
 use crate::view::lab::Lab;
-use crate::view::pages::{GuidePage, Page};
+use crate::view::pages::Page;
 
-/// The app as the page opens it: the scenario named in the address bar, or one of the pages
-/// beside the lab (`?page=guide`, `?page=drill`; `?page=debate` and `?page=revise` are the files
-/// `debate.html` and `revise.html`). The lab stays mounted (hidden) while the guide or the drill
+/// The app as the page opens it: the scenario named in the address bar, or the drill beside the
+/// lab (`?page=drill`; `?page=guide`, `?page=debate` and `?page=revise` are the files
+/// `guide.html`, `debate.html` and `revise.html`). The lab stays mounted (hidden) while the drill
 /// is shown, so nothing the reader was doing is lost.
 #[component]
 pub fn App() -> Html {
@@ -34,8 +34,8 @@ pub fn App() -> Html {
     let nav = {
         let page = page.clone();
         Callback::from(move |to: Page| {
-            // The debate and the revision page are files of their own (static/loader.js sends
-            // `?page=debate` and `?page=revise` there).
+            // The guide, the debate and the revision page are files of their own
+            // (static/first.js sends `?page=guide`, `?page=debate` and `?page=revise` there).
             if to.is_file() {
                 if let Some(w) = crate::view::window() {
                     let _ = w.location().assign(to.query());
@@ -62,7 +62,6 @@ pub fn App() -> Html {
             nav.emit(Page::Lab);
         })
     };
-    let open = open_at.reform(|(id, fixed): (String, bool)| (id, fixed, None));
     let show = open_at.reform(|(id, step): (String, usize)| (id, false, Some(step)));
     let (start, embed) = {
         let both = use_memo((), |_| {
@@ -86,7 +85,8 @@ pub fn App() -> Html {
         (both.0.clone(), both.1.clone())
     };
     let here = *page;
-    // Back to an address of the debate or the revision page from before they were files.
+    // Back to an address of the guide, the debate or the revision page from before they were
+    // files.
     use_effect_with(here, |here| {
         if here.is_file() {
             if let Some(w) = crate::view::window() {
@@ -107,7 +107,6 @@ pub fn App() -> Html {
                 <Lab start={start} active={here == Page::Lab} nav={nav.clone()} open={(*open_request).clone()} />
             </div>
             if waiting { <main class="page">{ crate::view::pages::waiting(&course) }</main> }
-            else if here == Page::Guide { <GuidePage nav={nav.clone()} open={open.clone()} /> }
             else if here == Page::Drill { <DrillPage nav={nav.clone()} {show} /> }
         </>
     }

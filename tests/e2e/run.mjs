@@ -248,7 +248,7 @@ await test('first view: keys pressed over the picture count once the program is 
 });
 
 await test('first view: a link with changes or a scenario of one\'s own shows no picture (never the wrong run); an unknown one neither', async (page) => {
-  for (const q of ['?scenario=gc-pause-unfenced&set=lock.ttl_ms=30000', '?scenario=gc-pause-unfenced&step=40', '?scenario=no-such-thing', '?scenario=redlock-split-vote&fix=1', '?page=guide']) {
+  for (const q of ['?scenario=gc-pause-unfenced&set=lock.ttl_ms=30000', '?scenario=gc-pause-unfenced&step=40', '?scenario=no-such-thing', '?scenario=redlock-split-vote&fix=1', '?page=drill']) {
     const other = await browser.newPage();
     const release = await withProgramHeld(other, q);
     await other.waitForTimeout(400);
@@ -408,10 +408,32 @@ await test('share: the guide\'s answers are in its address, and a bad one is sai
   const checked = await other.$$eval('.guide-q input', (is) => is.map((i) => i.checked));
   expect(checked[0] === true && checked[3] === true, `the same answers: ${checked}`);
   await other.evaluate(() => localStorage.clear());
+  // The address from before the guide was a file of its own still opens it, with its answers.
   await other.goto(`${base}/?page=guide&answers=yx`);
-  await other.waitForSelector('.banner');
+  await other.waitForSelector('.banner:not([hidden])');
+  expect(other.url().endsWith('/guide.html'), other.url());
   const said = await other.textContent('.banner');
-  expect(said.includes("answers could not be read: answer 2 is `x`"), said);
+  expect(said.includes("answers could not be read: answer 2 is `x`, which is none of y (yes), n (no) and - (not answered)"), said);
+  expect(await other.locator('.guide-q input:checked').count() === 0, 'the reader\'s own answers (none) are shown');
+  // Every way a link's answers can be wrong is said in words, as text.
+  for (const [text, want] of [
+    ['ynyyyy', 'it has 6 answers; the guide asks 5 questions'],
+    ['y'.repeat(3000), 'it has 3000 answers'],
+    ['%3Cscript%3E', 'answer 1 is `<`'],
+    ['1', 'answer 1 is `1`'],
+    ['y%E2%80%AE', 'answer 2 is `\\u{202e}`'],
+    ['%C3%A9', 'answer 1 is `\\u{e9}`'],
+  ]) {
+    await other.goto(`${base}/guide.html?answers=${text}`);
+    await other.waitForSelector('.banner:not([hidden])');
+    const got = await other.textContent('.banner');
+    expect(got.includes(want), `${text.slice(0, 20)}: ${got}`);
+  }
+  expect(await other.evaluate(() => !document.querySelector('.banner script')), 'a link\'s text is shown as text');
+  // Upper case is read too; trailing answers left out are not answered.
+  await other.goto(`${base}/guide.html?answers=Y`);
+  await other.waitForSelector('.guide-q[data-q="1"]:not([hidden])');
+  expect(await other.locator('.guide-q input:checked').count() === 1 && await other.isHidden('.banner'), 'Y is yes');
   await other.close();
 });
 
@@ -1915,30 +1937,41 @@ await test('the guide: answers lead to an approach, and its scenarios open in th
   await open(page, '?scenario=lease-basics');
   await page.click('.site-nav a:has-text("Guide")');
   await page.waitForSelector('.guide-q');
-  expect(page.url().includes('page=guide'), page.url());
-  await page.keyboard.press('End');
-  const q = (n) => page.locator('.guide-q').nth(n);
+  // A page of its own, made when the site is built: the program is neither run nor fetched.
+  expect(page.url().endsWith('/guide.html'), page.url());
+  expect(await page.evaluate(() => !window.wasmBindings && performance.getEntriesByType('resource').every((r) => !r.name.includes('leaselab-app'))), 'no program on the guide');
+  expect(await page.locator('.recommendation:visible').count() === 1 && await page.isVisible('.recommendation.pending'), 'no recommendation before the answers decide one');
+  const q = (n) => page.locator('.guide-q:visible').nth(n);
   await q(0).locator('input').nth(0).click();          // stale work can cause damage: yes
   await q(1).locator('input').nth(1).click();          // shared transaction: no
   await q(2).locator('input').nth(1).click();          // token: no
   await q(3).locator('input').nth(1).click();          // duplicates harmless: no
-  expect((await page.textContent('.recommendation h2')).includes('No lock makes this safe'), await page.textContent('.recommendation'));
+  expect((await page.textContent('.recommendation:visible h2')).includes('No lock makes this safe'), await page.textContent('.recommendation:visible'));
   await q(2).locator('input').nth(0).click();          // token: yes, now
   expect((await q(3).textContent()).includes('quorum'), 'the path changes with the answers');
+  expect((await q(3).locator('legend').textContent()).startsWith('4. '), 'the path\'s questions are numbered in order');
   await q(3).locator('input').nth(0).click();          // must continue without a quorum: yes
-  const rec = await page.textContent('.recommendation');
+  expect(await page.locator('.recommendation:visible').count() === 1, 'one recommendation');
+  const rec = await page.textContent('.recommendation:visible');
   expect(rec.includes('consensus-backed lock with fencing') && rec.includes('no lock service can be both always available and safe'), rec);
   expect((await page.textContent('.tradeoffs tr.chosen')).includes('Consensus-backed'), 'the table marks the recommended row');
-  const link = page.locator('.recommendation a.demo', { hasText: 'The same pause, with fencing' });
+  expect(await page.locator('.tradeoffs .mini:visible', { hasText: 'recommended' }).count() === 1, 'one row is marked recommended');
+  const link = page.locator('.recommendation:visible a.demo', { hasText: 'The same pause, with fencing' });
   expect((await link.locator('xpath=..').textContent()).includes('safe'), 'the linked verdict is shown');
   await link.click();
   await page.waitForSelector('#app[data-steps]');
   expect((await page.inputValue('header select')) === 'gc-pause-fenced' && await attr(page, 'data-verdict') === 'safe', 'opened in the lab');
-  expect(await step(page) === 1, 'keys pressed on the guide did not move the lab');
+  expect(await step(page) === 1, 'the lab opens at its first step');
 
   await page.goBack();
   await page.waitForSelector('.guide-q');
   expect(await page.locator('.guide-q input:checked').count() === 4, 'the answers are kept');
+  expect((await page.textContent('.recommendation:visible h2')).includes('consensus-backed'), 'and what they decide');
+  await page.click('.guide-questions button:has-text("Start over")');
+  expect(await page.locator('.guide-q:visible').count() === 1 && await page.locator('.guide-q input:checked').count() === 0 && page.url().endsWith('/guide.html'), 'Start over clears the answers and the address');
+  expect(await page.isHidden('.guide-questions button:has-text("Start over")'), 'and goes');
+  await page.reload();
+  expect(await page.locator('.guide-q input:checked').count() === 0, 'cleared for good');
 });
 
 await test('the debate page pairs the two Redlock runs, with verdicts from the engine', async (page) => {
