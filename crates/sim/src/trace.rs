@@ -78,9 +78,10 @@ pub struct Event {
 pub struct Moments(Vec<(EventId, String)>);
 
 impl Moments {
-    /// The moments' texts by event; sorted here, as [`Run::moment`] searches them.
+    /// The moments' texts by event; sorted here (stably, by the program's one sort), as
+    /// [`Run::moment`] searches them.
     pub fn new(mut by_event: Vec<(EventId, String)>) -> Moments {
-        by_event.sort_by_key(|&(id, _)| id);
+        crate::sort::by_key(&mut by_event, |&(id, _)| id);
         Moments(by_event)
     }
 
