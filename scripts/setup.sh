@@ -179,6 +179,9 @@ element_pictures() {
 # whose comments tell a documentation page's author how to use it.
 minify_glue() {
   local js
+  # The names the program and its JavaScript call each other by, shortened in both (scripts/names.mjs).
+  node scripts/names.mjs "$1"
+  node scripts/integrity.mjs "$1/index.html" leaselab-app_bg.wasm
   for js in "$1/leaselab-app.js" "$1/loader.js"; do
     terser "$js" --module --compress --mangle -o "$js.min"
     mv "$js.min" "$js"
