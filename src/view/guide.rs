@@ -45,7 +45,8 @@ pub fn answers(n: usize) -> Answers {
 pub fn paths() -> String {
     let entry = |n: usize| {
         let a = answers(n);
-        let path: String = guide::path(&a).iter().map(|q| char::from(b'0' + ORDER.iter().position(|x| x == q).unwrap_or(0) as u8)).collect();
+        let path: String =
+            guide::path(&a).iter().map(|q| char::from(b'0' + ORDER.iter().position(|x| x == q).unwrap_or(0) as u8)).collect();
         let rec = guide::recommend(&a).map_or(String::new(), |x| index(x).to_string());
         let caveat = if quorum_caveat(&a) { "!" } else { "" };
         format!("{path}:{rec}{caveat}")
