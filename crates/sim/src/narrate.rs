@@ -172,7 +172,8 @@ pub fn sentence(cx: &Cx, a: ActorId, kind: &EventKind) -> String {
         Paused { until_us } => {
             format!("{me} is paused until {}: it keeps its state, receives nothing, and its clock keeps running.", fmt(*until_us))
         }
-        Resumed { buffered, disk } => words::resumed(me, *buffered, *disk),
+        Resumed { buffered, disk: true } => crate::scenario::fault::Stall::resumed(me, *buffered),
+        Resumed { buffered, disk: false } => words::resumed(me, *buffered),
         Crashed => format!("{me} crashes."),
         Restarted { kept_data } => words::restarted(me, cx.actors[a].role, *kept_data),
         ClockJumped { by_us } => {
@@ -181,7 +182,7 @@ pub fn sentence(cx: &Cx, a: ActorId, kind: &EventKind) -> String {
         }
         DriftChanged { ppm } => format!("{me}'s clock now drifts by {ppm} ppm."),
         Isolated { until_us } => words::isolated(cx.sc, me, *until_us),
-        DiskStalled { until_us, stall } => words::disk_stalled(me, *until_us, *stall),
+        DiskStalled { until_us, stall } => stall.words(me, *until_us),
         Healed => "The partition heals.".to_string(),
         // A service's own events, in its words.
         Service(e) => crate::lock::words(cx.sc, e, me, &n),

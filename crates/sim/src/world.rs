@@ -62,8 +62,8 @@ enum Action {
         cpu: Cpu,
     },
     Fault(usize),
-    /// A server's output held for its fsync (`World::fsync`), and its incarnation then.
-    Flush(ActorId, u32, Box<Out<crate::lock::Timer>>),
+    /// What a fault left to be done later (`faults::Later`).
+    Later(faults::Later),
     Resume(ActorId),
     Heal(usize),
 }
@@ -72,11 +72,9 @@ impl Action {
     /// The actor whose process does this work (paused: it waits; crashed: it is lost).
     fn worker(&self, msgs: &[Message]) -> Option<ActorId> {
         match self {
-            Action::Start(a)
-            | Action::Flush(a, ..)
-            | Action::Work { actor: a, .. }
-            | Action::Timer { actor: a, gate: Gate::Process, .. } => Some(*a),
+            Action::Start(a) | Action::Work { actor: a, .. } | Action::Timer { actor: a, gate: Gate::Process, .. } => Some(*a),
             Action::Deliver(m) => Some(msgs[*m].to),
+            Action::Later(l) => Some(l.worker()),
             _ => None,
         }
     }
@@ -107,9 +105,8 @@ struct Proc {
     inc: u32,
     /// What reached it while it was paused.
     deferred: Vec<Action>,
-    /// Stopped by its disk, not a pause; until when its disk stalls (if it stops at its next write).
-    disk: bool,
-    disk_until: Option<Micros>,
+    /// What the faults keep of it (`faults::State`).
+    fault: faults::State,
 }
 
 struct World<'s> {
@@ -327,7 +324,7 @@ impl World<'_> {
                 self.timer(actor, Timer::Client(TimerKind::WorkDone));
             }
             Action::Fault(i) => self.fault(i),
-            Action::Flush(a, inc, out) => self.flush(a, inc, out),
+            Action::Later(l) => self.later(l),
             Action::Resume(a) => self.resume(a),
             Action::Heal(i) => self.heal(i),
         }

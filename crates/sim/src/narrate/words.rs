@@ -2,7 +2,7 @@
 
 use crate::scenario::{Fault, Scenario};
 use crate::time::{fmt, Micros, Millis};
-use crate::trace::{Awaited, Loss, Role, Stall, Votes, Why, WriteOutcome};
+use crate::trace::{Awaited, Loss, Role, Votes, Why, WriteOutcome};
 
 /// A failover's events: the replica promoted, and (with Sentinel) the old primary demoted.
 pub fn failover(me: &str, kind: &crate::trace::EventKind, n: &dyn Fn(crate::trace::ActorId) -> String) -> String {
@@ -115,14 +115,10 @@ pub fn key_set(sc: &Scenario, me: &str, owner: &str, token: Option<u64>, ttl: &s
     }
 }
 
-/// The end of a pause, or of a disk stall (`disk`).
-pub fn resumed(me: &str, buffered: usize, disk: bool) -> String {
+/// The end of a pause (a disk stall's end is the disk stall's: `Stall::resumed`).
+pub fn resumed(me: &str, buffered: usize) -> String {
     let s = if buffered == 1 { "" } else { "s" };
-    if disk {
-        format!("{me}'s disk answers again: {me} handles the {buffered} message{s} and timer{s} that waited meanwhile.")
-    } else {
-        format!("{me} resumes, believing what it believed before the pause; {buffered} buffered message{s} and timer{s} are handled now.")
-    }
+    format!("{me} resumes, believing what it believed before the pause; {buffered} buffered message{s} and timer{s} are handled now.")
 }
 
 /// A restart: a Redis node reloads its keys or comes back empty.
@@ -131,23 +127,6 @@ pub fn restarted(me: &str, role: Role, kept_data: bool) -> String {
         Role::Redis | Role::Replica if kept_data => format!("{me} restarts and reloads its keys from the append-only file."),
         Role::Redis | Role::Replica => format!("{me} restarts empty: without persistence its keys are gone."),
         _ => format!("{me} restarts."),
-    }
-}
-
-/// A lock server's disk stalls until `until_us`, and what that does to it.
-pub fn disk_stalled(me: &str, until_us: Micros, stall: Stall) -> String {
-    let until = fmt(until_us);
-    match stall {
-        Stall::Now => format!(
-            "{me}'s disk stalls until {until}: every write to its log hangs, and {me} persists each change before it answers (a leader's heartbeats wait with it), so it goes silent meanwhile."
-        ),
-        Stall::None => format!("{me}'s disk stalls until {until}; without persistence {me} never waits for it, and answers as before."),
-        Stall::NextWrite => format!(
-            "{me}'s disk stalls until {until}. With appendfsync always, {me} still answers commands that change nothing; its next write will wait for its fsync."
-        ),
-        Stall::Blocked => format!(
-            "{me} has made a write in memory and waits for its fsync until {until}: the reply waits with it, and {me} reads no other command meanwhile."
-        ),
     }
 }
 

@@ -319,6 +319,9 @@ kinds! {
     DiskStall in disk_stall,
 }
 
+/// What a stalled disk does to its server, as the trace tells it (with its words).
+pub use disk_stall::Stall;
+
 /// The faults a search adds at `slot`, kind by kind in the order a search has always tried
 /// them (which decides what it finds first): a kind that adds faults is listed here.
 pub fn offer(slot: &Slot, t: &Tries, out: &mut Vec<Vec<Fault>>) {

@@ -5,8 +5,9 @@ use serde::Serialize;
 use super::{ActorId, MsgId};
 use crate::time::{Micros, Millis};
 
-pub use super::outcome::{Stall, WriteOutcome};
+pub use super::outcome::WriteOutcome;
 pub use super::why::{Awaited, Loss, Proposal, Short, Why};
+pub use crate::scenario::fault::Stall;
 pub use crate::wire::redlock::Votes;
 
 /// The kinds of events. Fields name actors by [`ActorId`] and times in microseconds.

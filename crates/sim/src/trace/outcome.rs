@@ -23,19 +23,3 @@ impl WriteOutcome {
         }
     }
 }
-
-/// What a stalled disk does to its server.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Stall {
-    /// Nothing: it never waits for its disk (Redis without persistence).
-    None,
-    /// It stops now: it persists every change, and its heartbeats with them, before it answers.
-    Now,
-    /// It answers what changes nothing; its next write (Redis with `appendfsync always`) is
-    /// made in memory, then waits for its fsync, with its reply, and the node reads nothing
-    /// more until the disk answers.
-    NextWrite,
-    /// That write has come: the node waits for its fsync.
-    Blocked,
-}

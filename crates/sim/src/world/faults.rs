@@ -9,10 +9,35 @@ use crate::actor::ServerFault;
 use crate::client::Client;
 use crate::proto::NO_LEASE_US;
 use crate::rng::Rng;
-use crate::scenario::fault::{Disk, Verb};
+use crate::scenario::fault::{Disk, Stall, Verb};
 use crate::scenario::Persistence;
 use crate::time::Micros;
-use crate::trace::{ActorId, EventKind, Jump, Role, Span, Stall};
+use crate::trace::{ActorId, EventKind, Jump, Role, Span};
+
+/// What the faults keep of a process, beside its pauses (`Proc`).
+#[derive(Clone, Debug, Default)]
+pub(super) struct State {
+    /// Stopped by its disk, not a pause.
+    disk: bool,
+    /// Until when its disk stalls, if it stops at its next write.
+    disk_until: Option<Micros>,
+}
+
+/// What a fault leaves to be done later (`Action::Later`).
+#[derive(Clone, Debug)]
+pub(super) enum Later {
+    /// A server's output held for its fsync ([`World::handled`]), and its incarnation then.
+    Flush(ActorId, u32, Box<crate::actor::Out<crate::lock::Timer>>),
+}
+
+impl Later {
+    /// The actor whose process does it.
+    pub(super) fn worker(&self) -> ActorId {
+        match self {
+            Later::Flush(a, ..) => *a,
+        }
+    }
+}
 
 impl World<'_> {
     /// The actor called `name` (validated).
@@ -70,7 +95,7 @@ impl World<'_> {
     }
 
     /// The disk of server `a` stalls for `duration`: it stops now, at its next write
-    /// ([`World::fsync`]), or never, as `disk` says.
+    /// ([`World::handled`]), or never, as `disk` says.
     fn stall_disk(&mut self, a: ActorId, duration: Micros, disk: Disk) {
         let until = self.now + duration;
         let stall = match disk {
@@ -81,7 +106,7 @@ impl World<'_> {
         if stall == Stall::Now {
             self.stop_for(a, duration, Some(stall));
         } else {
-            self.procs[a].disk_until = (stall == Stall::NextWrite).then_some(until);
+            self.procs[a].fault.disk_until = (stall == Stall::NextWrite).then_some(until);
             self.emit(a, EventKind::DiskStalled { until_us: until, stall }, None);
         }
     }
@@ -99,31 +124,36 @@ impl World<'_> {
         self.stop_for(a, duration, None);
     }
 
-    /// Server `to` has handled a message into `out`: if its disk stalls and what it did writes
-    /// (a key set, extended or deleted), the write stands, and its output waits for the fsync
-    /// (`Action::Flush`) while the node reads nothing more.
-    pub(super) fn fsync(&mut self, to: ActorId, out: &mut crate::actor::Out<crate::lock::Timer>) {
+    /// Server `to` has handled a message into `out`, which the faults may hold: if its disk
+    /// stalls and what it did writes (a key set, extended or deleted), the write stands, and
+    /// its output waits for the fsync (`Later::Flush`) while the node reads nothing more.
+    pub(super) fn handled(&mut self, to: ActorId, out: &mut crate::actor::Out<crate::lock::Timer>) {
         use crate::actor::{Effect, Record};
-        let Some(until) = self.procs[to].disk_until.filter(|&u| u > self.now) else { return };
+        let Some(until) = self.procs[to].fault.disk_until.filter(|&u| u > self.now) else { return };
         let writes = out.iter().any(|e| {
             matches!(e, Effect::Record(Record::KeyOpen { .. } | Record::KeyClose { .. } | Record::GrantTerm { .. } | Record::Grant(_)))
         });
         if !writes {
             return;
         }
-        self.procs[to].disk_until = None;
+        self.procs[to].fault.disk_until = None;
         // The write's own events first, then the wait, then (later) what it sends.
         let (held, mut now): (Vec<_>, Vec<_>) = std::mem::take(out).into_iter().partition(|e| matches!(e, Effect::Send { .. }));
         self.apply(&mut now, super::Timer::Lock);
         self.stop_for(to, until - self.now, Some(Stall::Blocked));
         let inc = self.procs[to].inc;
-        self.push(until, super::Action::Flush(to, inc, Box::new(held)));
+        self.push(until, super::Action::Later(Later::Flush(to, inc, Box::new(held))));
     }
 
-    /// Sends what server `a` held for its fsync, unless it has crashed since (incarnation `inc`).
-    pub(super) fn flush(&mut self, a: ActorId, inc: u32, mut out: Box<crate::actor::Out<crate::lock::Timer>>) {
-        if self.procs[a].inc == inc {
-            self.apply(&mut out, super::Timer::Lock);
+    /// Does what a fault left for later: sends what server `a` held for its fsync, unless it
+    /// has crashed since (incarnation `inc`).
+    pub(super) fn later(&mut self, later: Later) {
+        match later {
+            Later::Flush(a, inc, mut out) => {
+                if self.procs[a].inc == inc {
+                    self.apply(&mut out, super::Timer::Lock);
+                }
+            }
         }
     }
 
@@ -143,7 +173,7 @@ impl World<'_> {
         self.rec.iv.pauses.push(Span { actor: a, from_us: self.now, to_us: until });
         // What ends last says how the stop ends (a pause, or the disk answering).
         if self.now + duration == until {
-            self.procs[a].disk = stall.is_some();
+            self.procs[a].fault.disk = stall.is_some();
         }
         let event = match stall {
             Some(stall) => EventKind::DiskStalled { until_us: until, stall },
@@ -222,7 +252,7 @@ impl World<'_> {
         let paused = self.now - self.procs[a].paused_since;
         self.procs[a].paused_total += paused;
         let deferred = std::mem::take(&mut self.procs[a].deferred);
-        let disk = std::mem::take(&mut self.procs[a].disk);
+        let disk = std::mem::take(&mut self.procs[a].fault.disk);
         self.emit(a, EventKind::Resumed { buffered: deferred.len(), disk }, None);
         for action in deferred {
             self.push(self.now, action);

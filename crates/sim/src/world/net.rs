@@ -163,7 +163,7 @@ impl World<'_> {
             Role::Redis | Role::Replica | Role::Member => {
                 let mut out = std::mem::take(&mut self.fx.lock);
                 self.lock.on_message(to, from, payload, &super::view!(self), &mut out);
-                self.fsync(to, &mut out);
+                self.handled(to, &mut out);
                 self.apply(&mut out, super::Timer::Lock);
                 self.fx.lock = out;
             }

@@ -28,8 +28,7 @@ impl<'s> World<'s> {
                 down: false,
                 inc: 0,
                 deferred: Vec::new(),
-                disk: false,
-                disk_until: None,
+                fault: Default::default(),
             })
             .collect();
         let clients = sc

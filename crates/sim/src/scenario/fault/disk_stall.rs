@@ -9,7 +9,7 @@ use super::{t, Block, Check, Disk, Family, Kind, Verb};
 use crate::scenario::fault_kinds::{field, FaultKind, Target};
 use crate::scenario::settings::Kind as Value;
 use crate::scenario::{LockKind, Persistence, Scenario, ScenarioError};
-use crate::time::Millis;
+use crate::time::{fmt, Micros, Millis};
 
 /// Lock server `actor`'s disk stalls at `at_ms` for `duration_ms`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -93,5 +93,46 @@ impl Kind for DiskStall {
 
     fn block_mut(&mut self) -> Option<(&mut Millis, &mut Millis)> {
         Some((&mut self.at_ms, &mut self.duration_ms))
+    }
+}
+
+/// What a stalled disk does to its server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Stall {
+    /// Nothing: it never waits for its disk (Redis without persistence).
+    None,
+    /// It stops now: it persists every change, and its heartbeats with them, before it answers.
+    Now,
+    /// It answers what changes nothing; its next write (Redis with `appendfsync always`) is
+    /// made in memory, then waits for its fsync, with its reply, and the node reads nothing
+    /// more until the disk answers.
+    NextWrite,
+    /// That write has come: the node waits for its fsync.
+    Blocked,
+}
+
+impl Stall {
+    /// Server `me`'s disk stalls until `until_us`, and what that does to it.
+    pub fn words(self, me: &str, until_us: Micros) -> String {
+        let until = fmt(until_us);
+        match self {
+            Stall::Now => format!(
+                "{me}'s disk stalls until {until}: every write to its log hangs, and {me} persists each change before it answers (a leader's heartbeats wait with it), so it goes silent meanwhile."
+            ),
+            Stall::None => format!("{me}'s disk stalls until {until}; without persistence {me} never waits for it, and answers as before."),
+            Stall::NextWrite => format!(
+                "{me}'s disk stalls until {until}. With appendfsync always, {me} still answers commands that change nothing; its next write will wait for its fsync."
+            ),
+            Stall::Blocked => format!(
+                "{me} has made a write in memory and waits for its fsync until {until}: the reply waits with it, and {me} reads no other command meanwhile."
+            ),
+        }
+    }
+
+    /// Server `me`'s disk answers again, and `buffered` messages and timers waited for it.
+    pub fn resumed(me: &str, buffered: usize) -> String {
+        let s = if buffered == 1 { "" } else { "s" };
+        format!("{me}'s disk answers again: {me} handles the {buffered} message{s} and timer{s} that waited meanwhile.")
     }
 }
