@@ -53,3 +53,60 @@ fn every_kind_makes_a_fault_the_engine_takes() {
         }
     }
 }
+
+/// The lane menu is made from the kinds' declarations (`FaultKind::menu`): on every lane of
+/// every library run, what each kind offers is a fault of that kind the engine takes, striking
+/// that lane; a client's lane offers its holds, a Redis primary with a replica a failover, a
+/// lock server a disk stall where one fits, and no lane a kind that does not fit.
+#[test]
+fn every_lane_menu_offers_faults_the_engine_takes() {
+    use sim::scenario::fault_kinds::{Lane, LaneRole};
+    use sim::trace::Role;
+    for sc in library::all() {
+        let run = sim::run(&sc).unwrap_or_else(|e| panic!("{}: {e}", sc.id));
+        for (i, actor) in run.actors.iter().enumerate() {
+            let role = match actor.role {
+                Role::Client => LaneRole::Client,
+                Role::Resource => LaneRole::Resource,
+                r => LaneRole::LockServer { primary: r == Role::Redis },
+            };
+            let sends_to: Vec<String> = run
+                .actors
+                .iter()
+                .enumerate()
+                .filter(|(j, a)| a.role != Role::Client && run.intervals.messages.iter().any(|m| m.from == i && m.to == *j))
+                .map(|(_, a)| a.name.clone())
+                .collect();
+            let lane = Lane { name: &actor.name, role, at_ms: Millis::new(1_000), sc: &sc, sends_to: &sends_to };
+            for k in FAULTS {
+                let mut offered = Vec::new();
+                (k.menu)(&lane, &mut offered);
+                if !(k.fits)(&sc) {
+                    assert!(offered.is_empty(), "{}: {} offered where it does not fit", sc.id, k.tag);
+                }
+                for (label, f) in offered {
+                    assert_eq!(kind_of(&f).tag, k.tag, "{label}");
+                    assert!(label.contains(&actor.name) || k.target == Target::Service, "{}: {label}", sc.id);
+                    let mut with = sc.clone();
+                    with.faults.push(f);
+                    assert!(with.validate().is_ok(), "{} at {}: {label} is refused: {:?}", sc.id, actor.name, with.validate());
+                }
+            }
+            let all: Vec<String> = FAULTS
+                .iter()
+                .flat_map(|k| {
+                    let mut o = Vec::new();
+                    (k.menu)(&lane, &mut o);
+                    o.into_iter().map(|(l, _)| l)
+                })
+                .collect();
+            assert!(all.iter().any(|l| l.starts_with("Pause ")), "{}: {all:?}", sc.id);
+            if role == LaneRole::Client {
+                assert_eq!(all.iter().filter(|l| l.starts_with("Hold ")).count(), sends_to.len(), "{}: {all:?}", sc.id);
+            }
+            if actor.role == Role::Redis && sc.lock.kind == sim::scenario::LockKind::Redis && sc.lock.replica.is_some() {
+                assert!(all.iter().any(|l| l == "Fail over to the replica here"), "{}: {all:?}", sc.id);
+            }
+        }
+    }
+}

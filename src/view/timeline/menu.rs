@@ -1,7 +1,8 @@
 //! The menu that opens where a lane is clicked: faults to add to that actor at that time.
 
-use sim::scenario::{fault, Fault, Scenario};
-use sim::time::{fmt, Micros, Millis};
+use sim::scenario::fault_kinds::{Lane, LaneRole, FAULTS};
+use sim::scenario::{Fault, Scenario};
+use sim::time::{fmt, Micros};
 use sim::trace::Role;
 use sim::Run;
 use yew::prelude::*;
@@ -44,45 +45,29 @@ pub fn lane_menu(p: &MenuProps) -> Html {
         html! { <button class="menu-item" onclick={Callback::from(move |_| { d.emit(Action::AddFault(fault.clone())); close.emit(()); })}>{ label }</button> }
     };
     let name = actor.name.clone();
-    let mut items = vec![
-        item(
-            format!("Pause {name} here for 5 s"),
-            Fault::Pause(fault::Pause { actor: name.clone(), at_ms, duration_ms: Millis::new(5_000) }),
-        ),
-        item(format!("Crash {name} here"), Fault::Crash(fault::Crash { actor: name.clone(), at_ms })),
-        item(
-            format!("Jump {name}'s clock forward 10 s here"),
-            Fault::ClockJump(fault::ClockJump { actor: name.clone(), at_ms, by_ms: 10_000 }),
-        ),
-    ];
-    if actor.role != Role::Client {
-        items.push(item(format!("Restart {name} here"), Fault::Restart(fault::Restart { actor: name.clone(), at_ms })));
+    // Each kind of fault offers what fits the lane (its declaration, `FaultKind::menu`), in
+    // the order of the kinds.
+    let role = match actor.role {
+        Role::Client => LaneRole::Client,
+        Role::Resource => LaneRole::Resource,
+        r => LaneRole::LockServer { primary: r == Role::Redis },
+    };
+    // The lanes this client sends to in this run (a consensus client talks to the leader, a
+    // ZooKeeper client to its server).
+    let sends_to: Vec<String> = p
+        .run
+        .actors
+        .iter()
+        .enumerate()
+        .filter(|(i, a)| a.role != Role::Client && p.run.intervals.messages.iter().any(|msg| msg.from == m.actor && msg.to == *i))
+        .map(|(_, a)| a.name.clone())
+        .collect();
+    let lane = Lane { name: &name, role, at_ms, sc: &p.scenario, sends_to: &sends_to };
+    let mut offered = Vec::new();
+    for kind in FAULTS {
+        (kind.menu)(&lane, &mut offered);
     }
-    items.push(item(
-        format!("Cut {name} off for 5 s here"),
-        Fault::Partition(fault::Partition { isolate: vec![name.clone()], from: Vec::new(), at_ms, duration_ms: Millis::new(5_000) }),
-    ));
-    // Only where a disk stall does something (not at a pair's fence devices).
-    if actor.role.is_lock_server() && (<fault::DiskStall as fault::Kind>::KIND.fits)(&p.scenario) {
-        items.push(item(
-            format!("Stall {name}'s disk here for 3 s"),
-            Fault::DiskStall(fault::DiskStall { actor: name.clone(), at_ms, duration_ms: Millis::new(3_000) }),
-        ));
-    }
-    if actor.role == Role::Redis && p.scenario.lock.replica.is_some() {
-        items.push(item("Fail over to the replica here".into(), Fault::Failover(fault::Failover { at_ms })));
-    }
-    if actor.role == Role::Client {
-        // The lanes this client sends to in this run (a consensus client talks to the leader,
-        // a ZooKeeper client to its server): a hold on another would hold nothing.
-        let sends_to = |to: usize| p.run.intervals.messages.iter().any(|msg| msg.from == m.actor && msg.to == to);
-        for peer in p.run.actors.iter().enumerate().filter(|(i, a)| a.role != Role::Client && sends_to(*i)).map(|(_, a)| a) {
-            items.push(item(
-                format!("Hold {name}'s next message to {} for 30 s", peer.name),
-                Fault::Delay(fault::Delay { from: name.clone(), to: peer.name.clone(), at_ms, extra_ms: Millis::new(30_000), count: 1 }),
-            ));
-        }
-    }
+    let items: Vec<Html> = offered.into_iter().map(|(label, fault)| item(label, fault)).collect();
     let left = (m.x - p.scroll_left).min(p.visible_width - 260.0).max(0.0);
     let close = p.close.reform(|_: MouseEvent| ());
     html! {

@@ -7,10 +7,40 @@
 pub use super::fault::FAULTS;
 use super::settings::Kind;
 use super::{Fault, Scenario};
+use crate::time::Millis;
 
 /// Fits every scenario.
 pub(crate) fn always(_: &Scenario) -> bool {
     true
+}
+
+/// Offers nothing in the lane menu (a kind added from the editor alone).
+pub(crate) fn nowhere(_: &Lane, _: &mut Vec<(String, Fault)>) {}
+
+/// A lane of the lab's timeline where its menu was opened: what a kind needs to offer a fault
+/// there ([`FaultKind::menu`]).
+pub struct Lane<'a> {
+    /// The actor's name.
+    pub name: &'a str,
+    pub role: LaneRole,
+    /// Where on the lane.
+    pub at_ms: Millis,
+    pub sc: &'a Scenario,
+    /// Those it sends messages to in the run shown, other than clients (a client's lock
+    /// servers and the resource; a consensus client talks to the leader alone).
+    pub sends_to: &'a [String],
+}
+
+/// What a lane's actor is, as the lane menu tells faults apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LaneRole {
+    Client,
+    /// A lock server: a Redis primary (which a failover fails), or another (a replica, a
+    /// Redlock node, a consensus member, a ZooKeeper server, the API server, a pair's node).
+    LockServer {
+        primary: bool,
+    },
+    Resource,
 }
 
 /// Whom a fault strikes.
@@ -54,6 +84,9 @@ pub struct FaultKind {
     /// Whether a scenario's lock service has what the fault strikes (a failover needs a
     /// replica to promote).
     pub fits: fn(&Scenario) -> bool,
+    /// What the lab's lane menu offers at a lane, in its words (`Pause A here for 5 s`), if
+    /// anything: each kind offers what fits the lane's role ([`nowhere`]: nothing).
+    pub menu: fn(&Lane, &mut Vec<(String, Fault)>),
 }
 
 pub(crate) const fn field(name: &'static str, id: &'static str, label: &'static str, kind: Kind, start: i64) -> FaultField {

@@ -27,6 +27,10 @@ impl Kind for ClockJump {
         target: Target::Actor,
         fields: &[field("by_ms", "by", "By", Value::SignedMs, 10_000)],
         fits: always,
+        menu: |l, out| {
+            let fault = ClockJump { actor: l.name.to_string(), at_ms: l.at_ms, by_ms: 10_000 };
+            out.push((format!("Jump {}'s clock forward 10 s here", l.name), Fault::ClockJump(fault)));
+        },
     };
 
     fn describe(&self) -> String {

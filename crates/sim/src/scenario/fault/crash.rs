@@ -18,7 +18,14 @@ pub struct Crash {
 fields_io!(Crash, "struct variant Fault::Crash", { actor, at_ms });
 
 impl Kind for Crash {
-    const KIND: FaultKind = FaultKind { tag: "crash", label: "a crash", target: Target::Actor, fields: &[], fits: always };
+    const KIND: FaultKind = FaultKind {
+        tag: "crash",
+        label: "a crash",
+        target: Target::Actor,
+        fields: &[],
+        fits: always,
+        menu: |l, out| out.push((format!("Crash {} here", l.name), Fault::Crash(Crash { actor: l.name.to_string(), at_ms: l.at_ms }))),
+    };
 
     fn describe(&self) -> String {
         format!("Crash {} at {}", self.actor, t(self.at_ms))

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{next_messages, one, t, Check, Family, Fault, Kind, Slot, Tries, Verb};
-use crate::scenario::fault_kinds::{always, field, FaultKind, Target, COUNT};
+use crate::scenario::fault_kinds::{always, field, FaultKind, LaneRole, Target, COUNT};
 use crate::scenario::settings::Kind as Value;
 use crate::scenario::{Scenario, ScenarioError};
 use crate::time::Millis;
@@ -31,6 +31,17 @@ impl Kind for Delay {
         target: Target::Link,
         fields: &[field("extra_ms", "extra", "Held for", Value::Ms { min: Millis::ZERO }, 30_000), COUNT],
         fits: always,
+        // A client's next message to each lane it sends to in this run: a hold on another would
+        // hold nothing.
+        menu: |l, out| {
+            if l.role != LaneRole::Client {
+                return;
+            }
+            for to in l.sends_to {
+                let fault = Delay { from: l.name.to_string(), to: to.clone(), at_ms: l.at_ms, extra_ms: Millis::new(30_000), count: 1 };
+                out.push((format!("Hold {}'s next message to {to} for 30 s", l.name), Fault::Delay(fault)));
+            }
+        },
     };
 
     fn describe(&self) -> String {

@@ -5,8 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{t, Block, Check, Disk, Family, Kind, Verb};
-use crate::scenario::fault_kinds::{field, FaultKind, Target};
+use super::{t, Block, Check, Disk, Family, Fault, Kind, Verb};
+use crate::scenario::fault_kinds::{field, FaultKind, LaneRole, Target};
 use crate::scenario::settings::Kind as Value;
 use crate::scenario::{LockKind, Persistence, Scenario, ScenarioError};
 use crate::time::{fmt, Micros, Millis};
@@ -30,6 +30,13 @@ impl Kind for DiskStall {
         fields: &[field("duration_ms", "duration", "For", Value::Ms { min: Millis::ZERO }, 3_000)],
         // A pair's fence devices keep nothing on a disk.
         fits: |s| !matches!(s.lock.kind, LockKind::None | LockKind::Pacemaker),
+        // Only where a disk stall does something (not at a pair's fence devices).
+        menu: |l, out| {
+            if matches!(l.role, LaneRole::LockServer { .. }) && (DiskStall::KIND.fits)(l.sc) {
+                let fault = DiskStall { actor: l.name.to_string(), at_ms: l.at_ms, duration_ms: Millis::new(3_000) };
+                out.push((format!("Stall {}'s disk here for 3 s", l.name), Fault::DiskStall(fault)));
+            }
+        },
     };
 
     fn describe(&self) -> String {

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{t, Check, Family, Fault, Kind, Slot, Tries, Verb};
-use crate::scenario::fault_kinds::{always, field, FaultKind, Target};
+use crate::scenario::fault_kinds::{always, field, nowhere, FaultKind, Target};
 use crate::scenario::settings::Kind as Value;
 use crate::scenario::{limits, Scenario, ScenarioError};
 use crate::time::Millis;
@@ -27,6 +27,7 @@ impl Kind for Drift {
         target: Target::Actor,
         fields: &[field("ppm", "ppm", "Rate", Value::Ppm, 100_000)],
         fits: always,
+        menu: nowhere,
     };
 
     fn describe(&self) -> String {

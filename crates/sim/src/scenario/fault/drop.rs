@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{next_messages, one, t, Check, Family, Kind, Verb};
-use crate::scenario::fault_kinds::{always, FaultKind, Target, COUNT};
+use crate::scenario::fault_kinds::{always, nowhere, FaultKind, Target, COUNT};
 use crate::scenario::{Scenario, ScenarioError};
 use crate::time::Millis;
 
@@ -21,7 +21,8 @@ pub struct Drop {
 fields_io!(Drop, "struct variant Fault::Drop", { from, to, at_ms, count = one() });
 
 impl Kind for Drop {
-    const KIND: FaultKind = FaultKind { tag: "drop", label: "lost messages", target: Target::Link, fields: &[COUNT], fits: always };
+    const KIND: FaultKind =
+        FaultKind { tag: "drop", label: "lost messages", target: Target::Link, fields: &[COUNT], fits: always, menu: nowhere };
 
     fn describe(&self) -> String {
         let Drop { from, to, at_ms, count } = self;

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{t, Check, Family, Fault, Kind, Slot, Tries, Verb};
-use crate::scenario::fault_kinds::{FaultKind, Target};
+use crate::scenario::fault_kinds::{FaultKind, LaneRole, Target};
 use crate::scenario::{LockKind, Scenario, ScenarioError};
 use crate::time::Millis;
 
@@ -24,6 +24,11 @@ impl Kind for Failover {
         target: Target::Service,
         fields: &[],
         fits: |s| s.lock.kind == LockKind::Redis && s.lock.replica.is_some(),
+        menu: |l, out| {
+            if l.role == (LaneRole::LockServer { primary: true }) && (Failover::KIND.fits)(l.sc) {
+                out.push(("Fail over to the replica here".into(), Fault::Failover(Failover { at_ms: l.at_ms })));
+            }
+        },
     };
 
     fn describe(&self) -> String {

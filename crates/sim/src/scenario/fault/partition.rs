@@ -67,6 +67,10 @@ impl Kind for Partition {
         target: Target::Isolate,
         fields: &[field("duration_ms", "duration", "For", Value::Ms { min: Millis::ZERO }, 5_000)],
         fits: always,
+        menu: |l, out| {
+            let fault = Partition { isolate: vec![l.name.to_string()], from: Vec::new(), at_ms: l.at_ms, duration_ms: Millis::new(5_000) };
+            out.push((format!("Cut {} off for 5 s here", l.name), Fault::Partition(fault)));
+        },
     };
 
     fn describe(&self) -> String {

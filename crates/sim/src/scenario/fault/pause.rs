@@ -27,6 +27,10 @@ impl Kind for Pause {
         target: Target::Actor,
         fields: &[field("duration_ms", "duration", "For", Value::Ms { min: Millis::ZERO }, 5_000)],
         fits: always,
+        menu: |l, out| {
+            let fault = Pause { actor: l.name.to_string(), at_ms: l.at_ms, duration_ms: Millis::new(5_000) };
+            out.push((format!("Pause {} here for 5 s", l.name), Fault::Pause(fault)));
+        },
     };
 
     fn describe(&self) -> String {

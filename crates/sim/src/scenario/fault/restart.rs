@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{t, Check, Family, Kind, Verb};
-use crate::scenario::fault_kinds::{always, FaultKind, Target};
+use super::{t, Check, Family, Fault, Kind, Verb};
+use crate::scenario::fault_kinds::{LaneRole, always, FaultKind, Target};
 use crate::scenario::{Scenario, ScenarioError};
 use crate::time::Millis;
 
@@ -19,7 +19,19 @@ pub struct Restart {
 fields_io!(Restart, "struct variant Fault::Restart", { actor, at_ms });
 
 impl Kind for Restart {
-    const KIND: FaultKind = FaultKind { tag: "restart", label: "a restart", target: Target::Actor, fields: &[], fits: always };
+    const KIND: FaultKind = FaultKind {
+        tag: "restart",
+        label: "a restart",
+        target: Target::Actor,
+        fields: &[],
+        fits: always,
+        // A server or the resource (a client starts its steps again: add it from the editor).
+        menu: |l, out| {
+            if l.role != LaneRole::Client {
+                out.push((format!("Restart {} here", l.name), Fault::Restart(Restart { actor: l.name.to_string(), at_ms: l.at_ms })));
+            }
+        },
+    };
 
     fn describe(&self) -> String {
         format!("Restart {} at {}", self.actor, t(self.at_ms))
