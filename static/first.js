@@ -16,7 +16,7 @@ if (leaving) {
   const rest = new URLSearchParams(location.search);
   rest.delete('page');
   const query = rest.toString();
-  location.replace(`${leaving[1]}.html${query ? `?${query}` : ''}`);
+  location.replace(`${leaving[1]}.html${query ? `?${query}` : ''}${location.hash}`);
 }
 window.leaselabPicture = (() => {
   if (parent !== window || leaving) return null;

@@ -46,10 +46,16 @@ if (form) {
       localStorage.setItem(KEY, JSON.stringify(a));
     } catch {}
   };
-  // The address says the answers (a copied link reopens the guide with them).
+  // The address says the answers (a copied link reopens the guide with them). A browser may
+  // refuse to change it (too often, or in some frames): the answers are shown and kept anyway.
   const say = (a) => {
     const text = encode(a);
-    history.replaceState(null, '', text ? `guide.html?answers=${text}` : 'guide.html');
+    const url = new URL(location.href);
+    if (text) url.searchParams.set('answers', text);
+    else url.searchParams.delete('answers');
+    try {
+      history.replaceState(null, '', url);
+    } catch {}
   };
   const show = (a) => {
     const n = a.reduce((sum, v, i) => sum + (v === true ? 1 : v === false ? 2 : 0) * 3 ** i, 0);
@@ -68,7 +74,7 @@ if (form) {
     for (const row of document.querySelectorAll('tr[data-approach]')) {
       const chosen = row.dataset.approach === rec;
       row.classList.toggle('chosen', chosen);
-      row.querySelector('.mini').hidden = !chosen;
+      row.querySelector('th .mini').hidden = !chosen;
     }
     form.querySelector('[data-start-over]').hidden = a.every((v) => v === null);
   };
@@ -82,13 +88,13 @@ if (form) {
     problem.textContent = `This link's answers could not be read: ${e.message}. Your own answers are shown instead.`;
     problem.hidden = false;
   }
-  say(answers);
   show(answers);
+  say(answers);
   const change = (a) => {
     answers = a;
+    show(a);
     keep(a);
     say(a);
-    show(a);
   };
   form.addEventListener('change', (e) => {
     const i = Number(e.target.closest('fieldset[data-q]')?.dataset.q);
@@ -96,4 +102,7 @@ if (form) {
   });
   form.querySelector('[data-start-over]').addEventListener('click', () => change([null, null, null, null, null]));
   form.addEventListener('submit', (e) => e.preventDefault());
+  // The answers are shown and the questions take clicks from here on (the end-to-end tests wait
+  // for it: a click before it would be undone by the first `show`).
+  form.dataset.ready = '';
 }

@@ -397,14 +397,14 @@ await test('share: a copied link keeps the comparison, and a bad one is said', a
 
 await test('share: the guide\'s answers are in its address, and a bad one is said', async (page) => {
   await page.goto(`${base}/?page=guide`);
-  await page.waitForSelector('.guide-q');
+  await page.waitForSelector('.guide-questions[data-ready]');
   await page.locator('.guide-q').nth(0).locator('input').nth(0).click();   // damage: yes
   await page.locator('.guide-q').nth(1).locator('input').nth(1).click();   // transaction: no
   await page.waitForURL(/answers=yn/);
   const link = page.url();
   const other = await browser.newPage();
   await other.goto(link);
-  await other.waitForSelector('.guide-q');
+  await other.waitForSelector('.guide-questions[data-ready]');
   const checked = await other.$$eval('.guide-q input', (is) => is.map((i) => i.checked));
   expect(checked[0] === true && checked[3] === true, `the same answers: ${checked}`);
   await other.evaluate(() => localStorage.clear());
@@ -1629,8 +1629,8 @@ await test('accessibility: axe-core finds no violations on any screen', async ()
     ['predict question', '?scenario=gc-pause-unfenced&predict=1', async (p) => { await p.keyboard.press('End'); await p.waitForSelector('.predict.ask'); }],
     ['predict answer', '?scenario=gc-pause-unfenced&predict=1', async (p) => { await p.keyboard.press('End'); await p.keyboard.press('a'); await p.waitForSelector('.predict.reveal'); }],
     ['your turn', '?scenario=gc-pause-unfenced&step=95', async (p) => { await p.click('.your-turn button:has-text("Hint")'); }],
-    ['guide', '?page=guide', async (p) => { await p.click('.guide-q input >> nth=0'); await p.click('.guide-q >> nth=1 >> input >> nth=1'); }, '.guide-q'],
-    ['guide recommendation', '?page=guide', async (p) => { await p.click('.guide-q input >> nth=1'); await p.waitForSelector('.tradeoffs tr.chosen'); }, '.guide-q'],
+    ['guide', '?page=guide', async (p) => { await p.click('.guide-q input >> nth=0'); await p.click('.guide-q >> nth=1 >> input >> nth=1'); }, '.guide-questions[data-ready]'],
+    ['guide recommendation', '?page=guide', async (p) => { await p.click('.guide-q input >> nth=1'); await p.waitForSelector('.tradeoffs tr.chosen'); }, '.guide-questions[data-ready]'],
     ['debate', '?page=debate', async () => {}, '.side-card img'],
     ['drill question', '?page=drill&set=gc-pause&q=2', async () => {}, '.drill-card'],
     ['drill answer', '?page=drill&set=gc-pause&q=2', async (p) => { await p.keyboard.press('1'); await p.waitForSelector('.drill-result'); }, '.drill-card'],
@@ -1936,7 +1936,7 @@ await test('a scenario file that never answers or fails: said in time, and the r
 await test('the guide: answers lead to an approach, and its scenarios open in the lab', async (page) => {
   await open(page, '?scenario=lease-basics');
   await page.click('.site-nav a:has-text("Guide")');
-  await page.waitForSelector('.guide-q');
+  await page.waitForSelector('.guide-questions[data-ready]');
   // A page of its own, made when the site is built: the program is neither run nor fetched.
   expect(page.url().endsWith('/guide.html'), page.url());
   expect(await page.evaluate(() => !window.wasmBindings && performance.getEntriesByType('resource').every((r) => !r.name.includes('leaselab-app'))), 'no program on the guide');
@@ -1964,7 +1964,7 @@ await test('the guide: answers lead to an approach, and its scenarios open in th
   expect(await step(page) === 1, 'the lab opens at its first step');
 
   await page.goBack();
-  await page.waitForSelector('.guide-q');
+  await page.waitForSelector('.guide-questions[data-ready]');
   expect(await page.locator('.guide-q input:checked').count() === 4, 'the answers are kept');
   expect((await page.textContent('.recommendation:visible h2')).includes('consensus-backed'), 'and what they decide');
   await page.click('.guide-questions button:has-text("Start over")');
@@ -2125,7 +2125,7 @@ await test('phone width: the drill and the revise page fit', async (page) => {
 
 await test('phone width: the guide and a predict question fit', async (page) => {
   await page.goto(`${base}/?page=guide`);
-  await page.waitForSelector('.guide-q');
+  await page.waitForSelector('.guide-questions[data-ready]');
   let overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow <= 0, `the guide scrolls sideways by ${overflow}px`);
   await open(page, '?scenario=holder-crash&predict=1');

@@ -64,7 +64,7 @@ const screens = [
       <iframe src="${base}/?scenario=gc-pause-fenced&step=84&embed=1&theme=dark&controls=play" width="100%" height="640" style="border:0"></iframe></body>`);
     await page.frameLocator('iframe').locator('#app[data-steps]').waitFor();
   }],
-  ['guide', async (page) => { await page.goto(`${base}/?page=guide`); await page.waitForSelector('.guide-q'); }],
+  ['guide', async (page) => { await page.goto(`${base}/?page=guide`); await page.waitForSelector('.guide-questions[data-ready]'); }],
   ['debate', async (page) => { await page.goto(`${base}/?page=debate`); await page.waitForSelector('.side-card'); }],
 ];
 const devices = [

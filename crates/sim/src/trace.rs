@@ -287,6 +287,23 @@ impl Run {
         &self.actors[a].name
     }
 
+    /// What actor `a` is, as the lab's lane menu tells faults apart.
+    pub fn lane_role(&self, a: ActorId) -> crate::scenario::fault_kinds::LaneRole {
+        use crate::scenario::fault_kinds::LaneRole;
+        match self.actors[a].role {
+            Role::Client => LaneRole::Client,
+            Role::Resource => LaneRole::Resource,
+            r => LaneRole::LockServer { primary: r == Role::Redis },
+        }
+    }
+
+    /// The actors other than clients that `a` sends messages to in this run (a client's lock
+    /// servers and the resource; a consensus client talks to the leader alone), in lane order.
+    pub fn sends_to(&self, a: ActorId) -> Vec<String> {
+        let sent = |to: ActorId| self.intervals.messages.iter().any(|m| m.from == a && m.to == to);
+        self.actors.iter().enumerate().filter(|&(i, x)| x.role != Role::Client && sent(i)).map(|(_, x)| x.name.clone()).collect()
+    }
+
     /// The id of an actor by name.
     pub fn actor_id(&self, name: &str) -> Option<ActorId> {
         self.actors.iter().position(|a| a.name == name)

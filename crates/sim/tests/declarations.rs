@@ -60,23 +60,14 @@ fn every_kind_makes_a_fault_the_engine_takes() {
 /// lock server a disk stall where one fits, and no lane a kind that does not fit.
 #[test]
 fn every_lane_menu_offers_faults_the_engine_takes() {
-    use sim::scenario::fault_kinds::{Lane, LaneRole};
+    use sim::scenario::fault_kinds::Lane;
+    use sim::scenario::Fault;
     use sim::trace::Role;
     for sc in library::all() {
         let run = sim::run(&sc).unwrap_or_else(|e| panic!("{}: {e}", sc.id));
         for (i, actor) in run.actors.iter().enumerate() {
-            let role = match actor.role {
-                Role::Client => LaneRole::Client,
-                Role::Resource => LaneRole::Resource,
-                r => LaneRole::LockServer { primary: r == Role::Redis },
-            };
-            let sends_to: Vec<String> = run
-                .actors
-                .iter()
-                .enumerate()
-                .filter(|(j, a)| a.role != Role::Client && run.intervals.messages.iter().any(|m| m.from == i && m.to == *j))
-                .map(|(_, a)| a.name.clone())
-                .collect();
+            // The lane as the lab's menu describes it (src/view/timeline/menu.rs).
+            let (role, sends_to) = (run.lane_role(i), run.sends_to(i));
             let lane = Lane { name: &actor.name, role, at_ms: Millis::new(1_000), sc: &sc, sends_to: &sends_to };
             for k in FAULTS {
                 let mut offered = Vec::new();
@@ -92,21 +83,28 @@ fn every_lane_menu_offers_faults_the_engine_takes() {
                     assert!(with.validate().is_ok(), "{} at {}: {label} is refused: {:?}", sc.id, actor.name, with.validate());
                 }
             }
-            let all: Vec<String> = FAULTS
-                .iter()
-                .flat_map(|k| {
-                    let mut o = Vec::new();
-                    (k.menu)(&lane, &mut o);
-                    o.into_iter().map(|(l, _)| l)
-                })
-                .collect();
-            assert!(all.iter().any(|l| l.starts_with("Pause ")), "{}: {all:?}", sc.id);
-            if role == LaneRole::Client {
-                assert_eq!(all.iter().filter(|l| l.starts_with("Hold ")).count(), sends_to.len(), "{}: {all:?}", sc.id);
+            let mut all = Vec::new();
+            for k in FAULTS {
+                (k.menu)(&lane, &mut all);
             }
-            if actor.role == Role::Redis && sc.lock.kind == sim::scenario::LockKind::Redis && sc.lock.replica.is_some() {
-                assert!(all.iter().any(|l| l == "Fail over to the replica here"), "{}: {all:?}", sc.id);
+            let count = |is: fn(&Fault) -> bool| all.iter().filter(|(_, f)| is(f)).count();
+            assert_eq!(count(|f| matches!(f, Fault::Pause(_))), 1, "{}: {all:?}", sc.id);
+            // A client holds its message to each lock server and the resource it talks to, and
+            // to nothing else; other lanes hold nothing.
+            let held: Vec<&str> =
+                all.iter().filter_map(|(_, f)| if let Fault::Delay(d) = f { Some(d.to.as_str()) } else { None }).collect();
+            if actor.role == Role::Client {
+                assert!(
+                    !held.is_empty() && held.iter().all(|to| run.actors.iter().any(|a| a.name == *to && a.role != Role::Client)),
+                    "{}: {held:?}",
+                    sc.id
+                );
+            } else {
+                assert!(held.is_empty(), "{}: {held:?}", sc.id);
             }
+            let primary = actor.role == Role::Redis && sc.lock.kind == sim::scenario::LockKind::Redis && sc.lock.replica.is_some();
+            assert_eq!(count(|f| matches!(f, Fault::Failover(_))), usize::from(primary), "{}: {all:?}", sc.id);
+            assert_eq!(count(|f| matches!(f, Fault::Restart(_))), usize::from(actor.role != Role::Client), "{}: {all:?}", sc.id);
         }
     }
 }

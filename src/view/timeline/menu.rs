@@ -1,9 +1,8 @@
 //! The menu that opens where a lane is clicked: faults to add to that actor at that time.
 
-use sim::scenario::fault_kinds::{Lane, LaneRole, FAULTS};
+use sim::scenario::fault_kinds::{Lane, FAULTS};
 use sim::scenario::{Fault, Scenario};
 use sim::time::{fmt, Micros};
-use sim::trace::Role;
 use sim::Run;
 use yew::prelude::*;
 
@@ -47,22 +46,8 @@ pub fn lane_menu(p: &MenuProps) -> Html {
     let name = actor.name.clone();
     // Each kind of fault offers what fits the lane (its declaration, `FaultKind::menu`), in
     // the order of the kinds.
-    let role = match actor.role {
-        Role::Client => LaneRole::Client,
-        Role::Resource => LaneRole::Resource,
-        r => LaneRole::LockServer { primary: r == Role::Redis },
-    };
-    // The lanes this client sends to in this run (a consensus client talks to the leader, a
-    // ZooKeeper client to its server).
-    let sends_to: Vec<String> = p
-        .run
-        .actors
-        .iter()
-        .enumerate()
-        .filter(|(i, a)| a.role != Role::Client && p.run.intervals.messages.iter().any(|msg| msg.from == m.actor && msg.to == *i))
-        .map(|(_, a)| a.name.clone())
-        .collect();
-    let lane = Lane { name: &name, role, at_ms, sc: &p.scenario, sends_to: &sends_to };
+    let sends_to = p.run.sends_to(m.actor);
+    let lane = Lane { name: &name, role: p.run.lane_role(m.actor), at_ms, sc: &p.scenario, sends_to: &sends_to };
     let mut offered = Vec::new();
     for kind in FAULTS {
         (kind.menu)(&lane, &mut offered);

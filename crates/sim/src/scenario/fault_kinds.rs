@@ -35,8 +35,9 @@ pub struct Lane<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LaneRole {
     Client,
-    /// A lock server: a Redis primary (which a failover fails), or another (a replica, a
-    /// Redlock node, a consensus member, a ZooKeeper server, the API server, a pair's node).
+    /// A lock server: `primary` a Redis node that is not a replica (a Redis primary, which a
+    /// failover fails, or a Redlock node), else a replica, a consensus member, a ZooKeeper
+    /// server, the API server or a pair's node.
     LockServer {
         primary: bool,
     },

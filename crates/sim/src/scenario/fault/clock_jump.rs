@@ -91,4 +91,3 @@ impl Kind for ClockJump {
         self.by_ms = v * self.by_ms.signum();
     }
 }
-

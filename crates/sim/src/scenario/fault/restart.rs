@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{t, Check, Family, Fault, Kind, Verb};
-use crate::scenario::fault_kinds::{LaneRole, always, FaultKind, Target};
+use crate::scenario::fault_kinds::{always, FaultKind, LaneRole, Target};
 use crate::scenario::{Scenario, ScenarioError};
 use crate::time::Millis;
 
