@@ -8,7 +8,29 @@ WASM_BINDGEN_VERSION=0.2.130
 TWIGGY_VERSION=0.8.0
 MDBOOK_VERSION=0.5.4
 
-step() { printf '\n== %s\n' "$*"; }
+# Each step says how long the one before it took, and `steps_took` lists them all at the end
+# (the README's figures for a warm `scripts/test` come from that list).
+STEP_NAME=""
+STEP_START=$SECONDS
+STEP_TIMES=()
+step_end() {
+  if [ -n "$STEP_NAME" ]; then
+    STEP_TIMES+=("$(printf '%5d s  %s' $((SECONDS - STEP_START)) "$STEP_NAME")")
+  fi
+}
+step() {
+  step_end
+  STEP_NAME="$(printf '%s' "$*" | head -n 1)"
+  STEP_START=$SECONDS
+  printf '\n== %s\n' "$*"
+}
+steps_took() {
+  step_end
+  STEP_NAME=""
+  printf '\n== time taken, step by step\n'
+  printf '%s\n' "${STEP_TIMES[@]}"
+  printf '%5d s  in all\n' "$SECONDS"
+}
 
 as_root() {
   if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else

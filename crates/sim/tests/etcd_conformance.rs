@@ -9,23 +9,21 @@
 //! directory, and stops it. Without `etcd` and `etcdctl` it says so and passes, unless
 //! `LEASELAB_REQUIRE_SERVERS=1` (set by `scripts/test`, which installs them).
 
-use std::net::TcpListener;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use serde_json::Value;
 use sim::time::{Micros, Millis};
 use sim::trace::{EventKind, QuorumEvent};
 
-struct Etcd {
-    child: Child,
-    dir: PathBuf,
-    endpoint: String,
-}
+mod servers;
+use servers::Process;
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+/// An etcd of the test's own (`servers::Process`: fresh ports, a readiness check that retries,
+/// its log's last lines if it does not come up), and its client address.
+struct Etcd {
+    _process: Process,
+    endpoint: String,
 }
 
 fn available() -> bool {
@@ -38,41 +36,28 @@ fn available() -> bool {
     ok
 }
 
+fn client_url(ports: &[u16]) -> String {
+    format!("http://127.0.0.1:{}", ports[0])
+}
+
 impl Etcd {
     fn start() -> Etcd {
-        let (client, peer) = (free_port(), free_port());
-        let dir = std::env::temp_dir().join(format!("leaselab-etcd-{}-{client}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let c = format!("http://127.0.0.1:{client}");
-        let p = format!("http://127.0.0.1:{peer}");
-        let child = Command::new("etcd")
-            .args(["--name", "t", "--data-dir", dir.to_str().unwrap(), "--listen-client-urls", &c, "--advertise-client-urls", &c])
-            .args(["--listen-peer-urls", &p, "--initial-advertise-peer-urls", &p, "--initial-cluster", &format!("t={p}")])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start etcd");
-        let e = Etcd { child, dir, endpoint: c };
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while e.ctl(&["endpoint", "health"]).is_err() {
-            assert!(Instant::now() < deadline, "etcd did not start on {}", e.endpoint);
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        e
+        let command = |ports: &[u16], dir: &std::path::Path| {
+            let (c, p) = (client_url(ports), format!("http://127.0.0.1:{}", ports[1]));
+            let mut etcd = Command::new("etcd");
+            etcd.args(["--name", "t", "--data-dir", dir.join("data").to_str().unwrap(), "--listen-client-urls", &c])
+                .args(["--advertise-client-urls", &c, "--listen-peer-urls", &p, "--initial-advertise-peer-urls", &p])
+                .args(["--initial-cluster", &format!("t={p}")]);
+            etcd
+        };
+        let ready = |ports: &[u16], _pid: u32| ctl(&client_url(ports), &["endpoint", "health"]).map(|_| ());
+        let process = Process::start("etcd", 2, Duration::from_secs(30), command, ready);
+        let endpoint = client_url(&process.ports);
+        Etcd { _process: process, endpoint }
     }
 
-    /// Runs etcdctl with JSON output.
     fn ctl(&self, args: &[&str]) -> Result<Value, String> {
-        let out = Command::new("etcdctl")
-            .env("ETCDCTL_API", "3")
-            .args(["--endpoints", &self.endpoint, "--command-timeout=5s", "-w", "json"])
-            .args(args)
-            .output()
-            .map_err(|e| e.to_string())?;
-        if !out.status.success() {
-            return Err(String::from_utf8_lossy(&out.stderr).into_owned());
-        }
-        serde_json::from_slice(&out.stdout).map_err(|e| format!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+        ctl(&self.endpoint, args)
     }
 
     fn revision(v: &Value) -> u64 {
@@ -85,12 +70,18 @@ impl Etcd {
     }
 }
 
-impl Drop for Etcd {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
+/// Runs etcdctl against `endpoint`, with JSON output.
+fn ctl(endpoint: &str, args: &[&str]) -> Result<Value, String> {
+    let out = Command::new("etcdctl")
+        .env("ETCDCTL_API", "3")
+        .args(["--endpoints", endpoint, "--command-timeout=5s", "-w", "json"])
+        .args(args)
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
     }
+    serde_json::from_slice(&out.stdout).map_err(|e| format!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
 }
 
 /// A consensus scenario from a template: three members, the given clients and faults.

@@ -1,7 +1,7 @@
 //! The engine's Redis node model against a real `redis-server` (issue: model fidelity).
 //!
 //! Each test starts its own server on a free loopback port, with its files in a temporary
-//! directory, and stops it at the end. Generated command sequences run against the server and
+//! directory, and stops it at the end (`servers::Process`). Generated command sequences run against the server and
 //! the model side by side, and every reply is compared. The model runs on the real elapsed time:
 //! a command whose real time window comes within `GUARD_US` of a key's expiry cannot be judged
 //! (either answer is right), so its sequence is counted as inconclusive instead of compared; the
@@ -14,9 +14,8 @@
 //! `LEASELAB_REQUIRE_SERVERS=1` (set by `scripts/test`, which installs the server).
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use sim::msg::{RedisCmd, RedisReply};
@@ -25,7 +24,9 @@ use sim::service::redis::{Node, COMPARE_AND_DELETE_LUA, COMPARE_AND_EXTEND_LUA, 
 use sim::time::{Micros, Millis};
 
 mod sequences;
+mod servers;
 use sequences::{run_split, Outcome};
+use servers::Process;
 
 const SEQUENCES: usize = 1_200;
 const REQUIRED: usize = 1_000;
@@ -35,12 +36,9 @@ const GUARD_US: i64 = 3_000;
 
 // ----- the server --------------------------------------------------------------------------
 
-struct Server {
-    child: Option<Child>,
-    dir: PathBuf,
-    port: u16,
-    args: Vec<String>,
-}
+/// A `redis-server` of the test's own (`servers::Process`: fresh ports, a readiness check that
+/// retries, its log's last lines if it does not come up).
+struct Server(Process);
 
 fn available() -> bool {
     let found = Command::new("redis-server").arg("--version").stdout(Stdio::null()).status().is_ok();
@@ -53,52 +51,40 @@ fn available() -> bool {
 
 impl Server {
     fn start(extra: &[&str]) -> Server {
-        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let dir = std::env::temp_dir().join(format!("leaselab-redis-{}-{port}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let mut args: Vec<String> = ["--port", &port.to_string(), "--bind", "127.0.0.1", "--dir", dir.to_str().unwrap(), "--save", ""]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        args.extend(extra.iter().map(|s| s.to_string()));
-        let mut s = Server { child: None, dir, port, args };
-        s.spawn();
-        s
+        let extra: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
+        let command = move |ports: &[u16], dir: &std::path::Path| {
+            let mut c = Command::new("redis-server");
+            c.args(["--port", &ports[0].to_string(), "--bind", "127.0.0.1", "--dir", dir.to_str().unwrap(), "--save", ""]);
+            c.args(&extra);
+            c
+        };
+        Server(Process::start("redis-server", 1, Duration::from_secs(20), command, ready))
     }
 
-    fn spawn(&mut self) {
-        let child =
-            Command::new("redis-server").args(&self.args).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("start redis-server");
-        self.child = Some(child);
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            if let Ok(mut c) = Conn::open(self.port) {
-                if c.cmd(&["PING"]) == Reply::Status("PONG".into()) {
-                    return;
-                }
-            }
-            assert!(Instant::now() < deadline, "redis-server did not start on port {}", self.port);
-            std::thread::sleep(Duration::from_millis(20));
-        }
+    fn port(&self) -> u16 {
+        self.0.port()
     }
 
     /// Kills the server (like a crash or power loss) and starts it again on the same directory.
     fn crash_and_restart(&mut self) {
-        if let Some(mut c) = self.child.take() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-        self.spawn();
+        self.0.kill_and_restart();
     }
 }
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        if let Some(mut c) = self.child.take() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-        let _ = std::fs::remove_dir_all(&self.dir);
+/// Whether the server on `ports[0]` answers PING and is the process started (`pid`), not another.
+fn ready(ports: &[u16], pid: u32) -> Result<(), String> {
+    let mut c = Conn::open(ports[0]).map_err(|e| format!("connect: {e}"))?;
+    match c.call(&["PING"]).map_err(|e| format!("PING: {e}"))? {
+        Reply::Status(s) if s == "PONG" => {}
+        other => return Err(format!("PING answered {other:?}")),
+    }
+    let info = match c.call(&["INFO", "server"]).map_err(|e| format!("INFO: {e}"))? {
+        Reply::Bulk(Some(text)) => text,
+        other => return Err(format!("INFO answered {other:?}")),
+    };
+    match info.lines().find_map(|l| l.strip_prefix("process_id:")) {
+        Some(id) if id.trim() == pid.to_string() => Ok(()),
+        other => Err(format!("another redis-server answers on port {} (process {other:?}, not {pid})", ports[0])),
     }
 }
 
@@ -125,35 +111,45 @@ impl Conn {
         Ok(Conn { r: BufReader::new(s.try_clone()?), w: s })
     }
 
+    /// A command and its reply; a failure to send or read is the test's failure.
     fn cmd(&mut self, args: &[&str]) -> Reply {
+        self.call(args).unwrap_or_else(|e| panic!("redis-server, {}: {e}", args.join(" ")))
+    }
+
+    fn call(&mut self, args: &[&str]) -> std::io::Result<Reply> {
         let mut out = format!("*{}\r\n", args.len());
         for a in args {
             out.push_str(&format!("${}\r\n{a}\r\n", a.len()));
         }
-        self.w.write_all(out.as_bytes()).expect("send to redis");
+        self.w.write_all(out.as_bytes())?;
         self.read()
     }
 
-    fn read(&mut self) -> Reply {
+    fn read(&mut self) -> std::io::Result<Reply> {
+        let bad = |what: String| std::io::Error::new(std::io::ErrorKind::InvalidData, what);
         let mut line = String::new();
-        self.r.read_line(&mut line).expect("read from redis");
+        if self.r.read_line(&mut line)? == 0 {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
         let line = line.trim_end();
-        let (kind, rest) = line.split_at(1);
-        match kind {
+        let Some(kind) = line.get(..1) else { return Err(bad("an empty line".into())) };
+        let rest = &line[1..];
+        let number = |s: &str| s.parse::<i64>().map_err(|_| bad(format!("not a number: {s:?}")));
+        Ok(match kind {
             "+" => Reply::Status(rest.into()),
             "-" => Reply::Error(rest.into()),
-            ":" => Reply::Int(rest.parse().unwrap()),
+            ":" => Reply::Int(number(rest)?),
             "$" => {
-                let n: i64 = rest.parse().unwrap();
+                let n = number(rest)?;
                 if n < 0 {
-                    return Reply::Bulk(None);
+                    return Ok(Reply::Bulk(None));
                 }
                 let mut buf = vec![0; n as usize + 2];
-                self.r.read_exact(&mut buf).unwrap();
+                self.r.read_exact(&mut buf)?;
                 Reply::Bulk(Some(String::from_utf8_lossy(&buf[..n as usize]).into_owned()))
             }
-            other => panic!("unexpected reply type {other}"),
-        }
+            other => return Err(bad(format!("unexpected reply type {other}"))),
+        })
     }
 }
 
@@ -328,7 +324,7 @@ fn generated_sequences_agree_with_a_real_redis_server() {
     }
     let server = Server::start(&["--appendonly", "no"]);
     let seed = seed();
-    let (agreed, inconclusive, differs) = run_many(server.port, seed, SEQUENCES, false);
+    let (agreed, inconclusive, differs) = run_many(server.port(), seed, SEQUENCES, false);
     eprintln!(
         "redis conformance (seed {seed}): {agreed} sequences agreed, {inconclusive} inconclusive (too near an expiry), {} differed",
         differs.len()
@@ -343,7 +339,7 @@ fn a_broken_model_is_caught_with_the_sequence_and_the_reply() {
         return;
     }
     let server = Server::start(&["--appendonly", "no"]);
-    let (_, _, differs) = run_many(server.port, seed(), 200, true);
+    let (_, _, differs) = run_many(server.port(), seed(), 200, true);
     assert!(!differs.is_empty(), "a compare-and-delete that ignores the owner must be caught");
     let first = &differs[0];
     assert!(first.contains("sequence") && first.contains("CompareAndDelete") && first.contains("the server replied"), "{first}");
@@ -370,10 +366,10 @@ fn restarts_lose_or_keep_keys_as_the_engine_models_them() {
     }
     for (persistence, args) in [("none", vec!["--appendonly", "no"]), ("always", vec!["--appendonly", "yes", "--appendfsync", "always"])] {
         let mut server = Server::start(&args);
-        let mut c = Conn::open(server.port).unwrap();
+        let mut c = Conn::open(server.port()).unwrap();
         assert_eq!(c.cmd(&["SET", "lock", "alice", "NX", "PX", "60000"]), Reply::Status("OK".into()));
         server.crash_and_restart();
-        let mut c = Conn::open(server.port).unwrap();
+        let mut c = Conn::open(server.port()).unwrap();
         let lost = c.cmd(&["GET", "lock"]) == Reply::Bulk(None);
         assert_eq!(lost, engine_loses_key_on_restart(persistence), "persistence {persistence}: redis-server lost the key: {lost}");
     }
@@ -386,7 +382,7 @@ fn show_a_broken_model_failure() {
         return;
     }
     let server = Server::start(&["--appendonly", "no"]);
-    let (_, _, differs) = run_many(server.port, seed(), 50, true);
+    let (_, _, differs) = run_many(server.port(), seed(), 50, true);
     eprintln!("{}", differs.first().cloned().unwrap_or_default());
 }
 
@@ -411,8 +407,8 @@ fn a_replica_refuses_the_lock_s_writes_as_the_engine_models_it() {
         return;
     }
     let primary = Server::start(&["--appendonly", "no"]);
-    let replica = Server::start(&["--appendonly", "no", "--replicaof", "127.0.0.1", &primary.port.to_string()]);
-    let (mut p, mut r) = (Conn::open(primary.port).unwrap(), Conn::open(replica.port).unwrap());
+    let replica = Server::start(&["--appendonly", "no", "--replicaof", "127.0.0.1", &primary.port().to_string()]);
+    let (mut p, mut r) = (Conn::open(primary.port()).unwrap(), Conn::open(replica.port()).unwrap());
     let (mine, other) = (0xa1_u64, 0xb2_u64);
     let hex = |owner: u64| format!("{owner:016x}");
     let synced = |r: &mut Conn, want: Option<String>| {
@@ -457,4 +453,44 @@ fn a_replica_refuses_the_lock_s_writes_as_the_engine_models_it() {
             }
         }
     }
+}
+
+// ----- starting servers (issue 56) -------------------------------------------------------------
+
+/// Eight servers started at once, as the suites' threads do, each come up on ports of their own.
+#[test]
+fn servers_started_at_once_each_get_their_own_port() {
+    if !available() {
+        return;
+    }
+    let servers: Vec<Server> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..8).map(|_| s.spawn(|| Server::start(&["--appendonly", "no"]))).collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let mut ports: Vec<u16> = servers.iter().map(Server::port).collect();
+    ports.sort();
+    ports.dedup();
+    assert_eq!(ports.len(), 8, "ports {ports:?}");
+    for s in &servers {
+        assert_eq!(Conn::open(s.port()).unwrap().cmd(&["PING"]), Reply::Status("PONG".into()));
+    }
+}
+
+/// A server that exits before it answers fails the test with its own last words, not a panic in
+/// a read.
+#[test]
+fn a_server_that_does_not_come_up_fails_with_its_log() {
+    let start = || {
+        let command = |ports: &[u16], _: &std::path::Path| {
+            let mut c = Command::new("sh");
+            c.args(["-c", &format!("echo 'FATAL: bad configuration for port {}'; exit 3", ports[0])]);
+            c
+        };
+        Process::start("a broken server", 1, Duration::from_secs(5), command, |_: &[u16], _| Err("no".into()))
+    };
+    let err = std::panic::catch_unwind(start).err().expect("the start fails");
+    let message = err.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(message.contains("a broken server did not start on port(s)"), "{message}");
+    assert!(message.contains("it exited (exit status: 3) before it answered"), "{message}");
+    assert!(message.contains("FATAL: bad configuration for port"), "{message}");
 }

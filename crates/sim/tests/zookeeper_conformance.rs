@@ -27,6 +27,7 @@
 //! `LEASELAB_SEED=N` runs another seed.
 
 mod sequences;
+mod servers;
 mod zk;
 
 use sequences::run_split;

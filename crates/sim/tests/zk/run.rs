@@ -107,9 +107,27 @@ struct Seq {
     broken: bool,
 }
 
+/// Retries `io` a few times when the connection fails (a busy machine can stall the server's
+/// JVM past a short session's timeout, and it then closes the connection: "failed to fill whole
+/// buffer"); the last error is the test's failure, with `what` was being done.
+fn retried<T>(what: &str, mut io: impl FnMut() -> std::io::Result<T>) -> T {
+    let mut tries = 0;
+    loop {
+        match io() {
+            Ok(t) => return t,
+            Err(e) if tries < 4 => {
+                tries += 1;
+                eprintln!("ZooKeeper, {what}: {e}; trying again ({tries} of 4)");
+                std::thread::sleep(std::time::Duration::from_millis(200 * tries));
+            }
+            Err(e) => panic!("ZooKeeper, {what}, five times: {e}"),
+        }
+    }
+}
+
 /// Opens a short-lived session for the sequence's set-up and clean-up.
 fn admin(port: u16) -> Session {
-    Session::connect(port, 20 * TICK_MS as i32).expect("connect to ZooKeeper")
+    retried("open a session", || Session::connect(port, 20 * TICK_MS as i32))
 }
 
 impl Seq {
@@ -151,7 +169,7 @@ impl Seq {
         };
         let (seen, zxid) = answer.unwrap_or_else(|e| {
             // The server closed the connection: has the session expired?
-            let valid = s.still_valid(port).expect("reconnect to ZooKeeper");
+            let valid = retried("reconnect to ask whether a session is valid", || s.still_valid(port));
             assert!(!valid, "the connection was lost ({e}) but the session is valid");
             (Seen::Expired, None)
         });
@@ -344,10 +362,14 @@ impl Seq {
 pub fn run_sequence(port: u16, seed: u64, n: usize, broken: bool) -> Outcome {
     let mut rng = Rng::stream(seed, &format!("sequence {n}"));
     let parent = format!("/lock-{seed}-{n}");
-    let mut a = admin(port);
-    let (err, ..) = a.create(&parent, wire::PERSISTENT).expect("create the lock node");
-    assert_eq!(err, 0, "create {parent}");
-    let base = a.close().expect("close the admin session");
+    // A create whose session broke may have been made: a second try finds the node there.
+    // The zxid the sequence starts from is the admin session's close.
+    let (err, base) = retried("create the lock node", || {
+        let mut a = admin(port);
+        let (err, ..) = a.create(&parent, wire::PERSISTENT)?;
+        Ok((err, a.close()?))
+    });
+    assert!(err == 0 || err == wire::NODE_EXISTS, "create {parent}: error {err}");
     let start = Instant::now();
     let mut q = Seq {
         port,

@@ -1,13 +1,14 @@
 //! A standalone ZooKeeper server of the suite's own (Debian's `zookeeper` package, 3.8): its
 //! configuration and data in a temporary directory, on a free loopback port, the admin server
-//! off, and a small tick so that session timeouts (2 to 20 ticks) are short. Stopped on drop.
+//! off, and a small tick so that session timeouts (2 to 20 ticks) are short. Started by
+//! `servers::Process` and stopped on drop.
 
-use std::net::TcpListener;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use super::wire::Session;
+use crate::servers::Process;
 
 /// Debian's jar; its manifest names the libraries it needs.
 const JAR: &str = "/usr/share/java/zookeeper.jar";
@@ -16,9 +17,10 @@ const MAIN: &str = "org.apache.zookeeper.server.ZooKeeperServerMain";
 /// expires at the first tick after its timeout has run out.
 pub const TICK_MS: i64 = 50;
 
+/// A ZooKeeper server of the test's own (`servers::Process`: fresh ports, a readiness check that
+/// retries, its log's last lines if it does not come up).
 pub struct Server {
-    child: Child,
-    dir: PathBuf,
+    _process: Process,
     pub port: u16,
 }
 
@@ -38,42 +40,26 @@ pub fn available() -> bool {
 
 impl Server {
     pub fn start() -> Server {
-        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let dir = std::env::temp_dir().join(format!("leaselab-zookeeper-{}-{port}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("data")).unwrap();
-        let config = format!(
-            "tickTime={TICK_MS}\ndataDir={}\nclientPort={port}\nclientPortAddress=127.0.0.1\nadmin.enableServer=false\n\
-             maxClientCnxns=0\n4lw.commands.whitelist=\n",
-            dir.join("data").display()
-        );
-        std::fs::write(dir.join("zoo.cfg"), config).unwrap();
-        let child = Command::new("java")
+        let command = |ports: &[u16], dir: &Path| {
+            let config = format!(
+                "tickTime={TICK_MS}\ndataDir={}\nclientPort={}\nclientPortAddress=127.0.0.1\nadmin.enableServer=false\n\
+                 maxClientCnxns=0\n4lw.commands.whitelist=\n",
+                dir.join("data").display(),
+                ports[0]
+            );
+            std::fs::create_dir_all(dir.join("data")).unwrap();
+            std::fs::write(dir.join("zoo.cfg"), config).unwrap();
+            let mut java = Command::new("java");
             // A small heap and the quick compiler only: it starts in half the time.
-            .args(["-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", JAR, MAIN])
-            .arg(dir.join("zoo.cfg"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start the ZooKeeper server (java)");
-        let server = Server { child, dir, port };
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            if let Ok(mut s) = Session::connect(port, 1_000) {
-                if s.close().is_ok() {
-                    return server;
-                }
-            }
-            assert!(Instant::now() < deadline, "ZooKeeper did not start on port {port}");
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
+            java.args(["-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", JAR, MAIN]).arg(dir.join("zoo.cfg"));
+            java
+        };
+        let ready = |ports: &[u16], _pid: u32| {
+            let mut s = Session::connect(ports[0], 1_000).map_err(|e| format!("connect: {e}"))?;
+            s.close().map(|_| ()).map_err(|e| format!("close a session: {e}"))
+        };
+        let process = Process::start("ZooKeeper", 1, Duration::from_secs(60), command, ready);
+        let port = process.port();
+        Server { _process: process, port }
     }
 }

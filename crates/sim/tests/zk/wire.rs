@@ -16,6 +16,7 @@ const GET_CHILDREN: i32 = 8;
 const PING: i32 = 11;
 const CLOSE_SESSION: i32 = -11;
 pub const NO_NODE: i32 = -101;
+pub const NODE_EXISTS: i32 = -110;
 /// The event type of a watch notification for a deleted znode.
 pub const NODE_DELETED: i32 = 2;
 
