@@ -3,6 +3,7 @@
 
 use super::{ByPtr, FieldError, Screen};
 use crate::edit;
+use sim::Scenario;
 
 /// What reached a challenge's goal when the reader did not ([`Screen::goal_given`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +36,19 @@ impl Screen {
             .challenge
             .as_ref()
             .is_some_and(|c| !self.as_written && !self.fixed() && !by_search && self.run.verdict.verdict == c.goal)
+    }
+
+    /// Whether the run is the lesson's own with its fix and nothing else, the run the fix's
+    /// explanation was written for (issue 49): on any other, the explanation is said to be the
+    /// lesson's.
+    pub fn fixed_as_written(&self) -> bool {
+        // `Scenario::fixed` drops the fix itself; the lab keeps it, for its card.
+        self.fixed()
+            && self
+                .original
+                .fixed()
+                .and_then(Result::ok)
+                .is_some_and(|f| Scenario { fix: self.scenario.fix.clone(), ..f } == *self.scenario)
     }
 
     pub(crate) fn toggle_fix(&self) -> Screen {

@@ -71,6 +71,17 @@ fn the_fix_flips_the_verdict_and_undoes() {
     assert_eq!(*u.scenario, *s.scenario, "undoing the fix restores the scenario");
 }
 
+/// Issue 49: the fix's explanation tells the lesson's run with the fix; with another change as
+/// well, the card says so.
+#[test]
+fn the_fix_is_as_written_only_on_the_lesson_s_own_run() {
+    let f = go(&gc(), Action::ToggleFix);
+    assert!(f.fixed_as_written());
+    let e = go(&f, Action::Edit(Field::Setting("lock.ttl_ms"), "30000".into()));
+    assert!(e.fixed() && !e.fixed_as_written());
+    assert!(!gc().fixed_as_written());
+}
+
 #[test]
 fn an_edit_reruns_and_keeps_the_cursor_time() {
     let s = go(&gc(), Action::Seek(60));

@@ -26,6 +26,8 @@ pub struct EditorProps {
     /// The scenario as opened: its fix.
     pub original: ByPtr<Scenario>,
     pub fixed: bool,
+    /// The run is the lesson's with its fix and nothing else (`Screen::fixed_as_written`).
+    pub fixed_as_written: bool,
     pub error: Option<FieldError>,
     /// The screen when a download is asked for.
     pub screen: Latest<Screen>,
@@ -44,6 +46,11 @@ pub fn Editor(p: &EditorProps) -> Html {
         html! {
             <div class={classes!("fix-card", on.then_some("on"))}>
                 <h3>{ if on { "The fix is on" } else { "The one-click fix" } }</h3>
+                // The explanation tells the lesson's run with the fix; on a run with other changes
+                // it may not be true, so it says whose run it tells.
+                if on && !p.fixed_as_written {
+                    <p class="scope">{ "In the lesson as written, with the fix (your run has other changes too):" }</p>
+                }
                 <p>{ &f.explain }</p>
                 <button class="btn primary" aria-pressed={on.to_string()} onclick={Callback::from(move |_| d.emit(Action::ToggleFix))}>
                     { if on { "Undo the fix".to_string() } else { f.label.clone() } }

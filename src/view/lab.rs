@@ -213,7 +213,7 @@ fn side_panel(s: &Screen, latest: &Latest<Screen>, progress: hooks::ProgressStat
                 cursor: s.cursor, time_us: s.time_us(), question: s.pending().is_some() }) }
         },
         Panel::Change => html! {
-            <Editor scenario={s.scenario.clone()} original={s.original.clone()} fixed={s.fixed()} error={s.error.clone()}
+            <Editor scenario={s.scenario.clone()} original={s.original.clone()} fixed={s.fixed()} fixed_as_written={s.fixed_as_written()} error={s.error.clone()}
                     screen={latest.clone()} dispatch={dispatch.clone()} />
         },
         Panel::Course => {

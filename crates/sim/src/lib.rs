@@ -41,6 +41,7 @@ pub mod to_value;
 pub mod trace;
 pub mod verdict;
 pub mod wire;
+pub mod witness;
 mod world;
 
 use std::fmt;

@@ -22,6 +22,8 @@ use sim::{library, Scenario};
 struct Tally {
     runs: usize,
     sentences: usize,
+    /// Sentences that their `when` alone would show but their witnesses hide (issue 49).
+    hidden: usize,
     false_: Vec<String>,
 }
 
@@ -30,6 +32,17 @@ impl Tally {
     fn check(&mut self, id: &str, label: &str, sc: &Scenario) {
         let Ok(run) = sim::run(sc) else { return };
         self.runs += 1;
+        let mut bare = sc.clone();
+        bare.moments.iter_mut().for_each(|m| m.seen.clear());
+        if let Ok(unwitnessed) = sim::run(&bare) {
+            let shown = |r: &sim::Run| {
+                sc.moments
+                    .iter()
+                    .filter(|m| r.find(&m.on).is_some_and(|id| r.moment(id).is_some_and(|t| t.contains(m.text.as_str()))))
+                    .count()
+            };
+            self.hidden += shown(&unwitnessed) - shown(&run);
+        }
         for e in run.moments() {
             let shown = run.moment(e.id).unwrap_or_default();
             for m in sc.moments.iter().filter(|m| run.find(&m.on) == Some(e.id) && shown.contains(m.text.as_str())) {
@@ -44,7 +57,13 @@ impl Tally {
     }
 
     fn report(&self, what: &str) {
-        eprintln!("{what}: {} runs, {} shown sentences checked, {} false", self.runs, self.sentences, self.false_.len());
+        eprintln!(
+            "{what}: {} runs, {} shown sentences checked, {} false; {} hidden by their witnesses",
+            self.runs,
+            self.sentences,
+            self.false_.len(),
+            self.hidden
+        );
         let mut list = self.false_.clone();
         list.sort();
         list.dedup();

@@ -90,7 +90,7 @@ fn a_moment_that_names_a_number_a_comparison_or_an_owner_pins_it() {
 /// The lint itself: a text with a number, a comparison or an owner and no condition fails it.
 #[test]
 fn the_lint_refuses_an_unpinned_claim() {
-    let m = |on: &str, text: &str| Moment { on: on.into(), text: text.into(), when: When::default() };
+    let m = |on: &str, text: &str| Moment { on: on.into(), text: text.into(), when: When::default(), seen: Vec::new(), not_on: Vec::new() };
     assert!(unpinned(&m("accepted B", "B's increment lands: the counter is 1.")).is_some());
     assert!(unpinned(&m("acquired A", "A holds the lock, now for 30 seconds.")).is_some());
     assert!(unpinned(&m("acquired B", "B's random value is smaller than A's.")).is_some());

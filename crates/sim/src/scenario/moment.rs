@@ -10,8 +10,9 @@ use super::Setting;
 ///
 /// The same moments are matched on every run of the scenario: as written, with its fix, and as
 /// the reader edits it. `when` says what must be true of a run for `text` to be true of it; a
-/// moment is shown only where it holds (`trace::Run::holds`). A text that claims harm, two
-/// holders or a token number says so in `when` (the library tests check it).
+/// moment is shown only where it holds (`trace::Run::holds`), and, where `seen` is given, only
+/// on a run that did what a run it was written for did (`crate::witness`). A text that claims
+/// harm, two holders or a token number says so in `when` (the library tests check it).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Moment {
@@ -19,6 +20,17 @@ pub struct Moment {
     pub text: String,
     #[serde(default, skip_serializing_if = "When::is_always")]
     pub when: When,
+    /// The fingerprint (`witness::fingerprint`) of each run the text was written for and shown
+    /// on: the scenario as written, with its fix, with its challenge's solution. Where it is
+    /// given, the moment is shown on a run only where the run's fingerprint is one of these
+    /// (issue 49: the authored run as the witness); `tests/witness.rs` keeps the library's true
+    /// (`LEASELAB_BLESS=1` writes them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seen: Vec<String>,
+    /// The authored runs (`"fixed"`, `"solved"`, `"as written"`) on which its `when` holds but its
+    /// words are not true: they give it no witness, so it is not shown there.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_on: Vec<String>,
 }
 
 /// What must be true of a run, at a moment's event, for the moment's text to be true.

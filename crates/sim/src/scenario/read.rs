@@ -23,7 +23,7 @@ impl FromValue for Scenario {
 
 impl FromValue for Moment {
     fn read(v: &Value, at: &Path) -> Read<Self> {
-        fields!(v, at, "struct Moment", Moment { on, text, when = When::default() })
+        fields!(v, at, "struct Moment", Moment { on, text, when = When::default(), seen = Vec::new(), not_on = Vec::new() })
     }
 }
 

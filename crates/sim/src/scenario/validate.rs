@@ -69,6 +69,17 @@ impl Scenario {
                     return err(format!("moments[{i}].when.{field}[{j}]"), msg);
                 }
             }
+            if m.seen.len() > 8 {
+                return err(format!("moments[{i}].seen"), "more than 8 fingerprints (one per run it was written for)".into());
+            }
+            if let Some(j) = m.seen.iter().position(|f| f.len() != 16 || !f.bytes().all(|b| b.is_ascii_hexdigit())) {
+                let msg = format!("\"{}\" is not a run's fingerprint (16 hexadecimal digits, as `leaselab` writes them)", m.seen[j]);
+                return err(format!("moments[{i}].seen[{j}]"), msg);
+            }
+            if let Some(j) = m.not_on.iter().position(|r| !matches!(r.as_str(), "as written" | "fixed" | "solved")) {
+                let msg = format!("\"{}\" is not a run a moment is written for: \"as written\", \"fixed\" or \"solved\"", m.not_on[j]);
+                return err(format!("moments[{i}].not_on[{j}]"), msg);
+            }
         }
         if self.seed > SEED {
             return err("seed".into(), format!("must be at most {SEED} (2^53 - 1)"));

@@ -62,8 +62,14 @@ impl ToValue for Scenario {
 
 impl ToValue for Moment {
     fn to_value(&self) -> Value {
-        let Moment { on, text, when } = self;
-        Object::new().put("on", on).put("text", text).put_unless(when.is_always(), "when", when).done()
+        let Moment { on, text, when, seen, not_on } = self;
+        Object::new()
+            .put("on", on)
+            .put("text", text)
+            .put_unless(when.is_always(), "when", when)
+            .put_unless(seen.is_empty(), "seen", seen)
+            .put_unless(not_on.is_empty(), "not_on", not_on)
+            .done()
     }
 }
 
