@@ -147,7 +147,11 @@ impl Elector {
 
     /// A try went through: the record it sent is what it has seen, and the round is over. It
     /// leads until RenewDeadline after the next round begins, at its next tick. If the Lease had
-    /// lost its holder meanwhile, it holds a new grant now, with its token.
+    /// lost its holder meanwhile (a leader paused past its lease, whose renew loop finds the Lease
+    /// free and takes it again), it holds a new grant now, but its program keeps the token it
+    /// read when it started leading: client-go calls `OnStartedLeading` once, and a silent
+    /// re-acquire in the renew loop calls nothing (issue 49: the new leaseTransitions here let a
+    /// stale write through the fence).
     fn renewed(&mut self, rv: u64, grant: Option<usize>, cx: &Cx, k: &mut Core, out: &mut Vec<Effect>) {
         if let Some(r) = self.sent.clone() {
             self.observed = Some((r, rv));
@@ -155,12 +159,10 @@ impl Elector {
         }
         self.round = None;
         let until_local = self.next_tick_local.max(cx.local) + self.t.renew_deadline_us;
-        let token = self.sent.as_ref().map(|r| r.transitions);
         if let Some(l) = &mut k.lease {
             l.until_local = until_local;
             if let Some(g) = grant.filter(|&g| g != l.grant) {
                 l.grant = g;
-                l.token = token.filter(|_| cx.token == TokenKind::Counter);
             }
             out.push(Effect::Event(EventKind::Renewed { until_local_us: until_local }));
         }

@@ -332,6 +332,7 @@ impl LockServer for Servers {
             // but Sentinel may now reach an old primary it has to demote.
             ServerFault::Network | ServerFault::Resumed(_) => {
                 self.demote(false, env, out);
+                self.stream_broken(env);
                 self.resync(env, out);
             }
             ServerFault::Paused(_) => {}

@@ -53,6 +53,20 @@ impl Servers {
         });
     }
 
+    /// A partition that cuts the primary off from its replica breaks the replication stream:
+    /// what was in flight on it may be lost (issue 49: a renewal shipped at the instant a 1 ms
+    /// partition began was lost, never sent again, and a failover 5 s later lost the lock). Redis
+    /// sends it again when the replica reconnects (the stream is a TCP connection, then a partial
+    /// resync from the backlog), so the replica is behind until it can reach the primary again.
+    pub(super) fn stream_broken(&mut self, env: &dyn Env) {
+        let Some(p) = self.primary else { return };
+        if let Some(r) = self.ship_to(p) {
+            if env.cut(p, r) {
+                self.behind = Some(r);
+            }
+        }
+    }
+
     /// A replica that missed writes in a partition and can reach its primary again catches
     /// up: Redis's replication stream is a connection, and the replica reconnects and asks for
     /// what it missed (a partial resync, PSYNC, from the primary's backlog). The primary ships
