@@ -138,6 +138,11 @@ impl Clock {
         None
     }
 
+    /// How fast the clock runs at true time `t`, in parts per million off true time.
+    pub fn ppm_at(&self, t: Micros) -> i64 {
+        self.segments[self.segment_at(t)].ppm
+    }
+
     /// The clock's offset from true time at `t` (local minus true).
     pub fn offset_at(&self, t: Micros) -> Micros {
         self.local_at(t) - t

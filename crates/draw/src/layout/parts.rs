@@ -27,10 +27,10 @@ pub(super) fn beliefs(l: &mut Layout, run: &Run) {
                 color: lane.color,
                 label: format!("holds{token}"),
                 title: format!(
-                    "{} holds the lock{token}, from {} until its lease runs out at {} by its own clock",
+                    "{} holds the lock{token}, from {} until its lease runs out {}",
                     lane.name,
                     fmt(b.from_us),
-                    fmt(b.valid_until_us)
+                    sim::checker::words::by_own_clock(run, b.client, b.valid_until_us)
                 ),
             });
         }
@@ -45,9 +45,9 @@ pub(super) fn beliefs(l: &mut Layout, run: &Run) {
                 color: lane.color,
                 label: "still believes it holds the lock".into(),
                 title: format!(
-                    "{}'s lease ran out at {} by its own clock, but it still believes it holds the lock until {}",
+                    "{}'s lease ran out {}, but it still believes it holds the lock until {}",
                     lane.name,
-                    fmt(from),
+                    sim::checker::words::by_own_clock(run, b.client, from),
                     fmt(b.to_us)
                 ),
             });

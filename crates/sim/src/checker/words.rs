@@ -7,7 +7,7 @@
 //! The text, the JSON, the app's verdict and a violation's mark all show these sentences.
 
 use super::LISTED_PER_KIND;
-use crate::time::fmt;
+use crate::time::{fmt, Micros};
 use crate::trace::{Applied, EventKind, Run};
 use crate::verdict::{Cause, Finding, Reason, Stale, Twice, Unfenced};
 
@@ -19,6 +19,36 @@ const FRESH_OWNER_LESSON: &str = "fresh-owner-not-yet-seen";
 /// The names of the actors `f` concerns, in its order.
 pub fn actors<'a>(run: &'a Run, f: &Finding) -> Vec<&'a str> {
     f.actors.iter().map(|&a| run.name(a)).collect()
+}
+
+/// When `who`'s own clock reached a deadline, the true time `at_us` (issue 49: a true time
+/// said "by its own clock" was read as the clock's): "at 11 s by its own clock" where the
+/// clock read true time then, else "at 19.155 s, when its own clock (running 30 % slow) read
+/// 13.408 s".
+pub fn by_own_clock(run: &Run, who: usize, at_us: Micros) -> String {
+    let Some(clock) = run.clocks.get(who) else { return format!("at {} by its own clock", fmt(at_us)) };
+    let local = clock.local_at(at_us);
+    if local == at_us {
+        return format!("at {} by its own clock", fmt(at_us));
+    }
+    let rate = rate(run, who, at_us).map(|r| format!(" (running {r})")).unwrap_or_default();
+    format!("at {}, when its own clock{rate} read {}", fmt(at_us), fmt(local))
+}
+
+/// How fast `who`'s clock runs at `at_us`, if not at true time's rate: "30 % slow",
+/// "100 ppm fast".
+pub fn rate(run: &Run, who: usize, at_us: Micros) -> Option<String> {
+    let ppm = run.clocks.get(who)?.ppm_at(at_us);
+    let way = if ppm < 0 { "slow" } else { "fast" };
+    match ppm.abs() {
+        0 => None,
+        p if p >= 10_000 => {
+            let tenths = (p + 500) / 1_000;
+            let percent = if tenths % 10 == 0 { format!("{}", tenths / 10) } else { format!("{}.{}", tenths / 10, tenths % 10) };
+            Some(format!("{percent} % {way}"))
+        }
+        p => Some(format!("{p} ppm {way}")),
+    }
 }
 
 /// One or two sentences that name the cause of `f`, a finding of `run`.
@@ -52,22 +82,9 @@ pub fn explanation(run: &Run, f: &Finding) -> String {
                 "{by}'s plain PEXPIRE extended {owner}'s key and told {by} it still held the lock; a compare-and-extend would have refused."
             )
         }
-        // A holder with no lease (a node of a failover pair): nothing ran out.
-        Cause::BeliefOverlap { holder, held_until_us, valid_until_us, next, from_us } if *valid_until_us >= crate::proto::NO_LEASE_US / 2 => format!(
-            "{} believed it held the lock until {} (it had no lease that could run out) while {} believed it held it from {}.",
-            n(*holder),
-            fmt(*held_until_us),
-            n(*next),
-            fmt(*from_us)
-        ),
-        Cause::BeliefOverlap { holder, held_until_us, valid_until_us, next, from_us } => format!(
-            "{} believed it held the lock until {} (its lease ran out at {} by its own clock) while {} believed it held it from {}.",
-            n(*holder),
-            fmt(*held_until_us),
-            fmt(*valid_until_us),
-            n(*next),
-            fmt(*from_us)
-        ),
+        Cause::BeliefOverlap { holder, held_until_us, valid_until_us, next, from_us } => {
+            w.belief_overlap(*holder, *held_until_us, *valid_until_us, *next, *from_us)
+        }
         Cause::TokenRegression { token, to, at_us, highest, highest_to, highest_at_us }
         | Cause::TokenSplit { token, to, at_us, highest, highest_to, highest_at_us, .. } => {
             let why = match f.cause {
@@ -165,6 +182,35 @@ struct Words<'a> {
 impl Words<'_> {
     fn name(&self, a: usize) -> &str {
         self.run.name(a)
+    }
+
+    /// Two clients believed they held the lock at once: why the first's belief did not end.
+    fn belief_overlap(&self, holder: usize, held_until_us: Micros, valid_until_us: Micros, next: usize, from_us: Micros) -> String {
+        let (h, nx) = (self.name(holder), self.name(next));
+        let (held, from) = (fmt(held_until_us), fmt(from_us));
+        if valid_until_us >= crate::proto::NO_LEASE_US / 2 {
+            // A holder with no lease (a node of a failover pair): nothing ran out.
+            format!("{h} believed it held the lock until {held} (it had no lease that could run out) while {nx} believed it held it from {from}.")
+        } else if valid_until_us > from_us {
+            // The holder's lease was still valid by its own clock when the next took over: the
+            // next counted its wait by a clock of its own (k8s-lease-clock-rate), which is named.
+            let rate = self.rate(next, from_us).map(|r| format!("; {nx}'s own clock was running {r}")).unwrap_or_default();
+            let ran_out = self.by_own_clock(holder, valid_until_us);
+            format!("{h} believed it held the lock until {held} while {nx} believed it held it from {from}, before {h}'s lease ran out {ran_out}{rate}.")
+        } else {
+            format!(
+                "{h} believed it held the lock until {held} (its lease ran out {}) while {nx} believed it held it from {from}.",
+                self.by_own_clock(holder, valid_until_us)
+            )
+        }
+    }
+
+    fn rate(&self, who: usize, at_us: Micros) -> Option<String> {
+        rate(self.run, who, at_us)
+    }
+
+    fn by_own_clock(&self, who: usize, at_us: Micros) -> String {
+        by_own_clock(self.run, who, at_us)
     }
 
     fn lost_update(&self, write: usize, first: usize, lost: usize, stale: &Stale, fenced: bool) -> String {
@@ -295,7 +341,7 @@ impl Words<'_> {
             Reason::Held { from_us, to_us } => format!("its write was held in the network from {} to {}", fmt(*from_us), fmt(*to_us)),
             Reason::LeaseRanOut { client, at_us } => {
                 let whose = if first { format!("{}'s", self.name(*client)) } else { "its".into() };
-                format!("{whose} lease had run out at {} by its own clock", fmt(*at_us))
+                format!("{whose} lease had run out {}", self.by_own_clock(*client, *at_us))
             }
             Reason::GrantedAgain { client, next, at_us, conflict } => format!(
                 "{}'s lease was still valid by its own clock when {} was granted the lock at {}: {}",
