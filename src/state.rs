@@ -44,8 +44,9 @@ fn simulate(sc: &Scenario) -> Result<Run, String> {
     // The engine stops at the timeline's limit instead of simulating a longer run first.
     sim::run_within(sc, MAX_DRAWN_EVENTS).map_err(|e| match e {
         sim::RunError::TooManyEvents { at_us, .. } => format!(
-            "this run needs more than the {MAX_DRAWN_EVENTS} events the timeline can show (reached at {} of simulated time); shorten duration_ms, or lengthen retry and work times",
-            sim::time::fmt(at_us)
+            "this run needs more than the {MAX_DRAWN_EVENTS} events the timeline can show (reached at {} of simulated time); {}",
+            sim::time::fmt(at_us),
+            e.advice()
         ),
         e => e.to_string(),
     })

@@ -32,6 +32,11 @@ fn pictures_of(s: &Scenario) -> Result<Vec<(String, String)>, String> {
 /// Writes every library scenario's pictures into `dir` (made if missing), in library order. A
 /// file that cannot be written is an error that names it.
 pub fn write_all(dir: &Path) -> std::io::Result<Vec<Written>> {
+    // create_dir_all on a path that is a file (or /dev/full) says "File exists": say what is wrong.
+    if dir.exists() && !dir.is_dir() {
+        let e = std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory: the pictures go into a directory");
+        return Err(named(dir)(e));
+    }
     std::fs::create_dir_all(dir).map_err(named(dir))?;
     let mut written = Vec::new();
     for s in sim::library::all() {

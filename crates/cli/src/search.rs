@@ -128,6 +128,15 @@ fn tried(c: &Coverage, secs: f64) -> String {
     )
 }
 
+/// What was covered: a search stopped early says so, rather than that the budget was too small.
+fn statement(c: &sim::search::Coverage, stop: Option<Stop>) -> String {
+    if stop.is_some() {
+        c.stopped_statement()
+    } else {
+        c.statement()
+    }
+}
+
 /// The outcome for people; `again` is the command's arguments, to repeat the search.
 pub fn text(sc: &Scenario, outcome: &Outcome, stop: Option<Stop>, secs: f64, again: &str) -> String {
     let mut out = format!("Can {} break?\n", sc.id);
@@ -171,7 +180,7 @@ pub fn text(sc: &Scenario, outcome: &Outcome, stop: Option<Stop>, secs: f64, aga
             out.push_str(&format!("See it: leaselab search {again} --json | jq .found > found.json && leaselab run found.json\n"));
         }
         Outcome::NotFound(c) => {
-            out.push_str(&format!("Nothing found. {}\n", c.statement()));
+            out.push_str(&format!("Nothing found. {}\n", statement(c, stop)));
             out.push_str(&tried(c, secs));
         }
     }
@@ -186,7 +195,7 @@ pub fn json(outcome: &Outcome, stop: Option<Stop>, secs: f64) -> Value {
         "found": null,
         "schedules": c.schedules,
         "coverage": c,
-        "statement": c.statement(),
+        "statement": statement(c, stop),
         "seconds": secs,
         "stopped": stop.map(Stop::name),
     });

@@ -450,3 +450,30 @@ fn a_search_stops_at_its_time_limit_or_at_ctrl_c_and_shows_what_it_has() {
         assert!(v["seconds"].as_f64().unwrap() < 30.0, "{v}");
     }
 }
+
+/// Regression (../shared/repro/edges-2/pictures-file-exists.sh, issue 49 D9): `leaselab pictures`
+/// given a file said "File exists (os error 17)".
+#[test]
+fn pictures_into_a_file_says_it_is_not_a_directory() {
+    let file = temp("pictures-into-a-file", "");
+    let o = leaselab(&["pictures", file.to_str().unwrap()]);
+    assert_ne!(o.status.code(), Some(0));
+    assert!(stderr(&o).contains("not a directory"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("File exists"), "{}", stderr(&o));
+}
+
+/// Regression (../shared/repro/edges-2/search-time-limit-says-budget.sh, issue 49 D5): a search
+/// stopped by its time limit told the reader to raise the budget, which was at its maximum.
+#[test]
+fn a_search_stopped_by_its_time_limit_does_not_blame_the_budget() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../sim/tests/repro/search-heavy.json");
+    let args = ["search", path, "--faults", "3", "--budget", "1000000", "--time-limit", "1"];
+    let text = stdout(&leaselab(&args));
+    assert!(text.contains("Stopped at the time limit"), "{text}");
+    assert!(!text.contains("raise the budget"), "{text}");
+    assert!(text.contains("the search was stopped before the rest"), "{text}");
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let v = json(&leaselab(&with_json));
+    assert!(!v["statement"].as_str().unwrap().contains("raise the budget"), "{v}");
+}

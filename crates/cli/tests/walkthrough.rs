@@ -239,3 +239,17 @@ fn what_a_file_says_is_written_as_text() {
     assert!(el.iter().all(|e| e.name != "script" && e.name != "b"));
     assert!(el.iter().any(|e| e.name == "code" && e.text == "SET lock <x>"));
 }
+
+/// Regression (../shared/repro/edges-2/walkthrough-bidi.sh, issue 49 D4): `--format html` kept a
+/// scenario's right-to-left overrides and escape sequences raw (21 U+202E), where Markdown and
+/// every text output write them as escapes.
+#[test]
+fn the_html_walkthrough_writes_overrides_and_controls_as_escapes() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../sim/tests/repro/walkthrough-bidi.json");
+    let o = leaselab(&["walkthrough", path, "--format", "html"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let html = stdout(&o);
+    let raw = html.chars().find(|&c| (c.is_control() && c != '\n') || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'));
+    assert_eq!(raw, None, "a raw {raw:?} in the page");
+    assert!(html.contains("\\u{202e}"), "the override is shown as an escape");
+}

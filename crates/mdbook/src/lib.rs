@@ -27,6 +27,7 @@ mod closest;
 pub mod html;
 pub mod install;
 pub mod picture;
+pub mod term;
 
 /// The preprocessor's name: its table in `book.toml` is `[preprocessor.leaselab]`.
 pub const NAME: &str = "leaselab";
@@ -51,7 +52,7 @@ impl Settings {
         let mut settings = Settings::default();
         for (key, value) in table.unwrap_or_default() {
             match key.as_str() {
-                "site" => settings.site = Some(site(&value)?),
+                "site" => settings.site = Some(site(&value).map_err(|e| format!("book.toml: [preprocessor.{NAME}] site = {e}"))?),
                 k if MDBOOK_KEYS.contains(&k) => {}
                 k => {
                     return Err(format!(
@@ -66,27 +67,42 @@ impl Settings {
     }
 }
 
-/// A `site` value: an http(s) address or a path from the host's root, made to end in `/`.
+/// A `site` value: an http(s) address or a path from the host's root, made to end in `/`. What
+/// is wrong is said after the value as given, for the caller to say where it was given.
 fn site(value: &serde_json::Value) -> Result<String, String> {
-    let wrong = |shown: String| {
+    let wrong = |shown: String, why: &str| {
         format!(
-            "book.toml: [preprocessor.{NAME}] site = {shown}: give the address where Lease Lab is deployed (the folder of its embed.js), such as \"https://example.org/leaselab/\" or \"/leaselab/\""
+            "{shown}: {why}give the address where Lease Lab is deployed (the folder of its embed.js), such as \"https://example.org/leaselab/\" or \"/leaselab/\""
         )
     };
-    let Some(s) = value.as_str() else { return Err(wrong(value.to_string())) };
+    let Some(s) = value.as_str() else { return Err(wrong(value.to_string(), "")) };
+    // No address has them, and a site that had one could be neither shown as it is nor written
+    // into book.toml as it was given (`install --site`).
+    if s.chars().any(term::unsafe_char) {
+        return Err(wrong(format!("\"{s}\""), "an address has no control or bidirectional characters; "));
+    }
     let address = s.starts_with("https://") || s.starts_with("http://") || s.starts_with('/');
     if !address || s.chars().any(|c| c.is_whitespace() || c == '"' || c == '<') || s.ends_with(".js") {
-        return Err(wrong(format!("\"{s}\"")));
+        return Err(wrong(format!("\"{s}\""), ""));
     }
     Ok(if s.ends_with('/') { s.to_string() } else { format!("{s}/") })
 }
 
+/// Why a book is not built: its settings, or its blocks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// A setting of `[preprocessor.leaselab]` in book.toml is wrong (said as [`Settings`] says
+    /// it); no block is read.
+    Settings(String),
+    /// Each bad block's `<chapter file>:<line>: <what is wrong>`, the file named from the
+    /// book's folder.
+    Blocks(Vec<String>),
+}
+
 /// Replaces every block of ours in the book's chapters, for `renderer` (`html` gets the
-/// elements, any other the pictures alone), and says how many chapters have one. The errors
-/// are each bad block's `<chapter file>:<line>: <what is wrong>`, the file named from the
-/// book's folder.
-pub fn preprocess(book: &mut Book, config: &Config, renderer: &str) -> Result<usize, Vec<String>> {
-    let settings = Settings::from_config(config).map_err(|e| vec![e])?;
+/// elements, any other the pictures alone), and says how many chapters have one.
+pub fn preprocess(book: &mut Book, config: &Config, renderer: &str) -> Result<usize, Failure> {
+    let settings = Settings::from_config(config).map_err(Failure::Settings)?;
     let output = match renderer {
         "html" => chapter::Output::Html { site: settings.site.as_deref() },
         _ => chapter::Output::Other,
@@ -111,6 +127,6 @@ pub fn preprocess(book: &mut Book, config: &Config, renderer: &str) -> Result<us
     if errors.is_empty() {
         Ok(drawn)
     } else {
-        Err(errors)
+        Err(Failure::Blocks(errors))
     }
 }

@@ -1,14 +1,17 @@
 //! `mdbook-leaselab`: the preprocessor's command. mdBook runs it as `mdbook-leaselab supports
 //! <renderer>` and then with the book as JSON on standard input, and reads the book back from
 //! standard output; `mdbook-leaselab install <book>` sets a book up. Exit status 1 for a bad
-//! block (each said on standard error as `<chapter file>:<line>: <what is wrong>`), which fails
-//! mdBook's build.
+//! block (each said on standard error as `<chapter file>:<line>: <what is wrong>`) or a bad
+//! setting in book.toml, which fails mdBook's build. What the book says reaches the terminal
+//! escaped ([`term`]).
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use mdbook_leaselab::term::escape;
+use mdbook_leaselab::Failure;
 
 /// Lease Lab runs in an mdBook: a ```leaselab fenced block becomes a live lab (HTML) or its
 /// picture (every other renderer).
@@ -43,11 +46,11 @@ fn main() -> ExitCode {
         Some(Command::Supports { .. }) => ExitCode::SUCCESS,
         Some(Command::Install { book, site }) => match mdbook_leaselab::install::install(&book, site.as_deref()) {
             Ok(said) => {
-                println!("mdbook-leaselab: {said}");
+                println!("mdbook-leaselab: {}", escape(&said));
                 ExitCode::SUCCESS
             }
             Err(e) => {
-                eprintln!("mdbook-leaselab: {e}");
+                eprintln!("mdbook-leaselab: {}", escape(&e));
                 ExitCode::from(2)
             }
         },
@@ -60,7 +63,7 @@ fn preprocess() -> ExitCode {
     let (ctx, mut book) = match mdbook_preprocessor::parse_input(std::io::stdin().lock()) {
         Ok(input) => input,
         Err(e) => {
-            eprintln!("mdbook-leaselab: {e:#} (mdBook runs this command with the book on standard input; to set a book up, run `mdbook-leaselab install <book>`)");
+            eprintln!("mdbook-leaselab: {} (mdBook runs this command with the book on standard input; to set a book up, run `mdbook-leaselab install <book>`)", escape(&format!("{e:#}")));
             return ExitCode::from(2);
         }
     };
@@ -68,14 +71,19 @@ fn preprocess() -> ExitCode {
         eprintln!(
             "mdbook-leaselab: warning: built for mdBook {}, run by mdBook {}",
             mdbook_preprocessor::MDBOOK_VERSION,
-            ctx.mdbook_version
+            escape(&ctx.mdbook_version)
         );
     }
     let drawn = match mdbook_leaselab::preprocess(&mut book, &ctx.config, &ctx.renderer) {
         Ok(drawn) => drawn,
-        Err(errors) => {
+        Err(Failure::Settings(e)) => {
+            eprintln!("{}", escape(&e));
+            eprintln!("mdbook-leaselab: a bad setting in book.toml; the book is not built");
+            return ExitCode::FAILURE;
+        }
+        Err(Failure::Blocks(errors)) => {
             for e in &errors {
-                eprintln!("{e}");
+                eprintln!("{}", escape(e));
             }
             let n = errors.len();
             eprintln!("mdbook-leaselab: {n} bad leaselab block{}; the book is not built", if n == 1 { "" } else { "s" });

@@ -138,3 +138,73 @@ fn install_says_what_it_did_and_is_idempotent() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("run `mdbook-leaselab install <book>`"));
 }
+
+/// What the book says (a block's options, a chapter's file, a book.toml key) reaches the
+/// terminal as escapes, as `leaselab` writes them: never an escape sequence it would obey.
+#[test]
+fn escape_sequences_from_the_book_are_written_as_escapes() {
+    let block = "```leaselab scenario=\u{1b}]0;PWNED\u{7}\u{1b}[2J\u{202e}red\n```\n".to_string();
+    let (in_block, _) = preprocess(BOOK, "html", &[("ch\u{1b}]0;TITLE\u{7}.md", block)]);
+    let key = "[preprocessor.leaselab]\n\"s\\u001b]0;KEY\\u0007\" = \"x\"\n";
+    let (in_key, _) = preprocess(key, "html", &example_chapters()[..1]);
+    for (out, seen) in [
+        (in_block, "src/ch\\x1b]0;TITLE\\x07.md:1: scenario=\\x1b]0;PWNED\\x07\\x1b[2J\\u{202e}red: "),
+        (in_key, "book.toml: [preprocessor.leaselab] has no setting `s\\x1b]0;KEY\\x07`"),
+    ] {
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(!err.contains(['\u{1b}', '\u{7}', '\u{202e}']), "{err:?}");
+        assert!(err.starts_with(seen), "{err}");
+    }
+}
+
+/// A setting of book.toml that is wrong is said to be one, not counted as a bad block.
+#[test]
+fn a_bad_setting_is_a_book_toml_error_not_a_bad_block() {
+    for (toml, first) in [
+        ("[preprocessor.leaselab]\nstie = \"https://example.org/\"\n", "book.toml: [preprocessor.leaselab] has no setting `stie`"),
+        (
+            "[preprocessor.leaselab]\nsite = \"https://example.org/\\u0001\"\n",
+            "book.toml: [preprocessor.leaselab] site = \"https://example.org/\\x01\": an address has no control or bidirectional characters; ",
+        ),
+    ] {
+        let (out, _) = preprocess(toml, "html", &example_chapters());
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(!err.contains("block") && err.starts_with(first), "{err}");
+        assert_eq!(err.lines().last(), Some("mdbook-leaselab: a bad setting in book.toml; the book is not built"), "{err}");
+    }
+}
+
+/// `install --site` writes the site as a TOML string that reads back as the same site, or
+/// refuses it, and the book.toml it leaves can be read.
+#[test]
+fn install_writes_the_site_so_that_it_reads_back_as_given() {
+    let dir = std::env::temp_dir().join(format!("mdbook-leaselab-protocol-site-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (given, read) in [
+        ("https://example.org/lab\\", Some("https://example.org/lab\\/")),
+        ("https://example.org/\\u0022x", Some("https://example.org/\\u0022x/")),
+        ("https://example.org/lab\u{1}", None),
+        ("https://example.org/\u{202e}bal", None),
+    ] {
+        std::fs::write(dir.join("book.toml"), "[book]\ntitle = \"t\"\n").unwrap();
+        let out = bin().args(["install", dir.to_str().unwrap(), "--site", given]).output().unwrap();
+        let after = std::fs::read_to_string(dir.join("book.toml")).unwrap();
+        let config: Config = after.parse().unwrap_or_else(|e| panic!("{given:?}: {e}\n{after}"));
+        let site = config.get::<String>("preprocessor.leaselab.site").unwrap();
+        match read {
+            Some(read) => {
+                assert!(out.status.success(), "{given:?}: {out:?}");
+                assert_eq!(site.as_deref(), Some(read), "{after}");
+            }
+            None => {
+                assert_eq!(out.status.code(), Some(2), "{given:?}: {out:?}");
+                let err = String::from_utf8(out.stderr).unwrap();
+                assert!(err.contains("control or bidirectional") && !err.contains(['\u{1}', '\u{202e}']), "{err}");
+                assert!(!after.contains("leaselab"), "{after}");
+            }
+        }
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -56,19 +56,32 @@ pub use world::overrun_us;
 pub enum RunError {
     /// The scenario is invalid.
     Invalid(ScenarioError),
-    /// The run needed more events than the engine allows.
-    TooManyEvents { limit: usize, at_us: time::Micros },
+    /// The run needed more events than the engine allows. `shortest`: the lock setting with the
+    /// shortest period, when it is short enough against the run to be what filled it (a 1 ms
+    /// TTL renewed every third of it, a 1 ms heartbeat).
+    TooManyEvents { limit: usize, at_us: time::Micros, shortest: Option<(&'static str, time::Millis)> },
+}
+
+impl RunError {
+    /// What to change when the run needs too many events: the lock setting that fills it, if
+    /// one does (issue 49, D7: "lengthen retry and work times" where a 1 ms TTL was the cause).
+    pub fn advice(&self) -> String {
+        match self {
+            RunError::TooManyEvents { shortest: Some((path, ms)), .. } => {
+                format!("{path} is {ms} ms, which fills the run with events: lengthen it, or shorten duration_ms")
+            }
+            _ => "shorten duration_ms, or lengthen retry and work times".into(),
+        }
+    }
 }
 
 impl fmt::Display for RunError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RunError::Invalid(e) => write!(f, "{e}"),
-            RunError::TooManyEvents { limit, at_us } => write!(
-                f,
-                "the run needs more than {limit} events (reached at {} of simulated time); shorten duration_ms, or lengthen retry and work times",
-                time::fmt(*at_us)
-            ),
+            RunError::TooManyEvents { limit, at_us, .. } => {
+                write!(f, "the run needs more than {limit} events (reached at {} of simulated time); {}", time::fmt(*at_us), self.advice())
+            }
         }
     }
 }
@@ -99,6 +112,17 @@ pub fn run_within(scenario: &Scenario, max_events: usize) -> Result<Run, RunErro
     Ok(run)
 }
 
+/// The lock setting in milliseconds with the shortest period, if the run's duration holds a
+/// thousand of it or more: what most likely makes a run need too many events.
+fn shortest_period(sc: &Scenario) -> Option<(&'static str, time::Millis)> {
+    scenario::settings::settings_of(sc)
+        .filter(|s| s.path.starts_with("lock.") && matches!(s.kind, scenario::settings::Kind::Ms { .. }))
+        .filter_map(|s| (s.get)(sc).parse::<u64>().ok().filter(|&v| v > 0).map(|v| (s.path, v)))
+        .min_by_key(|&(_, v)| v)
+        .filter(|&(_, v)| v.saturating_mul(1_000) <= sc.duration_ms.get())
+        .map(|(p, v)| (p, time::Millis::new(v)))
+}
+
 /// [`run_within`] without the scenario's key moments: the same events, intervals and verdict,
 /// but no moment is attached (which may need the scenario as JSON). For the search, which runs
 /// thousands of schedules for their verdicts alone (a library test checks that the verdicts
@@ -107,7 +131,10 @@ pub fn judge_within(scenario: &Scenario, max_events: usize) -> Result<Run, RunEr
     scenario.validate()?;
     // The pipeline: the driver simulates (events and intervals, and nothing of JSON or of the
     // course), then the checker judges what it recorded.
-    let mut run = world::simulate(scenario, max_events.min(scenario::limits::EVENTS))?;
+    let mut run = world::simulate(scenario, max_events.min(scenario::limits::EVENTS)).map_err(|e| match e {
+        RunError::TooManyEvents { limit, at_us, .. } => RunError::TooManyEvents { limit, at_us, shortest: shortest_period(scenario) },
+        e => e,
+    })?;
     run.verdict = checker::check(&run, scenario);
     Ok(run)
 }

@@ -256,7 +256,7 @@ impl World<'_> {
             self.now = at;
             self.dispatch(action);
             if self.overflow {
-                return Err(RunError::TooManyEvents { limit: self.max_events, at_us: self.now });
+                return Err(RunError::TooManyEvents { limit: self.max_events, at_us: self.now, shortest: None });
             }
         }
         self.ended = match stop {

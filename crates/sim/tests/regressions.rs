@@ -74,7 +74,7 @@ fn the_checker_writes_out_a_bounded_number_of_findings() {
 fn a_run_stops_at_the_callers_event_limit() {
     let s = repro("consensus-many-double-grants");
     match sim::run_within(&s, 10_000) {
-        Err(sim::RunError::TooManyEvents { limit, at_us }) => {
+        Err(sim::RunError::TooManyEvents { limit, at_us, .. }) => {
             assert_eq!(limit, 10_000);
             let full = sim::run(&s).unwrap();
             assert_eq!(at_us, full.events[10_000].at_us, "it stopped at the first event past the limit");

@@ -60,6 +60,12 @@ impl Page {
     /// The page, whole.
     pub fn finish(mut self) -> String {
         self.h.push_str("</main></body></html>\n");
+        // A control character or a bidirectional override anywhere in the page (the scenario's
+        // words, the pictures' labels and titles) is written as the text output writes it: a
+        // browser would reorder what it shows, and a terminal showing the file obey it.
+        if let std::borrow::Cow::Owned(escaped) = crate::term::escape(&self.h, true) {
+            return escaped;
+        }
         self.h
     }
 }
@@ -128,9 +134,10 @@ impl Writer for Page {
     }
 }
 
-/// A scenario's words as HTML text: its quoted parts as code.
+/// A scenario's words as HTML text: its quoted parts as code; control characters written as the
+/// text output writes them.
 fn text(s: &str) -> String {
-    sim::narrate::code_spans(s)
+    sim::narrate::code_spans(&crate::term::escape(s, false))
         .into_iter()
         .map(|(code, part)| if code { format!("<code>{}</code>", esc(part)) } else { esc(part) })
         .collect()

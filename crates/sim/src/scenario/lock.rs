@@ -94,6 +94,8 @@ macro_rules! kinds {
 }
 crate::registry::services!(kinds);
 
+mod strays;
+
 /// What a replicated service (the consensus service, ZooKeeper) refuses: too few or too many
 /// members (`members` is what `what` calls them), a replica, an election timeout out of range,
 /// and a random owner value as a token (`token` says what its token is).

@@ -50,6 +50,16 @@ impl Coverage {
     /// What was covered, in one sentence: `2,418 schedules of up to two faults (pauses, delays,
     /// clock jumps, crashes): none corrupted the data.`
     pub fn statement(&self) -> String {
+        self.worded(" raise the budget to run them all")
+    }
+
+    /// The same, for a search stopped before its budget ran out (a time limit, a cancel): what
+    /// was not run is not the budget's doing (issue 49, D5).
+    pub fn stopped_statement(&self) -> String {
+        self.worded(" the search was stopped before the rest")
+    }
+
+    fn worded(&self, why_not_all: &str) -> String {
         let faults = match self.max_faults {
             0 | 1 => "one added fault".to_string(),
             n => format!("up to {} added faults", ["", "one", "two", "three"].get(n).copied().unwrap_or("several")),
@@ -64,7 +74,7 @@ impl Coverage {
             format!("{} schedule{s} of {faults} ({}){own}: none corrupted the data.", thousands(self.schedules), kinds.join(", "));
         if self.singles < self.singles_total {
             out.push_str(&format!(
-                " {} of the {} one-fault schedules were run; raise the budget to run them all.",
+                " {} of the {} one-fault schedules were run;{why_not_all}.",
                 thousands(self.singles),
                 thousands(self.singles_total)
             ));

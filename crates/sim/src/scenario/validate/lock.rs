@@ -6,6 +6,22 @@ use super::super::{limits, LockKind, Scenario, ScenarioError, LOCK_DELAY_MS_MAX}
 use crate::time::Millis;
 
 impl Scenario {
+    /// Every lock setting given a value other than its default is one the service has (issue
+    /// 49, D6: Redlock's `parallel` on ZooKeeper, Pacemaker's timeouts on any other service, were
+    /// taken at any value and ignored, where `watchdog` was refused): refused by name otherwise.
+    fn check_settings_it_has(&self) -> Result<(), ScenarioError> {
+        match self.lock.strays().first() {
+            Some(key) => {
+                let kind = match crate::to_value::ToValue::to_value(&self.lock.kind) {
+                    crate::json::Value::String(k) => k,
+                    _ => String::new(),
+                };
+                Err(ScenarioError::at(format!("lock.{key}"), format!("is not a setting of the {kind} lock service (lock.kind): remove it")))
+            }
+            None => Ok(()),
+        }
+    }
+
     /// The lock service, the token source and the resource.
     pub(super) fn check_lock(&self) -> Result<(), ScenarioError> {
         use limits::*;
@@ -52,6 +68,7 @@ impl Scenario {
         if l.fence_first && l.kind != LockKind::Pacemaker {
             return err("lock.fence_first".into(), "says when a node of a Pacemaker pair takes over (kind pacemaker); this lock service has no nodes that take over: remove it".into());
         }
+        self.check_settings_it_has()?;
         if self.token.start == 0 || self.token.start > SEED {
             return err("token.start".into(), format!("must be between 1 and {SEED}"));
         }
