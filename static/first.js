@@ -18,11 +18,37 @@ if (leaving) {
   const query = rest.toString();
   location.replace(`${leaving[1]}.html${query ? `?${query}` : ''}${location.hash}`);
 }
+// The page's loader (static/loader.js, a module) refused or not fetched, nothing of the program
+// runs to say so: the loading line says why instead. Most often the host sends .js files with a
+// type other than JavaScript's (text/plain), and a browser never runs such a file as a module.
+addEventListener('error', (e) => {
+  const src = e.target.src;
+  if (e.target.localName !== 'script' || !/loader\.js$/.test(src)) return;
+  fetch(src).then((r) => {
+    const type = r.headers.get('content-type') || 'no type';
+    return !r.ok ? `could not be fetched (HTTP ${r.status}); reload the page to try again`
+      : /javascript/i.test(type) ? 'was refused by the browser; reload the page to try again'
+      : `was sent as “${type}”, not as JavaScript, so the browser does not run it: the site's host must serve .js files as text/javascript`;
+  }, () => 'could not be fetched; reload the page to try again').then((why) => {
+    const boot = document.getElementById('boot');
+    boot.classList.add('start-error');
+    boot.textContent = `Lease Lab could not start: its script loader.js ${why}.`;
+  });
+}, true);
+// Local storage may be missing (null: storage turned off) or refuse to be read (blocked): then
+// it is empty.
+const stored = (key) => {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+};
 window.leaselabPicture = (() => {
   if (parent !== window || leaving) return null;
   const q = new URLSearchParams(location.search);
   const keys = [...q.keys()];
-  const id = q.get('scenario') || (keys.length === 0 && !localStorage.getItem('leaselab.last-scenario') ? 'lease-basics' : null);
+  const id = q.get('scenario') || (keys.length === 0 && !stored('leaselab.last-scenario') ? 'lease-basics' : null);
   if (!id || location.hash || !/^[a-z0-9-]+$/.test(id) || keys.some((k) => k !== 'scenario' && k !== 'fix')) return null;
   const fix = q.has('fix') ? (/^(1|true)$/.test(q.get('fix')) ? '.fix' : null) : '';
   // The runs there are pictures of (the build writes their names here: src/bin/prerender.rs).

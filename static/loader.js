@@ -48,13 +48,18 @@ if (picture) {
     if (!shown) return;
     shown.dataset.static = '';
     shown.querySelector('#app')?.removeAttribute('id');
-    if (localStorage.getItem('leaselab.intro')) shown.querySelector('.intro')?.remove();
+    // Local storage missing or blocked counts as empty, as in the program.
+    try {
+      if (localStorage.getItem('leaselab.intro')) shown.querySelector('.intro')?.remove();
+    } catch {}
     // Another lesson chosen before the program is up: go to it.
     shown.querySelector('header select')?.addEventListener('change', (e) => { location.search = `?scenario=${encodeURIComponent(e.target.value)}`; });
     // The welcome's "Got it", for good, as the program's does.
     shown.querySelector('.intro .btn')?.addEventListener('click', (e) => {
-      localStorage.setItem('leaselab.intro', 'seen');
       e.target.closest('.intro').remove();
+      try {
+        localStorage.setItem('leaselab.intro', 'seen');
+      } catch {}
     });
     // A press of a playback button counts as its key ("Step forward (Right)", "Play (Space)").
     shown.querySelector('.controls')?.addEventListener('click', (e) => {

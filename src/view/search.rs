@@ -14,6 +14,9 @@ use yew::prelude::*;
 
 use crate::state::{Action, Against, ByPtr, MAX_DRAWN_EVENTS};
 
+#[cfg(test)]
+mod tests;
+
 /// The longest a slice of the search runs before the page gets the thread back, in ms.
 const SLICE_MS: f64 = 12.0;
 /// The most schedules the reader may ask for.
@@ -34,10 +37,12 @@ enum Status {
         /// Since it started.
         ms: f64,
     },
-    /// Found, and shown as a change of the scenario.
+    /// Found, and shown as a change of the scenario; `cut`: cancelled while it was making the
+    /// schedule smaller (the smallest so far).
     Found {
         found: Box<sim::search::Found>,
         ms: f64,
+        cut: bool,
     },
     NotFound {
         coverage: sim::search::Coverage,
@@ -46,9 +51,11 @@ enum Status {
     Cancelled {
         schedules: usize,
     },
-    /// The reader changed the scenario while it ran.
+    /// The reader changed the scenario while it ran; `found`: which schedule was unsafe, if one
+    /// was (the search was making it smaller).
     Stopped {
         schedules: usize,
+        found: Option<usize>,
     },
 }
 
@@ -78,19 +85,34 @@ fn pump(slot: Slot, status: UseStateHandle<Status>, dispatch: Callback<Action>) 
         job.next = Some(Timeout::new(0, move || pump(slot2, status2, d2)));
         return;
     }
-    let ms = now_ms() - job.started;
-    let outcome = job.search.outcome().cloned();
+    let now = shown(&job.search, now_ms() - job.started);
     *guard = None;
     drop(guard);
-    match outcome {
-        Some(Outcome::Found(found, _)) => {
-            // The status first: the change of scenario that follows is known to be the search's.
-            let sc = Rc::new(found.scenario.clone());
-            status.set(Status::Found { found, ms });
-            dispatch.emit(Action::SearchFound(sc));
-        }
-        Some(Outcome::NotFound(coverage)) => status.set(Status::NotFound { coverage, ms }),
-        None => status.set(Status::Idle),
+    show(&status, &dispatch, now);
+}
+
+/// What a search has to show where it is: how it ended; or, cancelled before its end, what it
+/// has so far (as the command line's search stopped by Ctrl-C): the smallest unsafe schedule
+/// yet, if it was making one smaller, else the schedules it ran.
+fn shown(search: &Search, ms: f64) -> Status {
+    let ended = search.outcome().is_some();
+    match search.so_far() {
+        Outcome::Found(found, _) => Status::Found { found, ms, cut: !ended },
+        Outcome::NotFound(coverage) if ended => Status::NotFound { coverage, ms },
+        Outcome::NotFound(c) => Status::Cancelled { schedules: c.schedules },
+    }
+}
+
+/// Shows `now`; a schedule found goes on the timeline as a change of the scenario (the status
+/// first: the change that follows is known to be the search's).
+fn show(status: &UseStateHandle<Status>, dispatch: &Callback<Action>, now: Status) {
+    let sc = match &now {
+        Status::Found { found, .. } => Some(Rc::new(found.scenario.clone())),
+        _ => None,
+    };
+    status.set(now);
+    if let Some(sc) = sc {
+        dispatch.emit(Action::SearchFound(sc));
     }
 }
 
@@ -149,8 +171,15 @@ pub fn SearchPanel(p: &SearchProps) -> Html {
             if ours || *status == Status::Idle {
                 return;
             }
+            // Not the schedule it found, if it found one: that would undo the reader's change.
             match slot.borrow_mut().take() {
-                Some(job) => status.set(Status::Stopped { schedules: job.search.progress().schedules }),
+                Some(job) => status.set(Status::Stopped {
+                    schedules: job.search.progress().schedules,
+                    found: match shown(&job.search, 0.0) {
+                        Status::Found { found, .. } => Some(found.after),
+                        _ => None,
+                    },
+                }),
                 None => status.set(Status::Idle),
             }
         });
@@ -174,12 +203,12 @@ pub fn SearchPanel(p: &SearchProps) -> Html {
             }
         })
     };
+    // What it has so far: a schedule found while it was being made smaller is shown as found.
     let cancel = {
-        let (slot, status) = (slot.clone(), status.clone());
+        let (slot, status, d) = (slot.clone(), status.clone(), p.dispatch.clone());
         Callback::from(move |_| {
-            let schedules = slot.borrow().as_ref().map_or(0, |j| j.search.progress().schedules);
-            *slot.borrow_mut() = None;
-            status.set(Status::Cancelled { schedules });
+            let Some(job) = slot.borrow_mut().take() else { return };
+            show(&status, &d, shown(&job.search, now_ms() - job.started));
         })
     };
     let on_budget = {
@@ -231,7 +260,7 @@ pub fn SearchPanel(p: &SearchProps) -> Html {
 }
 
 /// What a search found, with Undo and a comparison with the run it started from.
-fn found_view(found: &sim::search::Found, ms: f64, dispatch: &Callback<Action>) -> Html {
+fn found_view(found: &sim::search::Found, ms: f64, cut: bool, dispatch: &Callback<Action>) -> Html {
     let undo = {
         let d = dispatch.clone();
         Callback::from(move |_| d.emit(Action::Undo))
@@ -250,16 +279,21 @@ fn found_view(found: &sim::search::Found, ms: f64, dispatch: &Callback<Action>) 
             .forget();
         })
     };
-    let how = if found.after == 0 {
-        "It is unsafe as written, with no fault added: the search made the scenario's own faults as small as it could.".to_string()
-    } else {
-        format!("Found after {} schedules, in {}.", thousands(found.after), seconds(ms))
+    let how = match found.after {
+        0 if cut => "It is unsafe as written, with no fault added.".to_string(),
+        0 => "It is unsafe as written, with no fault added: the search made the scenario's own faults as small as it could.".to_string(),
+        k => format!("Found after {} schedules, in {}.", thousands(k), seconds(ms)),
     };
     let n = found.faults.len();
+    let smallest = if cut {
+        format!("Cancelled while making it smaller ({} runs so far): the smallest unsafe schedule yet", found.shrink_runs)
+    } else {
+        format!("The smallest unsafe schedule it found ({} more runs to make it small)", found.shrink_runs)
+    };
     html! {
         <div class="search-result found">
             <p><strong>{ format!("Found: {}.", found.headline.trim_start_matches("Unsafe: ")) }</strong>{ format!(" {how}") }</p>
-            <p>{ format!("The smallest unsafe schedule it found ({} more runs to make it small) has {}; it is on the timeline now, at the harm:", found.shrink_runs, if n == 1 { "one fault".to_string() } else { format!("{n} faults") }) }</p>
+            <p>{ format!("{smallest} has {}; it is on the timeline now, at the harm:", if n == 1 { "one fault".to_string() } else { format!("{n} faults") }) }</p>
             if n == 0 {
                 <p class="hint">{ "No fault at all: this design is unsafe on an ordinary schedule." }</p>
             }
@@ -333,13 +367,20 @@ fn status_view(
                 </div>
             }
         }
-        Status::Found { found, ms, .. } => found_view(found, *ms, dispatch),
+        Status::Found { found, ms, cut } => found_view(found, *ms, *cut, dispatch),
         Status::NotFound { coverage, ms } => none_view(coverage, *ms, budget_n, start),
         Status::Cancelled { schedules } => html! {
             <p class="hint">{ format!("Cancelled after {} schedules; nothing unsafe among them.", thousands(*schedules)) }</p>
         },
-        Status::Stopped { schedules } => html! {
-            <p class="hint">{ format!("The search stopped when the scenario changed, after {} schedules (nothing unsafe among them). Search again to search the changed run.", thousands(*schedules)) }</p>
-        },
+        Status::Stopped { schedules, found } => {
+            let among = match found {
+                None => "nothing unsafe among them".to_string(),
+                Some(0) => "the run was unsafe as written".to_string(),
+                Some(k) => format!("schedule {k} was unsafe"),
+            };
+            html! {
+                <p class="hint">{ format!("The search stopped when the scenario changed, after {} schedules ({among}). Search again to search the changed run.", thousands(*schedules)) }</p>
+            }
+        }
     }
 }

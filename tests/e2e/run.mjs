@@ -1236,6 +1236,39 @@ await test('can this break?: Cancel stops a long search and the page stays respo
   expect(!(await page.$('.search-progress')), 'no progress bar after Cancel');
 });
 
+// Regression (../shared/repro/edges-2/search-cancel-mid-shrink.mjs): Cancel pressed while the
+// search made a schedule it had found smaller said "Cancelled after 81 schedules; nothing unsafe
+// among them". What it has so far is shown, as the command line's search stopped by Ctrl-C does.
+await test('can this break?: cancelled while shrinking what it found, it shows the smallest unsafe schedule so far', async (page) => {
+  // The fenced pause with a client C that asks for the lock every 2 ms (about 10,000 events a
+  // run), so that each run of the shrinking takes a while.
+  const sc = JSON.parse(fs.readFileSync(path.join(root, 'scenarios/gc-pause-fenced.json'), 'utf8'));
+  for (const k of ['moments', 'questions', 'challenge']) delete sc[k];
+  sc.id = 'heavy-fenced';
+  sc.clients.push({ name: 'C', start_ms: 1100, steps: [{ acquire: { retry_ms: 2, attempts: 2200, timeout_ms: 1000 } }, { release: {} }] });
+  await open(page, `#s=${b64url(JSON.stringify(sc))}`);
+  expect(await attr(page, 'data-verdict') === 'safe', 'safe as written');
+  expect(Number(await attr(page, 'data-steps')) > 9000, `a heavy run: ${await attr(page, 'data-steps')} steps`);
+  // Cancel pressed by the page itself as soon as it says it is shrinking, before the next slice.
+  await page.evaluate(() => new MutationObserver((_, seen) => {
+    if (!/shrinking/.test(document.querySelector('.search-progress span')?.textContent)) return;
+    seen.disconnect();
+    window.__cancelledAt = document.querySelector('.search-progress span').textContent;
+    document.querySelector('.search-progress button').click();
+  }).observe(document.querySelector('.search'), { subtree: true, childList: true, characterData: true }));
+  await page.click('.search button[type=submit]');
+  await page.waitForSelector('.search-result.found', { timeout: 60000 });
+  const at = await page.evaluate(() => window.__cancelledAt);
+  const text = await page.textContent('.search-result');
+  expect(/^Found one; shrinking it: \d+ runs$/.test(at), `cancelled while shrinking: ${at}`);
+  expect(/Found: the protected data was corrupted/.test(text) && /Found after [\d,]+ schedules/.test(text), `it says what it found: ${text}`);
+  expect(/Cancelled while making it smaller \(\d+ runs so far\): the smallest unsafe schedule yet has (one fault|\d faults)/.test(text), `the smallest so far: ${text}`);
+  expect(!text.includes('nothing unsafe'), text);
+  expect(await attr(page, 'data-verdict') === 'unsafe', 'the schedule so far is on the timeline, unsafe');
+  await page.click('.search-result button:has-text("Undo")');
+  expect(await attr(page, 'data-verdict') === 'safe', 'Undo brings back the run as written');
+});
+
 await test('compare: the run as written above its fix, one cursor, the first difference marked', async (page) => {
   await open(page, '?scenario=gc-pause-unfenced');
   await page.selectOption('.run-bar select', { label: 'the run with the fix' });
@@ -1931,6 +1964,56 @@ await test('a scenario file that never answers or fails: said in time, and the r
   expect(said.includes('could not start') && said.includes('lease-basics.json') && said.includes('no answer within 15 seconds'), said);
   expect(await page.locator('#boot button:has-text("Try again")').count() === 1, 'a button to try again');
   await page.context().close();
+});
+
+// Regression (../shared/repro/edges-2/storage-null-first-js.mjs): with local storage turned off
+// (null) or blocked (reading it throws), the page's first script (static/first.js) threw before
+// the program started, and the first view's picture was lost; static/loader.js read it unguarded
+// too. Storage that cannot be had is empty: a first visit.
+await test('local storage turned off or blocked: treated as empty, no uncaught exception, the picture then the lab', async () => {
+  for (const mode of ['null', 'throws']) {
+    const ctx = await browser.newContext();
+    await ctx.addInitScript((mode) => {
+      for (const k of ['localStorage', 'sessionStorage']) {
+        Object.defineProperty(window, k, { get() { if (mode === 'null') return null; throw new DOMException('denied', 'SecurityError'); } });
+      }
+    }, mode);
+    const page = await ctx.newPage();
+    const thrown = [];
+    page.on('pageerror', (e) => thrown.push(e.message));
+    const release = await withProgramHeld(page, '');
+    // The bare address, nothing stored: the first lesson's picture with its welcome.
+    await page.waitForSelector('[data-static] .intro');
+    expect(await page.evaluate(() => window.leaselabPicture instanceof Promise), `${mode}: the first script asked for the picture`);
+    await page.click('[data-static] .intro .btn');
+    expect(await page.locator('[data-static] .intro').count() === 0, `${mode}: "Got it" takes the welcome away, with nowhere to keep it`);
+    release();
+    await page.waitForSelector('#app[data-steps]');
+    expect(await page.inputValue('header select') === 'lease-basics', `${mode}: the first lesson`);
+    expect(thrown.length === 0, `${mode}: uncaught: ${thrown.join('; ')}`);
+    await ctx.close();
+  }
+});
+
+// Regression (../shared/repro/edges-2/wrong-mime-js.md): a host that sends .js files as
+// text/plain left "Loading Lease Lab…" for good: the browser refuses the page's loader (a module
+// script) for its type, and nothing of the program ran to say so. The page's first script does.
+await test('a host that sends .js as text/plain, or no loader: the loading line says the script could not start, and why', async () => {
+  const page = await browser.newPage();
+  const loader = fs.readFileSync(path.join(root, 'loader.js'));
+  await page.route('**/loader.js', (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: loader }));
+  await page.goto(`${base}/`);
+  await page.waitForSelector('#boot.start-error');
+  const said = await page.textContent('#boot');
+  expect(said.startsWith('Lease Lab could not start: its script loader.js was sent as “text/plain”, not as JavaScript') && said.includes('serve .js files as text/javascript'), said);
+  expect(!said.includes('Loading') && await page.isVisible('#boot'), 'the loading line gives way to the reason');
+  await page.unroute('**/loader.js');
+  await page.route('**/loader.js', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  await page.reload();
+  await page.waitForSelector('#boot.start-error');
+  const missing = await page.textContent('#boot');
+  expect(missing.includes('could not start: its script loader.js could not be fetched (HTTP 404); reload the page'), missing);
+  await page.close();
 });
 
 await test('the guide: answers lead to an approach, and its scenarios open in the lab', async (page) => {
