@@ -4,35 +4,17 @@
 //! mdBook passes this command's messages on to the terminal as they are. Written raw, an escape
 //! sequence among them would set the reader's window title, colour or clear the screen, and a
 //! bidirectional override would make a line read other than it is. So every message writes them
-//! as escapes (`\x1b`, `\u{202e}`): the rule of `leaselab`'s messages (crates/cli/src/term.rs,
-//! which a binary's crate cannot share), so that both commands write the same text alike.
+//! as escapes (`\x1b`, `\u{202e}`): the rule of `leaselab`'s messages (`sim::term`), so that
+//! both commands write the same text alike.
 
 use std::borrow::Cow;
 
-/// Control characters (C0, DEL, C1) and the bidirectional formatting characters (embeddings,
-/// overrides and isolates), which a terminal obeys or which reorder what it shows.
-pub fn unsafe_char(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-}
+pub use sim::term::unsafe_char;
 
 /// `text` with each such character written as an escape, a line feed too (every message is one
 /// line).
 pub fn escape(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(unsafe_char) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        match c {
-            c if !unsafe_char(c) => out.push(c),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x100 => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-        }
-    }
-    Cow::Owned(out)
+    sim::term::escape(text, false)
 }
 
 #[cfg(test)]

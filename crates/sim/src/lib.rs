@@ -36,6 +36,7 @@ pub mod scenario;
 pub mod search;
 pub mod service;
 pub mod sort;
+pub mod term;
 pub mod time;
 pub mod to_value;
 pub mod trace;
