@@ -133,7 +133,11 @@ impl Cx<'_> {
         // What began between its grant and its write's sending: a pause, a partition.
         let began = |p: &&crate::trace::Span| p.actor == w.client && p.from_us >= grant_at && p.from_us <= sent;
         for p in run.intervals.pauses.iter().filter(began) {
-            why.push(Reason::Paused { client: w.client, from_us: p.from_us, to_us: p.to_us });
+            // Two pauses of the same span (a scenario's, and one added like it) are one.
+            let r = Reason::Paused { client: w.client, from_us: p.from_us, to_us: p.to_us };
+            if !why.contains(&r) {
+                why.push(r);
+            }
         }
         for p in run.intervals.partitions.iter().filter(began) {
             why.push(Reason::CutOff { client: w.client, from_us: p.from_us, to_us: p.to_us, apart: self.cut_from(w.client, p.from_us) });
@@ -145,6 +149,9 @@ impl Cx<'_> {
         if let Some(b) = run.intervals.beliefs.iter().find(|b| Some(b.grant) == w.grant) {
             if b.valid_until_us < w.at_us {
                 why.push(Reason::LeaseRanOut { client: w.client, at_us: b.valid_until_us });
+                if let Some(checked_us) = checked_at(run, w).filter(|&c| c < b.valid_until_us) {
+                    why.push(Reason::CheckedBefore { checked_us, applied_us: w.at_us });
+                }
             }
         }
         if why.is_empty() {
@@ -160,6 +167,15 @@ impl Cx<'_> {
         }
         why
     }
+}
+
+/// When the resource checked write `w`'s token, in a step of its own before applying it
+/// (check-then-write): the last check of the writer's token before the write.
+pub(crate) fn checked_at(run: &Run, w: &Applied) -> Option<crate::time::Micros> {
+    let checks = run.events.iter().take_while(|e| e.at_us < w.at_us);
+    checks
+        .filter_map(|e| matches!(e.kind, EventKind::Checked { client, token } if client == w.client && token == w.token).then_some(e.at_us))
+        .last()
 }
 
 /// Judges a finished run.

@@ -145,9 +145,12 @@ fn effect_twice(e: &crate::trace::Event, first: &crate::trace::Event) -> Finding
 /// Write `i` took effect as write `f` had, for the same request.
 fn duplicate(cx: &Cx, i: usize, f: usize) -> Finding {
     let (w, first) = (&cx.run.applied[i], &cx.run.applied[f]);
+    let late = cx.why_stale(w);
+    // "Fencing cannot stop the stale owner" only where the second writer was one (issue 49: two
+    // holders in turn, each legitimate, are not).
     let twice = if first.client == w.client {
         Twice::Resent
-    } else if cx.sc.resource.kind == ResourceKind::External {
+    } else if cx.sc.resource.kind == ResourceKind::External && !late.is_empty() {
         Twice::IgnoresTokens
     } else {
         Twice::Sent
@@ -156,6 +159,6 @@ fn duplicate(cx: &Cx, i: usize, f: usize) -> Finding {
     if !actors.contains(&first.client) {
         actors.push(first.client);
     }
-    let cause = Cause::Duplicate { write: i, first: f, twice, late: cx.why_stale(w) };
+    let cause = Cause::Duplicate { write: i, first: f, twice, late };
     Finding { property: Kind::DuplicateEffect, at_us: w.at_us, actors, cause, event: Some(w.event) }
 }

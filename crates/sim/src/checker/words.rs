@@ -62,13 +62,17 @@ pub fn explanation(run: &Run, f: &Finding) -> String {
         Cause::Duplicate { write, first, twice, late } => w.duplicate(*write, *first, *twice, late),
         Cause::DoubleGrant { earlier, grant, conflict } => {
             let (g1, g2) = (&run.grants[*earlier], &run.grants[*grant]);
+            // A grant released early held until its release, not until its term.
+            let until = match g1.released_us {
+                Some(r) if r == g1.term_end_us => format!("held until {} released it at {}", n(g1.client), fmt(r)),
+                _ => format!("promised until {}", fmt(g1.term_end_us)),
+            };
             format!(
-                "{} was granted the lock at {} while {}'s grant of {} was still promised until {}: {}.",
+                "{} was granted the lock at {} while {}'s grant made at {} was still {until}: {}.",
                 n(g2.client),
                 fmt(g2.at_us),
                 n(g1.client),
                 fmt(g1.at_us),
-                fmt(g1.term_end_us),
                 w.conflict(conflict)
             )
         }
@@ -213,22 +217,50 @@ impl Words<'_> {
         by_own_clock(self.run, who, at_us)
     }
 
+    /// When the writer got the read the resource served at `served_us`, if that was much
+    /// later (a pause or a cut-off between): " (served then; A got it at 13.01 s)".
+    fn got_read(&self, w: &Applied, served_us: Micros) -> String {
+        let got =
+            self.run.events.iter().filter(|e| e.actor == w.client && e.at_us >= served_us && e.at_us <= w.at_us).find_map(|e| {
+                match e.kind {
+                    EventKind::ReadDone { version, .. } if Some(version) == w.read_version => Some(e.at_us),
+                    _ => None,
+                }
+            });
+        match got {
+            Some(t) if t - served_us >= Micros::ms(100) => format!(" (served then; {} got it at {})", self.name(w.client), fmt(t)),
+            _ => String::new(),
+        }
+    }
+
     fn lost_update(&self, write: usize, first: usize, lost: usize, stale: &Stale, fenced: bool) -> String {
         let (w, first) = (&self.run.applied[write], &self.run.applied[first]);
         let (who, other) = (self.name(w.client), self.name(first.client));
-        let read_at = w.read_at_us.map(|t| format!(" at {}", fmt(t))).unwrap_or_default();
+        let read_at = w.read_at_us.map(|t| format!(" at {}{}", fmt(t), self.got_read(w, t))).unwrap_or_default();
         let lost_desc = if first.client == w.client {
             format!("its own earlier write of {}", first.value_after)
         } else {
             format!("{other}'s write of {} at {}", first.value_after, fmt(first.at_us))
         };
         let stale = match stale {
+            // The check's step is told below, where fencing could not stop it.
+            Stale::Late(why) if fenced => {
+                self.late(&why.iter().filter(|r| !matches!(r, Reason::CheckedBefore { .. })).cloned().collect::<Vec<_>>())
+            }
             Stale::Late(why) => self.late(why),
             Stale::BothHeld { first, second, conflict } => {
                 format!(" {} and {} both held the lock: {}.", self.name(*first), self.name(*second), self.conflict(conflict))
             }
         };
-        let unfenced_why = if fenced {
+        let checked = super::checked_at(self.run, first).filter(|_| fenced && first.client != w.client);
+        let unfenced_why = if let Some(c) = checked {
+            format!(
+                " Fencing could not stop it: the resource checked {other}'s token{} at {} and applied its write at {}, two steps apart, so the check was stale by the time of the write; {who} had read before it landed. The check and the write must be one atomic step (a conditional write).",
+                first.token.map(|t| format!(" {t}")).unwrap_or_default(),
+                fmt(c),
+                fmt(first.at_us)
+            )
+        } else if fenced {
             let lesson =
                 if self.run.scenario == FRESH_OWNER_LESSON { String::new() } else { format!(" (the lesson {FRESH_OWNER_LESSON})") };
             format!(
@@ -262,7 +294,11 @@ impl Words<'_> {
                 " The resource checked the token and wrote in separate steps, so the check was stale by the time of the write."
             }
             Some(Unfenced::NotGreater) => {
-                " The newer grant's token was not greater than the older one's, so fencing could not tell them apart."
+                let (t, nt) = (w.token.unwrap_or_default(), n.token.unwrap_or_default());
+                return format!(
+                    "{} {other}'s newer grant came with token {nt}, not greater than {who}'s {t}, so the resource took {who}'s stale write for the newer one.",
+                    self.out_of_order(write, newer, late, None)
+                );
             }
             None => "",
         };
@@ -339,6 +375,11 @@ impl Words<'_> {
                 format!("{} was cut off{whom} by a partition from {} to {}", self.name(*client), fmt(*from_us), fmt(*to_us))
             }
             Reason::Held { from_us, to_us } => format!("its write was held in the network from {} to {}", fmt(*from_us), fmt(*to_us)),
+            Reason::CheckedBefore { checked_us, applied_us } => format!(
+                "the resource had checked its token at {}, before then, and applied the write at {} without checking again",
+                fmt(*checked_us),
+                fmt(*applied_us)
+            ),
             Reason::LeaseRanOut { client, at_us } => {
                 let whose = if first { format!("{}'s", self.name(*client)) } else { "its".into() };
                 format!("{whose} lease had run out {}", self.by_own_clock(*client, *at_us))

@@ -117,8 +117,12 @@ pub fn key_set(sc: &Scenario, me: &str, owner: &str, token: Option<u64>, ttl: &s
 
 /// The end of a pause (a disk stall's end is the disk stall's: `Stall::resumed`).
 pub fn resumed(me: &str, buffered: usize) -> String {
-    let s = if buffered == 1 { "" } else { "s" };
-    format!("{me} resumes, believing what it believed before the pause; {buffered} buffered message{s} and timer{s} are handled now.")
+    let waited = match buffered {
+        0 => "nothing waited for it".to_string(),
+        1 => "the one message or timer that waited is handled now".to_string(),
+        n => format!("the {n} messages or timers that waited are handled now"),
+    };
+    format!("{me} resumes, believing what it believed before the pause; {waited}.")
 }
 
 /// A restart: a Redis node reloads its keys or comes back empty.

@@ -124,6 +124,9 @@ pub enum Reason {
     Held { from_us: Micros, to_us: Micros },
     /// The writer's lease had run out at `at_us` (by its own clock) before the write landed.
     LeaseRanOut { client: Actor, at_us: Micros },
+    /// The resource had checked the write's token at `checked_us`, while the writer's lease
+    /// was still valid, and applied it at `applied_us` without checking again (check-then-write).
+    CheckedBefore { checked_us: Micros, applied_us: Micros },
     /// Nothing late about the writer: its lease was still valid when the service granted the
     /// lock to `next` at `at_us`, for this reason.
     GrantedAgain { client: Actor, next: Actor, at_us: Micros, conflict: Box<Conflict> },

@@ -81,6 +81,13 @@ impl World<'_> {
 
     fn client_event(&mut self, a: ActorId, kind: EventKind) -> EventId {
         let now = self.now;
+        // A notice ignored while releasing: the client no longer believes it holds the lock,
+        // whatever its service's client still keeps (issue 49: "goes on as if it still held
+        // the lock" after it had sent its unlock).
+        let kind = match kind {
+            EventKind::NoticeIgnored { holding } => EventKind::NoticeIgnored { holding: holding && self.rec.open_belief[a].is_some() },
+            kind => kind,
+        };
         match &kind {
             EventKind::Acquired { token, until_local_us, grant } => {
                 let valid_until_us = self.procs[a].clock.when_reads(*until_local_us, now).unwrap_or(self.end);

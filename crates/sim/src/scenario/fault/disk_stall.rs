@@ -139,7 +139,11 @@ impl Stall {
 
     /// Server `me`'s disk answers again, and `buffered` messages and timers waited for it.
     pub fn resumed(me: &str, buffered: usize) -> String {
-        let s = if buffered == 1 { "" } else { "s" };
-        format!("{me}'s disk answers again: {me} handles the {buffered} message{s} and timer{s} that waited meanwhile.")
+        let waited = match buffered {
+            0 => "nothing waited for it".to_string(),
+            1 => format!("{me} handles the one message or timer that waited meanwhile"),
+            n => format!("{me} handles the {n} messages or timers that waited meanwhile"),
+        };
+        format!("{me}'s disk answers again: {waited}.")
     }
 }

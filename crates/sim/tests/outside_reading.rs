@@ -1,0 +1,129 @@
+//! The sentences issue 49's outside reading found false or misleading on reachable runs (ten
+//! one-change edits and ten search finds, `examples/reachable_sample.rs`), each on its run, with
+//! what the words must say there.
+
+use sim::json::Value;
+use sim::scenario::Setting;
+use sim::{library, Scenario};
+
+fn set(sc: &Scenario, settings: &[(&str, Value)]) -> Scenario {
+    let s: Vec<Setting> = settings.iter().map(|(p, v)| Setting { path: (*p).into(), value: v.clone() }).collect();
+    sc.with_settings(&s).unwrap_or_else(|e| panic!("{settings:?}: {e}"))
+}
+
+/// The verdict's findings and hazards, and the narration, as one text.
+fn words(sc: &Scenario) -> String {
+    let run = sim::run(sc).unwrap_or_else(|e| panic!("seed {}: {e}", sc.seed));
+    sim::render::trace_text(&run, sc)
+}
+
+/// check-then-write as the search shrank it: A's pause ends at 9.524 s, its token is checked at
+/// 9.528 s while its lease is valid, and the write is applied at 10.028 s, after the lease ran
+/// out. The words said the activation lesson (which cannot help: the check was already made)
+/// and left the reader to think the pause outlived the lease.
+#[test]
+fn a_check_then_write_find_names_the_gap_between_the_check_and_the_write() {
+    let base = library::get("check-then-write").unwrap();
+    let sc = set(&base, &[("faults.0.pause.at_ms", Value::from(1007u64)), ("faults.0.pause.duration_ms", Value::from(8517u64))]);
+    let w = words(&sc);
+    assert!(
+        w.contains("the resource checked A's token 33 at 9.528 s and applied its write at 10.028 s, two steps apart"),
+        "seed {}: {w}",
+        sc.seed
+    );
+    assert!(!w.contains("activates it"), "seed {}: the activation lesson does not apply here", sc.seed);
+}
+
+/// The same stale write where the pause outlives the lease (check-then-write as written): the
+/// check came after the lease ran out, and the words do not claim it came before.
+#[test]
+fn a_check_made_after_the_lease_ran_out_is_not_told_as_made_before() {
+    let sc = library::get("check-then-write").unwrap();
+    let w = words(&sc);
+    assert!(!w.contains("before then, and applied the write"), "seed {}: {w}", sc.seed);
+}
+
+/// token-reset's find: B's token 1 after the reset, A's stale 33 accepted after it. The words
+/// said fencing "could not tell them apart"; it told them apart, the wrong way round.
+#[test]
+fn a_token_that_went_backwards_is_told_as_ranked_the_wrong_way() {
+    let base = library::get("token-reset").unwrap();
+    let sc = set(
+        &base,
+        &[
+            ("faults.0.pause.at_ms", Value::from(2006u64)),
+            ("faults.0.pause.duration_ms", Value::from(6014u64)),
+            ("faults.1.crash.at_ms", Value::from(5999u64)),
+        ],
+    );
+    let w = words(&sc);
+    assert!(
+        w.contains("B's newer grant came with token 1, not greater than A's 33, so the resource took A's stale write"),
+        "seed {}: {w}",
+        sc.seed
+    );
+    assert!(!w.contains("could not tell them apart"), "seed {}", sc.seed);
+}
+
+/// work-claim-queue without its pause: A finishes and releases, then B claims the job and runs
+/// it again. Nobody is stale; the words said "fencing cannot stop the stale owner".
+#[test]
+fn two_holders_in_turn_are_not_called_a_stale_owner() {
+    let mut sc = library::get("work-claim-queue").unwrap();
+    sc.faults.clear();
+    let w = words(&sc);
+    assert!(w.contains("took effect twice"), "seed {}: {w}", sc.seed);
+    assert!(!w.contains("stale owner"), "seed {}: {w}", sc.seed);
+    // As written, A was stale (paused past its lease), and the sentence stands.
+    let sc = library::get("work-claim-queue").unwrap();
+    assert!(words(&sc).contains("fencing cannot stop the stale owner"), "seed {}", sc.seed);
+}
+
+/// consensus-fenced as the search shrank it: client1 is told its lease is gone after it has
+/// written and sent its unlock. It no longer believes it holds the lock; the words said it
+/// "goes on as if it still held the lock".
+#[test]
+fn a_notice_that_comes_while_releasing_does_not_say_the_client_goes_on_holding() {
+    let base = library::get("consensus-fenced").unwrap();
+    let sc = set(&base, &[("faults.0.pause.at_ms", Value::from(1011u64)), ("faults.0.pause.duration_ms", Value::from(8998u64))]);
+    let w = words(&sc);
+    let notice = w.lines().find(|l| l.contains("is told its lease is gone")).unwrap_or_else(|| panic!("seed {}: {w}", sc.seed));
+    assert!(notice.contains("so its program goes on"), "seed {}: {notice}", sc.seed);
+}
+
+/// A Redlock double grant where the first holder released early: its grant held until the
+/// release, and "grant of 123.652 ms" read as a length.
+#[test]
+fn a_double_grant_says_when_the_first_grant_was_made_and_until_when_it_held() {
+    let sc = library::get("redlock-drift").unwrap();
+    for (sc, label) in [(sc.clone(), "as written"), (sc.fixed().and_then(Result::ok).unwrap_or(sc), "fixed")] {
+        let w = words(&sc);
+        for line in w.lines().filter(|l| l.contains("double-grant at")) {
+            assert!(line.contains("grant made at"), "{label}, seed {}: {line}", sc.seed);
+            assert!(!line.contains("grant of"), "{label}, seed {}: {line}", sc.seed);
+        }
+    }
+}
+
+/// redlock-slow-acquire solved, with client1 paused right after the resource served its read:
+/// "client1 had read version 0 at 1.007 s" hid that client1 got it 12 s later.
+#[test]
+fn a_read_received_long_after_it_was_served_says_both() {
+    let base = library::get("redlock-slow-acquire").unwrap();
+    let mut sc = sim::predict::solved(&base).expect("a challenge").expect("its solution applies");
+    let mut pause = sc.faults[0].clone();
+    *pause.at_ms_mut() = sim::time::Millis::new(1010);
+    sc.faults.push(pause);
+    let w = words(&sc);
+    assert!(w.contains("had read version 0 at 1.007 s (served then; client1 got it at 13.01 s)"), "seed {}: {w}", sc.seed);
+    // The two pauses of the same span are told once.
+    assert!(!w.contains("13.01 s; client1 was paused from"), "seed {}: {w}", sc.seed);
+}
+
+/// "1 buffered message and timer are handled now" where one timer waited.
+#[test]
+fn one_thing_that_waited_for_a_pause_is_one() {
+    let w = words(&library::get("client-deadline").unwrap());
+    assert!(!w.contains("buffered message and timer"), "{w}");
+    assert!(w.contains("the one message or timer that waited is handled now"), "{w}");
+}
