@@ -24,20 +24,20 @@ impl Ask {
                 "If a client that has lost its lease still writes, is data corrupted, or is work only wasted?",
             ),
             Ask::Transaction => (
-                "Do the lock and the protected state share a transaction boundary?",
-                "Does the state live in one store that can check and write in one transaction (a conditional update, a compare-and-set)?",
+                "Can the store that holds the state serialize the update itself?",
+                "Does the protected state live in one store that can check and write in one step: a conditional update or compare-and-set on a version, or a transaction at an isolation level that refuses or blocks a conflicting write?",
             ),
             Ask::Token => (
                 "Can the target validate an increasing token?",
                 "Can the resource remember the highest token it has accepted and reject lower ones, atomically with the write?",
             ),
             Ask::Quorum => (
-                "Must work continue when a quorum is unavailable?",
-                "A consensus service grants nothing while a majority of its members is down. Is that pause acceptable?",
+                "Must work go on while a majority of the lock service is down?",
+                "A consensus service grants nothing while a majority of its members is down or cut off, and work that needs the lock waits. Must work go on anyway?",
             ),
             Ask::Idempotent => (
-                "Can duplicate work be made harmless?",
-                "Can each operation carry an idempotency key, or be claimed from a queue, so that doing it twice has the effect of doing it once?",
+                "Is every write a request that an idempotency key can make harmless?",
+                "When a write is done twice, is it the same request done again (a charge, an email, a job run), never a newer value replacing an older one, and can the target remember each request's key so that doing it twice has the effect of doing it once?",
             ),
         }
     }
@@ -155,7 +155,7 @@ static CONSENSUS: Advice = Advice {
     advice: &[
         "Take the lock from a consensus service (etcd, ZooKeeper, or a Kubernetes Lease, which the API server keeps in etcd) and use its revision (or zxid, or the Lease's leaseTransitions) as a fencing token on every write.",
         "The resource must reject any token lower than the highest it has accepted, in the same atomic step as the write: fencing, not the lock, is what keeps the data safe.",
-        "Tokens must only ever increase: a counter that resets or is lost in a failover is no fence. A consensus service's revision survives both.",
+        "Tokens must only ever increase: a counter that resets or is lost in a failover is no fence. etcd's revision and ZooKeeper's zxid survive both; a Lease's leaseTransitions starts again at 0 if the Lease is deleted and created anew.",
         "A new owner should show its token to the resource before it reads (activation), or a stale write that arrives first still gets in.",
     ],
     demos: &[
@@ -176,7 +176,7 @@ static TRANSACTION: Advice = Advice {
     title: "A database transaction or resource-native serialization",
     advice: &[
         "You may not need a distributed lock at all: let the store serialize the operation, with a conditional update (compare-and-set on a version) or a transaction that covers the read and the write.",
-        "A write based on an outdated read is refused and retried; nothing depends on timing.",
+        "A conditional update refuses a write based on an outdated read, and so does a transaction at SERIALIZABLE (or PostgreSQL's REPEATABLE READ); SELECT … FOR UPDATE makes the second reader wait instead. Your code retries a refused write; nothing depends on timing. At the default READ COMMITTED, a transaction that reads and then writes can still lose an update.",
         "The transaction protects only what is inside it: an email or a charge made outside still needs an idempotency key.",
     ],
     demos: &[
@@ -186,22 +186,25 @@ static TRANSACTION: Advice = Advice {
 };
 
 static IDEMPOTENT: Advice = Advice {
-    title: "Idempotent work or a queue",
+    title: "Idempotent work",
     advice: &[
-        "Make doing the work twice the same as doing it once: give each logical request an idempotency key that the target remembers, or claim work items from a queue.",
-        "This makes retries and duplicate workers harmless. It does not stop a stale client from overwriting newer state with an older value; combine it with a check at the target if that can happen.",
+        "Make doing the work twice the same as doing it once: give each logical request an idempotency key that the target remembers, and send the same key when the request is retried, or redone by a worker that took the job over.",
+        "This covers a stale client only because every write here is a request done again. Where a write replaces a value, a key does not stop a stale client from overwriting newer state with an older value: that needs a token check at the target or a conditional write.",
+        "A work queue's claim with a visibility timeout is a lease by another name: a slow worker's claim runs out, another worker takes the job, and the job runs twice unless it carries its key.",
     ],
     demos: &[
         demo("same-owner-retry", false, Unsafe, "a retried request lands twice"),
         demo("same-owner-retry", true, Safe, "an idempotency key makes the retry harmless"),
         demo("non-fencing-downstream", true, Safe, "an idempotency key at the external API"),
+        demo("idempotent-not-fenced", false, Unsafe, "an idempotency key is not a fence: a stale write that replaces a value gets in"),
+        demo("work-claim-queue", false, Unsafe, "a queue's claim is a lease: a paused worker's job runs twice"),
     ],
 };
 
 static REDESIGN: Advice = Advice {
     title: "No lock makes this safe as it stands",
     advice: &[
-        "Stale work can do damage, the target cannot check a token, the state is not inside one transaction, and duplicates are harmful: whatever lock you choose, a client that outlives its lease (a pause, a delayed packet, a clock jump) can still write.",
+        "Stale work can do damage, the target cannot check a token, the store cannot serialize the update itself, and an idempotency key cannot make a repeated write harmless: whatever lock you choose, a client that outlives its lease (a pause, a delayed packet, a clock jump) can still write.",
         "Change the design so the target can defend itself: move the state behind a store with conditional writes, add a token check at the target, or make the operation idempotent. Then run through the questions again.",
     ],
     demos: &[
@@ -267,7 +270,7 @@ pub const TABLE: [Row; 4] = [
         pause: "Protects correctness when the transaction covers the shared state and the operation.",
         stale: "Enforced inside the transaction boundary; an external target still needs its own protection.",
         quorum: "Not stated by the sources for this general alternative.",
-        fit: "Kleppmann recommends a database with reasonable transactional guarantees for correctness-dependent work.",
+        fit: "For correctness-dependent work Kleppmann recommends a consensus system such as ZooKeeper, or at the very least a database with reasonable transactional guarantees.",
         boundary: "Best when the protected state and operation fit inside one transaction.",
         demos: &[demo("db-transaction", false, Safe, "conditional update, no lock")],
     },
@@ -282,6 +285,7 @@ pub const TABLE: [Row; 4] = [
         demos: &[
             demo("same-owner-retry", true, Safe, "idempotency key absorbs a retry"),
             demo("non-fencing-downstream", true, Safe, "idempotency key at an external API"),
+            demo("work-claim-queue", false, Unsafe, "a queue's claim with a timeout is a lease: the job runs twice"),
         ],
     },
 ];

@@ -114,7 +114,7 @@ pub const WAYS: [Way; 7] = [
         ],
         guarantee: "The API server orders updates to the Lease (through etcd): two candidates cannot both write themselves in from the same version. A candidate takes over only after seeing the record unchanged for LeaseDuration by its own monotonic clock, so clocks that disagree on the time of day do no harm.",
         failure: "client-go's own doc: it \"does not guarantee that only one client is acting as a leader (a.k.a. fencing)\". A leader paused past the lease acts on waking: client-go does not notice the pause, its renew loop simply begins a new round. Clocks that run at different rates (beyond LeaseDuration ÷ RenewDeadline) let a candidate take over while the leader still leads.",
-        fencing: "Send leaseTransitions (or the winning resourceVersion) with every write; the resource refuses a lower one atomically with the write. When the protected data is a Kubernetes object, an Update carrying the resourceVersion it read is the check (a Patch or an apply without a precondition is not).",
+        fencing: "Send leaseTransitions with every write; the resource refuses a lower one atomically with the write (a resourceVersion is opaque: Kubernetes says to compare it only for equality, never for order). When the protected data is a Kubernetes object, an Update carrying the resourceVersion it read is the check (a Patch or an apply without a precondition is not).",
         demos: &[
             demo("k8s-lease-paused-leader", false, Unsafe, "a leader paused past its lease writes on waking"),
             demo("k8s-lease-clock-rate", false, Unsafe, "clocks at different rates: two leaders"),

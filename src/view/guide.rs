@@ -59,6 +59,13 @@ fn quorum_caveat(a: &Answers) -> bool {
     guide::recommend(a) == Some(Approach::Consensus) && a[3] == Some(true)
 }
 
+/// The caveat for a reader who needs work to go on without a quorum, naming the lesson that
+/// shows it by its title.
+fn quorum_caveat_text() -> String {
+    let title = sim::library::get("consensus-quorum-loss").map_or_else(|| "A consensus lock without a quorum".to_string(), |s| s.title);
+    format!("A consensus service cannot promise that: while a majority is down it grants nothing and expires nothing (see “{title}”). No lock service can be both always available and safe. Decide whether the pause is acceptable; if it is not, make the target defend itself (a fencing token it checks, a conditional write), so that a lock that stays available cannot corrupt the data.")
+}
+
 /// One of the questions, shown if the path of no answers has it (the first).
 fn question(i: usize) -> Html {
     let (ask, help) = ORDER[i].text();
@@ -78,9 +85,11 @@ fn question(i: usize) -> Html {
 fn recommendation(x: Approach) -> Html {
     let open = Callback::noop();
     let a = guide::advice(x);
-    let quorum_note = (x == Approach::Consensus).then(|| html! {
-        <p class="caveat" data-quorum="" hidden=true><strong>{ "You said work must continue without a quorum. " }</strong>
-            { "A consensus service cannot promise that: while a majority is down it grants nothing and expires nothing (see “A majority of the consensus service is down”). Fencing keeps the data safe only while the tokens never go backwards (see “The token counter starts again”) and the new owner shows its token to the resource before a stale write arrives (activation: see “The new owner has not shown its token yet”); decide whether a pause in progress is acceptable, because no lock service can be both always available and safe." }</p>
+    let quorum_note = (x == Approach::Consensus).then(|| {
+        html! {
+            <p class="caveat" data-quorum="" hidden=true><strong>{ "You said work must go on while a majority is down. " }</strong>
+                { quorum_caveat_text() }</p>
+        }
     });
     html! {
         <section class="recommendation" data-rec={index(x).to_string()} hidden=true>
@@ -170,5 +179,12 @@ mod tests {
         for x in APPROACHES {
             assert_eq!(APPROACHES[index(x)], x);
         }
+    }
+
+    /// The quorum caveat names a lesson by its title: the lesson is in the library.
+    #[test]
+    fn the_quorum_caveat_names_a_lesson_that_exists() {
+        let sc = sim::library::get("consensus-quorum-loss").expect("in the library");
+        assert!(quorum_caveat_text().contains(&format!("“{}”", sc.title)));
     }
 }

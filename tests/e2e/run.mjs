@@ -2028,15 +2028,15 @@ await test('the guide: answers lead to an approach, and its scenarios open in th
   await q(0).locator('input').nth(0).click();          // stale work can cause damage: yes
   await q(1).locator('input').nth(1).click();          // shared transaction: no
   await q(2).locator('input').nth(1).click();          // token: no
-  await q(3).locator('input').nth(1).click();          // duplicates harmless: no
+  await q(3).locator('input').nth(1).click();          // every write a request a key makes harmless: no
   expect((await page.textContent('.recommendation:visible h2')).includes('No lock makes this safe'), await page.textContent('.recommendation:visible'));
   await q(2).locator('input').nth(0).click();          // token: yes, now
-  expect((await q(3).textContent()).includes('quorum'), 'the path changes with the answers');
+  expect((await q(3).textContent()).includes('majority of the lock service is down'), 'the path changes with the answers');
   expect((await q(3).locator('legend').textContent()).startsWith('4. '), 'the path\'s questions are numbered in order');
-  await q(3).locator('input').nth(0).click();          // must continue without a quorum: yes
+  await q(3).locator('input').nth(0).click();          // must work go on while a majority is down: yes
   expect(await page.locator('.recommendation:visible').count() === 1, 'one recommendation');
   const rec = await page.textContent('.recommendation:visible');
-  expect(rec.includes('consensus-backed lock with fencing') && rec.includes('no lock service can be both always available and safe'), rec);
+  expect(rec.includes('consensus-backed lock with fencing') && rec.includes('No lock service can be both always available and safe') && rec.includes('You said work must go on while a majority is down'), rec);
   expect((await page.textContent('.tradeoffs tr.chosen')).includes('Consensus-backed'), 'the table marks the recommended row');
   expect(await page.locator('.tradeoffs .mini:visible', { hasText: 'recommended' }).count() === 1, 'one row is marked recommended');
   const link = page.locator('.recommendation:visible a.demo', { hasText: 'The same pause, with fencing' });

@@ -124,6 +124,10 @@ enum Command {
         /// (`time-limit`, `interrupted` or null), and more.
         #[arg(long)]
         json: bool,
+        /// Write the unsafe scenario found to this file (a file `leaselab run` takes); nothing
+        /// is written when nothing is found.
+        #[arg(long, value_name = "FILE")]
+        save: Option<std::path::PathBuf>,
     },
     /// A completion script for your shell (e.g. `leaselab completions bash > /etc/bash_completion.d/leaselab`).
     Completions {
@@ -211,7 +215,7 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             let written = pictures::write_all(&dir).map_err(Failure::Write)?;
             write_text(out, &pictures::summary(&dir, &written))
         }
-        Command::Search { scenario, fix, faults, budget, seed, time_limit, json } => {
+        Command::Search { scenario, fix, faults, budget, seed, time_limit, json, save } => {
             let s = apply_fix(load(&scenario)?, fix)?;
             // Not before: Ctrl-C while standard input is read ends the program as usual.
             search::catch_interrupt();
@@ -237,6 +241,11 @@ fn dispatch(command: Command, out: &mut impl Write) -> Result<(), Failure> {
                     if fix { "--fix " } else { "" }
                 );
                 write_text(out, &search::text(&s, &outcome, stop, secs, &again))?;
+            }
+            // After the report, so that a file that cannot be written loses nothing of it.
+            if let (Some(path), sim::search::Outcome::Found(f, _)) = (&save, &outcome) {
+                let text = format!("{}\n", f.standalone().to_json());
+                std::fs::write(path, text).map_err(|e| Bad(format!("--save {}: {e}", path.display())))?;
             }
             match stop {
                 Some(search::Stop::Interrupted) => Err(Failure::Interrupted),

@@ -108,17 +108,16 @@ fn progress_line(search: &Search, elapsed: Duration, limit: Duration) -> String 
     )
 }
 
-/// Schedules per kind of fault, and the pace: `pauses 520, delays 96 … in 0.41 s (1,950 schedules/s)`.
-fn tried(c: &Coverage, secs: f64) -> String {
+/// Schedules per kind of fault, and the pace: `pauses 520, delays 96 … in 0.41 s, 1,950 runs/s`
+/// (the runs spent shrinking a find count in the pace: they took part of the time).
+fn tried(c: &Coverage, shrink_runs: usize, secs: f64) -> String {
     let per_kind = if c.by_kind.is_empty() { String::new() } else { format!(" (with each kind of fault: {})", c.tally()) };
-    let pace = if secs > 0.0 && c.schedules > 0 {
-        format!(", {} schedules/s", thousands((c.schedules as f64 / secs) as usize))
-    } else {
-        String::new()
-    };
+    let runs = c.schedules + shrink_runs;
+    let shrinking = if shrink_runs > 0 { format!(" with {} runs to make the find smaller", thousands(shrink_runs)) } else { String::new() };
+    let pace = if secs > 0.0 && runs > 0 { format!(", {} runs/s", thousands((runs as f64 / secs) as usize)) } else { String::new() };
     let t = thousands;
     format!(
-        "Ran {} schedules{per_kind}: {} of one fault (of {}), {} pairs (of {}), {} random; in {secs:.2} s{pace}.\n",
+        "Ran {} schedules{per_kind}: {} of one fault (of {}), {} pairs (of {}), {} random; in {secs:.2} s{shrinking}{pace}.\n",
         t(c.schedules),
         t(c.singles),
         t(c.singles_total),
@@ -155,12 +154,14 @@ pub fn text(sc: &Scenario, outcome: &Outcome, stop: Option<Stop>, secs: f64, aga
             return out;
         }
         Outcome::Found(f, c) => {
-            if f.after == 0 {
-                out.push_str("It is unsafe as written: no fault needs adding. Its own faults were made as small as they can be.\n");
+            if f.after == 0 && stop.is_some() {
+                out.push_str("It is unsafe as written: no fault needs adding. Its own faults were being made smaller when it stopped.\n");
+            } else if f.after == 0 {
+                out.push_str("It is unsafe as written: no fault needs adding. Its own faults were made as small as the shrinker could (smaller, not necessarily the smallest).\n");
             } else {
                 out.push_str(&format!("Yes: schedule {} of the search was unsafe.\n", f.after));
             }
-            out.push_str(&tried(c, secs));
+            out.push_str(&tried(c, f.shrink_runs, secs));
             let n = f.faults.len();
             let faults = if n == 1 { "1 fault".to_string() } else { format!("{n} faults") };
             out.push_str(&format!(
@@ -177,11 +178,17 @@ pub fn text(sc: &Scenario, outcome: &Outcome, stop: Option<Stop>, secs: f64, aga
             for fault in &f.removed {
                 out.push_str(&format!("  {}  [removed]\n", fault.describe()));
             }
-            out.push_str(&format!("See it: leaselab search {again} --json | jq .found > found.json && leaselab run found.json\n"));
+            if stop.is_some() {
+                // Where a stopped search stops depends on the machine and the moment: running it
+                // again may find another schedule.
+                out.push_str(&format!("See it: a search run again may stop elsewhere; add --save found.json to keep what it finds (leaselab search {again} --save found.json), then leaselab run found.json\n"));
+            } else {
+                out.push_str(&format!("See it: leaselab search {again} --save found.json && leaselab run found.json\n"));
+            }
         }
         Outcome::NotFound(c) => {
             out.push_str(&format!("Nothing found. {}\n", statement(c, stop)));
-            out.push_str(&tried(c, secs));
+            out.push_str(&tried(c, 0, secs));
         }
     }
     out

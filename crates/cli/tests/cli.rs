@@ -318,10 +318,28 @@ fn search_finds_shrinks_and_prints_a_scenario_run_accepts() {
     let o = leaselab(&["search", "gc-pause-fenced"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
-    assert!(text.contains("The smallest unsafe schedule found") && text.contains("Pause A at") && text.contains("schedules/s"), "{text}");
-    assert!(text.contains("--seed 1 --json"), "the hint repeats the search: {text}");
+    assert!(text.contains("The smallest unsafe schedule found") && text.contains("Pause A at") && text.contains("runs/s"), "{text}");
+    assert!(text.contains("--seed 1 --save found.json"), "the hint repeats the search: {text}");
     let text = stdout(&leaselab(&["search", "gc-pause-fenced", "--time-limit", "300"]));
-    assert!(text.contains("--seed 1 --time-limit 300 --json"), "with its time limit: {text}");
+    assert!(text.contains("--seed 1 --time-limit 300 --save found.json"), "with its time limit: {text}");
+    // --save writes what the report names, a scenario `run` takes; its fix (whose explanation
+    // tells the schedule as written) goes.
+    let saved = std::env::temp_dir().join(format!("leaselab-saved-{}.json", std::process::id()));
+    let o = leaselab(&["search", "gc-pause-unfenced", "--save", saved.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap();
+    assert!(v.get("fix").is_none() && v["title"].as_str().unwrap().ends_with("with a schedule found by search"), "{v}");
+    let run = json(&leaselab(&["run", saved.to_str().unwrap(), "--json"]));
+    assert_eq!(run["verdict"], "unsafe");
+    let _ = std::fs::remove_file(&saved);
+    let o = leaselab(&["search", "gc-pause-unfenced", "--save", "/no/such/dir/found.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).contains("The smallest unsafe schedule found"), "the report is printed first");
+    assert!(stderr(&o).contains("--save /no/such/dir/found.json: "), "{}", stderr(&o));
+    // A find that changes nothing keeps the scenario as it was, story and all.
+    let v = json(&leaselab(&["search", "unsafe-release", "--json"]));
+    assert_eq!(v["found"]["title"], "A plain DEL releases someone else's lock", "{v}");
+    assert!(!v["found"]["story"].as_str().unwrap().contains("changed this scenario's faults"), "{v}");
     let o = leaselab(&["search", "gc-pause-fenced", "--json", "--budget", "300"]);
     let v = json(&o);
     assert!(v["schedules"].as_u64().unwrap() <= 300);

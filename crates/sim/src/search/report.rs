@@ -149,6 +149,10 @@ impl Found {
     /// them back). Its key moments stay, each shown only where its condition holds on the new run.
     pub(super) fn told(&self) -> Scenario {
         let mut sc = self.scenario.clone();
+        if self.unchanged() {
+            // Unsafe as written, and nothing to make smaller: its own story tells this run.
+            return sc;
+        }
         let changes = self.changes();
         sc.setup = format!("{}, with a fault schedule changed by a search ({changes}).", sc.title);
         sc.story = format!(
@@ -160,13 +164,21 @@ impl Found {
         sc
     }
 
-    /// The scenario found, standing on its own (what `leaselab search --json` prints): its title
-    /// says so, and a fix that names faults by their place in the list goes (the search has
-    /// changed the list). Its questions and challenge are gone already ([`Found::told`]).
+    /// Whether the schedule found is the scenario's own, unchanged (unsafe as written, and
+    /// shrinking made nothing smaller).
+    pub fn unchanged(&self) -> bool {
+        self.removed.is_empty() && self.faults.iter().all(|(_, o)| *o == Origin::AsWritten)
+    }
+
+    /// The scenario found, standing on its own (what `leaselab search --json` prints and
+    /// `--save` writes): its title says so, and its fix goes, whose explanation was written
+    /// for the schedule as written (issue 49: "A's 33 is refused" on a find where it lands
+    /// first). Its questions and challenge are gone already ([`Found::told`]). Unchanged, it is
+    /// the scenario as it was.
     pub fn standalone(&self) -> Scenario {
         let mut sc = self.scenario.clone();
-        sc.title = format!("{}, with a schedule found by search", sc.title);
-        if sc.fix.as_ref().is_some_and(|f| f.set.iter().any(|s| s.path.starts_with("faults")) || matches!(sc.fixed(), Some(Err(_)))) {
+        if !self.unchanged() {
+            sc.title = format!("{}, with a schedule found by search", sc.title);
             sc.fix = None;
         }
         sc
