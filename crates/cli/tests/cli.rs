@@ -328,7 +328,7 @@ fn search_finds_shrinks_and_prints_a_scenario_run_accepts() {
     let o = leaselab(&["search", "gc-pause-unfenced", "--save", saved.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap();
-    assert!(v.get("fix").is_none() && v["title"].as_str().unwrap().ends_with("with a schedule found by search"), "{v}");
+    assert!(v.get("fix").is_none() && v["title"].as_str().unwrap().starts_with("A schedule found by search, from “"), "{v}");
     let run = json(&leaselab(&["run", saved.to_str().unwrap(), "--json"]));
     assert_eq!(run["verdict"], "unsafe");
     let _ = std::fs::remove_file(&saved);

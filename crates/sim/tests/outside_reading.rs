@@ -19,19 +19,20 @@ fn words(sc: &Scenario) -> String {
 
 /// check-then-write as the search shrank it: A's pause ends at 9.524 s, its token is checked at
 /// 9.528 s while its lease is valid, and the write is applied at 10.028 s, after the lease ran
-/// out. The words said the activation lesson (which cannot help: the check was already made)
-/// and left the reader to think the pause outlived the lease.
+/// out and after B read. The words told only the activation lesson (activation alone cannot
+/// help: the check was already made), blamed the pause, and a first fix said the check was
+/// "stale", where B's token reached the resource only later.
 #[test]
 fn a_check_then_write_find_names_the_gap_between_the_check_and_the_write() {
     let base = library::get("check-then-write").unwrap();
     let sc = set(&base, &[("faults.0.pause.at_ms", Value::from(1007u64)), ("faults.0.pause.duration_ms", Value::from(8517u64))]);
     let w = words(&sc);
-    assert!(
-        w.contains("the resource checked A's token 33 at 9.528 s and applied its write at 10.028 s, two steps apart"),
-        "seed {}: {w}",
-        sc.seed
-    );
-    assert!(!w.contains("activates it"), "seed {}: the activation lesson does not apply here", sc.seed);
+    // The pause did not outlive the lease: the check came before it ran out, the write after.
+    let gap = "its lease had run out at 10 s by its own clock; the resource had checked its token at 9.528 s, before then, and applied the write at 10.028 s without checking again";
+    assert!(w.contains(gap), "seed {}: {w}", sc.seed);
+    // No check could have refused it: activation and a check in the write's step, both.
+    let why = "B's newer token had not reached the resource when it checked A's token 33, nor when it applied that write after B had read";
+    assert!(w.contains(why) && w.contains("Both are needed"), "seed {}: {w}", sc.seed);
 }
 
 /// The same stale write where the pause outlives the lease (check-then-write as written): the

@@ -243,22 +243,16 @@ impl Words<'_> {
             format!("{other}'s write of {} at {}", first.value_after, fmt(first.at_us))
         };
         let stale = match stale {
-            // The check's step is told below, where fencing could not stop it.
-            Stale::Late(why) if fenced => {
-                self.late(&why.iter().filter(|r| !matches!(r, Reason::CheckedBefore { .. })).cloned().collect::<Vec<_>>())
-            }
             Stale::Late(why) => self.late(why),
             Stale::BothHeld { first, second, conflict } => {
                 format!(" {} and {} both held the lock: {}.", self.name(*first), self.name(*second), self.conflict(conflict))
             }
         };
         let checked = super::checked_at(self.run, first).filter(|_| fenced && first.client != w.client);
-        let unfenced_why = if let Some(c) = checked {
+        let unfenced_why = if checked.is_some() {
+            let t = first.token.map(|t| format!(" {t}")).unwrap_or_default();
             format!(
-                " Fencing could not stop it: the resource checked {other}'s token{} at {} and applied its write at {}, two steps apart, so the check was stale by the time of the write; {who} had read before it landed. The check and the write must be one atomic step (a conditional write).",
-                first.token.map(|t| format!(" {t}")).unwrap_or_default(),
-                fmt(c),
-                fmt(first.at_us)
+                " Fencing could not stop it: {who}'s newer token had not reached the resource when it checked {other}'s token{t}, nor when it applied that write after {who} had read, so no check could have refused it. Both are needed: the new owner makes its token known to the resource (activates it) before it reads, and the resource checks and writes in one step."
             )
         } else if fenced {
             let lesson =

@@ -178,7 +178,9 @@ impl Found {
     pub fn standalone(&self) -> Scenario {
         let mut sc = self.scenario.clone();
         if !self.unchanged() {
-            sc.title = format!("{}, with a schedule found by search", sc.title);
+            // The lesson's title claims what its own schedule shows (“delays during acquisition
+            // are caught”): the find is named as coming from it, not as showing it.
+            sc.title = format!("A schedule found by search, from “{}”", sc.title);
             sc.fix = None;
         }
         sc
