@@ -20,6 +20,8 @@ use crate::time::Millis;
 use crate::verdict::Safety;
 use crate::RunError;
 
+pub mod classes;
+pub mod enumerate;
 mod report;
 mod shrink;
 mod space;

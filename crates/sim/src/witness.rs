@@ -65,6 +65,27 @@ pub fn fingerprint(sc: &Scenario, run: &Run) -> String {
     format!("{story:016x}")
 }
 
+/// A run's behaviour (issue 51): its events in order, each with its actor and every value it
+/// carries but times, durations, message ids and counts of tries (as the story's, but every
+/// event, and no cycle collapsed), leaving out the faults' own marks (a pause's start and end,
+/// a crash, a partition and its healing, …: [`is_behaviour`]), which are what was done to the
+/// run rather than what it did. Two runs with the same behaviour did the same things in the
+/// same order, at other times.
+pub fn behaviour(run: &Run) -> u64 {
+    let mut h = Fnv::default();
+    for e in run.events.iter().filter(|e| is_behaviour(&e.kind)) {
+        h.u64(e.actor as u64);
+        // Infallible: the hasher takes every value.
+        let _ = e.kind.serialize(&mut h);
+    }
+    h.0
+}
+
+/// Whether an event is the run's doing rather than a fault's mark.
+pub fn is_behaviour(e: &EventKind) -> bool {
+    !(e.is_fault() || matches!(e, EventKind::Resumed { .. } | EventKind::Healed))
+}
+
 /// A scenario value without its numbers: its keys, texts, truths and nulls, in order.
 fn choices(v: &Value, h: &mut Fnv) {
     match v {

@@ -119,7 +119,8 @@ impl World<'_> {
         self.fx.lock = out;
     }
 
-    /// The process of `a` stops for `duration`, keeping its state.
+    /// The process of `a` stops for `duration`, keeping its state. Its end was queued before
+    /// the run (`World::new`).
     fn pause(&mut self, a: ActorId, duration: Micros) {
         self.stop_for(a, duration, None);
     }
@@ -180,7 +181,9 @@ impl World<'_> {
             None => EventKind::Paused { until_us: until },
         };
         self.emit(a, event, None);
-        self.push(until, Action::Resume(a));
+        if stall.is_some() {
+            self.push(until, Action::Resume(a));
+        }
         if self.actors[a].role.is_lock_server() {
             self.server_fault(ServerFault::Paused(a));
         }

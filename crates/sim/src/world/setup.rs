@@ -73,6 +73,16 @@ impl<'s> World<'s> {
                 w.push(f.at_ms().to_micros(), Action::Fault(i));
             }
         }
+        // A pause's end is queued with it, before the run: where it ties with something else
+        // due at the same microsecond, it goes first, wherever the pause began (issue 51: a
+        // pause of the same end and a start a millisecond later ran otherwise, as its end was
+        // queued after what was queued in that millisecond).
+        for f in &sc.faults {
+            if let crate::scenario::fault::Verb::Pause { actor, for_us } = f.verb(sc) {
+                let id = w.actors.iter().position(|a| a.name == actor).expect("a validated scenario's actor");
+                w.push(f.at_ms().to_micros() + for_us, Action::Resume(id));
+            }
+        }
         w
     }
 }
