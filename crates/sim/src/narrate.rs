@@ -132,7 +132,7 @@ pub fn sentence(cx: &Cx, a: ActorId, kind: &EventKind) -> String {
             format!("{}'s PEXPIRE extends {}'s key on {me}, and {} is told its renewal succeeded.", n(*by), some(owner), n(*by))
         }
         KeyExtended { by, .. } => format!("{me} extends {}'s key to expire in {}.", n(*by), ttl()),
-        KeyUnchanged { by, missing: true } => format!("{me} finds no key: {}'s script changes nothing (reply -1).", n(*by)),
+        KeyUnchanged { by, missing: true } => format!("{me} finds no key: {}'s script changes nothing.", n(*by)),
         KeyUnchanged { by, missing: false } => {
             format!("{me} finds another owner's value: {}'s script changes nothing (reply 0).", n(*by))
         }

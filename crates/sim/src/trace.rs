@@ -207,6 +207,23 @@ pub struct Grant {
     pub released_us: Option<Micros>,
     /// The nodes whose votes made the grant (one for a single Redis; a majority for Redlock).
     pub votes: Vec<ActorId>,
+    /// Each time its term was extended (a renewal), and the term's end before it: what was
+    /// promised at a moment before the renewal ([`Grant::term_at`]).
+    #[serde(skip)]
+    pub extended: Vec<(Micros, Micros)>,
+}
+
+impl Grant {
+    /// When the grant's term ended as promised at true time `t` (a later renewal not yet made).
+    pub fn term_at(&self, t: Micros) -> Micros {
+        self.extended.iter().find(|(when, _)| *when > t).map_or(self.term_end_us, |&(_, before)| before)
+    }
+
+    /// Its term extended at `now` to `until`.
+    pub fn extend(&mut self, now: Micros, until: Micros) {
+        self.extended.push((now, self.term_end_us));
+        self.term_end_us = until;
+    }
 }
 
 /// A write the resource applied, with what the checker needs to judge it.

@@ -128,3 +128,59 @@ fn one_thing_that_waited_for_a_pause_is_one() {
     assert!(!w.contains("buffered message and timer"), "{w}");
     assert!(w.contains("the one message or timer that waited is handled now"), "{w}");
 }
+
+// The third reading (seed 3 of examples/reachable_sample).
+
+/// redis-sentinel-split: B is granted the lock at 6.001 s, and A renews on the old primary at
+/// 6.012 s. The double grant said A's grant was "still promised until 16.012 s", the term after
+/// that later renewal.
+#[test]
+fn a_double_grant_says_what_was_promised_when_it_happened() {
+    let sc = library::get("redis-sentinel-split").unwrap();
+    let w = words(&sc);
+    let line = w.lines().find(|l| l.contains("double-grant at 6.001 s")).unwrap_or_else(|| panic!("seed {}: {w}", sc.seed));
+    assert!(line.contains("still promised until 11.003 s (A renewed it at 6.012 s, to 16.012 s)"), "seed {}: {line}", sc.seed);
+}
+
+/// A compare-and-extend that finds no key answers 0, as redsync's touchScript and PEXPIRE do
+/// (SEMANTICS §1.3); only the release script answers -1. The model answered -1, and the
+/// narration said "(reply -1)". lease-basics with A paused from the start for 5.998 s: its
+/// renewal reaches redis a millisecond after the key expired.
+#[test]
+fn an_extend_that_finds_no_key_answers_zero() {
+    let mut sc = library::get("lease-basics").unwrap();
+    sc.faults = vec![sim::scenario::Fault::Pause(sim::scenario::fault::Pause {
+        actor: "A".into(),
+        at_ms: sim::time::Millis::new(0),
+        duration_ms: sim::time::Millis::new(5_998),
+    })];
+    let w = words(&sc);
+    let lines: Vec<&str> = w.lines().collect();
+    let i = lines.iter().position(|l| l.contains("receives `compare-and-extend")).unwrap_or_else(|| panic!("seed {}: {w}", sc.seed));
+    assert!(lines[i + 1].contains("finds no key: A's script changes nothing."), "seed {}: {}", sc.seed, lines[i + 1]);
+    assert!(lines[i + 2].contains("sends `0` to A"), "seed {}: {}", sc.seed, lines[i + 2]);
+    assert!(!w.contains("(reply -1)"), "seed {}", sc.seed);
+}
+
+/// k8s-lease-clock-rate: A's clock runs 30 % slow. Its RetryPeriod (2 s) is counted on that
+/// clock, so its tries come 2 s apart by its own clock and about 2.857 s apart in true time; they
+/// came 2 s apart in true time, and its renewals said "leads until 13.408 s at least" where its
+/// next round began at 2.808 s by its own clock.
+#[test]
+fn a_client_s_timers_run_on_its_own_clock() {
+    let sc = library::get("k8s-lease-clock-rate").unwrap();
+    let run = sim::run(&sc).unwrap();
+    let a = run.actor_id("A").unwrap();
+    let tries: Vec<&sim::trace::Event> = run
+        .events
+        .iter()
+        .filter(|e| e.actor == a && sim::narrate::Cx::new(&sc, &run).event(e).contains("last try at renewing got no answer"))
+        .collect();
+    assert!(tries.len() >= 3, "seed {}", sc.seed);
+    for w in tries.windows(2) {
+        let own = (w[1].local_us - w[0].local_us).get();
+        let truth = (w[1].at_us - w[0].at_us).get();
+        assert!((own - 2_000_000).abs() < 5_000, "seed {}: {own} µs apart by A's clock", sc.seed);
+        assert!((truth - 2_857_143).abs() < 10_000, "seed {}: {truth} µs apart in true time", sc.seed);
+    }
+}

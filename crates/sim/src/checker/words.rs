@@ -63,9 +63,16 @@ pub fn explanation(run: &Run, f: &Finding) -> String {
         Cause::DoubleGrant { earlier, grant, conflict } => {
             let (g1, g2) = (&run.grants[*earlier], &run.grants[*grant]);
             // A grant released early held until its release, not until its term.
+            // What was promised when the second grant was made (a renewal after it is told
+            // as one: issue 49).
+            let then = g1.term_at(g2.at_us);
             let until = match g1.released_us {
-                Some(r) if r == g1.term_end_us => format!("held until {} released it at {}", n(g1.client), fmt(r)),
-                _ => format!("promised until {}", fmt(g1.term_end_us)),
+                Some(r) if r == g1.term_end_us && r <= then => format!("held until {} released it at {}", n(g1.client), fmt(r)),
+                _ if then < g1.term_end_us => {
+                    let renewed = g1.extended.iter().find(|(when, _)| *when > g2.at_us).map_or(g2.at_us, |e| e.0);
+                    format!("promised until {} ({} renewed it at {}, to {})", fmt(then), n(g1.client), fmt(renewed), fmt(g1.term_end_us))
+                }
+                _ => format!("promised until {}", fmt(then)),
             };
             format!(
                 "{} was granted the lock at {} while {}'s grant made at {} was still {until}: {}.",

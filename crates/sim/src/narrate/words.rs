@@ -59,7 +59,7 @@ pub fn awaited(what: Awaited) -> &'static str {
         Awaited::WriteAbandoned => "its write; it gives up",
         Awaited::RenewalIgnored => "its renewal, and keeps working as if it still held the lock",
         Awaited::Renewal => "its renewal",
-        Awaited::Release => "an answer to its release, and goes on without knowing whether its key was deleted",
+        Awaited::Release => "an answer to its release, and goes on without knowing whether the release took effect",
     }
 }
 

@@ -23,10 +23,10 @@ pub use crate::wire::redis::{Entry, Event, Op, RedisCmd, RedisReply, FENCE_KEY, 
 pub const COMPARE_AND_DELETE_LUA: &str = "local v = redis.call('GET', KEYS[1]) \
 if v == ARGV[1] then return redis.call('DEL', KEYS[1]) elseif v == false then return -1 else return 0 end";
 
-/// The compare-and-extend script the model follows (redsync's touch script, with the same -1
-/// for a missing key). Sent with `EVAL … 1 <key> <owner> <ttl_ms>`.
-pub const COMPARE_AND_EXTEND_LUA: &str = "local v = redis.call('GET', KEYS[1]) \
-if v == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) elseif v == false then return -1 else return 0 end";
+/// The compare-and-extend script the model follows (redsync's touchScript: 0 for another
+/// owner's key and for none, SEMANTICS §1.3). Sent with `EVAL … 1 <key> <owner> <ttl_ms>`.
+pub const COMPARE_AND_EXTEND_LUA: &str = "if redis.call('GET', KEYS[1]) == ARGV[1] then \
+return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end";
 
 /// What a command did to the lock key, for the trace.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -127,8 +127,11 @@ impl Node {
                     (RedisReply::Int(1), Change::Deleted { owner: o, grant: g, foreign })
                 }
             },
+            // redsync's touchScript: PEXPIRE's count, or 0 for another value; a key that is
+            // gone is neither, and PEXPIRE answers 0 for it too (SEMANTICS §1.3). Only the
+            // release script tells a missing key apart (-1, §1.2).
             RedisCmd::Renew { owner, ttl_ms, compare } => match self.keys.get_mut(LOCK_KEY) {
-                None => (RedisReply::Int(if *compare { -1 } else { 0 }), Change::Unchanged { missing: true }),
+                None => (RedisReply::Int(0), Change::Unchanged { missing: true }),
                 Some(e) if *compare && e.value != *owner => (RedisReply::Int(0), Change::Unchanged { missing: false }),
                 Some(e) => {
                     e.expires_local = Some(now_local + ttl_ms.to_micros());

@@ -65,7 +65,7 @@ pub enum Awaited {
     RenewalIgnored,
     /// Its renewal: it gives up the lock.
     Renewal,
-    /// An answer to its release: it goes on without knowing whether its key was deleted.
+    /// An answer to its release: it goes on without knowing whether the release took effect.
     Release,
 }
 

@@ -38,14 +38,20 @@ impl World<'_> {
                     let inc = self.procs[a].inc;
                     let gate = crate::actor::Gate::Process;
                     // Work is computation, which a pause freezes; the other timers are
-                    // measured on the clock, and a pause only makes them fire late.
-                    let action = match kind {
+                    // measured on the client's monotonic clock (a clock running 30 % slow
+                    // makes a 2 s timer take 2.857 s), and a pause only makes them fire late.
+                    let (action, due) = match kind {
                         TimerKind::WorkDone => {
-                            Action::Work { actor: a, inc, cpu: Cpu { from: self.now, work: after, paused: self.procs[a].paused_total } }
+                            let cpu = Cpu { from: self.now, work: after, paused: self.procs[a].paused_total };
+                            (Action::Work { actor: a, inc, cpu }, self.now + after)
                         }
-                        _ => Action::Timer { actor: a, inc, timer: Timer::Client(kind), gate },
+                        _ => {
+                            let mono = &self.procs[a].mono;
+                            let due = mono.when_reads(mono.local_at(self.now) + after, self.now).unwrap_or(self.now + after);
+                            (Action::Timer { actor: a, inc, timer: Timer::Client(kind), gate }, due)
+                        }
                     };
-                    self.push(self.now + after, action);
+                    self.push(due, action);
                 }
                 Effect::Event(kind) => announced = Some(self.client_event(a, kind)),
                 Effect::Grant(g) => self.client_grant(a, g, announced),
@@ -68,9 +74,22 @@ impl World<'_> {
                 let votes = votes.iter().filter_map(|&i| self.lock.route(Dest::Node(i))).collect();
                 let term_end_us = until(self, until_local);
                 let event = announced.expect("a client's grant follows the event that announces it");
-                self.rec.grants.push(Grant { client: a, node: a, at_us: now, token, event, term_end_us, released_us: None, votes });
+                self.rec.grants.push(Grant {
+                    client: a,
+                    node: a,
+                    at_us: now,
+                    token,
+                    event,
+                    term_end_us,
+                    released_us: None,
+                    votes,
+                    extended: Vec::new(),
+                });
             }
-            GrantFx::Extended { grant, until_local } => self.rec.grants[grant].term_end_us = until(self, until_local),
+            GrantFx::Extended { grant, until_local } => {
+                let until = until(self, until_local);
+                self.rec.grants[grant].extend(now, until);
+            }
             GrantFx::Released { grant } => {
                 let g = &mut self.rec.grants[grant];
                 g.released_us = Some(now);

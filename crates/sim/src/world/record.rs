@@ -69,7 +69,7 @@ impl World<'_> {
                 g.event = this();
                 rec.grants.push(*g);
             }
-            Record::GrantTerm { grant, until_us } => rec.grants[grant].term_end_us = until_us,
+            Record::GrantTerm { grant, until_us } => rec.grants[grant].extend(now, until_us),
             Record::GrantReleased { grant } => {
                 let g = &mut rec.grants[grant];
                 g.released_us = Some(now);

@@ -146,6 +146,7 @@ impl Cluster {
             term_end_us,
             released_us: None,
             votes: vec![leader],
+            extended: Vec::new(),
         }))));
         if key_exists {
             self.grant_of.insert(lease, g);

@@ -106,6 +106,7 @@ impl ApiServer {
             term_end_us: until_us,
             released_us: None,
             votes: vec![self.me],
+            extended: Vec::new(),
         };
         out.push(Effect::Record(Fact::Grant(Box::new(grant))));
         g

@@ -181,6 +181,7 @@ impl Servers {
                         term_end_us: now + ttl,
                         released_us: None,
                         votes: vec![node],
+                        extended: Vec::new(),
                     }))));
                 }
                 self.open_key(node, Some(from), out);

@@ -306,7 +306,7 @@ impl Ensemble {
         let term_end_us = expires.and_then(|e| env.when_mono_reads(leader, e)).unwrap_or(env.end());
         let now = env.now();
         let grant =
-            Grant { client: z.client, node: leader, at_us: now, token, event: 0, term_end_us, released_us: None, votes: vec![leader] };
+            Grant { client: z.client, node: leader, at_us: now, token, event: 0, term_end_us, released_us: None, votes: vec![leader], extended: Vec::new() };
         out.push(Effect::Record(Record::Grant(Box::new(grant))));
         self.grant_of.insert(seq, g);
         Some(g)
