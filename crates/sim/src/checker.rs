@@ -144,7 +144,7 @@ impl Cx<'_> {
         }
         let m = &run.intervals.messages[w.msg];
         if m.delayed {
-            why.push(Reason::Held { from_us: m.sent_us, to_us: m.arrived_us });
+            why.push(Reason::Held { client: w.client, from_us: m.sent_us, to_us: m.arrived_us });
         }
         if let Some(b) = run.intervals.beliefs.iter().find(|b| Some(b.grant) == w.grant) {
             if b.valid_until_us < w.at_us {

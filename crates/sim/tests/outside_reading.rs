@@ -184,3 +184,15 @@ fn a_client_s_timers_run_on_its_own_clock() {
         assert!((truth - 2_857_143).abs() < 10_000, "seed {}: {truth} µs apart in true time", sc.seed);
     }
 }
+
+// The fourth reading (seed 4 of examples/reachable_sample).
+
+/// delayed-write's violation: "Its write was held in the network …" came right after a
+/// sentence about B, and read as B's write; the write held was A's.
+#[test]
+fn a_held_write_names_its_writer() {
+    let sc = library::get("delayed-write").unwrap();
+    let w = words(&sc);
+    assert!(w.contains("A's write was held in the network from 2.009 s"), "seed {}: {w}", sc.seed);
+    assert!(!w.contains("Its write was held"), "seed {}: {w}", sc.seed);
+}

@@ -121,7 +121,7 @@ pub enum Reason {
         apart: Vec<Actor>,
     },
     /// The write was held in the network.
-    Held { from_us: Micros, to_us: Micros },
+    Held { client: Actor, from_us: Micros, to_us: Micros },
     /// The writer's lease had run out at `at_us` (by its own clock) before the write landed.
     LeaseRanOut { client: Actor, at_us: Micros },
     /// The resource had checked the write's token at `checked_us`, while the writer's lease
