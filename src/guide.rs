@@ -24,7 +24,7 @@ impl Ask {
                 "If a client that has lost its lease still writes, is data corrupted, or is work only wasted?",
             ),
             Ask::Transaction => (
-                "Can the store that holds the state serialize the update itself?",
+                "Can the state's store serialize the update?",
                 "Does the protected state live in one store that can check and write in one step: a conditional update or compare-and-set on a version, or a transaction at an isolation level that refuses or blocks a conflicting write?",
             ),
             Ask::Token => (
@@ -32,11 +32,11 @@ impl Ask {
                 "Can the resource remember the highest token it has accepted and reject lower ones, atomically with the write?",
             ),
             Ask::Quorum => (
-                "Must work go on while a majority of the lock service is down?",
+                "Must work go on while a majority is down?",
                 "A consensus service grants nothing while a majority of its members is down or cut off, and work that needs the lock waits. Must work go on anyway?",
             ),
             Ask::Idempotent => (
-                "Is every write a request that an idempotency key can make harmless?",
+                "Can a key make every repeated write harmless?",
                 "When a write is done twice, is it the same request done again (a charge, an email, a job run), never a newer value replacing an older one, and can the target remember each request's key so that doing it twice has the effect of doing it once?",
             ),
         }
