@@ -150,7 +150,10 @@ fn diff(sides: &Sides, path: &str, a: &Value, b: &Value, out: &mut Vec<String>) 
         }
         _ => {
             let (name, unit) = names::name(path, sides.b);
-            out.push(format!("{name} {} → {}", names::value(a, unit), names::value(b, unit)));
+            // A choice is said by its labels, after a colon ("Fencing at the resource: no →
+            // atomically"), where its JSON values were internal words ("none → atomic").
+            let sep = if matches!(unit, names::Unit::Choice(_)) { ": " } else { " " };
+            out.push(format!("{name}{sep}{} → {}", names::value(a, unit), names::value(b, unit)));
         }
     }
 }
@@ -212,14 +215,19 @@ mod tests {
         use Field::*;
         let cases: &[(&str, Field, &str, &str)] = &[
             ("gc-pause-unfenced", Setting("lock.ttl_ms"), "5000", "The lock's TTL 10 s → 5 s"),
-            ("gc-pause-unfenced", Setting("lock.release"), "del", "How the lock is released compare and delete → del"),
-            ("gc-pause-unfenced", Setting("lock.renew"), "pexpire", "How the lock is renewed compare and extend → pexpire"),
-            ("gc-pause-unfenced", Setting("lock.persistence"), "always", "The lock servers' persistence none → always"),
+            ("gc-pause-unfenced", Setting("lock.release"), "del", "How the lock is released: compare-and-delete → plain DEL"),
+            ("gc-pause-unfenced", Setting("lock.renew"), "pexpire", "How the lock is renewed: compare-and-extend → plain PEXPIRE"),
+            (
+                "gc-pause-unfenced",
+                Setting("lock.persistence"),
+                "always",
+                "The lock servers' persistence: none: lost on restart → fsync always",
+            ),
             ("failover-lost-lock", Setting("lock.replica.lag_ms"), "50", "The replica's lag behind the primary 1 s → 50 ms"),
-            ("gc-pause-unfenced", Setting("token.source"), "none", "Where tokens come from counter → none"),
-            ("gc-pause-unfenced", Setting("token.store"), "redis", "Where the token counter is kept durable → redis"),
-            ("gc-pause-unfenced", Setting("resource.kind"), "database", "The resource's kind store → database"),
-            ("gc-pause-unfenced", Setting("resource.fencing"), "atomic", "Fencing at the resource none → atomic"),
+            ("gc-pause-unfenced", Setting("token.source"), "none", "Where tokens come from: a counter → none"),
+            ("gc-pause-unfenced", Setting("token.store"), "redis", "Where the token counter is kept: durably → on the Redis node"),
+            ("gc-pause-unfenced", Setting("resource.kind"), "database", "The resource's kind: storage service → database"),
+            ("gc-pause-unfenced", Setting("resource.fencing"), "atomic", "Fencing at the resource: no → atomically"),
             ("gc-pause-unfenced", Setting("resource.idempotency"), "true", "Idempotent writes at the resource off → on"),
             (
                 "check-then-write",

@@ -18,6 +18,8 @@ pub enum Unit {
     Ppm,
     /// A switch whose two sides have names: (off, on).
     Either(&'static str, &'static str),
+    /// One of a setting's choices, by its label ("atomically", not "atomic").
+    Choice(&'static [(&'static str, &'static str)]),
     /// A count or a name, as it is.
     Plain,
 }
@@ -41,7 +43,8 @@ pub fn name(path: &str, sc: &Scenario) -> (String, Unit) {
             Kind::SignedMs => Step,
             Kind::Ppm => Ppm,
             Kind::Switch(off, on) => Either(off, on),
-            Kind::Count { .. } | Kind::Decimal | Kind::Choice(_) => Plain,
+            Kind::Choice(choices) => Choice(choices),
+            Kind::Count { .. } | Kind::Decimal => Plain,
         };
         return (s.said.to_string(), unit);
     }
@@ -102,6 +105,9 @@ pub fn value(v: &Value, unit: Unit) -> String {
         (Value::Number(n), Unit::Ppm) => format!("{n} ppm"),
         (Value::Bool(b), Unit::Either(off, on)) => if *b { on } else { off }.into(),
         (Value::Bool(b), _) => if *b { "on" } else { "off" }.into(),
+        (Value::String(s), Unit::Choice(choices)) => {
+            choices.iter().find(|(v, _)| v == s).map_or_else(|| s.replace('-', " "), |(_, label)| (*label).to_string())
+        }
         (Value::String(s), _) => s.replace('-', " "),
         (Value::Array(items), _) => items.iter().map(|i| value(i, unit)).collect::<Vec<_>>().join(" and "),
         (Value::Null, _) => "none".into(),
