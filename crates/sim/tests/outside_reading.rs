@@ -196,3 +196,16 @@ fn a_held_write_names_its_writer() {
     assert!(w.contains("A's write was held in the network from 2.009 s"), "seed {}: {w}", sc.seed);
     assert!(!w.contains("Its write was held"), "seed {}: {w}", sc.seed);
 }
+
+/// A finding points to another lesson by the title a reader knows, not by its id ("(the lesson
+/// fresh-owner-not-yet-seen)": issue 50's scenario ids in prose).
+#[test]
+fn a_finding_names_a_lesson_by_its_title() {
+    let lesson = library::get("fresh-owner-not-yet-seen").unwrap();
+    assert_eq!(sim::checker::words::FRESH_OWNER_TITLE, lesson.title);
+    // gc-pause-fenced as its search finds it: A's stale write lands after B's read.
+    let base = library::get("gc-pause-fenced").unwrap();
+    let w = words(&set(&base, &[("faults.0.pause.at_ms", Value::from(2008u64)), ("faults.0.pause.duration_ms", Value::from(9017u64))]));
+    assert!(w.contains(&format!("(the lesson “{}”)", lesson.title)), "{w}");
+    assert!(!w.contains("fresh-owner-not-yet-seen"), "{w}");
+}

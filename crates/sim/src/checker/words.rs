@@ -16,6 +16,8 @@ mod late;
 
 /// The lesson a fenced lost update points to, where it is not the lesson itself.
 const FRESH_OWNER_LESSON: &str = "fresh-owner-not-yet-seen";
+/// Its title, as a reader knows it (a test checks it against the library).
+pub const FRESH_OWNER_TITLE: &str = "The new owner has not shown its token yet";
 
 /// The names of the actors `f` concerns, in its order.
 pub fn actors<'a>(run: &'a Run, f: &Finding) -> Vec<&'a str> {
@@ -263,8 +265,11 @@ impl Words<'_> {
                 " Fencing could not stop it: {who}'s newer token had not reached the resource when it checked {other}'s token{t}, nor when it applied that write after {who} had read, so no check could have refused it. Both are needed: the new owner makes its token known to the resource (activates it) before it reads, and the resource checks and writes in one step."
             )
         } else if fenced {
-            let lesson =
-                if self.run.scenario == FRESH_OWNER_LESSON { String::new() } else { format!(" (the lesson {FRESH_OWNER_LESSON})") };
+            let lesson = if self.run.scenario == FRESH_OWNER_LESSON {
+                String::new()
+            } else {
+                format!(" (the lesson \u{201c}{FRESH_OWNER_TITLE}\u{201d})")
+            };
             format!(
                 " Fencing could not stop it: {other}'s write reached the resource before anything carrying {who}'s newer token, so the resource had no newer token to compare it with; {who} had read before it landed. The rest of the answer{lesson}: the new owner makes its token known to the resource (activates it) before it reads."
             )
