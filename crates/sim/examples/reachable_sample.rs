@@ -21,17 +21,6 @@ struct Reached {
     report: Option<String>,
 }
 
-fn starts(s: &Scenario) -> Vec<(&'static str, Scenario)> {
-    let mut out = vec![("as written", s.clone())];
-    if let Some(Ok(f)) = s.fixed() {
-        out.push(("fixed", f));
-    }
-    if let Some(Ok(c)) = sim::predict::solved(s) {
-        out.push(("solved", c));
-    }
-    out
-}
-
 fn shows_a_moment(sc: &Scenario) -> bool {
     sim::run(sc).is_ok_and(|r| r.moments().next().is_some())
 }
@@ -78,7 +67,7 @@ fn main() {
     let mut edited = Vec::new();
     let mut found = Vec::new();
     for s in &lib {
-        for (label, sc) in starts(s) {
+        for (label, sc) in sim::witness::authored(s) {
             for (edit, e) in edits::one_change(&sc, &choices) {
                 if shows_a_moment(&e) {
                     edited.push(Reached { id: s.id.clone(), label: format!("{label}, {edit}"), sc: e, report: None });
