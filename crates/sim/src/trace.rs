@@ -214,9 +214,14 @@ pub struct Grant {
 }
 
 impl Grant {
+    /// The first renewal after true time `t`: when it was made, and the term's end before it.
+    pub fn renewal_after(&self, t: Micros) -> Option<(Micros, Micros)> {
+        self.extended.iter().find(|(when, _)| *when > t).copied()
+    }
+
     /// When the grant's term ended as promised at true time `t` (a later renewal not yet made).
     pub fn term_at(&self, t: Micros) -> Micros {
-        self.extended.iter().find(|(when, _)| *when > t).map_or(self.term_end_us, |&(_, before)| before)
+        self.renewal_after(t).map_or(self.term_end_us, |(_, before)| before)
     }
 
     /// Its term extended at `now` to `until`.

@@ -65,14 +65,12 @@ pub fn explanation(run: &Run, f: &Finding) -> String {
         Cause::Duplicate { write, first, twice, late } => w.duplicate(*write, *first, *twice, late),
         Cause::DoubleGrant { earlier, grant, conflict } => {
             let (g1, g2) = (&run.grants[*earlier], &run.grants[*grant]);
-            // A grant released early held until its release, not until its term.
-            // What was promised when the second grant was made (a renewal after it is told
-            // as one: issue 49).
+            // What was promised when the second grant was made: a renewal after it is told as
+            // one, and a grant released early held until its release (issue 49).
             let then = g1.term_at(g2.at_us);
-            let until = match g1.released_us {
-                Some(r) if r == g1.term_end_us && r <= then => format!("held until {} released it at {}", n(g1.client), fmt(r)),
-                _ if then < g1.term_end_us => {
-                    let renewed = g1.extended.iter().find(|(when, _)| *when > g2.at_us).map_or(g2.at_us, |e| e.0);
+            let until = match (g1.released_us, g1.renewal_after(g2.at_us)) {
+                (Some(r), _) if r == g1.term_end_us && r <= then => format!("held until {} released it at {}", n(g1.client), fmt(r)),
+                (_, Some((renewed, _))) if then < g1.term_end_us => {
                     format!("promised until {} ({} renewed it at {}, to {})", fmt(then), n(g1.client), fmt(renewed), fmt(g1.term_end_us))
                 }
                 _ => format!("promised until {}", fmt(then)),
@@ -258,7 +256,8 @@ impl Words<'_> {
                 format!(" {} and {} both held the lock: {}.", self.name(*first), self.name(*second), self.conflict(conflict))
             }
         };
-        let checked = super::checked_at(self.run, first).filter(|_| fenced && first.client != w.client);
+        // Looked for only where fencing could have stopped it.
+        let checked = (fenced && first.client != w.client).then(|| super::checked_at(self.run, first)).flatten();
         let unfenced_why = if checked.is_some() {
             let t = first.token.map(|t| format!(" {t}")).unwrap_or_default();
             format!(

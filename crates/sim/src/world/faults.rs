@@ -41,7 +41,7 @@ impl Later {
 
 impl World<'_> {
     /// The actor called `name` (validated).
-    fn id(&self, name: &str) -> ActorId {
+    pub(super) fn id(&self, name: &str) -> ActorId {
         self.actors.iter().position(|a| a.name == name).expect("validated actor")
     }
 

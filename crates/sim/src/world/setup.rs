@@ -79,7 +79,7 @@ impl<'s> World<'s> {
         // queued after what was queued in that millisecond).
         for f in &sc.faults {
             if let crate::scenario::fault::Verb::Pause { actor, for_us } = f.verb(sc) {
-                let id = w.actors.iter().position(|a| a.name == actor).expect("a validated scenario's actor");
+                let id = w.id(actor);
                 w.push(f.at_ms().to_micros() + for_us, Action::Resume(id));
             }
         }
