@@ -74,7 +74,16 @@ fn acts(r: &sim::Run) -> impl Iterator<Item = (sim::time::Micros, usize, &sim::E
 /// it is and with its unit ("client1's work 12 s → 5 s", "A's pause starts 3 s → 4.2 s").
 pub fn change(a: &Scenario, b: &Scenario) -> String {
     let mut out = Vec::new();
-    diff(&Sides { a, b }, "", &whole(a), &whole(b), &mut out);
+    let (wa, wb) = (whole(a), whole(b));
+    // A search that changed the faults retells the story, the setup and the title, and drops the
+    // notices, questions and challenge: the change is its faults ("A's pause starts 1.5 s →
+    // 2.008 s"), not its words.
+    let (ta, tb) = (untold(&wa), untold(&wb));
+    if ta != tb {
+        diff(&Sides { a, b }, "", &ta, &tb, &mut out);
+    } else {
+        diff(&Sides { a, b }, "", &wa, &wb, &mut out);
+    }
     let n = out.len();
     let mut words: Vec<String> = out.into_iter().take(2).collect();
     if n > 2 {
@@ -90,6 +99,17 @@ pub fn change(a: &Scenario, b: &Scenario) -> String {
         s[..1].make_ascii_uppercase();
     }
     s
+}
+
+/// A scenario as JSON without the words a search retells.
+fn untold(v: &Value) -> Value {
+    let mut v = v.clone();
+    if let Value::Object(o) = &mut v {
+        for k in ["title", "setup", "story", "notice", "questions", "challenge"] {
+            o.remove(k);
+        }
+    }
+    v
 }
 
 /// A scenario as JSON with the lock's settings that are left out at their defaults written in,
@@ -315,5 +335,16 @@ mod tests {
         assert!(short.challenge_met() && short.met_its_way());
         let longer_ttl = gc().reduce(Action::Edit(Field::Setting("lock.ttl_ms"), "30000".into()));
         assert!(longer_ttl.challenge_met() && !longer_ttl.met_its_way());
+    }
+
+    #[test]
+    fn a_search_s_change_is_said_by_its_faults_not_by_the_story_it_retells() {
+        let s = gc();
+        let sim::search::Outcome::Found(f, _) = sim::search::search(&s.scenario, sim::search::Options::default()).unwrap() else {
+            panic!()
+        };
+        let words = super::change(&s.scenario, &f.scenario);
+        assert!(!words.starts_with("Story") && !words.contains("story"), "{words}");
+        assert!(words.contains("pause"), "{words}");
     }
 }

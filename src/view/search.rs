@@ -20,7 +20,9 @@ mod tests;
 /// The longest a slice of the search runs before the page gets the thread back, in ms.
 const SLICE_MS: f64 = 12.0;
 /// The most schedules the reader may ask for.
-const MAX_BUDGET: usize = 200_000;
+const MAX_BUDGET: usize = 5_000_000;
+/// The schedules a search runs unless the reader asks for more (seconds in a browser).
+const BUDGET: &str = "100000";
 
 fn now_ms() -> f64 {
     crate::view::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
@@ -48,8 +50,10 @@ enum Status {
         coverage: sim::search::Coverage,
         ms: f64,
     },
+    /// Cancelled before it found anything: what it covered.
     Cancelled {
-        schedules: usize,
+        coverage: sim::search::Coverage,
+        ms: f64,
     },
     /// The reader changed the scenario while it ran; `found`: which schedule was unsafe, if one
     /// was (the search was making it smaller).
@@ -99,7 +103,7 @@ fn shown(search: &Search, ms: f64) -> Status {
     match search.so_far() {
         Outcome::Found(found, _) => Status::Found { found, ms, cut: !ended },
         Outcome::NotFound(coverage) if ended => Status::NotFound { coverage, ms },
-        Outcome::NotFound(c) => Status::Cancelled { schedules: c.schedules },
+        Outcome::NotFound(coverage) => Status::Cancelled { coverage, ms },
     }
 }
 
@@ -150,7 +154,7 @@ pub fn SearchPanel(p: &SearchProps) -> Html {
     crate::view::probe::rendered("SearchPanel");
     let status = use_state(|| Status::Idle);
     let slot: Slot = use_mut_ref(|| None::<Job>);
-    let budget = use_state(|| "2000".to_string());
+    let budget = use_state(|| BUDGET.to_string());
     let faults = use_state(|| 2usize);
     // The panel gone (predict mode hides it, another page shows), its search goes too: the job
     // owns the timer of its next slice, and the timer's closure owns the slot.
@@ -317,20 +321,30 @@ fn found_view(found: &sim::search::Found, ms: f64, cut: bool, dispatch: &Callbac
     }
 }
 
-/// What a search that found nothing covered, with a longer search one click away.
-fn none_view(c: &sim::search::Coverage, ms: f64, budget: Option<usize>, start: &Callback<usize>) -> Html {
-    let more = budget.map(|b| (b * 4).min(MAX_BUDGET)).filter(|m| *m > c.schedules);
-    let further = more.map(|m| {
-        let start = start.clone();
-        html! { <button class="btn small" onclick={Callback::from(move |_| start.emit(m))}>{ format!("Search {} schedules", thousands(m)) }</button> }
-    });
+/// What a search that found nothing covered, within which bounds, and which dangerous
+/// situations its runs reached, with a longer search one click away (`stopped`: cancelled).
+fn none_view(c: &sim::search::Coverage, ms: f64, budget: Option<usize>, start: &Callback<usize>, stopped: bool) -> Html {
+    let more = budget.map(|b| (b * 4).min(MAX_BUDGET)).filter(|m| *m > c.schedules && c.complete < c.asked.min(2));
+    let further = more.map(|m| html! { <button class="btn small" onclick={start.reform(move |_| m)}>{ format!("Search {} schedules", thousands(m)) }</button> });
     let t = thousands;
+    let words = c.bounds(stopped);
+    let (head, rest) = words.split_once(". ").map_or((words.as_str(), ""), |(h, r)| (h, r));
     html! {
         <div class="search-result none">
-            <p><strong>{ "Nothing found. " }</strong>{ c.statement() }</p>
+            if stopped { <p class="hint">{ "Cancelled; what it covered before:" }</p> }
+            <p><strong>{ format!("{head}.") }</strong>{ format!(" {rest}") }</p>
+            if !c.reached.is_empty() {
+                <ul class="search-reach" aria-label="Dangerous situations">
+                    { for c.reached.iter().map(|(s, r)| html! {
+                        <li class={if *r { "reached" } else { "missed" }}>
+                            <span class="mark">{ if *r { "reached, without harm" } else { "not reached" } }</span>{ format!(" {}", s.words()) }
+                        </li>
+                    }) }
+                </ul>
+            }
             <p class="hint">
-                { format!("Schedules with each kind of fault: {}. One fault: {} of {}; pairs: {}; random: {}. In {}. ",
-                          c.tally(), t(c.singles), t(c.singles_total), t(c.pairs), t(c.random), seconds(ms)) }
+                { format!("Quick pass: {} of {} one-fault schedules, {} pairs; order classes: {} schedules, {} distinct behaviours; random of three: {}. In {}. ",
+                          t(c.singles), t(c.singles_total), t(c.pairs), t(c.class_runs), t(c.behaviours), t(c.random), seconds(ms)) }
                 { "A search is not a proof: it covers the schedules it ran." }
             </p>
             { for further }
@@ -348,7 +362,7 @@ fn status_view(
 ) -> Html {
     match status {
         Status::Idle => html! {
-            <p class="hint">{ "Adds faults to this run (pauses, delayed messages, clock jumps and drift, crashes, failovers, partitions that cut a client off) at the moments that matter, one at a time, then in pairs, and looks for a schedule that corrupts the data." }</p>
+            <p class="hint">{ "Adds faults to this run (pauses, delayed messages, clock jumps and drift, crashes, failovers, partitions that cut a client off): first the likeliest, then one in every order class of where it falls among the run's events, then two, and looks for a schedule that corrupts the data. Where it finds none, it says within which bounds." }</p>
         },
         Status::Running { schedules, budget, shrinking, ms } => {
             let (value, max, what) = match shrinking {
@@ -368,10 +382,8 @@ fn status_view(
             }
         }
         Status::Found { found, ms, cut } => found_view(found, *ms, *cut, dispatch),
-        Status::NotFound { coverage, ms } => none_view(coverage, *ms, budget_n, start),
-        Status::Cancelled { schedules } => html! {
-            <p class="hint">{ format!("Cancelled after {} schedules; nothing unsafe among them.", thousands(*schedules)) }</p>
-        },
+        Status::NotFound { coverage, ms } => none_view(coverage, *ms, budget_n, start, false),
+        Status::Cancelled { coverage, ms } => none_view(coverage, *ms, budget_n, start, true),
         Status::Stopped { schedules, found } => {
             let among = match found {
                 None => "nothing unsafe among them".to_string(),

@@ -1202,7 +1202,9 @@ await test('can this break?: a sound design states what the search covered', asy
   await page.click('.search button[type=submit]');
   await page.waitForSelector('.search-result.none', { timeout: 60000 });
   const text = await page.textContent('.search-result');
-  expect(text.includes('Nothing found. 2,000 schedules of up to two added faults (pauses, delays'), text);
+  expect(text.includes('No schedule of up to two added faults breaks it within these bounds:'), text);
+  expect(/not reached a write with an older token reaches the resource after a newer one/.test(text), `the situations it did not reach are listed: ${text}`);
+  expect(!/\bsafe\b|verified|proved/i.test(text.replace('A search is not a proof', '')), `no word of proof: ${text}`);
   expect(await attr(page, 'data-verdict') === 'safe', 'the run is unchanged');
   await page.fill('.search-head input', '-5');
   expect((await page.textContent('.search')).includes('“-5” is not a budget'), 'a bad budget is refused in words');
@@ -1232,7 +1234,8 @@ await test('can this break?: Cancel stops a long search and the page stays respo
   const expected = (200000 - done) / rate;
   expect(rate > 0 && Math.abs(left - expected) <= 60 + expected * 0.05, `${shown}: ${left} s left, expected about ${expected.toFixed(0)} s`);
   await page.click('.search-progress button:has-text("Cancel")');
-  await page.waitForSelector('.search .hint:has-text("Cancelled after")');
+  await page.waitForSelector('.search .hint:has-text("Cancelled; what it covered before")');
+  expect((await page.textContent('.search-result')).includes('the search was stopped before the rest'), 'it says how far it got');
   expect(!(await page.$('.search-progress')), 'no progress bar after Cancel');
 });
 

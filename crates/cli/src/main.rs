@@ -97,9 +97,11 @@ enum Command {
     },
     /// "Can this break?": search fault schedules for one that makes the run unsafe.
     ///
-    /// Adds faults to the scenario's schedule (pauses, delays, clock jumps and drift, crashes,
-    /// failover, cut-offs, at the instants that matter in the run as written), first one at a
-    /// time, then in pairs, then at random, and shrinks the first unsafe schedule it finds.
+    /// Changes the scenario's fault schedule (pauses, delays, clock jumps and drift, crashes,
+    /// failover, cut-offs): a quick pass over the likeliest changes, then every order class of
+    /// one added fault and of two (where the faults fall among the run's events), then random
+    /// schedules of three if allowed; it shrinks the first unsafe schedule it finds, and where it
+    /// finds none, says within which bounds.
     Search {
         /// A library id, a scenario file (JSON, at most 1 MB), or `-` for standard input.
         scenario: OsString,
@@ -109,8 +111,8 @@ enum Command {
         /// The most faults added to one schedule.
         #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=3))]
         faults: u8,
-        /// The most schedules run.
-        #[arg(long, value_name = "N", default_value_t = 2000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        /// The most schedules run (unless given, the time limit ends the search first).
+        #[arg(long, value_name = "N", default_value_t = 1_000_000_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000_000))]
         budget: u32,
         /// The seed of the search's own choices (the pairs it samples, its random schedules).
         #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(0..=sim::scenario::limits::SEED))]

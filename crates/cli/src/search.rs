@@ -111,18 +111,19 @@ fn progress_line(search: &Search, elapsed: Duration, limit: Duration) -> String 
 /// Schedules per kind of fault, and the pace: `pauses 520, delays 96 … in 0.41 s, 1,950 runs/s`
 /// (the runs spent shrinking a find count in the pace: they took part of the time).
 fn tried(c: &Coverage, shrink_runs: usize, secs: f64) -> String {
-    let per_kind = if c.by_kind.is_empty() { String::new() } else { format!(" (with each kind of fault: {})", c.tally()) };
+    let per_kind = if c.by_kind.is_empty() { String::new() } else { format!(" (quick pass, each kind of fault: {})", c.tally()) };
     let runs = c.schedules + shrink_runs;
     let shrinking = if shrink_runs > 0 { format!(" with {} runs to make the find smaller", thousands(shrink_runs)) } else { String::new() };
     let pace = if secs > 0.0 && runs > 0 { format!(", {} runs/s", thousands((runs as f64 / secs) as usize)) } else { String::new() };
     let t = thousands;
     format!(
-        "Ran {} schedules{per_kind}: {} of one fault (of {}), {} pairs (of {}), {} random; in {secs:.2} s{shrinking}{pace}.\n",
+        "Ran {} schedules{per_kind}: quick pass {} of one fault (of {}) and {} pairs; {} in order classes ({} distinct behaviours); {} random of three; in {secs:.2} s{shrinking}{pace}.\n",
         t(c.schedules),
         t(c.singles),
         t(c.singles_total),
         t(c.pairs),
-        t(c.pairs_total.min(usize::MAX as u64) as usize),
+        t(c.class_runs),
+        t(c.behaviours),
         t(c.random)
     )
 }
@@ -187,7 +188,7 @@ pub fn text(sc: &Scenario, outcome: &Outcome, stop: Option<Stop>, secs: f64, aga
             }
         }
         Outcome::NotFound(c) => {
-            out.push_str(&format!("Nothing found. {}\n", statement(c, stop)));
+            out.push_str(&format!("{}\n", statement(c, stop)));
             out.push_str(&tried(c, 0, secs));
         }
     }
@@ -205,6 +206,13 @@ pub fn json(outcome: &Outcome, stop: Option<Stop>, secs: f64) -> Value {
         "statement": statement(c, stop),
         "seconds": secs,
         "stopped": stop.map(Stop::name),
+        "max_faults": c.asked,
+        "exhaustive": c.complete >= c.asked,
+        "complete_up_to": c.complete,
+        "classes": c.class_runs,
+        "behaviours": c.behaviours,
+        "reached": c.reached.iter().map(|(s, r)| (s.name().to_string(), json!(r))).collect::<serde_json::Map<_, _>>(),
+        "random": { "schedules": c.random, "faults": 3, "one_in": (c.random >= 3).then_some(c.random / 3), "confidence": 0.95 },
     });
     if let Outcome::Found(f, _) = outcome {
         v["found"] = json!(f.standalone().to_value());

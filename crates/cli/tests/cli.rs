@@ -354,9 +354,16 @@ fn search_states_its_coverage_and_refuses_bad_options() {
     let v = json(&o);
     assert!(v["found"].is_null());
     assert_eq!(v["schedules"], 50);
-    assert!(v["statement"].as_str().unwrap().starts_with("50 schedules of one added fault (pauses"), "{v}");
+    assert!(v["statement"].as_str().unwrap().starts_with("None of 50 schedules corrupted the data. Faults tried: pauses"), "{v}");
+    assert_eq!((v["exhaustive"].as_bool(), v["max_faults"].as_u64()), (Some(false), Some(1)), "{v}");
     let text = stdout(&leaselab(&["search", "db-transaction", "--budget", "50"]));
-    assert!(text.contains("Nothing found. 50 schedules"), "{text}");
+    assert!(text.contains("None of 50 schedules corrupted the data."), "{text}");
+    // Unbounded but for time: every order class of up to two faults, and the situations reached.
+    let v = json(&leaselab(&["search", "db-transaction", "--json"]));
+    assert_eq!((v["exhaustive"].as_bool(), v["complete_up_to"].as_u64()), (Some(true), Some(2)), "{v}");
+    assert!(v["classes"].as_u64().unwrap() > 10_000 && v["behaviours"].as_u64().unwrap() > 100, "{v}");
+    assert_eq!(v["reached"], serde_json::json!({ "older-token": false }), "{v}");
+    assert!(v["statement"].as_str().unwrap().starts_with("No schedule of up to two added faults breaks it within these bounds"), "{v}");
     for bad in [
         &["search", "db-transaction", "--faults", "0"][..],
         &["search", "db-transaction", "--budget", "0"],
@@ -442,7 +449,8 @@ fn a_search_stops_at_its_time_limit_or_at_ctrl_c_and_shows_what_it_has() {
     assert_eq!(v["coverage"]["singles"], schedules, "one-fault schedules first");
     let o = leaselab(&[&heavy[..], &["--time-limit", "1"]].concat());
     let text = stdout(&o);
-    assert!(text.contains("Stopped at the time limit (raise it with --time-limit); what it has so far:\nNothing found. "), "{text}");
+    assert!(text.contains("Stopped at the time limit (raise it with --time-limit); what it has so far:\nNone of "), "{text}");
+    assert!(text.contains("the search was stopped before the rest"), "{text}");
     // Not a terminal: no progress line.
     assert_eq!(stderr(&o), "");
     // A search that ends within its limit says nothing of stopping.

@@ -1,12 +1,17 @@
-//! "Can this break?": a search over fault schedules for a run that ends unsafe.
+//! "Can this break?": a search over fault schedules for a run that ends unsafe, and where it
+//! finds none, what it covered within stated bounds.
 //!
-//! From a scenario (the library's or an edited one), [`Search`] adds faults to its schedule and
-//! runs each result through the engine and the checker: first every one-fault change of
-//! [`space`] (pauses, delays, clock jumps and drift, crashes, failover, cut-offs, at the instants
-//! that matter in the run as written), then pairs of them, then random schedules, within a
-//! budget of runs. The first unsafe schedule is shrunk ([`shrink::Shrinker`]: fewer faults,
-//! shorter ones, later ones) while its run stays unsafe, and the smallest is the result
-//! ([`Found`]); when none is found, [`Coverage`] says what was tried.
+//! From a scenario (the library's or an edited one), [`Search`] changes its schedule and runs
+//! each result through the engine and the checker. First a quick pass over the changes most
+//! often harmful ([`space`]: pauses, delays, clock jumps and drift, crashes, failover, cut-offs
+//! at the instants that matter in the run as written, each alone, then pairs of them, sampled).
+//! Then the bounded part ([`bounded`]): every order class of one change (where a fault's start
+//! and size fall among the run's events and deadlines: [`classes`]), then of a second fault
+//! added to each one-fault run that behaved in a way of its own; with three faults allowed,
+//! random schedules of three beside it. The first unsafe schedule is shrunk
+//! ([`shrink::Shrinker`]: fewer faults, shorter ones, later ones) while its run stays unsafe,
+//! and the smallest is the result ([`Found`]); when none is found, [`Coverage`] says what was
+//! covered, how far the bounded part got, and which dangerous situations runs reached.
 //!
 //! The search works in slices ([`Search::step`]) so that a page can run it between frames and
 //! cancel it; [`search`] runs it to the end. It is deterministic: the same scenario, options and
@@ -16,16 +21,19 @@ use std::collections::HashSet;
 
 use crate::rng::Rng;
 use crate::scenario::{Fault, Scenario};
-use crate::time::Millis;
 use crate::verdict::Safety;
 use crate::RunError;
 
+mod bounded;
 pub mod classes;
 pub mod enumerate;
+mod quick;
+mod reach;
 mod report;
 mod shrink;
 mod space;
 
+pub use reach::reached;
 pub use report::{thousands, Coverage, Found, Origin, Outcome};
 pub use shrink::Shrinker;
 pub use space::{space, Candidate, FaultKind};
@@ -51,11 +59,14 @@ impl Default for Options {
     }
 }
 
+/// The most pairs the quick pass samples before the bounded part.
+const QUICK_PAIRS: usize = 1_500;
+
 /// Where a search is.
 #[derive(Clone, Debug)]
 enum Phase {
     Singles(usize),
-    /// Pairs in order (`i < j`) when all fit in their share of the budget, else sampled until
+    /// Pairs of the quick pass in order (`i < j`) when all fit in its quota, else sampled until
     /// `quota` have run.
     Pairs {
         i: usize,
@@ -64,6 +75,9 @@ enum Phase {
         seen: HashSet<(usize, usize)>,
         quota: usize,
     },
+    /// The bounded part.
+    Classes(Box<bounded::Bounded>),
+    /// Random schedules of three faults, once every class of up to two has run.
     Random,
     Shrink(Box<Shrinker>),
     Done(Box<Outcome>),
@@ -83,6 +97,8 @@ pub struct Search {
     rng: Rng,
     first: Option<(Vec<Fault>, usize)>,
     shrink_runs: usize,
+    /// The dangerous situations the service's runs can reach (its declaration's).
+    situations: &'static [crate::scenario::Situation],
 }
 
 /// Where a running search is, for a progress bar.
@@ -95,15 +111,13 @@ pub struct Progress {
     pub shrinking: Option<(usize, usize)>,
 }
 
-/// How one schedule's run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Judged {
-    Unsafe,
-    Safe,
-    /// The scenario with these faults is not valid (a restart of an actor that is up, …).
-    Invalid,
-    /// The run needed more events than allowed.
-    TooLong,
+/// A schedule to run.
+#[derive(Clone, Debug)]
+enum Next {
+    /// Changes of the space (or random ones) to the scenario's faults.
+    Change(Vec<Candidate>),
+    /// The whole schedule, from the bounded part.
+    Faults(Vec<Fault>),
 }
 
 impl Search {
@@ -113,7 +127,11 @@ impl Search {
         let run = crate::judge_within(sc, opts.max_events)?;
         let space = space(sc, &run);
         let n = space.len() as u64;
-        let cov = Coverage { singles_total: space.len(), pairs_total: n * n.saturating_sub(1) / 2, ..Coverage::default() };
+        let situations = sc.lock.kind.declaration().situations;
+        let mut cov =
+            Coverage { singles_total: space.len(), pairs_total: n * n.saturating_sub(1) / 2, asked: opts.faults, ..Coverage::default() };
+        cov.reached = situations.iter().map(|&s| (s, false)).collect();
+        cov.reach(&reached(&run, situations));
         let mut s = Search {
             base: sc.clone(),
             scratch: sc.clone(),
@@ -124,6 +142,7 @@ impl Search {
             rng: Rng::stream(opts.seed, "search"),
             first: None,
             shrink_runs: 0,
+            situations,
         };
         if !run.verdict.is_safe() {
             s.found(sc.faults.clone());
@@ -174,34 +193,46 @@ impl Search {
         match &self.phase {
             Phase::Done(o) => (**o).clone(),
             Phase::Shrink(sh) => self.found_outcome(sh.best.clone()),
+            Phase::Classes(b) => {
+                let mut c = self.cov.clone();
+                c.covered(b.covered());
+                Outcome::NotFound(c)
+            }
             _ => Outcome::NotFound(self.cov.clone()),
         }
     }
 
-    /// The next schedule of added faults (indices into the space, or a random one).
-    fn next_schedule(&mut self) -> Option<Vec<Candidate>> {
+    /// From the quick pass to the bounded part (refused, it ends: the run as written was run
+    /// already).
+    fn to_classes(&mut self) {
+        self.phase = match crate::judge_within(&self.base, self.opts.max_events) {
+            Ok(run) => Phase::Classes(Box::new(bounded::Bounded::new(&self.base, &run, self.opts.faults))),
+            Err(_) => Phase::Done(Box::new(Outcome::NotFound(self.cov.clone()))),
+        };
+    }
+
+    /// The next schedule: changes of the space (or a random one), or the bounded part's faults.
+    fn next_schedule(&mut self) -> Option<Next> {
         let n = self.space.len();
         loop {
             match &mut self.phase {
                 Phase::Singles(i) if *i < n => {
                     *i += 1;
                     self.cov.singles += 1;
-                    return Some(vec![self.space[*i - 1].clone()]);
+                    return Some(Next::Change(vec![self.space[*i - 1].clone()]));
                 }
                 Phase::Singles(_) => {
                     if self.opts.faults < 2 || n < 2 {
-                        self.phase = Phase::Random;
+                        self.to_classes();
                         continue;
                     }
-                    let room = self.opts.budget - self.cov.schedules;
-                    // With three faults allowed, half of what is left goes to random schedules.
-                    let quota = if self.opts.faults > 2 { room / 2 } else { room };
+                    let quota = QUICK_PAIRS.min(self.opts.budget - self.cov.schedules);
                     let all = self.cov.pairs_total <= quota as u64;
                     self.phase = Phase::Pairs { i: 0, j: 1, all, seen: HashSet::new(), quota };
                 }
                 Phase::Pairs { i, j, all: true, .. } => {
                     if *i + 1 >= n {
-                        self.phase = Phase::Random;
+                        self.to_classes();
                         continue;
                     }
                     let pair = (*i, *j);
@@ -211,9 +242,9 @@ impl Search {
                         *j = *i + 1;
                     }
                     self.cov.pairs += 1;
-                    return Some(vec![self.space[pair.0].clone(), self.space[pair.1].clone()]);
+                    return Some(Next::Change(vec![self.space[pair.0].clone(), self.space[pair.1].clone()]));
                 }
-                Phase::Pairs { quota, .. } if self.cov.pairs >= *quota => self.phase = Phase::Random,
+                Phase::Pairs { quota, .. } if self.cov.pairs >= *quota => self.to_classes(),
                 Phase::Pairs { seen, .. } => {
                     let a = self.rng.range_inclusive(0, n as i64 - 1) as usize;
                     let b = self.rng.range_inclusive(0, n as i64 - 1) as usize;
@@ -221,77 +252,64 @@ impl Search {
                         continue;
                     }
                     self.cov.pairs += 1;
-                    return Some(vec![self.space[a.min(b)].clone(), self.space[a.max(b)].clone()]);
+                    return Some(Next::Change(vec![self.space[a.min(b)].clone(), self.space[a.max(b)].clone()]));
                 }
+                // With three faults allowed, one schedule in four is a random one of three while
+                // second faults are added.
+                Phase::Classes(b) if self.opts.faults > 2 && b.adding_second() && self.cov.schedules % 4 == 3 && n > 0 => {
+                    return Some(Next::Change(self.random_schedule()));
+                }
+                Phase::Classes(b) => match b.propose(&self.base) {
+                    Some(faults) => {
+                        self.cov.class_runs += 1;
+                        return Some(Next::Faults(faults));
+                    }
+                    None => {
+                        self.cov.covered(b.covered());
+                        if self.opts.faults > 2 && n > 0 {
+                            self.phase = Phase::Random;
+                        } else {
+                            return None;
+                        }
+                    }
+                },
                 Phase::Random if n == 0 => return None,
-                Phase::Random => {
-                    self.cov.random += 1;
-                    return Some(self.random_schedule());
-                }
+                Phase::Random => return Some(Next::Change(self.random_schedule())),
                 Phase::Shrink(_) | Phase::Done(_) => return None,
             }
         }
     }
 
-    /// One to `faults` faults shaped like those of the space, at random times and sizes.
-    fn random_schedule(&mut self) -> Vec<Candidate> {
-        let k = self.rng.range_inclusive(1, self.opts.faults as i64) as usize;
-        let end = self.base.duration_ms.get().max(2) as i64;
-        let ttl = self.base.lock.ttl_ms.get().max(1) as i64;
-        (0..k)
-            .map(|_| {
-                let mut c = self.space[self.rng.range_inclusive(0, self.space.len() as i64 - 1) as usize].clone();
-                let at = self.rng.range_inclusive(0, end - 2);
-                let size = self.rng.range_inclusive(1, 3 * ttl);
-                let mut prev = at;
-                for f in &mut c.faults {
-                    // A restart follows its crash.
-                    let t = if matches!(f, Fault::Restart(_)) { self.rng.range_inclusive(prev + 1, end - 1) } else { at };
-                    *f.at_ms_mut() = Millis::new(t as u64);
-                    prev = t;
-                    *f = f.resized(Millis::new(size as u64));
-                }
-                c
-            })
-            .collect()
-    }
-
-    /// How the scenario's run ends with `faults`, which it gives back. The scenario is not
-    /// copied for each schedule: only its faults change.
-    fn judge(&mut self, faults: Vec<Fault>) -> (Judged, Vec<Fault>) {
+    /// The scenario's run with `faults`, which it gives back. The scenario is not copied for
+    /// each schedule: only its faults change.
+    fn judge(&mut self, faults: Vec<Fault>) -> (Result<crate::trace::Run, RunError>, Vec<Fault>) {
         self.scratch.faults = faults;
-        let judged = match crate::judge_within(&self.scratch, self.opts.max_events) {
-            Ok(run) if run.verdict.verdict == Safety::Unsafe => Judged::Unsafe,
-            Ok(_) => Judged::Safe,
-            Err(RunError::TooManyEvents { .. }) => Judged::TooLong,
-            Err(_) => Judged::Invalid,
-        };
-        (judged, std::mem::take(&mut self.scratch.faults))
+        let run = crate::judge_within(&self.scratch, self.opts.max_events);
+        (run, std::mem::take(&mut self.scratch.faults))
     }
 
-    fn try_schedule(&mut self, added: Vec<Candidate>) {
+    fn try_schedule(&mut self, next: Next) {
         self.cov.schedules += 1;
-        for k in added.iter().map(|c| c.kind).collect::<crate::flat::Set<_>>() {
-            *self.cov.by_kind.entry(k).or_default() += 1;
+        let bounded = matches!(next, Next::Faults(_));
+        let faults = match next {
+            Next::Change(added) => self.changed(added),
+            Next::Faults(faults) => faults,
+        };
+        let (run, faults) = self.judge(faults);
+        let reached = run.as_ref().map(|r| reached(r, self.situations)).unwrap_or_default();
+        self.cov.reach(&reached);
+        if matches!(run, Err(RunError::TooManyEvents { .. })) {
+            self.cov.too_long += 1;
         }
-        self.cov.max_faults = self.cov.max_faults.max(added.len());
-        if added.iter().any(|c| c.replaces.is_some()) {
-            self.cov.own += 1;
+        let unsafe_ = run.as_ref().is_ok_and(|r| r.verdict.verdict == Safety::Unsafe);
+        if let (Phase::Classes(b), true) = (&mut self.phase, bounded) {
+            b.tell(run.as_ref().ok(), &faults, reached.len());
         }
-        // The scenario's own faults stay in their places (a fix may name them by place), each
-        // changed or removed where a candidate replaces it; added faults follow.
-        let mut faults = Vec::with_capacity(self.base.faults.len() + added.len());
-        for (i, f) in self.base.faults.iter().enumerate() {
-            match added.iter().find(|c| c.replaces == Some(i)) {
-                Some(c) => faults.extend(c.faults.iter().cloned()),
-                None => faults.push(f.clone()),
+        if unsafe_ {
+            if let Phase::Classes(b) = &self.phase {
+                self.cov.covered(b.covered());
             }
-        }
-        faults.extend(added.into_iter().filter(|c| c.replaces.is_none()).flat_map(|c| c.faults));
-        match self.judge(faults) {
-            (Judged::Unsafe, faults) => self.found(faults),
-            (Judged::TooLong, _) => self.cov.too_long += 1,
-            (Judged::Safe | Judged::Invalid, _) => {}
+            self.found(faults);
         }
     }
 
@@ -309,9 +327,10 @@ impl Search {
             return;
         };
         self.shrink_runs += 1;
-        let (judged, c) = self.judge(c);
+        let (run, c) = self.judge(c);
+        let unsafe_ = run.is_ok_and(|r| r.verdict.verdict == Safety::Unsafe);
         if let Phase::Shrink(sh) = &mut self.phase {
-            sh.tell(c, judged == Judged::Unsafe);
+            sh.tell(c, unsafe_);
         }
     }
 
@@ -329,6 +348,9 @@ impl Search {
     }
 
     fn finish(&mut self) {
+        if let Phase::Classes(b) = &self.phase {
+            self.cov.covered(b.covered());
+        }
         self.phase = Phase::Done(Box::new(Outcome::NotFound(self.cov.clone())));
     }
 }

@@ -191,6 +191,9 @@ pub struct Intervals {
     pub partitions: Vec<Span>,
     pub messages: Vec<Message>,
     pub jumps: Vec<Jump>,
+    /// When each timer was due, fired or not: deadlines the search's order classes take in.
+    #[serde(skip)]
+    pub timers: Vec<Micros>,
 }
 
 /// A grant of the lock by the lock service: the ground truth the checker reasons from.

@@ -226,6 +226,9 @@ impl Env for View<'_> {
 
 impl World<'_> {
     fn push(&mut self, at: Micros, action: Action) {
+        if matches!(action, Action::Timer { .. }) {
+            self.rec.iv.timers.push(at);
+        }
         self.queue.push(at, action);
     }
 

@@ -2,7 +2,7 @@
 //! design is sound; everything it reports is unsafe when run on its own.
 
 use sim::scenario::{fault, Fault, Scenario};
-use sim::search::{duration, search, FaultKind, Options, Origin, Outcome, Search};
+use sim::search::{duration, search, thousands, FaultKind, Options, Origin, Outcome, Search};
 use sim::verdict::Kind;
 use sim::{library, Run};
 
@@ -59,12 +59,38 @@ fn sound_designs_survive_the_default_budget_and_say_what_was_covered() {
     for sc in [library::get("db-transaction").unwrap(), fresh] {
         let out = search(&sc, Options::default()).unwrap();
         let Outcome::NotFound(c) = &out else { panic!("{}: found {:?}", sc.id, out) };
-        assert_eq!(c.singles, c.singles_total, "{}: every one-fault schedule is run", sc.id);
+        assert_eq!(c.singles, c.singles_total, "{}: every one-fault schedule of the quick pass is run", sc.id);
         assert!(c.pairs > 0 && c.schedules == Options::default().budget, "{}: {c:?}", sc.id);
         assert!(c.by_kind.contains_key(&FaultKind::Pause) && c.by_kind.contains_key(&FaultKind::Delay), "{c:?}");
+        // 2,000 schedules are not every order class of one fault: the statement says how far.
+        assert_eq!(c.complete, 0, "{}: {c:?}", sc.id);
         let s = c.statement();
-        assert!(s.starts_with("2,000 schedules of up to two added faults (pauses, delays"), "{s}");
-        assert!(s.ends_with("none corrupted the data."), "{s}");
+        assert!(s.starts_with("None of 2,000 schedules corrupted the data."), "{s}");
+        assert!(
+            s.contains(&format!(
+                "Not every order class of one added fault was run: {} of {} places walked; raise the budget",
+                c.places, c.places_total
+            )),
+            "{s}"
+        );
+        assert!(c.places < c.places_total, "{c:?}");
+    }
+}
+
+#[test]
+fn a_bounded_search_runs_every_order_class_of_two_faults_and_says_so_without_saying_safe() {
+    let sc = library::get("db-transaction").unwrap();
+    let Outcome::NotFound(c) = search(&sc, Options { budget: usize::MAX, ..Options::default() }).unwrap() else { panic!() };
+    assert_eq!(c.complete, 2, "{c:?}");
+    assert_eq!(c.firsts_done, c.firsts, "a second fault on every one-fault run of its own: {c:?}");
+    assert!(c.class_runs > 10_000 && c.behaviours > 100, "{c:?}");
+    assert_eq!(c.reached.keys().copied().collect::<Vec<_>>(), vec![sim::scenario::Situation::OlderToken], "{c:?}");
+    let s = c.statement();
+    assert!(s.starts_with("No schedule of up to two added faults breaks it within these bounds: "), "{s}");
+    assert!(s.contains("Not reached: a write with an older token reaches the resource after a newer one."), "{s}");
+    assert!(s.ends_with("Not checked: 3 or more faults at once."), "{s}");
+    for word in ["safe", "verified", "proved"] {
+        assert!(!s.to_lowercase().contains(word), "{word}: {s}");
     }
 }
 
@@ -168,13 +194,19 @@ fn a_run_without_narration_has_the_same_verdict() {
 #[test]
 fn three_faults_allowed_leaves_room_for_random_schedules_and_says_what_ran() {
     let sc = library::get("db-transaction").unwrap();
-    let Outcome::NotFound(c) = search(&sc, Options { faults: 3, ..Options::default() }).unwrap() else { panic!() };
+    let Outcome::NotFound(c) = search(&sc, Options { faults: 3, budget: 150_000, ..Options::default() }).unwrap() else { panic!() };
     assert!(c.random > 0 && c.pairs > 0 && c.singles == c.singles_total, "{c:?}");
-    assert_eq!(c.max_faults, 3, "some random schedule added three faults");
-    assert!(c.statement().contains("up to three added faults"), "{}", c.statement());
+    assert_eq!((c.max_faults, c.complete), (3, 2), "some random schedule added three faults, after every class of two");
+    let s = c.statement();
+    let bound = format!(
+        "Three faults: {} random schedules found nothing; had one schedule in {} or more broken it",
+        thousands(c.random),
+        thousands(c.random / 3)
+    );
+    assert!(s.contains(&bound), "{s}");
     let Outcome::NotFound(c) = search(&sc, Options { faults: 2, budget: 100, ..Options::default() }).unwrap() else { panic!() };
     assert_eq!(c.max_faults, 1, "a budget spent on single faults says so");
-    assert!(c.statement().starts_with("100 schedules of one added fault"), "{}", c.statement());
+    assert!(c.statement().starts_with("None of 100 schedules corrupted the data."), "{}", c.statement());
 }
 
 #[test]

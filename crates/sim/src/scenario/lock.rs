@@ -31,6 +31,8 @@ pub struct Declaration {
     pub renews_itself: Option<&'static str>,
     /// How the inspector shows its servers' lanes.
     pub inspector: Inspector,
+    /// The dangerous situations a search on its runs should reach (issue 51's coverage).
+    pub situations: &'static [Situation],
 }
 
 /// How the inspector shows a lock server's lane at a moment.
@@ -54,6 +56,7 @@ const NONE: Declaration = Declaration {
     validate: |_| Ok(()),
     renews_itself: None,
     inspector: Inspector::Holder { held: "lock key held by", free: "lock is free" },
+    situations: &[Situation::OlderToken],
 };
 
 /// [`LockKind`], its JSON names and each service's declaration module, from the list.
@@ -94,28 +97,9 @@ macro_rules! kinds {
 }
 crate::registry::services!(kinds);
 
+mod situation;
 mod strays;
-
-/// What a replicated service (the consensus service, ZooKeeper) refuses: too few or too many
-/// members (`members` is what `what` calls them), a replica, an election timeout out of range,
-/// and a random owner value as a token (`token` says what its token is).
-fn replicated(sc: &Scenario, what: &str, members: &str, token: &str) -> Result<(), ScenarioError> {
-    let l = &sc.lock;
-    let max = super::limits::DURATION_MS;
-    if l.nodes == 0 || l.nodes > 9 {
-        return Err(ScenarioError::at("lock.nodes", format!("{what} needs between 1 and 9 {members}")));
-    }
-    if l.replica.is_some() {
-        return Err(ScenarioError::at("lock.replica", format!("{what} replicates by itself; remove lock.replica")));
-    }
-    if l.election_timeout_ms == Millis::ZERO || l.election_timeout_ms > max {
-        return Err(ScenarioError::at("lock.election_timeout_ms", format!("must be between 1 and {max}")));
-    }
-    if sc.token.source == TokenKind::RandomOwner {
-        return Err(ScenarioError::at("token.source", format!("{token}: use counter (or none)")));
-    }
-    Ok(())
-}
+pub use situation::Situation;
 
 impl LockKind {
     /// What the lab calls the service, over its settings.

@@ -19,7 +19,8 @@ pub struct Proposal {
 
 #[derive(Clone, Debug)]
 enum Stage {
-    /// Walking the sizes at `starts[start]`; the first size of each behaviour seen there.
+    /// Walking the sizes at `starts[start]`; every size run there (each side of each change of
+    /// order: a change that does not show at a span's first millisecond can show later in it).
     Sizes { start: usize, walk: Walk, firsts: Vec<(u64, Millis)> },
     /// Walking the start across `spans[span]` at the `rep`-th size class found at its first
     /// millisecond.
@@ -105,7 +106,7 @@ impl Classes {
         match &mut self.stage {
             Stage::Sizes { walk, firsts, .. } => {
                 let size = walk.propose().unwrap_or(Millis::new(1));
-                if let Some(s) = shape.as_ref().filter(|s| !firsts.iter().any(|(b, _)| *b == s.behaviour)) {
+                if let Some(s) = &shape {
                     firsts.push((s.behaviour, size));
                 }
                 if sized {

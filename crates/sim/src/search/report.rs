@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::FaultKind;
 #[cfg(test)]
 use crate::scenario::fault;
-use crate::scenario::{Fault, Scenario};
+use crate::scenario::{Fault, Scenario, Situation};
 
 /// What a search tried.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -31,6 +31,25 @@ pub struct Coverage {
     pub by_kind: Map<FaultKind, usize>,
     /// Schedules not judged: their run needed more events than allowed.
     pub too_long: usize,
+    /// The most faults the search was asked to add.
+    pub asked: usize,
+    /// Schedules run by the bounded part (one or two in each order class).
+    pub class_runs: usize,
+    /// Distinct behaviours among the bounded part's runs and the run as written.
+    pub behaviours: usize,
+    /// Every order class of up to this many faults was run (0: not yet every one of one).
+    pub complete: usize,
+    /// Of one fault, while not complete: the places (a start, or a stretch of work) walked, of
+    /// all.
+    pub places: usize,
+    pub places_total: usize,
+    /// One-fault runs that behaved in a way of their own, and how many of them had a second
+    /// fault added in every order class.
+    pub firsts: usize,
+    pub firsts_done: usize,
+    /// The dangerous situations the lock service's runs can reach, and whether a run of the
+    /// search (or the run as written) reached each.
+    pub reached: Map<Situation, bool>,
 }
 
 /// A count with thousands separated: `2,418`.
@@ -50,40 +69,85 @@ impl Coverage {
     /// What was covered, in one sentence: `2,418 schedules of up to two faults (pauses, delays,
     /// clock jumps, crashes): none corrupted the data.`
     pub fn statement(&self) -> String {
-        self.worded(" raise the budget to run them all")
+        self.worded(" raise the budget to run them all", true)
+    }
+
+    /// The statement without the situations reached and not (a page lists them): `stopped`,
+    /// for a search stopped before its budget ran out.
+    pub fn bounds(&self, stopped: bool) -> String {
+        self.worded(if stopped { " the search was stopped before the rest" } else { " raise the budget to run them all" }, false)
     }
 
     /// The same, for a search stopped before its budget ran out (a time limit, a cancel): what
     /// was not run is not the budget's doing (issue 49, D5).
     pub fn stopped_statement(&self) -> String {
-        self.worded(" the search was stopped before the rest")
+        self.worded(" the search was stopped before the rest", true)
     }
 
-    fn worded(&self, why_not_all: &str) -> String {
-        let faults = match self.max_faults {
-            0 | 1 => "one added fault".to_string(),
-            n => format!("up to {} added faults", ["", "one", "two", "three"].get(n).copied().unwrap_or("several")),
-        };
+    fn worded(&self, why_not_all: &str, reach: bool) -> String {
+        let t = thousands;
         let kinds: Vec<&str> = FaultKind::ALL.iter().filter(|k| self.by_kind.contains_key(k)).map(|k| k.plural()).collect();
         let s = if self.schedules == 1 { "" } else { "s" };
-        let own = match self.own {
-            0 => String::new(),
-            n => format!(", {} of them with one of the scenario's own faults moved, resized or removed", thousands(n)),
+        let mut out = match self.complete {
+            0 => format!("None of {} schedule{s} corrupted the data.", t(self.schedules)),
+            n => format!(
+                "No schedule of up to {} breaks it within these bounds: {} schedule{s} ({} of them walking every order class of where {} among the run's events and deadlines), {} distinct behaviours.",
+                count(n, "added fault"),
+                t(self.schedules),
+                t(self.class_runs),
+                if n == 1 { "the fault falls" } else { "the faults fall" },
+                t(self.behaviours),
+            ),
         };
-        let mut out =
-            format!("{} schedule{s} of {faults} ({}){own}: none corrupted the data.", thousands(self.schedules), kinds.join(", "));
-        if self.singles < self.singles_total {
-            out.push_str(&format!(
-                " {} of the {} one-fault schedules were run;{why_not_all}.",
-                thousands(self.singles),
-                thousands(self.singles_total)
-            ));
+        if !kinds.is_empty() {
+            out.push_str(&format!(" Faults tried: {}.", kinds.join(", ")));
+        }
+        if self.own > 0 {
+            out.push_str(&format!(" {} schedules moved, resized or removed one of the scenario's own faults.", t(self.own)));
+        }
+        let asked = self.asked.clamp(1, 2);
+        match self.complete {
+            0 if self.places_total > 0 => out.push_str(&format!(
+                " Not every order class of one added fault was run: {} of {} places walked;{why_not_all}.",
+                t(self.places),
+                t(self.places_total)
+            )),
+            0 => out.push_str(&format!(" The order classes of one added fault were not reached;{why_not_all}.")),
+            1 if asked == 2 => out.push_str(&format!(
+                " Of two faults: a second was added in every order class to {} of the {} one-fault runs that behaved in a way of their own;{why_not_all}.",
+                t(self.firsts_done),
+                t(self.firsts)
+            )),
+            _ => {}
+        }
+        let reached: Vec<&str> = self.reached.iter().filter(|(_, r)| **r).map(|(s, _)| s.words()).collect();
+        let missed: Vec<&str> = self.reached.iter().filter(|(_, r)| !**r).map(|(s, _)| s.words()).collect();
+        if reach && !reached.is_empty() {
+            out.push_str(&format!(" Reached, without harm: {}.", reached.join("; ")));
+        }
+        if reach && !missed.is_empty() {
+            out.push_str(&format!(" Not reached: {}.", missed.join("; ")));
+        }
+        match (self.asked, self.random) {
+            (3, 0) => out.push_str(" Not checked: three faults (no random schedule of three ran)."),
+            (3, n) => out.push_str(&format!(
+                " Three faults: {} random schedules found nothing; had one schedule in {} or more broken it, a search this long would have found one with 95 % chance.",
+                t(n),
+                t((n / 3).max(1))
+            )),
+            _ => out.push_str(&format!(" Not checked: {} or more faults at once.", asked + 1)),
         }
         if self.too_long > 0 {
-            out.push_str(&format!(" {} ran too long to be judged.", thousands(self.too_long)));
+            out.push_str(&format!(" {} ran too long to be judged.", t(self.too_long)));
         }
         out
     }
+}
+
+/// `one added fault`, `two added faults`.
+fn count(n: usize, what: &str) -> String {
+    let word = ["no", "one", "two", "three"].get(n).copied().unwrap_or("several");
+    format!("{word} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 /// Where a fault of the smallest unsafe schedule comes from.
@@ -241,6 +305,19 @@ impl Origin {
 }
 
 impl Coverage {
+    /// Marks situations reached.
+    pub(super) fn reach(&mut self, reached: &[Situation]) {
+        for s in reached {
+            self.reached.insert(*s, true);
+        }
+    }
+
+    /// What the bounded part covered.
+    pub(super) fn covered(&mut self, b: super::bounded::Covered) {
+        (self.behaviours, self.complete, self.firsts, self.firsts_done) = (b.behaviours, b.complete, b.firsts, b.firsts_done);
+        (self.places, self.places_total) = b.places;
+    }
+
     /// Schedules run with each kind of fault: `pauses 1,570 · delays 539`.
     pub fn tally(&self) -> String {
         let kinds: Vec<String> = self.by_kind.iter().map(|(k, n)| format!("{} {}", k.plural(), thousands(*n))).collect();

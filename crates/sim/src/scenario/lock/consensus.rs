@@ -2,7 +2,8 @@
 //! leases (SEMANTICS §4). Its slice is `service/consensus/`.
 
 use super::super::settings::{list, Kind, Section, Setting};
-use super::{Declaration, Inspector, LockService};
+use super::super::{Scenario, ScenarioError, TokenKind};
+use super::{Declaration, Inspector, LockService, Situation};
 use crate::time::Millis;
 
 /// The name of consensus member `i`: m1, m2, …
@@ -41,7 +42,29 @@ pub static DECLARATION: Declaration = Declaration {
         &list::LOCK_DELAY,
         &list::OWN_TOKEN,
     ],
-    validate: |sc| super::replicated(sc, "a consensus service", "members", "a consensus lock's token is its key's revision"),
+    validate: |sc| replicated(sc, "a consensus service", "members", "a consensus lock's token is its key's revision"),
     renews_itself: Some("a consensus session renews itself with keepalives every TTL/3; remove this step"),
     inspector: Inspector::Queue { number: "revision" },
+    situations: Situation::SERVICE,
 };
+
+/// What a replicated service (the consensus service, ZooKeeper) refuses: too few or too many
+/// members (`members` is what `what` calls them), a replica, an election timeout out of range,
+/// and a random owner value as a token (`token` says what its token is).
+pub(super) fn replicated(sc: &Scenario, what: &str, members: &str, token: &str) -> Result<(), ScenarioError> {
+    let l = &sc.lock;
+    let max = super::super::limits::DURATION_MS;
+    if l.nodes == 0 || l.nodes > 9 {
+        return Err(ScenarioError::at("lock.nodes", format!("{what} needs between 1 and 9 {members}")));
+    }
+    if l.replica.is_some() {
+        return Err(ScenarioError::at("lock.replica", format!("{what} replicates by itself; remove lock.replica")));
+    }
+    if l.election_timeout_ms == Millis::ZERO || l.election_timeout_ms > max {
+        return Err(ScenarioError::at("lock.election_timeout_ms", format!("must be between 1 and {max}")));
+    }
+    if sc.token.source == TokenKind::RandomOwner {
+        return Err(ScenarioError::at("token.source", format!("{token}: use counter (or none)")));
+    }
+    Ok(())
+}

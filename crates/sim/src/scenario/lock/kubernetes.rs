@@ -5,7 +5,7 @@
 
 use super::super::{limits, Scenario, ScenarioError, TokenKind};
 use super::super::settings::list;
-use super::{Declaration, Inspector};
+use super::{Declaration, Inspector, Situation};
 
 /// The lane of the Kubernetes API server that keeps the `Lease`.
 pub const APISERVER: &str = "apiserver";
@@ -27,6 +27,7 @@ pub static DECLARATION: Declaration = Declaration {
     validate,
     renews_itself: Some("a Kubernetes leader renews its Lease by itself every retry period; remove this step"),
     inspector: Inspector::Holder { held: "Lease held by", free: "Lease has no holder" },
+    situations: Situation::SERVICE,
 };
 
 /// What client-go's `NewLeaderElector` refuses (tools/leaderelection), and a token it cannot give.

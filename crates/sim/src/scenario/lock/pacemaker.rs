@@ -5,7 +5,7 @@
 
 use super::super::settings::{list, Kind, Section, Setting};
 use super::super::{limits, Scenario, ScenarioError, Step, TokenKind};
-use super::{Declaration, Inspector};
+use super::{Declaration, Inspector, Situation};
 use crate::time::Millis;
 
 /// The lanes of the two nodes' fence devices, in the nodes' order.
@@ -36,6 +36,7 @@ pub static DECLARATION: Declaration = Declaration {
     validate,
     renews_itself: Some("a node of a Pacemaker pair sends its heartbeats by itself; remove this step"),
     inspector: Inspector::Holder { held: "cuts its node's power when asked", free: "cuts its node's power when asked" },
+    situations: Situation::SERVICE,
 };
 
 /// A pair has two nodes, heartbeats more often than its deadtime, and no token to give.

@@ -2,7 +2,7 @@
 //! a key set with `SET NX PX` (SEMANTICS §1). Its slice is `service/redis/`.
 
 use super::super::settings::{list, Kind, Section, Setting};
-use super::{Declaration, Inspector, LockService};
+use super::{Declaration, Inspector, LockService, Situation};
 use crate::time::Millis;
 
 /// The Redis service, as the scenario's layer knows it.
@@ -64,4 +64,5 @@ pub static DECLARATION: Declaration = Declaration {
     validate: |_| Ok(()),
     renews_itself: None,
     inspector: Inspector::Holder { held: "lock key held by", free: "lock is free" },
+    situations: Situation::ALL,
 };

@@ -3,7 +3,7 @@
 
 use super::super::{limits, CounterStore, Scenario, ScenarioError, TokenKind};
 use super::super::settings::{list, Kind, Section, Setting};
-use super::{Declaration, Inspector, LockService};
+use super::{Declaration, Inspector, LockService, Situation};
 
 /// The name of Redlock node `i`: A, B, C, …
 pub fn node_name(i: usize) -> String {
@@ -49,6 +49,7 @@ pub static DECLARATION: Declaration = Declaration {
     validate,
     renews_itself: None,
     inspector: Inspector::Holder { held: "lock key held by", free: "lock is free" },
+    situations: Situation::ALL,
 };
 
 /// Its nodes, their timeout, and a counter it does not have.

@@ -6,7 +6,7 @@
 
 use super::super::{Scenario, ScenarioError};
 use super::super::settings::{list, Kind, Section, Setting};
-use super::{Declaration, Inspector, LockService};
+use super::{Declaration, Inspector, LockService, Situation};
 use crate::time::Millis;
 
 /// The name of ZooKeeper server `i`: zk1, zk2, …
@@ -44,11 +44,12 @@ pub static DECLARATION: Declaration = Declaration {
     validate,
     renews_itself: Some("a ZooKeeper session renews itself with pings every third of its timeout; remove this step"),
     inspector: Inspector::Queue { number: "czxid" },
+    situations: Situation::SERVICE,
 };
 
 /// Its ensemble, and a session timeout within ZooKeeper's bounds.
 fn validate(sc: &Scenario) -> Result<(), ScenarioError> {
-    super::replicated(sc, "a ZooKeeper ensemble", "servers", "a ZooKeeper lock's token is its znode's creation zxid")?;
+    super::consensus::replicated(sc, "a ZooKeeper ensemble", "servers", "a ZooKeeper lock's token is its znode's creation zxid")?;
     let [lo, hi] = SESSION_TIMEOUT_MS;
     if !(lo..=hi).contains(&sc.lock.ttl_ms) {
         return Err(ScenarioError::at(
