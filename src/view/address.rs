@@ -35,7 +35,8 @@ fn first_lesson() -> Scenario {
     sim::library::get(sim::library::INDEX[0].id).expect("the first lesson's file is in before the app starts")
 }
 
-/// The run to open: `?scenario=<id>&fix=1` (the library), `&set=<path>=<value>` (its changes),
+/// The run to open: `?scenario=<id>&fix=1` (the library), `&set=<path>=<value>` (its changes;
+/// `&told=1`: a search's find, its story retold as the search told it),
 /// `#s=…` or `#z=…` (a scenario in the fragment), `?s=…` (the older form), and `&step=N`; the
 /// reader's last scenario otherwise. A bad link says what is wrong and falls back to the
 /// reader's last scenario, so that their work is not lost; on a first visit, to the lesson the
@@ -64,7 +65,12 @@ pub(super) fn initial() -> Screen {
             Err(e) => (fallback(), Some(cannot(e)), false),
         }
     } else if let (Some(id), false) = (get("scenario"), sets.is_empty()) {
-        match crate::share::decode_settings(&id, fix, &sets) {
+        let told = get("told").is_some_and(|v| v == "1");
+        let retold = |sc: Scenario| match sim::library::get(&id) {
+            Some(lib) if told => crate::share::retell(&lib, sc),
+            _ => sc,
+        };
+        match crate::share::decode_settings(&id, fix, &sets).map(retold) {
             Ok(sc) => (sc, crate::share::stale_note(&id, fix, get("v").as_deref()), false),
             // The lesson is there, only its changes are wrong, and there is no work of the
             // reader's to keep on screen (a first visit): the lesson opens without them.

@@ -1187,6 +1187,14 @@ await test('can this break?: the search finds a schedule, shrinks it, shows it a
   const text = await page.textContent('.search-result');
   expect(/Found: the protected data was corrupted/.test(text) && /has one fault/.test(text) && text.includes('Pause A at'), `the result says what it found: ${text}`);
   expect((await page.textContent('.verdict')).includes('lost-update'), 'the verdict explains the harm');
+  // The bar above the timeline names the fault the search changed, not the story it retold;
+  // the address carries the faults and `told=1`, not the story.
+  const what = await page.textContent('.what');
+  expect(/pause/.test(what) && !/story/i.test(what), `the change is said by its faults: ${what}`);
+  await page.waitForFunction(() => location.search.includes('told=1'));
+  const address = await page.evaluate(() => location.search + location.hash);
+  expect(!/story|setup/.test(address) && address.includes('set=faults.0.pause'), address);
+  const steps = await attr(page, 'data-steps');
   // The harm is A's stale write, which landed after B had read: not B's legitimate one.
   expect((await narration(page)).includes("accepts A's write"), `the cursor is at the harm: ${await narration(page)}`);
   await page.click('.search-result button:has-text("Compare with the run before")');
@@ -1195,6 +1203,8 @@ await test('can this break?: the search finds a schedule, shrinks it, shows it a
   expect((await page.textContent('.compare')).includes('safe'), 'the run before is safe');
   await page.click('.run-bar button:has-text("Undo")');
   expect(await attr(page, 'data-verdict') === 'safe', 'Undo brings back the run as written');
+  await open(page, address);
+  expect(await attr(page, 'data-verdict') === 'unsafe' && await attr(page, 'data-steps') === steps, 'the address opens the schedule found');
 });
 
 await test('can this break?: a sound design states what the search covered', async (page) => {

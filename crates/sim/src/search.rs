@@ -34,7 +34,7 @@ mod shrink;
 mod space;
 
 pub use reach::reached;
-pub use report::{thousands, Coverage, Found, Origin, Outcome};
+pub use report::{retold, thousands, Coverage, Found, Origin, Outcome};
 pub use shrink::Shrinker;
 pub use space::{space, Candidate, FaultKind};
 
@@ -335,14 +335,10 @@ impl Search {
     }
 
     fn found_outcome(&self, best: Vec<Fault>) -> Outcome {
-        let scenario = Scenario { faults: best, ..self.base.clone() };
-        let headline = crate::judge_within(&scenario, self.opts.max_events).map_or("Unsafe", |r| r.verdict.headline());
-        let (origins, removed) = report::origins(&self.base.faults, &scenario.faults);
-        let was = origins.iter().map(|(_, i)| i.map(|i| self.base.faults[i].clone())).collect();
-        let faults = scenario.faults.iter().cloned().zip(origins.into_iter().map(|(o, _)| o)).collect();
-        let removed = removed.into_iter().map(|i| self.base.faults[i].clone()).collect();
-        let (first, after) = self.first.clone().unwrap_or_default();
-        let mut found = Found { scenario, faults, was, removed, after, first, shrink_runs: self.shrink_runs, headline };
+        let mut found = Found::of(&self.base, best);
+        found.headline = crate::judge_within(&found.scenario, self.opts.max_events).map_or("Unsafe", |r| r.verdict.headline());
+        (found.first, found.after) = self.first.clone().unwrap_or_default();
+        found.shrink_runs = self.shrink_runs;
         found.scenario = found.told();
         Outcome::Found(Box::new(found), self.cov.clone())
     }

@@ -185,6 +185,16 @@ pub struct Found {
 }
 
 impl Found {
+    /// `base` with `faults`, each fault with where it comes from (not yet told, run or shrunk).
+    pub(super) fn of(base: &Scenario, faults: Vec<Fault>) -> Found {
+        let scenario = Scenario { faults, ..base.clone() };
+        let (origins, removed) = origins(&base.faults, &scenario.faults);
+        let was = origins.iter().map(|(_, i)| i.map(|i| base.faults[i].clone())).collect();
+        let faults = scenario.faults.iter().cloned().zip(origins.into_iter().map(|(o, _)| o)).collect();
+        let removed = removed.into_iter().map(|i| base.faults[i].clone()).collect();
+        Found { scenario, faults, was, removed, after: 0, first: Vec::new(), shrink_runs: 0, headline: "" }
+    }
+
     /// What the search changed, in one sentence: `added: Pause A at 3 s for 7 s; removed: …`.
     pub fn changes(&self) -> String {
         let mut parts = Vec::new();
@@ -249,6 +259,12 @@ impl Found {
         }
         sc
     }
+}
+
+/// `base` with `faults`, told as a search's find is ([`Found::told`]): what an address that
+/// carries only a find's faults (`&told=1`) opens as.
+pub fn retold(base: &Scenario, faults: Vec<Fault>) -> Scenario {
+    Found::of(base, faults).told()
 }
 
 /// How a search ended.
