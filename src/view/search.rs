@@ -22,7 +22,7 @@ const SLICE_MS: f64 = 12.0;
 /// The most schedules the reader may ask for.
 const MAX_BUDGET: usize = 5_000_000;
 /// The schedules a search runs unless the reader asks for more (seconds in a browser).
-const BUDGET: &str = "100000";
+const BUDGET: &str = "200000";
 
 fn now_ms() -> f64 {
     crate::view::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())

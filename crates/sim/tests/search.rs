@@ -194,7 +194,11 @@ fn a_run_without_narration_has_the_same_verdict() {
 #[test]
 fn three_faults_allowed_leaves_room_for_random_schedules_and_says_what_ran() {
     let sc = library::get("db-transaction").unwrap();
-    let Outcome::NotFound(c) = search(&sc, Options { faults: 3, budget: 150_000, ..Options::default() }).unwrap() else { panic!() };
+    // Every class of up to two faults, with one random schedule of three in four beside the
+    // second faults, and then more.
+    let two = search(&sc, Options { budget: usize::MAX, ..Options::default() }).unwrap().coverage().schedules;
+    let budget = two * 4 / 3 + 20_000;
+    let Outcome::NotFound(c) = search(&sc, Options { faults: 3, budget, ..Options::default() }).unwrap() else { panic!() };
     assert!(c.random > 0 && c.pairs > 0 && c.singles == c.singles_total, "{c:?}");
     assert_eq!((c.max_faults, c.complete), (3, 2), "some random schedule added three faults, after every class of two");
     let s = c.statement();

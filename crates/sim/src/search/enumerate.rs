@@ -1,8 +1,9 @@
 //! Every order class of one more fault on a run ([`Classes`]): for each template, each of its
 //! starts with its sizes walked ([`Walk`]), and where the actor it stops is working, each size
 //! class with its start walked across the work (a pause that begins later in the work leaves
-//! less of it for after). The search proposes, runs and tells, one schedule at a time, so that
-//! it can stop between any two.
+//! less of it for after), and then the sizes again at each start where that walk saw the run
+//! change. The search proposes, runs and tells, one schedule at a time, so that it can stop
+//! between any two.
 
 use crate::scenario::Fault;
 use crate::time::Millis;
@@ -23,8 +24,8 @@ enum Stage {
     /// order: a change that does not show at a span's first millisecond can show later in it).
     Sizes { start: usize, walk: Walk, firsts: Vec<(u64, Millis)> },
     /// Walking the start across `spans[span]` at the `rep`-th size class found at its first
-    /// millisecond.
-    Starts { span: usize, rep: usize, walk: Walk },
+    /// millisecond; the behaviour of the last run.
+    Starts { span: usize, rep: usize, walk: Walk, last: Option<u64> },
 }
 
 /// The order classes of one fault more on a run (see the module's comment).
@@ -40,13 +41,20 @@ pub struct Classes {
     pub walked: usize,
     /// The largest size walked.
     most: Millis,
+    /// Starts inside the current template's spans where a walk of the start saw the run change:
+    /// their sizes are walked too, once the spans are (a pause's end and the work's end cross
+    /// events together there, in cells a walk from the span's first millisecond does not enter).
+    turns: Vec<Millis>,
+    /// The current template's spans have been walked.
+    spans_done: bool,
 }
 
 impl Classes {
     pub fn new(templates: Vec<Template>, end: Millis) -> Classes {
         let walk = first_walk(&templates, 0, end, end);
         let reps = templates.first().map_or(Vec::new(), |t| vec![Vec::new(); t.spans.len()]);
-        Classes { templates, end, template: 0, stage: Stage::Sizes { start: 0, walk, firsts: Vec::new() }, reps, walked: 0, most: end }
+        let stage = Stage::Sizes { start: 0, walk, firsts: Vec::new() };
+        Classes { templates, end, template: 0, stage, reps, walked: 0, most: end, turns: Vec::new(), spans_done: false }
     }
 
     /// The classes that start no later than `last` and are at most `most` long: a window of the
@@ -86,7 +94,7 @@ impl Classes {
                     }
                     self.next_start();
                 }
-                Stage::Starts { span, rep, walk } => {
+                Stage::Starts { span, rep, walk, .. } => {
                     if let (Some(o), Some(size)) = (walk.propose(), self.reps[*span].get(*rep)) {
                         return Some(Proposal {
                             template: self.template,
@@ -116,7 +124,15 @@ impl Classes {
                     walk.finish();
                 }
             }
-            Stage::Starts { walk, .. } => walk.tell(shape),
+            Stage::Starts { span, walk, last, .. } => {
+                let at = walk.propose().map(|o| Millis::new(self.templates[self.template].spans[*span].0.get() + o.get()));
+                let now = shape.as_ref().map(|s| s.behaviour);
+                if let (Some(at), Some(_), true) = (at, *last, now.is_some() && now != *last) {
+                    self.turns.push(at);
+                }
+                *last = now.or(*last);
+                walk.tell(shape);
+            }
         }
     }
 
@@ -137,8 +153,10 @@ impl Classes {
         if next < t.starts.len() {
             self.stage =
                 Stage::Sizes { start: next, walk: Walk::new(t.max_size(t.starts[next], self.end).min(self.most)), firsts: Vec::new() };
-        } else {
+        } else if !self.spans_done {
             self.span_walk(0, 0);
+        } else {
+            self.next_template();
         }
     }
 
@@ -162,9 +180,27 @@ impl Classes {
         if span < t.spans.len() {
             let (from, to) = t.spans[span];
             let walk = Walk::new(Millis::new(to.get().saturating_sub(from.get() + 1).max(1)));
-            self.stage = Stage::Starts { span, rep, walk };
+            self.stage = Stage::Starts { span, rep, walk, last: None };
             return;
         }
+        self.spans_done = true;
+        let mut turns = std::mem::take(&mut self.turns);
+        crate::sort::by(&mut turns, Ord::cmp);
+        turns.dedup();
+        let t = &mut self.templates[self.template];
+        turns.retain(|s| !t.starts.contains(s));
+        if let Some(&first) = turns.first() {
+            let start = t.starts.len();
+            t.starts.extend(turns);
+            self.stage = Stage::Sizes { start, walk: Walk::new(t.max_size(first, self.end).min(self.most)), firsts: Vec::new() };
+            return;
+        }
+        self.next_template();
+    }
+
+    fn next_template(&mut self) {
+        self.spans_done = false;
+        self.turns.clear();
         self.template += 1;
         self.reps = self.templates.get(self.template).map_or(Vec::new(), |t| vec![Vec::new(); t.spans.len()]);
         self.stage = Stage::Sizes { start: 0, walk: first_walk(&self.templates, self.template, self.end, self.most), firsts: Vec::new() };
