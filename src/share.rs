@@ -10,9 +10,12 @@
 //! text.
 
 pub(crate) mod changes;
+mod find;
 
 use changes::as_settings;
 pub use changes::{apply, as_changes, decode_settings, stale_note, MAX_SETTINGS};
+use find::as_find;
+pub use find::retell;
 use sim::scenario::Scenario;
 
 /// The longest scenario link accepted, in characters.
@@ -163,28 +166,6 @@ pub fn link(sc: &Scenario, original: &Scenario, fixed: bool) -> Address {
     Address { query: String::new(), fragment: format!("#s={}", encode(&lean)) }
 }
 
-/// A search's find on a lesson, as its changes of the lesson without the words the search
-/// retold (its story, setup, notices and challenge), and `&told=1`, which [`retell`] reads: the
-/// address carries the faults, not the story.
-fn as_find(lib: &Scenario, sc: &Scenario) -> Option<String> {
-    let plain = Scenario {
-        setup: lib.setup.clone(),
-        story: lib.story.clone(),
-        notice: lib.notice.clone(),
-        questions: lib.questions.clone(),
-        challenge: lib.challenge.clone(),
-        ..sc.clone()
-    };
-    let told = retell(lib, plain.clone());
-    (told == *sc && plain != *sc).then(|| as_settings(lib, &portable(&plain))).flatten().map(|q| format!("{q}&told=1"))
-}
-
-/// A lesson's scenario with a search's faults, told as the search told it (`&told=1`).
-pub fn retell(lib: &Scenario, sc: Scenario) -> Scenario {
-    let faults = sc.faults.clone();
-    sim::search::retold(&Scenario { faults: lib.faults.clone(), ..sc }, faults)
-}
-
 /// A scenario as it is shared: without its questions (they are about the scenario as written)
 /// and [`loadable`].
 pub fn portable(sc: &Scenario) -> Scenario {
@@ -242,7 +223,7 @@ mod tests {
     }
 
     /// What the browser's `URLSearchParams` does to a query: split, then percent-decode.
-    fn params(query: &str) -> Vec<(String, String)> {
+    pub(super) fn params(query: &str) -> Vec<(String, String)> {
         let unescape = |s: &str| {
             let b = s.as_bytes();
             let mut out = Vec::new();
@@ -270,17 +251,6 @@ mod tests {
         let get = |k: &str| p.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
         let sets: Vec<String> = p.iter().filter(|(n, _)| n == "set").map(|(_, v)| v.clone()).collect();
         decode_settings(&get("scenario").unwrap(), get("fix").is_some(), &sets).unwrap_or_else(|e| panic!("{}: {e}", a.query))
-    }
-
-    #[test]
-    fn a_search_s_find_is_linked_by_its_faults_and_retold_on_opening() {
-        let s = sim::library::get("gc-pause-fenced").unwrap();
-        let sim::search::Outcome::Found(f, _) = sim::search::search(&s, sim::search::Options::default()).unwrap() else { panic!() };
-        let a = link(&f.scenario, &s, false);
-        assert!(a.query.ends_with("&told=1") && !a.query.contains("story") && !a.query.contains("setup"), "{}", a.query);
-        let sets: Vec<String> = params(&a.query).into_iter().filter(|(n, _)| n == "set").map(|(_, v)| v).collect();
-        let opened = retell(&s, changes::decode_settings(&s.id, false, &sets).unwrap());
-        assert_eq!(portable(&opened), portable(&f.scenario), "the link opens the find, told as the search told it");
     }
 
     #[test]

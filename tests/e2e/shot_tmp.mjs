@@ -1,0 +1,11 @@
+import { chromium } from 'playwright-core';
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+const [id, W, H, out] = process.argv.slice(2);
+const page = await (await b.newContext({ viewport: { width: +W, height: +H } })).newPage();
+await page.goto('http://localhost:8766/?scenario=lease-basics');
+await page.evaluate(() => localStorage.setItem('leaselab.intro', 'seen'));
+await page.goto(`http://localhost:8766/?scenario=${id}`);
+await page.waitForSelector('#app[data-steps]');
+await page.waitForTimeout(300);
+await page.screenshot({ path: out });
+await b.close();
