@@ -162,6 +162,31 @@ await test('first screen 390×844: the harm with the controls, which cover nothi
   expect(overflow <= 0, `the page scrolls sideways by ${overflow}px`);
 }, { width: 390, height: 844, hasTouch: true, isMobile: true });
 
+// Issue 50: every lesson's first screen, the tallest run included (redlock-split-vote, nine
+// lanes, drawn compact: draw::layout::COMPACT_ABOVE), with the welcome dismissed: at 1366×800
+// the timeline, the controls, the narration and the verdict's heading; on a phone the controls,
+// with the harm mark (on an unsafe run) on screen above them.
+for (const [width, height] of [[1366, 800], [390, 844]]) {
+  await test(`first screen ${width}×${height}: every lesson holds its run, its controls${width > 800 ? ', its narration and its verdict' : ' and its harm'}`, async (page) => {
+    await page.goto(`${base}/?scenario=lease-basics`);
+    await page.evaluate(() => localStorage.setItem('leaselab.intro', 'seen'));
+    const ids = fs.readdirSync(path.resolve(root, '../crates/sim/scenarios')).map((f) => f.replace(/\.json$/, '')).sort();
+    expect(ids.length === 45, `${ids.length} lessons`);
+    const missed = [];
+    for (const id of ids) {
+      await open(page, `?scenario=${id}`);
+      const b = await boxes(page, FIRST);
+      const below = (s) => !b[s] || b[s].bottom > height;
+      const harm = b['.stage > .timeline-wrap .mark.harm'], controls = b['.stage > .controls'];
+      const bad = width > 800
+        ? ['.stage > .timeline-wrap', '.stage > .controls', '.stage > .narration', '.stage > .verdict h2'].filter(below)
+        : [below('.stage > .controls') && 'controls', harm && (harm.top < 0 || harm.bottom > controls.top) && 'harm'].filter(Boolean);
+      if (bad.length) missed.push(`${id}: ${bad.join(', ')} ${JSON.stringify(b)}`);
+    }
+    expect(missed.length === 0, `off the first screen:\n${missed.join('\n')}`);
+  }, width > 800 ? { width, height } : { width, height, hasTouch: true, isMobile: true });
+}
+
 await test('phone: on a run taller than the screen, Next violation brings the harm into view above the controls, with its sentence', async (page) => {
   // Dismissed welcome, then scrolled to the bottom: the sticky controls over the timeline.
   await page.goto(`${base}/?scenario=gc-pause-unfenced`);

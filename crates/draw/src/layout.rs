@@ -32,6 +32,37 @@ pub struct Lane {
     pub mid: f64,
     /// Index into the palette (clients only; servers are neutral).
     pub color: Option<usize>,
+    /// Drawn compact: a run of many lanes ([`COMPACT_ABOVE`]).
+    pub compact: bool,
+}
+
+impl Lane {
+    /// Where a client's belief bar goes: its top and height.
+    pub fn belief_bar(&self) -> (f64, f64) {
+        if self.compact {
+            (self.y + 5.0, 12.0)
+        } else {
+            (self.y + 10.0, 16.0)
+        }
+    }
+
+    /// Where a fault's block (a pause, a disk stall) goes, under the belief bar.
+    pub fn block(&self) -> (f64, f64) {
+        if self.compact {
+            (self.y + 19.0, self.h - 20.0)
+        } else {
+            (self.y + 30.0, self.h - 34.0)
+        }
+    }
+
+    /// Where a server's keys go: the top of their rows and the height the rows share.
+    pub fn key_rows(&self) -> (f64, f64) {
+        if self.compact {
+            (self.y + 3.0, self.h - 10.0)
+        } else {
+            (self.y + 12.0, self.h - 24.0)
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -284,11 +315,20 @@ impl Layout {
     }
 }
 
-fn lane_height(role: Role) -> f64 {
-    match role {
-        Role::Client => 64.0,
-        Role::Redis | Role::Replica | Role::Member => 48.0,
-        Role::Resource => 56.0,
+/// A run whose lanes at their full height would stand taller than this, in pixels, draws them
+/// compact: then the first screen at 1366×800 holds the timeline with the controls, the
+/// narration and the verdict under it (issue 50), for a Redlock run with its five nodes as for
+/// a run of two clients, one server and the resource (298 px at full height, drawn full).
+pub const COMPACT_ABOVE: f64 = 300.0;
+
+fn lane_height(role: Role, compact: bool) -> f64 {
+    match (role, compact) {
+        (Role::Client, false) => 64.0,
+        (Role::Client, true) => 36.0,
+        (Role::Resource, false) => 56.0,
+        (Role::Resource, true) => 32.0,
+        (Role::Redis | Role::Replica | Role::Member, false) => 48.0,
+        (Role::Redis | Role::Replica | Role::Member, true) => 26.0,
     }
 }
 
@@ -327,13 +367,15 @@ pub fn layout_until(run: &Run, sc: &Scenario, width: f64, end_us: Micros) -> Lay
     let mut lanes = Vec::new();
     let mut y = AXIS + 6.0;
     let mut next_color = 0;
+    let full: f64 = run.actors.iter().map(|a| lane_height(a.role, false) + LANE_GAP).sum::<f64>() + y + 4.0;
+    let compact = full > COMPACT_ABOVE;
     for (i, a) in run.actors.iter().enumerate() {
-        let h = lane_height(a.role);
+        let h = lane_height(a.role, compact);
         let color = (a.role == Role::Client).then(|| {
             next_color += 1;
             next_color - 1
         });
-        lanes.push(Lane { actor: i, name: a.name.clone(), role: a.role, y, h, mid: y + h / 2.0, color });
+        lanes.push(Lane { actor: i, name: a.name.clone(), role: a.role, y, h, mid: y + h / 2.0, color, compact });
         y += h + LANE_GAP;
     }
     let end_us = end_us.max(Micros::us(1));

@@ -278,9 +278,9 @@ fn body(s: &mut String, run: &Run, sc: &Scenario, l: &Layout, y: f64, at: Option
             lane.y,
             l.x1 - l.x0,
             lane.h,
-            lane.mid - 2.0,
+            lane.mid - if lane.compact { 1.0 } else { 2.0 },
             esc(&lane.name),
-            lane.mid + 12.0,
+            lane.mid + if lane.compact { 10.0 } else { 12.0 },
             c = glyph::color_class(lane.color),
         );
     }

@@ -53,9 +53,9 @@ pub fn lane_labels(p: &LabelsProps) -> Html {
         html! {
             // Over its lane and half the gap on either side: together the names are one column,
             // with no gap for what is scrolled under them to show through.
-            <div class={classes!("lane-label", glyph::color_class(l.color))} style={format!("top:{}px;height:{}px", l.y - LANE_GAP / 2.0, l.h + LANE_GAP)}>
+            <div class={classes!("lane-label", glyph::color_class(l.color), l.compact.then_some("compact"))} style={format!("top:{}px;height:{}px", l.y - LANE_GAP / 2.0, l.h + LANE_GAP)}>
                 <strong>{ &l.name }</strong>
-                <span class="role">{ role }</span>
+                <span class="role" title={role}>{ role }</span>
                 if let Some(c) = clock { <span class="skew">{ c }</span> }
                 if let Some(c) = lease { { ring(&c, c.describe(&l.name)) } }
             </div>

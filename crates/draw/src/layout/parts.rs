@@ -16,7 +16,7 @@ pub(super) fn beliefs(l: &mut Layout, run: &Run) {
         let lane = l.lane(b.client).clone();
         let token = b.token.map(|t| format!(" · token {t}")).unwrap_or_default();
         let valid_end = b.valid_until_us.min(b.to_us);
-        let (by, bh) = (lane.y + 10.0, 16.0);
+        let (by, bh) = lane.belief_bar();
         if valid_end > b.from_us {
             l.bars.push(Bar {
                 kind: BarKind::Belief,
@@ -93,12 +93,13 @@ pub(super) fn keys(l: &mut Layout, run: &Run, sc: &Scenario) {
             KeyEnd::RunEnd => "still there at the end",
         };
         let rows = rows_on.get(&k.node).copied().unwrap_or(1).max(1) as f64;
-        let row_h = (lane.h - 24.0) / rows;
+        let (top, room) = lane.key_rows();
+        let row_h = room / rows;
         l.bars.push(Bar {
             kind: BarKind::Key,
             x0: l.x(k.from_us),
             x1: l.x(k.to_us).max(l.x(k.from_us) + 2.0),
-            y: lane.y + 12.0 + row_h * rows_of[i] as f64,
+            y: top + row_h * rows_of[i] as f64,
             h: (row_h - 1.0).max(3.0),
             color: k.owner.and_then(|o| l.lanes[o].color),
             label: format!("{key} of {owner}"),
@@ -144,8 +145,8 @@ pub(super) fn pauses(l: &mut Layout, run: &Run, sc: &Scenario) {
             actor: a,
             x0: l.x(from),
             x1: l.x(to).max(l.x(from) + 6.0),
-            y: lane.y + 30.0,
-            h: lane.h - 34.0,
+            y: lane.block().0,
+            h: lane.block().1,
             title: format!("{}{} from {} to {} (drag to move, drag the right edge to resize)", b.actor, b.what, fmt(from), fmt(to)),
         });
     }
