@@ -308,20 +308,29 @@ fn declutter(marks: &mut [Mark], arrows: &mut [Arrow]) {
             all.push((l, r, label.y, Err(i)));
         }
     }
-    sim::sort::by(&mut all, |a, b| a.0.total_cmp(&b.0));
-    // Kept labels: (right, baseline).
-    let mut kept: Vec<(f64, f64)> = Vec::new();
-    for (l, r, y, which) in all {
-        // Sorted by left edge: a kept label ending before this one starts cannot meet it or any
-        // label after it.
-        kept.retain(|k| k.0 + 3.0 > l);
-        if kept.iter().any(|&(_, ky)| (ky - y).abs() < 12.0) {
+    // A label that ends at its arrow (no room after it) stands to the left of what it names,
+    // over what others did there: it gives way to every label beside its own arrow or mark
+    // (issue 50: on a phone, A's "write, token 33" ended over B's write and took its label).
+    let ends_at = |w: &Result<usize, usize>| matches!(w, Err(i) if arrows[*i].label.as_ref().is_some_and(|l| l.anchor == TextAnchor::End));
+    sim::sort::by(&mut all, |a, b| ends_at(&a.3).cmp(&ends_at(&b.3)).then(a.0.total_cmp(&b.0)));
+    let first = all.iter().take_while(|a| !ends_at(&a.3)).count();
+    // Kept labels: (left, right, baseline); `near`, those that may still meet the next one.
+    let (mut kept, mut near): (Vec<(f64, f64, f64)>, Vec<(f64, f64, f64)>) = (Vec::new(), Vec::new());
+    for (k, (l, r, y, which)) in all.into_iter().enumerate() {
+        // Sorted by left edge within each group: a kept label ending before this one starts
+        // cannot meet it or any label after it in the group; the second group meets them all.
+        if k == first {
+            near = kept.clone();
+        }
+        near.retain(|&(_, kr, _)| k >= first || kr + 3.0 > l);
+        if near.iter().any(|&(kl, kr, ky)| kl < r + 3.0 && l < kr + 3.0 && (ky - y).abs() < 12.0) {
             match which {
                 Ok(i) => marks[i].label.clear(),
                 Err(i) => arrows[i].label = None,
             }
         } else {
-            kept.push((r, y));
+            kept.push((l, r, y));
+            near.push((l, r, y));
         }
     }
 }
