@@ -343,8 +343,9 @@ fn none_view(c: &sim::search::Coverage, ms: f64, budget: Option<usize>, start: &
                 </ul>
             }
             <p class="hint">
-                { format!("Quick pass: {} of {} one-fault schedules, {} pairs; order classes: {} schedules, {} distinct behaviours; random of three: {}. In {}. ",
-                          t(c.singles), t(c.singles_total), t(c.pairs), t(c.class_runs), t(c.behaviours), t(c.random), seconds(ms)) }
+                { format!("First round: {} of {} one-fault schedules, {} pairs; order classes: {} schedules, {} different sequences of events{}. In {}. ",
+                          t(c.singles), t(c.singles_total), t(c.pairs), t(c.class_runs), t(c.behaviours),
+                          if c.asked > 2 { format!("; random of three: {}", t(c.random)) } else { String::new() }, seconds(ms)) }
                 { "A search is not a proof: it covers the schedules it ran." }
             </p>
             { for further }

@@ -111,20 +111,25 @@ fn progress_line(search: &Search, elapsed: Duration, limit: Duration) -> String 
 /// Schedules per kind of fault, and the pace: `pauses 520, delays 96 … in 0.41 s, 1,950 runs/s`
 /// (the runs spent shrinking a find count in the pace: they took part of the time).
 fn tried(c: &Coverage, shrink_runs: usize, secs: f64) -> String {
-    let per_kind = if c.by_kind.is_empty() { String::new() } else { format!(" (quick pass, each kind of fault: {})", c.tally()) };
+    let per_kind = if c.by_kind.is_empty() {
+        String::new()
+    } else {
+        format!(" (outside the order classes, schedules with each kind of fault: {})", c.tally())
+    };
     let runs = c.schedules + shrink_runs;
     let shrinking = if shrink_runs > 0 { format!(" with {} runs to make the find smaller", thousands(shrink_runs)) } else { String::new() };
     let pace = if secs > 0.0 && runs > 0 { format!(", {} runs/s", thousands((runs as f64 / secs) as usize)) } else { String::new() };
     let t = thousands;
     format!(
-        "Ran {} schedules{per_kind}: quick pass {} of one fault (of {}) and {} pairs; {} in order classes ({} distinct behaviours); {} random of three; in {secs:.2} s{shrinking}{pace}.\n",
+        "Ran {} schedules{per_kind}: a first round of {} of one fault (of {}) and {} pairs (of {}); {} in order classes ({} different sequences of events){}; in {secs:.2} s{shrinking}{pace}.\n",
         t(c.schedules),
         t(c.singles),
         t(c.singles_total),
         t(c.pairs),
+        t(c.pairs_total.min(usize::MAX as u64) as usize),
         t(c.class_runs),
         t(c.behaviours),
-        t(c.random)
+        if c.asked > 2 { format!("; {} random of three", t(c.random)) } else { String::new() }
     )
 }
 

@@ -88,6 +88,8 @@ fn a_bounded_search_runs_every_order_class_of_two_faults_and_says_so_without_say
     let s = c.statement();
     assert!(s.starts_with("No schedule of up to two added faults breaks it within these bounds: "), "{s}");
     assert!(s.contains("Not reached: a write with an older token reaches the resource after a newer one."), "{s}");
+    assert!(s.contains("Not possible with this lock service: a client's write reaches the resource after its lease ran out"), "{s}");
+    assert!(s.contains("The bounds: faults on a 1 ms grid"), "{s}");
     assert!(s.ends_with("Not checked: 3 or more faults at once."), "{s}");
     for word in ["safe", "verified", "proved"] {
         assert!(!s.to_lowercase().contains(word), "{word}: {s}");
@@ -203,7 +205,7 @@ fn three_faults_allowed_leaves_room_for_random_schedules_and_says_what_ran() {
     assert_eq!((c.max_faults, c.complete), (3, 2), "some random schedule added three faults, after every class of two");
     let s = c.statement();
     let bound = format!(
-        "Three faults: {} random schedules found nothing; had one schedule in {} or more broken it",
+        "Three faults: {} random schedules of three found nothing; if at least 1 in {} such random schedules broke it",
         thousands(c.random),
         thousands(c.random / 3)
     );

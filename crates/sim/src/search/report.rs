@@ -91,14 +91,21 @@ impl Coverage {
         let mut out = match self.complete {
             0 => format!("None of {} schedule{s} corrupted the data.", t(self.schedules)),
             n => format!(
-                "No schedule of up to {} breaks it within these bounds: {} schedule{s} ({} of them walking every order class of where {} among the run's events and deadlines), {} distinct behaviours.",
+                "No schedule of up to {} breaks it within these bounds: {} schedule{s}, {} of them in the order classes ({}), {} runs with a different sequence of events.",
                 count(n, "added fault"),
                 t(self.schedules),
                 t(self.class_runs),
-                if n == 1 { "the fault falls" } else { "the faults fall" },
+                if n == 1 {
+                    "every way the fault can fall among the run's events and deadlines"
+                } else {
+                    "every way one fault can fall among the run's events and deadlines, and a second among those of each one-fault run with a sequence of its own"
+                },
                 t(self.behaviours),
             ),
         };
+        if self.complete > 0 {
+            out.push_str(" The bounds: faults on a 1 ms grid, the network's timing as the scenario draws it, and a second fault added to one run of each sequence rather than to every run.");
+        }
         if !kinds.is_empty() {
             out.push_str(&format!(" Faults tried: {}.", kinds.join(", ")));
         }
@@ -112,9 +119,9 @@ impl Coverage {
                 t(self.places),
                 t(self.places_total)
             )),
-            0 => out.push_str(&format!(" The order classes of one added fault were not reached;{why_not_all}.")),
+            0 => out.push_str(&format!(" The order classes of one added fault were not started;{why_not_all}.")),
             1 if asked == 2 => out.push_str(&format!(
-                " Of two faults: a second was added in every order class to {} of the {} one-fault runs that behaved in a way of their own;{why_not_all}.",
+                " Of two faults: a second was added in every order class to {} of the {} one-fault runs with a sequence of events of their own;{why_not_all}.",
                 t(self.firsts_done),
                 t(self.firsts)
             )),
@@ -128,10 +135,14 @@ impl Coverage {
         if reach && !missed.is_empty() {
             out.push_str(&format!(" Not reached: {}.", missed.join("; ")));
         }
+        if reach && self.reached.len() < Situation::ALL.len() {
+            let other: Vec<&str> = Situation::ALL.iter().filter(|s| !self.reached.contains_key(s)).map(|s| s.words()).collect();
+            out.push_str(&format!(" Not possible with this lock service: {}.", other.join("; ")));
+        }
         match (self.asked, self.random) {
             (3, 0) => out.push_str(" Not checked: three faults (no random schedule of three ran)."),
             (3, n) => out.push_str(&format!(
-                " Three faults: {} random schedules found nothing; had one schedule in {} or more broken it, a search this long would have found one with 95 % chance.",
+                " Three faults: {} random schedules of three found nothing; if at least 1 in {} such random schedules broke it, a search this long would have found one with 95 % chance (every schedule of three was not tried).",
                 t(n),
                 t((n / 3).max(1))
             )),
