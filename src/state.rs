@@ -30,7 +30,7 @@ pub use notice::Notice;
 pub use play::{Pace, QUIET_MS};
 pub use ptr::{ByPtr, Latest};
 pub use reduce::Action;
-pub use zoom::{max_zoom, View, ZoomTo};
+pub use zoom::{cause_from, max_zoom, View, ZoomTo};
 
 /// Playback speeds.
 pub const SPEEDS: [f64; 6] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0];

@@ -55,6 +55,40 @@ impl View {
     }
 }
 
+impl View {
+    /// A view that frames a drill question's cause and its moment: the step at `at_us` centred,
+    /// zoomed in so that `from_us`, where its cause began, shows too; the whole run where that
+    /// needs little zoom (issue 50: "A is cut off from etcd" drew 18 ms around its step, without
+    /// the partition it asks about).
+    pub fn framing(run: &Run, from_us: Micros, at_us: Micros) -> View {
+        let end = run.end_us.max(Micros::us(1));
+        let half = (at_us - from_us).max(NARROWEST_US).as_f64() * 1.3;
+        let zoom = (end.as_f64() / (2.0 * half)).clamp(1.0, max_zoom(end));
+        if zoom < 1.5 {
+            View::default()
+        } else {
+            View { zoom, center: true, first: None }
+        }
+    }
+}
+
+/// Where the cause of what happens at `at_us` began: the start of the earliest fault span (a
+/// pause, a crash, a partition) the moment falls in, else the last fault before it; and where
+/// that is the moment itself (a question asked as a partition begins), the start of the leases
+/// believed held then, what the fault strikes.
+pub fn cause_from(run: &Run, at_us: Micros) -> Micros {
+    let iv = &run.intervals;
+    let spans = iv.pauses.iter().chain(&iv.downs).chain(&iv.partitions);
+    let inside = spans.filter(|s| s.from_us <= at_us && at_us <= s.to_us).map(|s| s.from_us).min();
+    let before = || run.events.iter().filter(|e| e.kind.is_fault() && e.at_us <= at_us).map(|e| e.at_us).last();
+    let from = inside.or_else(before).unwrap_or(at_us);
+    if at_us - from >= NARROWEST_US {
+        return from;
+    }
+    let held = iv.beliefs.iter().filter(|b| b.from_us <= at_us && at_us <= b.to_us).map(|b| b.from_us).min();
+    held.map_or(from, |h| h.min(from))
+}
+
 /// A change of zoom.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ZoomTo {
@@ -108,6 +142,40 @@ mod tests {
 
     fn screen(id: &str) -> Screen {
         Screen::new(sim::library::get(id).unwrap(), false).unwrap()
+    }
+
+    /// Issue 50: a drill question's picture shows where its cause began and its moment.
+    #[test]
+    fn a_question_is_framed_on_its_cause_and_its_moment() {
+        let mut framed = 0;
+        for entry in sim::library::INDEX {
+            let s = screen(entry.id);
+            for q in s.quiz.iter() {
+                let at = s.run.events[q.answer.asked].at_us;
+                let from = cause_from(&s.run, at);
+                assert!(from <= at, "{}: the cause begins after the question", entry.id);
+                let v = View::framing(&s.run, from, at);
+                // Centred on the step: the view spans end / zoom, half of it before the step.
+                let half = s.run.end_us.as_f64() / v.zoom / 2.0;
+                assert!(
+                    v.zoom == 1.0 || at.as_f64() - half <= from.as_f64(),
+                    "{} question {}: {v:?} leaves out the cause at {from:?}",
+                    entry.id,
+                    q.index + 1
+                );
+                framed += usize::from(v.zoom > 1.0);
+            }
+        }
+        assert!(framed > 0, "some question is framed closer than the whole run");
+        // "A is cut off from etcd" (etcd-10811), asked as the partition begins: the picture goes
+        // back to A's lease, which the partition strikes, rather than 18 ms around the step.
+        let s = screen("etcd-10811");
+        let cut = s.run.intervals.partitions.first().expect("a partition").from_us;
+        let q = s.quiz.iter().find(|q| s.run.events[q.answer.asked].at_us == cut).expect("a question as the partition begins");
+        let held = s.run.intervals.beliefs.first().expect("A's lease").from_us;
+        assert_eq!(cause_from(&s.run, cut), held);
+        let v = View::framing(&s.run, held, cut);
+        assert!(v.zoom < 20.0, "{v:?} for question {}", q.index + 1);
     }
 
     #[test]

@@ -60,6 +60,9 @@ pub struct TimelineProps {
     /// A name for the picture, when two are shown ("Before your last change").
     #[prop_or_default]
     pub label: Option<AttrValue>,
+    /// The zoom bar and the legend even with a label (the drill's run, which has its own).
+    #[prop_or_default]
+    pub tools: bool,
     /// How far it is zoomed (two runs compared share one zoom).
     #[prop_or_default]
     pub view: View,
@@ -200,13 +203,13 @@ pub fn Timeline(p: &TimelineProps) -> Html {
         .filter(|_| menu.is_some())
         .map_or((0.0, lay.width), |e| (f64::from(e.scroll_left()), f64::from(e.client_width())));
     // One legend for the lab (a compared run, which has a label, shares it).
-    let legend = p.label.is_none().then(|| html! { <Legend {kinds} /> });
+    let legend = (p.label.is_none() || p.tools).then(|| html! { <Legend {kinds} /> });
     let (inside, apart) = if p.legend_apart { (None, legend) } else { (legend, None) };
     html! {
         <>
         <div class={classes!("timeline-wrap", hide.then_some("hide-future"))} ref={wrap}>
             // Not on a compared run (it has a label, and shares the zoom of the run above it).
-            if p.label.is_none() {
+            if p.label.is_none() || p.tools {
                 { zoom_bar(&ZoomBarProps { layout: lay.clone(), run: p.run.clone(), facts: p.facts.clone(), view: p.view, scroll: (*scrolled, width),
                                            scroller: scroller.clone(), t_us: t_now, hide, cursor: p.cursor, dispatch: p.dispatch.clone() }) }
             }

@@ -8,8 +8,10 @@ use gloo_events::{EventListener, EventListenerOptions};
 use yew::prelude::*;
 
 use crate::drill::{self, Session};
-use crate::state::{Quiz, Screen};
+
+use crate::state::{cause_from, Quiz, Screen, View};
 use crate::view::timeline::Timeline;
+use sim::time::Micros;
 
 /// A question of the course on its run: the screen at its event, and the engine's answer.
 pub(super) struct Asked {
@@ -38,6 +40,12 @@ fn run_screen(a: &Asked, answered: bool) -> Rc<Screen> {
         s.picked = s.quiz.iter().map(|q| (q.index != a.quiz.index).then_some(q.answer.right.unwrap_or(0))).collect();
         s.cursor = a.quiz.answer.asked;
     }
+    // Framed on the question's cause and its moment (and, once answered, the step that proves
+    // it), rather than the lesson's opening zoom.
+    let at = |i: usize| s.run.events.get(i).map_or(Micros::ZERO, |e| e.at_us);
+    let asked = at(a.quiz.answer.asked);
+    let from = cause_from(&s.run, asked);
+    s.view = View::framing(&s.run, from, at(s.cursor).max(asked));
     Rc::new(s)
 }
 
@@ -62,7 +70,7 @@ fn DrillRun(p: &RunProps) -> Html {
     let s = &*screen;
     html! {
         <Timeline run={s.run.clone()} facts={s.facts.clone()} scenario={s.scenario.clone()} cursor={s.cursor} time_us={s.time_us()}
-                  hide={s.hides_future()} error={None::<String>} {dispatch} readonly=true label={p.label.clone()} view={s.view} />
+                  hide={s.hides_future()} error={None::<String>} {dispatch} readonly=true label={p.label.clone()} tools=true view={s.view} />
     }
 }
 
