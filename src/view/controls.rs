@@ -211,6 +211,46 @@ pub fn Narration(p: &NarrationProps) -> Html {
             if let Some(m) = p.run.moment(e.id) {
                 <p class="moment">{ crate::view::prose(m) }</p>
             }
+            if let Some(d) = disagreement(&p.run, e.at_us) {
+                <p class="disagree">{ d }</p>
+            }
         </div>
+    }
+}
+
+/// Belief against truth at true time `t`, in one line (issue 50): a client that believes it
+/// holds the lock after the lock service ended its lease, and who holds it at the service now.
+pub fn disagreement(run: &sim::Run, t: sim::time::Micros) -> Option<String> {
+    let b = run
+        .intervals
+        .beliefs
+        .iter()
+        .find(|b| b.from_us <= t && t < b.to_us && run.grants.get(b.grant).is_some_and(|g| t >= g.term_at(t)))?;
+    let ended = run.grants[b.grant].term_at(t);
+    let name = run.name(b.client);
+    let token = b.token.map(|k| format!(" with token {k}")).unwrap_or_default();
+    let holder = run.grants.iter().filter(|g| g.client != b.client && g.at_us <= t && t < g.term_at(t)).max_by_key(|g| g.at_us);
+    let now = match holder {
+        Some(g) => format!("{} has held it since {}", run.name(g.client), fmt(g.at_us)),
+        None => "nobody holds it there now".to_string(),
+    };
+    Some(format!("{name} believes it holds the lock{token}; the lock service ended its lease at {}, and {now}.", fmt(ended)))
+}
+
+#[cfg(test)]
+mod tests {
+    /// gc-pause-unfenced: while A is paused past its lease, it still believes it holds the lock
+    /// with token 33, and B holds it at the service.
+    #[test]
+    fn a_belief_the_lock_service_no_longer_gives_is_said_in_one_line() {
+        let s = sim::library::get("gc-pause-unfenced").unwrap();
+        let run = sim::run(&s).unwrap();
+        let a = run.intervals.beliefs.iter().find(|b| b.token == Some(33)).expect("A's belief");
+        assert_eq!(super::disagreement(&run, a.from_us), None, "A's lease runs at first");
+        let b = run.intervals.beliefs.iter().find(|b| b.token == Some(34)).expect("B's belief");
+        let line = super::disagreement(&run, b.from_us).expect("A still believes when B holds the lock");
+        assert!(line.starts_with("A believes it holds the lock with token 33; the lock service ended its lease at "), "{line}");
+        assert!(line.contains(", and B has held it since "), "{line}");
+        assert_eq!(super::disagreement(&run, run.end_us), None, "nobody believes wrongly at the end");
     }
 }
