@@ -123,10 +123,45 @@ pub struct YourTurnProps {
     pub dispatch: Callback<Action>,
 }
 
-/// The course's invitation to change the run, with a hint, one way to do it, and a check.
+/// Where the reader's expectation for a lesson's challenge is kept (local storage).
+fn expect_key(id: &str) -> String {
+    format!("leaselab.expect.{id}")
+}
+
+/// The reader's expectation for a lesson's challenge, as kept.
+fn expected(id: &str) -> String {
+    crate::view::progress::storage().and_then(|st| st.get_item(&expect_key(id)).ok().flatten()).unwrap_or_default()
+}
+
+/// The course's invitation to change the run, with a place to write what the reader expects
+/// (kept for the lesson, and quoted back once the goal is met: issue 50), a hint, one way to do
+/// it, and a check.
 #[component]
 pub fn YourTurn(p: &YourTurnProps) -> Html {
     let hint = use_state(|| false);
+    let id = p.original.id.clone();
+    let expect = {
+        let id = id.clone();
+        use_state(move || expected(&id))
+    };
+    // Another lesson's: read its own.
+    {
+        let expect = expect.clone();
+        use_effect_with(id.clone(), move |id| {
+            expect.set(expected(id));
+        });
+    }
+    let on_expect = {
+        let (expect, id) = (expect.clone(), id.clone());
+        Callback::from(move |e: InputEvent| {
+            let v = e.target_unchecked_into::<web_sys::HtmlTextAreaElement>().value();
+            if let Some(st) = crate::view::progress::storage() {
+                let _ = if v.trim().is_empty() { st.remove_item(&expect_key(&id)) } else { st.set_item(&expect_key(&id), &v) };
+            }
+            expect.set(v);
+        })
+    };
+    let said = (!expect.trim().is_empty()).then(|| html! { <p class="expected">{ format!("You expected: “{}”", expect.trim()) }</p> });
     let Some(c) = p.original.challenge.as_ref() else { return html! {} };
     if !p.shown {
         return html! {};
@@ -145,6 +180,7 @@ pub fn YourTurn(p: &YourTurnProps) -> Html {
         <div class={classes!("your-turn", met.then_some("met"))} data-met={met.to_string()}>
             <p><strong>{ if c.goal == sim::Safety::Safe { "Your turn, fix it: " } else { "Your turn, break it: " } }</strong>{ &c.ask }</p>
             if met {
+                { for said }
                 if p.its_way {
                     <p class="done" role="status"><strong>{ format!("✓ Done: the verdict is now {goal}. ") }</strong>{ &c.explain }</p>
                 } else {
@@ -177,6 +213,9 @@ pub fn YourTurn(p: &YourTurnProps) -> Html {
                     <button class="btn small ghost" onclick={solve}>{ "Show one way" }</button>
                 </p>
                 if *hint { <p class="hint">{ &c.hint }</p> }
+                <label class="expect">{ "Before you try, what do you expect will work? (optional, kept in this browser; quoted back when the verdict changes)" }
+                    <textarea rows="2" maxlength="400" value={(*expect).clone()} oninput={on_expect} aria-label="What you expect will work" />
+                </label>
             }
         </div>
     }

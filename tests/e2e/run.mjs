@@ -1833,6 +1833,10 @@ await test('the course: the end of a run invites a change, checks it, and leads 
   const turn = await page.textContent('.your-turn');
   expect(turn.includes('Your turn, fix it') && turn.includes('shorten the pause'), turn);
   expect((await page.textContent('.end-of-run')).includes('Next lesson: The same pause, with fencing'), await page.textContent('.end-of-run'));
+  // The reader writes what they expect first (keys typed there are not the lab's), and the
+  // check quotes it back.
+  await page.fill('.your-turn .expect textarea', 'a shorter pause, under the TTL');
+  expect(await page.inputValue('.your-turn .expect textarea') === 'a shorter pause, under the TTL', 'the expectation is kept as typed');
   // Do it by hand: drag-free, through the Change panel.
   await page.click('#tab-Change');
   await page.fill('#f-fault-0-duration', '5000');
@@ -1840,6 +1844,7 @@ await test('the course: the end of a run invites a change, checks it, and leads 
   await page.waitForSelector('.your-turn.met');
   expect(await attr(page, 'data-verdict') === 'safe', 'safe with a short pause');
   expect((await page.textContent('.your-turn')).includes('only because this pause was short'), await page.textContent('.your-turn'));
+  expect((await page.textContent('.your-turn .expected')).includes('You expected: “a shorter pause, under the TTL”'), await page.textContent('.your-turn'));
   await page.click('#tab-Inspect');
   await page.keyboard.press('End');
   await page.click('.end-of-run .next-lesson');
