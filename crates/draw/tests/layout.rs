@@ -322,3 +322,32 @@ fn the_veil_holes_stay_inside_it() {
         }
     }
 }
+
+/// Issue 50: no label, an arrow's or a mark's, stands over a mark of another event (on a phone,
+/// A's "write, token 33" over B's "34" read as B writing with 33), on any library scenario at
+/// phones' widths (the timeline inside a 390 px screen is about 360 px), a tablet's and a laptop's.
+#[test]
+fn no_label_stands_over_another_event_s_mark() {
+    for sc in sim::library::all() {
+        let run = sim::run(&sc).unwrap();
+        for width in [360.0, 390.0, 760.0, 1366.0] {
+            let l = layout(&run, &sc, width);
+            let actor = |e: Option<usize>| e.map(|e| run.events[e].actor);
+            // Each label with the actor it speaks of: an arrow's, its receiver's.
+            let arrows = l.arrows.iter().filter_map(|a| Some((a.label.as_ref()?.clone(), Some(run.intervals.messages[a.msg].to))));
+            let marks = l.marks.iter().filter_map(|m| Some((m.label_at()?, actor(m.event))));
+            for (label, whose) in arrows.chain(marks) {
+                let (x0, x1) = label.extent();
+                let (top, bottom) = (label.y - 10.0, label.y + 1.0);
+                for m in l.marks.iter().filter(|m| actor(m.event) != whose) {
+                    let over = m.x + 9.0 > x0 && m.x - 9.0 < x1 && m.y + 9.0 > top && m.y - 23.0 < bottom;
+                    assert!(
+                        !over,
+                        "{} at {width} px: “{}” stands over another actor's mark at {:.0},{:.0} ({:?} “{}”)",
+                        sc.id, label.text, m.x, m.y, m.kind, m.label
+                    );
+                }
+            }
+        }
+    }
+}
