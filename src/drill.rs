@@ -19,6 +19,8 @@ pub enum Set {
     Chapter(&'static str),
     /// The questions whose last answer was wrong.
     Missed,
+    /// The questions spaced retrieval brings back today ([`Due`]).
+    Due,
 }
 
 impl Set {
@@ -27,6 +29,7 @@ impl Set {
         match p {
             "all" => Some(Set::All),
             "missed" => Some(Set::Missed),
+            "due" => Some(Set::Due),
             _ => sim::library::CHAPTERS.iter().find(|(c, _)| *c == p).map(|(c, _)| Set::Chapter(c)),
         }
     }
@@ -36,6 +39,7 @@ impl Set {
         match self {
             Set::All => "all",
             Set::Missed => "missed",
+            Set::Due => "due",
             Set::Chapter(c) => c,
         }
     }
@@ -45,6 +49,7 @@ impl Set {
         match self {
             Set::All => "The whole course",
             Set::Missed => "The ones you missed last time",
+            Set::Due => "Due for review today",
             Set::Chapter(c) => sim::library::chapter_title(c),
         }
     }
@@ -70,15 +75,15 @@ pub fn course(count: &dyn Fn(&str) -> usize) -> Vec<(&'static str, String)> {
 }
 
 /// The questions a drill of `set` asks, in course order. `missed` is the reader's missed set
-/// ([`missed`]); a name in it that the course no longer has is left out of the drill (and kept
-/// in storage).
+/// ([`missed`]), or for [`Set::Due`] the questions due today ([`due_on`]); a name in it that the
+/// course no longer has is left out of the drill (and kept in storage).
 pub fn queue(set: Set, count: &dyn Fn(&str) -> usize, missed: &[String]) -> Vec<String> {
     course(count)
         .into_iter()
         .filter(|(chapter, k)| match set {
             Set::All => true,
             Set::Chapter(c) => *chapter == c,
-            Set::Missed => missed.contains(k),
+            Set::Missed | Set::Due => missed.contains(k),
         })
         .map(|(_, k)| k)
         .collect()
@@ -94,6 +99,39 @@ pub fn missed(drill: &Record, predict: &Record) -> Vec<String> {
     let mut out: Vec<String> = drill.iter().filter(|(_, right)| !**right).map(|(k, _)| k.clone()).collect();
     out.extend(predict.iter().filter(|(k, right)| !**right && !drill.contains_key(k.as_str())).map(|(k, _)| k.clone()));
     out
+}
+
+/// Spaced retrieval (issue 50; Karpicke & Roediger 2008): each question missed in a drill, with
+/// its step (1, 2 or 3) and the day it is due (days since 1970, `leaselab.drill.due`).
+pub type Due = Map<String, Vec<i64>>;
+
+/// The days a question waits at each step: missed, it comes back the next day; answered right
+/// when due, three days later, then seven; right at the last step, it is learnt and leaves.
+pub const GAPS: [i64; 3] = [1, 3, 7];
+
+/// `due` after question `k` was answered on day `today`: wrong, back to the first step; right
+/// when due, the next step (or gone after the last); right before it is due, unchanged.
+pub fn schedule(due: &mut Due, k: &str, right: bool, today: i64) {
+    let at = due.get(k).and_then(|v| Some((*v.first()?, *v.get(1)?)));
+    match (right, at) {
+        (false, _) => {
+            due.insert(k.to_string(), vec![1, today + GAPS[0]]);
+        }
+        (true, Some((step, day))) if day <= today => match GAPS.get(step as usize) {
+            Some(gap) => {
+                due.insert(k.to_string(), vec![step + 1, today + gap]);
+            }
+            None => {
+                due.remove(k);
+            }
+        },
+        (true, _) => {}
+    }
+}
+
+/// The questions due on day `today`.
+pub fn due_on(due: &Due, today: i64) -> Vec<String> {
+    due.iter().filter(|(_, v)| v.get(1).is_some_and(|&d| d <= today)).map(|(k, _)| k.clone()).collect()
 }
 
 /// A drill under way (or finished): what it asks, and the answers given so far.
@@ -223,6 +261,28 @@ mod tests {
         }
         assert_eq!(seen, queue(Set::All, &count, &[]).len(), "the chapters cover the course");
         assert!(!queue(Set::Chapter("redlock"), &count, &[]).is_empty());
+    }
+
+    #[test]
+    fn a_missed_question_comes_back_after_one_three_and_seven_days() {
+        let mut due = Due::default();
+        let k = "gc-pause-unfenced#0";
+        schedule(&mut due, k, false, 100);
+        assert_eq!(due_on(&due, 100), Vec::<String>::new(), "not the same day");
+        assert_eq!(due_on(&due, 101), vec![k.to_string()], "the next day");
+        schedule(&mut due, k, true, 100);
+        assert_eq!(due[k], vec![1, 101], "right before it is due: unchanged");
+        schedule(&mut due, k, true, 101);
+        assert_eq!(due[k], vec![2, 104], "three days later");
+        schedule(&mut due, k, true, 104);
+        assert_eq!(due[k], vec![3, 111], "then seven");
+        schedule(&mut due, k, false, 111);
+        assert_eq!(due[k], vec![1, 112], "missed again: back to the first step");
+        for day in [112, 115, 122] {
+            schedule(&mut due, k, true, day);
+        }
+        assert!(due.is_empty(), "right at every step: learnt");
+        assert_eq!(Set::from_param("due"), Some(Set::Due));
     }
 
     #[test]

@@ -20,6 +20,7 @@ use question::{ask, Question};
 
 const RECORD_KEY: &str = "leaselab.drill";
 const SESSION_KEY: &str = "leaselab.drill.session";
+const DUE_KEY: &str = "leaselab.drill.due";
 
 /// Where the drill is, as its address says.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,9 +64,9 @@ fn session_storage() -> Option<web_sys::Storage> {
 }
 
 /// A record kept in local storage (`None` when it is there but cannot be read).
-fn read_record(key: &str) -> Option<Record> {
+fn read_record<T: sim::from_value::FromValue + Default>(key: &str) -> Option<T> {
     match local().and_then(|st| st.get_item(key).ok().flatten()) {
-        None => Some(Record::default()),
+        None => Some(T::default()),
         Some(t) => sim::json::parse(&t).ok().and_then(|v| sim::from_value::deserialize(&v).ok()),
     }
 }
@@ -73,6 +74,19 @@ fn read_record(key: &str) -> Option<Record> {
 /// The questions missed last time, in the drill's record and predict mode's score.
 fn missed_now() -> Vec<String> {
     drill::missed(&read_record(RECORD_KEY).unwrap_or_default(), &read_record("leaselab.predict").unwrap_or_default())
+}
+
+/// Today, in days since 1970 (UTC): spaced retrieval's calendar.
+fn today() -> i64 {
+    (js_sys::Date::now() / 86_400_000.0).floor() as i64
+}
+
+/// The questions a drill of `set` draws from: the missed set, or those due today.
+fn listed(set: Set) -> Vec<String> {
+    match set {
+        Set::Due => drill::due_on(&read_record(DUE_KEY).unwrap_or_default(), today()),
+        _ => missed_now(),
+    }
 }
 
 /// Writes one answer into the drill's record, read again first so that another tab's answers
@@ -90,6 +104,10 @@ fn record_answer(k: &str, right: bool) {
     };
     rec.insert(k.to_string(), right);
     let _ = st.set_item(RECORD_KEY, &sim::to_value::ToValue::to_value(&rec).to_string());
+    // Spaced retrieval's calendar; one that cannot be read starts again.
+    let mut due: drill::Due = read_record(DUE_KEY).unwrap_or_default();
+    drill::schedule(&mut due, k, right, today());
+    let _ = st.set_item(DUE_KEY, &sim::to_value::ToValue::to_value(&due).to_string());
 }
 
 fn count(id: &str) -> usize {
@@ -105,7 +123,7 @@ fn store_session(s: &Session) {
 /// The drill of `set` under way in this tab, or a new one.
 fn session_for(set: Set) -> Session {
     let kept = session_storage().and_then(|st| st.get_item(SESSION_KEY).ok().flatten()).and_then(|t| Session::from_json(&t));
-    kept.filter(|s| s.set == set).unwrap_or_else(|| Session::new(set, drill::queue(set, &count, &missed_now())))
+    kept.filter(|s| s.set == set).unwrap_or_else(|| Session::new(set, drill::queue(set, &count, &listed(set))))
 }
 
 #[derive(Properties, PartialEq)]
@@ -156,7 +174,7 @@ pub fn DrillPage(p: &DrillProps) -> Html {
     let start = {
         let (go, session) = (go.clone(), session.clone());
         Callback::from(move |set: Set| {
-            let s = Session::new(set, drill::queue(set, &count, &missed_now()));
+            let s = Session::new(set, drill::queue(set, &count, &listed(set)));
             store_session(&s);
             session.set(Some(s));
             go.emit((Where::Question(set, 0), true));
@@ -205,6 +223,7 @@ pub fn DrillPage(p: &DrillProps) -> Html {
 fn chooser(start: &Callback<Set>) -> Html {
     let all = drill::queue(Set::All, &count, &[]).len();
     let missed = drill::queue(Set::Missed, &count, &missed_now()).len();
+    let due = drill::queue(Set::Due, &count, &listed(Set::Due)).len();
     let option = |set: Set, n: usize, note: &str| {
         let go = start.clone();
         html! {
@@ -223,6 +242,7 @@ fn chooser(start: &Callback<Set>) -> Html {
             <ul class="drill-choices" aria-label="Choose a drill">
                 { option(Set::All, all, "") }
                 { option(Set::Missed, missed, "none yet: wrong answers come here") }
+                { option(Set::Due, due, "none today: a question you miss comes back the next day, then after 3 and 7 days while you answer it right") }
             </ul>
             <h2 class="table-title">{ "One chapter" }</h2>
             <ul class="drill-choices chapters" aria-label="One chapter">

@@ -2144,9 +2144,11 @@ await test('the drill: a chapter answered right and wrong, scored and reviewed; 
     expect((await page.textContent('.drill-progress')).includes(`Question ${n} of ${total}`), await page.textContent('.drill-progress'));
     const key = await card.getAttribute('data-question');
     const q = written(key);
-    // Before the answer: no verdict, the future hidden, no legend, no proof.
+    // Before the answer: no verdict, the future hidden, no proof; the picture has its zoom and
+    // its legend, which lists only what is drawn so far (as predict mode's does: tested above).
     expect(await card.getAttribute('data-answered') === 'false' && await page.locator('.drill-result').count() === 0, 'nothing revealed yet');
-    expect(await page.locator('.drill-card .timeline-wrap.hide-future').count() === 1 && await page.locator('.drill-card .legend').count() === 0, 'the future is hidden');
+    expect(await page.locator('.drill-card .timeline-wrap.hide-future').count() === 1, 'the future is hidden');
+    expect(await page.locator('.drill-card .legend').count() === 1 && await page.locator('.drill-card .zoombar').count() === 1, 'the picture has its legend and its zoom');
     expect(!(await card.textContent()).includes(q.why), 'the explanation waits for the answer');
     // The second question is answered wrong, the others right, by keys 1–4.
     const pick = n === 2 ? (q.answer + 1) % q.choices.length : q.answer;
@@ -2170,6 +2172,10 @@ await test('the drill: a chapter answered right and wrong, scored and reviewed; 
   expect(await miss.count() === 1 && await miss.getAttribute('data-question') === wrongKey, 'the miss is reviewed');
   const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('leaselab.drill')));
   expect(stored[wrongKey] === false && stored['redlock-happy#0'] === false && Object.values(stored).filter((v) => v).length === total - 1, JSON.stringify(stored));
+  // Spaced retrieval: the miss is due tomorrow, at the first step; tomorrow the drill offers it.
+  const due = await page.evaluate(() => JSON.parse(localStorage.getItem('leaselab.drill.due')));
+  const today = Math.floor(Date.now() / 86400000);
+  expect(JSON.stringify(due) === JSON.stringify({ [wrongKey]: [1, today + 1] }), `due: ${JSON.stringify(due)}`);
   // Show me: the lab at the step that proves the answer.
   const showMe = miss.locator('a.show-me');
   const proof = Number((await showMe.getAttribute('href')).match(/step=(\d+)/)[1]);
@@ -2192,6 +2198,12 @@ await test('the drill: a chapter answered right and wrong, scored and reviewed; 
   expect((await page.textContent('.drill-progress')).includes('Question 1 of 2'), await page.textContent('.drill-progress'));
   const first = await page.locator('.drill-card').getAttribute('data-question');
   expect(first === wrongKey, `course order: ${first}`);
+  // The next day (its calendar moved back a day): "Due for review today" offers the miss.
+  await page.evaluate((k) => localStorage.setItem('leaselab.drill.due', JSON.stringify({ [k]: [1, Math.floor(Date.now() / 86400000)] })), wrongKey);
+  await page.goto(`${base}/?page=drill`);
+  await page.waitForSelector('.drill-choice');
+  const dueNow = page.locator('.drill-choice', { hasText: 'Due for review today' });
+  expect((await dueNow.textContent()).includes('1 question'), await dueNow.textContent());
 });
 
 await test('the drill keeps its place in the address; a bad one falls back to the choice', async (page) => {
