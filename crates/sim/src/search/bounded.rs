@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use crate::scenario::{Fault, Scenario};
 
 use super::classes::{templates, Shape, Template};
-use super::enumerate::{Classes, Proposal};
+use super::enumerate::Classes;
 
 /// A one-fault schedule whose run behaved in a way of its own, and the situations it reached.
 #[derive(Clone, Debug)]
@@ -25,7 +25,6 @@ pub(super) struct Bounded {
     /// The faults the current classes are added to (the scenario's; then a first fault's).
     on: Vec<Fault>,
     classes: Classes,
-    proposal: Option<Proposal>,
     /// Adding a second fault: to `firsts[at]`.
     second: Option<usize>,
     firsts: Vec<First>,
@@ -55,7 +54,6 @@ impl Bounded {
         let mut b = Bounded {
             on: sc.faults.clone(),
             classes,
-            proposal: None,
             second: None,
             firsts: Vec::new(),
             behaviours: HashSet::new(),
@@ -71,10 +69,8 @@ impl Bounded {
     pub fn propose(&mut self, base: &Scenario) -> Option<Vec<Fault>> {
         loop {
             if let Some(p) = self.classes.propose() {
-                self.proposal = Some(p);
                 return Some(apply(&self.on, &self.classes.templates[p.template], self.classes.faults(p)));
             }
-            self.proposal = None;
             match self.second {
                 None => {
                     self.complete = 1;
