@@ -59,7 +59,9 @@ fn narration_px(s: &Screen) -> f64 {
     let tallest = s.run.events.iter().map(|e| {
         let text = lines(&sim::narrate::text(&s.scenario, &s.run, e), text_px, 15.0) * 21.75;
         let moment = s.run.moment(e.id).map_or(0.0, |m| 18.0 + lines(m, text_px - 20.0, 14.0) * 20.3);
-        text + moment
+        // The line of belief against truth (13 px), where a client believes a lease that ended.
+        let belief = crate::view::controls::disagreement(&s.run, e.at_us).map_or(0.0, |d| 4.0 + lines(&d, text_px, 13.0) * 19.5);
+        text + moment + belief
     });
     // The line of time and actor, the box's padding and border; and a second line of the bar
     // above the run when a long title (15 px bold, about 0.57 em a letter) leaves too little
